@@ -1,0 +1,47 @@
+// Bundles the extension, the sidecar, the CLI and the embedding worker. Native and runtime-heavy
+// packages stay external and ship in node_modules (see .vscodeignore).
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Loaded from node_modules at run time: native bindings, the Chroma server, model runtime. */
+export const runtimeExternals = [
+  'vscode',
+  'chromadb',
+  '@huggingface/transformers',
+  'onnxruntime-node',
+  'onnxruntime-web',
+  'sharp',
+  '@node-rs/jieba',
+  '@secretlint/core',
+  '@secretlint/secretlint-rule-preset-recommend',
+  'archiver',
+  'archiver-zip-encrypted',
+];
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: !production,
+  minify: production,
+  external: runtimeExternals,
+  logLevel: 'warning',
+};
+
+const builds = [
+  { entryPoints: { extension: 'src/extension.ts' } },
+  { entryPoints: { sidecar: 'sidecar/main.ts', cli: 'sidecar/cli.ts', embedWorker: 'sidecar/embed/localWorker.ts' } },
+];
+
+for (const b of builds) {
+  const opts = { ...common, ...b, outdir: 'dist' };
+  if (watch) {
+    const ctx = await esbuild.context(opts);
+    await ctx.watch();
+  } else {
+    await esbuild.build(opts);
+  }
+}

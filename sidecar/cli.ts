@@ -1,0 +1,249 @@
+/**
+ * `mnemo`: the same core as the sidecar, without VS Code — for scripts, benchmarks and other agents.
+ * Every failure is one sentence on stderr and a non-zero exit code; nothing stored is touched by bad input.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveConfig, type SidecarConfigInput } from './config';
+import { createEmbeddingProvider } from './embed/index';
+import { MnemoError, errorMessage } from './errors';
+import { GLOBAL_PROJECT, isSourceType, isStatus, type Memory, type MemoryStatus, type SourceType } from './model';
+import type { RawMessage } from './pipeline/types';
+import { projectIdFor } from './project';
+import { MnemoService } from './service';
+import { serveStdio } from './stdio';
+
+const USAGE = `Usage: mnemo <command> [options]
+
+Commands:
+  ingest [--project P] [--source-type T] [--explain] FILE|-   learn from a transcript (JSON messages)
+  recall [--project P] [--top-k K] [--json] QUERY              recall memories for a query
+  list [--project P] [--status S] [--json]                      list memories, newest first
+  show ID                                                       one memory with its metadata
+  confirm ID | mark-wrong ID                                    feedback on a memory
+  review [--project P]                                          today's digest: top 10 pending memories
+  stats [--json]                                                counts per project
+  serve                                                         the sidecar on stdio (JSON-RPC)
+
+Global options:
+  --data-dir DIR     where memories live (env MNEMO_DATA_DIR; default the platform's data folder)
+  --chroma-url URL   use a remote/team Chroma server (env MNEMO_CHROMA_URL)
+  --model-path DIR   embedding model folder (env MNEMO_EMBEDDING_MODEL_PATH)
+  --project P        project id (default: derived from the current folder's git remote or path)
+`;
+
+class UsageError extends Error {}
+
+function out(line = ''): void {
+  process.stdout.write(line + '\n');
+}
+
+/** Reads a transcript: a JSON array of messages or {"messages": [...]}. */
+export function parseTranscript(text: string, name: string): RawMessage[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${name} is not valid JSON (${errorMessage(e)}).`);
+  }
+  const messages = Array.isArray(data) ? data : (data as { messages?: unknown })?.messages;
+  if (!Array.isArray(messages)) throw new UsageError(`${name} must hold a JSON array of messages or an object with a "messages" array.`);
+  messages.forEach((m: unknown, i) => {
+    const msg = m as Partial<RawMessage> | null;
+    if (!msg || typeof msg !== 'object' || typeof msg.content !== 'string' || typeof msg.role !== 'string') {
+      throw new UsageError(`Message ${i + 1} of ${name} needs a string "role" and a string "content".`);
+    }
+  });
+  return messages as RawMessage[];
+}
+
+function shortDate(iso: string): string {
+  return iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '';
+}
+
+function describe(m: Memory): string {
+  const marks = [m.status !== 'active' ? m.status : '', m.is_actionable ? 'actionable' : ''].filter(Boolean).join(', ');
+  return `${m.id}  ${(m.confidence_score * 100).toFixed(0).padStart(3)}%  ${m.category.padEnd(11)} ${m.text}${marks ? `  [${marks}]` : ''}`;
+}
+
+async function withService<T>(cfgInput: SidecarConfigInput, fn: (svc: MnemoService) => Promise<T>): Promise<T> {
+  const config = resolveConfig(cfgInput);
+  const embedder = createEmbeddingProvider({
+    ...config.embedding,
+    cacheDir: join(config.dataDir, 'models'),
+    onProgress: (p) => process.stderr.write(`${p.message}${p.percent !== undefined ? ` ${p.percent.toFixed(0)}%` : ''}\n`),
+    log: () => undefined,
+  });
+  const svc = new MnemoService({ config, embedder, backgroundQueue: false, events: { log: (l) => process.env.MNEMO_DEBUG && process.stderr.write(l + '\n') } });
+  try {
+    await svc.start();
+    return await fn(svc);
+  } finally {
+    await svc.dispose();
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    out(USAGE);
+    return command ? 0 : 2;
+  }
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      'data-dir': { type: 'string' },
+      'chroma-url': { type: 'string' },
+      'model-path': { type: 'string' },
+      project: { type: 'string' },
+      'source-type': { type: 'string' },
+      explain: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      'top-k': { type: 'string' },
+      status: { type: 'string' },
+      limit: { type: 'string' },
+    },
+  });
+  const cfg: SidecarConfigInput = {
+    dataDir: values['data-dir'],
+    chromaUrl: values['chroma-url'],
+    embedding: { modelPath: values['model-path'] },
+  };
+  const project = values.project ?? process.env.MNEMO_PROJECT ?? projectIdFor(process.cwd());
+
+  switch (command) {
+    case 'serve':
+      serveStdio(cfg);
+      return new Promise<number>(() => undefined); // runs until the connection closes
+    case 'ingest': {
+      const file = positionals[0];
+      if (!file) throw new UsageError('ingest needs a transcript file (or - for stdin).');
+      const sourceType = (values['source-type'] ?? 'chat') as SourceType;
+      if (!isSourceType(sourceType)) throw new UsageError(`Unknown source type "${sourceType}".`);
+      let text: string;
+      try {
+        text = file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8');
+      } catch (e) {
+        throw new UsageError(`Cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(e)}.`);
+      }
+      const messages = parseTranscript(text, file === '-' ? 'stdin' : file);
+      const report = await withService(cfg, (svc) =>
+        svc.ingest({ project_id: project, source_type: sourceType, messages, source_ref: file === '-' ? [] : [`file:${file}`], explain: values.explain }),
+      );
+      if (values.json) {
+        out(JSON.stringify(report, null, 2));
+        return 0;
+      }
+      out(`Project ${report.project_id}: ${report.stored} stored, ${report.refreshed} refreshed, ${report.pending} pending review, ${report.dropped} dropped.`);
+      if (report.skipped) out(`Skipped: ${report.skipped}`);
+      for (const d of report.decisions) {
+        if (d.outcome === 'dropped' && !values.explain) continue;
+        const meta = d.outcome === 'dropped' ? '' : ` (${[d.category, d.is_actionable ? 'actionable' : '', d.source_ref?.length ? `ref ${d.source_ref.join(', ')}` : ''].filter(Boolean).join(', ')})`;
+        out(`  ${d.outcome.padEnd(9)} ${d.id ? d.id + ' ' : ''}${d.text}${meta}`);
+        if (values.explain) out(`            why: ${d.reason}`);
+      }
+      return 0;
+    }
+    case 'recall': {
+      const query = positionals.join(' ').trim();
+      if (!query) throw new UsageError('recall needs a query.');
+      const topK = values['top-k'] ? Number(values['top-k']) : undefined;
+      if (topK !== undefined && !(Number.isInteger(topK) && topK > 0)) throw new UsageError('--top-k must be a positive whole number.');
+      const res = await withService(cfg, (svc) => svc.recall({ query, project_ids: [project], top_k: topK, locale: process.env.LANG }));
+      if (values.json) {
+        out(
+          JSON.stringify(
+            res.items.map((i) => ({
+              id: i.memory.id,
+              text: i.memory.text,
+              score: i.score,
+              channel: i.channel,
+              category: i.memory.category,
+              source_type: i.memory.source_type,
+              source_ref: i.memory.source_ref,
+              confidence_score: i.memory.confidence_score,
+              status: i.memory.status,
+              created_at: i.memory.created_at,
+              project_id: i.memory.project_id,
+            })),
+            null,
+            2,
+          ),
+        );
+      } else {
+        out(res.block || 'No memories recalled.');
+      }
+      return 0;
+    }
+    case 'list': {
+      const status = values.status ? (values.status.split(',') as MemoryStatus[]) : undefined;
+      if (status && !status.every(isStatus)) throw new UsageError(`Unknown status in "${values.status}".`);
+      const limit = values.limit ? Number(values.limit) : 200;
+      const res = await withService(cfg, (svc) =>
+        svc.list({ project_id: values.project || process.env.MNEMO_PROJECT ? project : undefined, status, limit }),
+      );
+      if (values.json) out(JSON.stringify(res, null, 2));
+      else {
+        for (const m of res.items) out(describe(m));
+        out(`${res.total} memor${res.total === 1 ? 'y' : 'ies'}${res.items.length < res.total ? ` (showing ${res.items.length})` : ''}.`);
+      }
+      return 0;
+    }
+    case 'show': {
+      const id = positionals[0];
+      if (!id) throw new UsageError('show needs a memory id.');
+      const m = await withService(cfg, (svc) => svc.get(id));
+      out(JSON.stringify(m, null, 2));
+      return 0;
+    }
+    case 'confirm':
+    case 'mark-wrong': {
+      const id = positionals[0];
+      if (!id) throw new UsageError(`${command} needs a memory id.`);
+      const m = await withService(cfg, (svc) => (command === 'confirm' ? svc.confirm({ id }) : svc.markWrong({ id })));
+      out(`${m.id} is now ${m.status} (confidence ${m.confidence_score}).`);
+      return 0;
+    }
+    case 'review': {
+      const res = await withService(cfg, (svc) => svc.list({ project_id: values.project ? project : undefined, status: ['pending'], limit: 10_000 }));
+      const top = [...res.items].sort((a, b) => b.score - a.score).slice(0, 10);
+      out(`Review digest: ${res.total} pending, top ${top.length} by score.`);
+      for (const m of top) out(`  ${m.id}  score ${m.score.toFixed(1)}  ${m.project_id === GLOBAL_PROJECT ? '(global) ' : ''}${m.text}\n      why: ${m.reason}`);
+      return 0;
+    }
+    case 'stats': {
+      const s = await withService(cfg, (svc) => svc.stats(values.project));
+      if (values.json) out(JSON.stringify(s, null, 2));
+      else {
+        out(`${s.total} memories; model ${s.embedding_model}${s.embedding_ready ? '' : ' (not loaded)'}; ${s.chroma}`);
+        for (const p of s.projects) {
+          out(`  ${p.project_id}: ${p.total} total, ${p.new_7d} new in 7 days, ${p.actionable} actionable, ${p.pending} pending, ${p.by_status.wrong} wrong`);
+        }
+      }
+      return 0;
+    }
+    default:
+      throw new UsageError(`Unknown command "${command}". Run mnemo --help.`);
+  }
+}
+
+/** Runs the CLI and sets the exit code; errors become one sentence on stderr. */
+export function run(argv: string[] = process.argv.slice(2)): Promise<void> {
+  return main(argv).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      const code = (e as { code?: string })?.code;
+      const usage = e instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'));
+      const msg = usage || e instanceof MnemoError ? errorMessage(e) : `mnemo failed: ${errorMessage(e)}`;
+      process.stderr.write(`mnemo: ${msg}\n`);
+      if (process.env.MNEMO_DEBUG && e instanceof Error) process.stderr.write(`${e.stack}\n`);
+      process.exitCode = usage ? 2 : 1;
+    },
+  );
+}
+
+if (require.main === module) void run();

@@ -1,0 +1,105 @@
+/**
+ * The sidecar's configuration: built by the extension from its settings (LSP initializationOptions),
+ * or by the CLI from flags and environment variables. Every field has a documented default.
+ */
+import { homedir, hostname, userInfo } from 'node:os';
+import { join } from 'node:path';
+
+export interface EmbeddingSettings {
+  /** `local` (transformers.js, default), `ollama`, or `openai` (any OpenAI-compatible /v1/embeddings). */
+  provider: 'local' | 'ollama' | 'openai';
+  /** Model id; default depends on the provider (local: see sidecar/embed). */
+  model?: string;
+  /** Folder holding the model files (air-gapped sites); env MNEMO_EMBEDDING_MODEL_PATH. */
+  modelPath?: string;
+  /** Mirror / base URL of the model hub for the first-use download (e.g. https://hf-mirror.com). */
+  remoteHost?: string;
+  /** Base URL of the ollama / openai-compatible server. */
+  baseUrl?: string;
+  /** API key for `openai` (env MNEMO_EMBEDDING_API_KEY / OPENAI_API_KEY). */
+  apiKey?: string;
+  /** Allow downloading the model on first use (default true). */
+  allowRemote?: boolean;
+}
+
+export interface PipelineSettings {
+  /** Cosine distance under which a candidate is a duplicate of a memory of the same project and category. Default 0.15. */
+  dedupDistance: number;
+  /** Candidates scoring under this (0..10) go to the review queue. Default 4. */
+  reviewScoreThreshold: number;
+}
+
+export interface RecallSettings {
+  /** Vector channel top-k. Default 3. */
+  topK: number;
+  /** Only memories with confidence above this are recalled. Default 0.6. */
+  minConfidence: number;
+  /** Token budget of the injection block. Default 800. */
+  tokenBudget: number;
+  /** Below this best similarity the rule channel also runs. Default 0.7. */
+  weakSimilarity: number;
+}
+
+export interface SidecarConfig {
+  /** Where everything lives: chroma/, queue/, audit/, models/, logs/. */
+  dataDir: string;
+  /** Remote/team Chroma server URL; empty = embedded server. */
+  chromaUrl?: string;
+  chromaToken?: string;
+  embedding: EmbeddingSettings;
+  pipeline: PipelineSettings;
+  recall: RecallSettings;
+  /** Who changes are attributed to: user@machine. */
+  user: string;
+}
+
+/** The platform's data folder for the CLI: $XDG_DATA_HOME/mnemo, ~/Library/Application Support/mnemo, %APPDATA%\mnemo. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.MNEMO_DATA_DIR) return env.MNEMO_DATA_DIR;
+  if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'mnemo');
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'mnemo');
+  return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'mnemo');
+}
+
+export function defaultUser(): string {
+  let name = 'unknown';
+  try {
+    name = userInfo().username;
+  } catch {
+    name = process.env.USER ?? process.env.USERNAME ?? 'unknown';
+  }
+  return `${name}@${hostname()}`;
+}
+
+export const DEFAULT_PIPELINE: PipelineSettings = { dedupDistance: 0.15, reviewScoreThreshold: 4 };
+export const DEFAULT_RECALL: RecallSettings = { topK: 3, minConfidence: 0.6, tokenBudget: 800, weakSimilarity: 0.7 };
+
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+export type SidecarConfigInput = DeepPartial<SidecarConfig>;
+
+/** Merges explicit options over environment variables over defaults. */
+export function resolveConfig(input: SidecarConfigInput = {}, env: NodeJS.ProcessEnv = process.env): SidecarConfig {
+  const emb = input.embedding ?? {};
+  const provider = (emb.provider ?? env.MNEMO_EMBEDDING_PROVIDER ?? 'local') as EmbeddingSettings['provider'];
+  return {
+    dataDir: input.dataDir || defaultDataDir(env),
+    chromaUrl: input.chromaUrl || env.MNEMO_CHROMA_URL || undefined,
+    chromaToken: input.chromaToken || env.MNEMO_CHROMA_TOKEN || undefined,
+    embedding: {
+      provider,
+      model: emb.model || env.MNEMO_EMBEDDING_MODEL || undefined,
+      modelPath: emb.modelPath || env.MNEMO_EMBEDDING_MODEL_PATH || undefined,
+      remoteHost: emb.remoteHost || env.MNEMO_EMBEDDING_REMOTE_HOST || undefined,
+      baseUrl: emb.baseUrl || env.MNEMO_EMBEDDING_BASE_URL || undefined,
+      apiKey: emb.apiKey || env.MNEMO_EMBEDDING_API_KEY || env.OPENAI_API_KEY || undefined,
+      allowRemote: emb.allowRemote ?? env.MNEMO_EMBEDDING_ALLOW_REMOTE !== '0',
+    },
+    pipeline: { ...DEFAULT_PIPELINE, ...definedOnly(input.pipeline ?? {}) },
+    recall: { ...DEFAULT_RECALL, ...definedOnly(input.recall ?? {}) },
+    user: input.user || env.MNEMO_USER || defaultUser(),
+  };
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
+}

@@ -1,0 +1,61 @@
+/**
+ * The small family of typed errors the sidecar raises. Each carries a JSON-RPC code (protocol.ts
+ * ErrorCodes) and a message that is one sentence a person understands.
+ */
+import { ErrorCodes } from './protocol';
+
+export class MnemoError extends Error {
+  override name = 'MnemoError';
+  readonly code: number = ErrorCodes.Internal;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+export class InvalidInputError extends MnemoError {
+  override name = 'InvalidInputError';
+  override readonly code = ErrorCodes.InvalidInput;
+}
+
+export class NotFoundError extends MnemoError {
+  override name = 'NotFoundError';
+  override readonly code = ErrorCodes.NotFound;
+}
+
+export class StoreUnavailableError extends MnemoError {
+  override name = 'StoreUnavailableError';
+  override readonly code = ErrorCodes.StoreUnavailable;
+}
+
+export class DimensionMismatchError extends MnemoError {
+  override name = 'DimensionMismatchError';
+  override readonly code = ErrorCodes.DimensionMismatch;
+  constructor(
+    readonly expected: number,
+    readonly actual: number,
+    collection: string,
+  ) {
+    super(
+      `Refused to write a ${actual}-dimensional vector into collection "${collection}", which holds ${expected}-dimensional vectors; re-embed or switch back to the original model.`,
+    );
+  }
+}
+
+export class EmbeddingError extends MnemoError {
+  override name = 'EmbeddingError';
+  override readonly code = ErrorCodes.EmbeddingUnavailable;
+}
+
+export class CancelledError extends MnemoError {
+  override name = 'CancelledError';
+  override readonly code = ErrorCodes.Cancelled;
+  constructor(message = 'The operation was cancelled; nothing was changed.') {
+    super(message);
+  }
+}
+
+/** Message of any thrown value, without stack. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

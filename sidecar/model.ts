@@ -1,0 +1,96 @@
+/**
+ * The one memory schema (docs/schema.md). Everything the sidecar stores, returns or exports is a
+ * {@link Memory}; Chroma metadata holds the same fields flattened (arrays JSON-encoded).
+ */
+import { createHash } from 'node:crypto';
+
+export const CATEGORIES = ['persona', 'episodic', 'instruction'] as const;
+/** persona: preferences, habits, identity; episodic: events and actions; instruction: workflows, rules, corrections, technical decisions. */
+export type Category = (typeof CATEGORIES)[number];
+
+export const SOURCE_TYPES = [
+  'chat',
+  'terminal',
+  'manual',
+  'import',
+  'meeting_notes',
+  'code_comment',
+  'troubleshooting_log',
+] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+export const STATUSES = ['active', 'pending', 'confirmed', 'wrong', 'archived'] as const;
+/**
+ * active: stored and recallable; pending: waiting in the review queue (not recalled);
+ * confirmed: a person vouched for it; wrong: a tombstone (never recalled, blocks re-learning);
+ * archived: decayed under the floor or cleaned (kept, never recalled).
+ */
+export type MemoryStatus = (typeof STATUSES)[number];
+
+/** The project id under which promoted memories live; recalled in every project. */
+export const GLOBAL_PROJECT = 'global';
+
+export interface Memory {
+  /** Stable: `mem_` + 16 hex of sha256(project_id + normalized text). */
+  id: string;
+  text: string;
+  category: Category;
+  source_type: SourceType;
+  project_id: string;
+  /** 0..1 */
+  confidence_score: number;
+  is_actionable: boolean;
+  /** Where it came from: message ids (`msg:<id>`), a command, file:line, a document or page. */
+  source_ref: string[];
+  status: MemoryStatus;
+  /** UTC ISO-8601 with `Z`. */
+  created_at: string;
+  updated_at: string;
+  /** Last time the same fact was seen again (dedup refresh). */
+  last_seen_at: string;
+  times_seen: number;
+  /** user@machine (or the agent) that added it. */
+  added_by: string;
+  /** The rule or reason that kept it (pipeline explanation). */
+  reason: string;
+  /** Knowledge-value score 0..10 given by the score stage. */
+  score: number;
+  embedding_model: string;
+  embedding_dim: number;
+  confirmed_by?: string;
+  last_used_at?: string;
+  use_count: number;
+  /** UTC month (YYYY-MM) up to which monthly decay has been applied. */
+  decayed_through?: string;
+  /** Set when the text was promoted from a project to global. */
+  promoted_from?: string;
+}
+
+/** Lower-case, collapse whitespace, drop trailing punctuation: the identity of a fact's text. */
+export function normalizeText(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/[\s.。!！?？,，;；:：]+$/u, '')
+    .trim();
+}
+
+export function memoryId(projectId: string, text: string): string {
+  const h = createHash('sha256').update(`${projectId}\u0000${normalizeText(text)}`).digest('hex');
+  return `mem_${h.slice(0, 16)}`;
+}
+
+export function nowUtc(clock: () => Date = () => new Date()): string {
+  return clock().toISOString();
+}
+
+export function isCategory(v: unknown): v is Category {
+  return typeof v === 'string' && (CATEGORIES as readonly string[]).includes(v);
+}
+export function isSourceType(v: unknown): v is SourceType {
+  return typeof v === 'string' && (SOURCE_TYPES as readonly string[]).includes(v);
+}
+export function isStatus(v: unknown): v is MemoryStatus {
+  return typeof v === 'string' && (STATUSES as readonly string[]).includes(v);
+}

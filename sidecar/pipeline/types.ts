@@ -1,0 +1,105 @@
+/** Types shared by the pipeline stages (normalize -> redact -> rules -> extract -> score -> dedup -> store). */
+import type { Category, SourceType } from '../model';
+
+/** A message as it arrives (transcript file, chat export, terminal capture). */
+export interface RawMessage {
+  role: string;
+  content: string;
+  name?: string;
+  id?: string;
+  /** ISO-8601 (any offset) or epoch millis. */
+  timestamp?: string | number;
+}
+
+/** One session to learn from. */
+export interface SessionInput {
+  project_id: string;
+  source_type: SourceType;
+  messages: RawMessage[];
+  /** Refs that apply to the whole session (file, terminal name, export file). */
+  source_ref?: string[];
+  added_by?: string;
+  session_id?: string;
+}
+
+export type Role = 'user' | 'assistant' | 'system' | 'tool';
+
+export interface NormalizedMessage {
+  /** The message id given, or `m<index>` when it had none. */
+  id: string;
+  role: Role;
+  /** At most 500 characters (the extraction window per message). */
+  content: string;
+  /** UTC ISO-8601 with Z. */
+  timestamp: string;
+}
+
+/** Something worth remembering, with the reason that kept it. */
+export interface Candidate {
+  text: string;
+  category: Category;
+  source_type: SourceType;
+  is_actionable: boolean;
+  /** Message ids as `msg:<id>`, plus referenced documents/links/pages. */
+  source_ref: string[];
+  /** Ids of the messages it came from. */
+  message_ids: string[];
+  /** The rule (or LLM) that kept it, human readable, e.g. `rule:operational-verb(设置)`. */
+  reason: string;
+  /** Knowledge value 0..10 (score stage). */
+  score: number;
+  /** Initial confidence 0..1 derived from score. */
+  confidence: number;
+  /** true: goes to the review queue instead of straight into recall. */
+  pending: boolean;
+  pending_reason?: string;
+  /** What the rule stage saw (added by rules, read by score); absent on candidates from elsewhere. */
+  features?: CandidateFeatures;
+}
+
+/** Rule features of a candidate, the inputs of the default scorer. */
+export interface CandidateFeatures {
+  /** Role of the message the sentence came from. */
+  role: Role;
+  /** Id of the rule that kept it, e.g. `operational-verb`. */
+  rule: string;
+  /** The user asked for it to be remembered ("请记录", "remember that"). */
+  explicit_request: boolean;
+  /** The request phrase that was stripped, when explicit. */
+  request_phrase?: string;
+  /** Contains a number (value, port, version; not dates or ids glued to letters). */
+  has_number: boolean;
+  /** Cognitive (确认, verified) or operational (设置, restart) verb, if any. */
+  verb_kind?: 'cognitive' | 'operational';
+  verb?: string;
+  /** Technical terms seen (identifiers, acronyms, 阈值/端口...). */
+  tech_terms: number;
+  /** Venting marker present (but the sentence had enough content to be kept). */
+  vent: boolean;
+  /** A hard compatibility/necessity claim with no evidence (seed 003 memory pollution). */
+  unverified_claim: boolean;
+  /** Length of the kept text in characters. */
+  length: number;
+}
+
+export interface Dropped {
+  text: string;
+  /** The rule that dropped it, e.g. `drop:hedge(可能)`. */
+  reason: string;
+  message_id?: string;
+}
+
+export interface AnalyzeResult {
+  candidates: Candidate[];
+  dropped: Dropped[];
+  /** Set when the whole session was skipped (e.g. fewer than 2 substantive lines). */
+  skipped?: string;
+  /** What the redact stage replaced, summed over the session (never the secrets themselves). */
+  redactions?: RedactionFinding[];
+}
+
+/** One kind of secret or personal data replaced by `[REDACTED:<type>]`, and how often. */
+export interface RedactionFinding {
+  type: string;
+  count: number;
+}

@@ -1,0 +1,346 @@
+/**
+ * THE contract between the extension and the sidecar. One constant per message, namespaced
+ * `mnemo/<noun>/<verb>`, each with a JSDoc line saying who sends it and why. Every message is documented
+ * in docs/protocol.md (a unit test enforces it). Nothing here imports `vscode`.
+ */
+import { NotificationType, RequestType } from 'vscode-jsonrpc';
+import type { Category, Memory, MemoryStatus, SourceType } from './model';
+import type { SessionInput } from './pipeline/types';
+
+// ---------------------------------------------------------------- shared shapes
+
+export type Health = 'ok' | 'warning' | 'error';
+
+export interface StatusParams {
+  health: Health;
+  /** One sentence a person understands, e.g. "Embedding model not found: set mnemo.embedding.modelPath." */
+  message: string;
+  /** Memories stored (all projects), when known. */
+  memoryCount?: number;
+  /** Memories waiting in the review queue, when known. */
+  pendingCount?: number;
+  /** Captures waiting in the durable queue. */
+  queued?: number;
+}
+
+export interface MemoriesChangedParams {
+  /** Projects whose memories changed; the tree refreshes only these subtrees. */
+  projectIds: string[];
+  /** Ids that changed, when known. */
+  ids?: string[];
+}
+
+export interface ProgressParams {
+  /** The token the request was given (`progressToken`). */
+  token: string;
+  message: string;
+  /** 0..100 when known. */
+  percent?: number;
+}
+
+/** What happened to one candidate during ingest (for `--explain` and the extension's output). */
+export interface IngestDecision {
+  text: string;
+  /** stored: new memory; refreshed: duplicate of an existing one; pending: stored for review; dropped: not kept. */
+  outcome: 'stored' | 'refreshed' | 'pending' | 'dropped';
+  /** The rule or reason. */
+  reason: string;
+  id?: string;
+  category?: Category;
+  is_actionable?: boolean;
+  source_ref?: string[];
+  score?: number;
+}
+
+export interface IngestReport {
+  project_id: string;
+  decisions: IngestDecision[];
+  stored: number;
+  refreshed: number;
+  pending: number;
+  dropped: number;
+  /** Set when the whole session was skipped. */
+  skipped?: string;
+}
+
+export interface RecallItem {
+  memory: Memory;
+  /** Cosine similarity 0..1 (vector channel) or a rule score (rule channel). */
+  score: number;
+  /** Which channel found it. */
+  channel: 'vector' | 'rule';
+}
+
+export interface RecallResult {
+  items: RecallItem[];
+  /** The injection block, formatted under the token budget. */
+  block: string;
+  /** Estimated tokens of the block. */
+  tokens: number;
+}
+
+export interface MemoryFilter {
+  project_id?: string;
+  /** Include memories promoted to global (default true when project_id is set). */
+  include_global?: boolean;
+  status?: MemoryStatus[];
+  category?: Category;
+  source_type?: SourceType;
+  /** UTC ISO lower bound on created_at. */
+  since?: string;
+  /** UTC ISO upper bound on created_at. */
+  until?: string;
+  /** Only memories with confidence_score strictly below. */
+  max_confidence?: number;
+  is_actionable?: boolean;
+}
+
+export interface ProjectStats {
+  project_id: string;
+  total: number;
+  /** Created in the last 7 days (UTC instants, independent of time zone). */
+  new_7d: number;
+  actionable: number;
+  pending: number;
+  by_status: Record<MemoryStatus, number>;
+  by_category: Record<Category, number>;
+  /** Ten buckets of confidence: [0,0.1), [0.1,0.2) ... [0.9,1]. */
+  confidence_histogram: number[];
+}
+
+export interface StatsResult {
+  projects: ProjectStats[];
+  total: number;
+  queued: number;
+  embedding_model: string;
+  embedding_ready: boolean;
+  chroma: string;
+  /** LLM token usage since the store was created. */
+  llm_tokens?: { prompt: number; completion: number; extractions: number };
+}
+
+export interface AuditEntry {
+  /** UTC ISO-8601 with Z. */
+  at: string;
+  action: 'create' | 'update' | 'confirm' | 'wrong' | 'delete' | 'decay' | 'archive' | 'refresh' | 'promote' | 'import' | 'export';
+  memory_id?: string;
+  project_id?: string;
+  /** user@machine */
+  by: string;
+  /** Per changed field: [before, after]. */
+  changes?: Record<string, [unknown, unknown]>;
+  note?: string;
+}
+
+// ---------------------------------------------------------------- notifications (sidecar -> extension)
+
+/** Sidecar -> extension: health and counts, drives the status bar item. */
+export const StatusNotification = new NotificationType<StatusParams>('mnemo/status');
+/** Sidecar -> extension: memories of these projects changed; refresh those subtrees. */
+export const MemoriesChangedNotification = new NotificationType<MemoriesChangedParams>('mnemo/memories/changed');
+/** Sidecar -> extension: progress of a long request that was given a progressToken. */
+export const ProgressNotification = new NotificationType<ProgressParams>('mnemo/progress');
+
+// ---------------------------------------------------------------- requests (extension/CLI -> sidecar)
+
+export interface CaptureResult {
+  /** Id of the queue entry; the capture is on disk when this returns. */
+  queue_id: string;
+  /** Number of secrets/personal data items redacted before it reached disk. */
+  redactions: number;
+}
+/** Extension -> sidecar: a captured chat or terminal session; redacted, appended to the durable queue, processed in the background. */
+export const CaptureSessionRequest = new RequestType<SessionInput, CaptureResult, void>('mnemo/capture/session');
+
+export interface IngestParams extends SessionInput {
+  /** Include dropped candidates and reasons in the report (default true). */
+  explain?: boolean;
+}
+/** CLI/extension -> sidecar: process a session now (synchronously) and report every decision. */
+export const IngestRequest = new RequestType<IngestParams, IngestReport, void>('mnemo/ingest/session');
+
+export interface RememberParams {
+  text: string;
+  project_id: string;
+  category?: Category;
+  source_type?: SourceType;
+  source_ref?: string[];
+  added_by?: string;
+  /** Explicit "remember this" from a person is stored as confirmed unless pending is requested. */
+  pending?: boolean;
+}
+/** Extension/agent tool -> sidecar: remember one explicit fact (redacted first). */
+export const RememberRequest = new RequestType<RememberParams, IngestDecision, void>('mnemo/memory/remember');
+
+export interface RecallParams {
+  query: string;
+  /** The projects of the current workspace; global memories are always included. */
+  project_ids: string[];
+  /** Default 3. */
+  top_k?: number;
+  /** Default 0.6: only memories with confidence above. */
+  min_confidence?: number;
+  /** Token budget of the injection block, default 800. */
+  token_budget?: number;
+  /** 'zh' or 'en' labels in the block (default 'en'). */
+  locale?: string;
+  /** Mark recalled memories as used (default true). */
+  mark_used?: boolean;
+}
+/** Extension/agent/CLI -> sidecar: recall memories for a query and format the injection block. */
+export const RecallRequest = new RequestType<RecallParams, RecallResult, void>('mnemo/memory/recall');
+
+export interface ListParams extends MemoryFilter {
+  limit?: number;
+  offset?: number;
+}
+export interface ListResult {
+  items: Memory[];
+  total: number;
+}
+/** Extension/CLI -> sidecar: list memories matching a filter, newest first. */
+export const ListRequest = new RequestType<ListParams, ListResult, void>('mnemo/memory/list');
+
+/** Extension/CLI -> sidecar: one memory by id (error if unknown). */
+export const GetRequest = new RequestType<{ id: string }, Memory, void>('mnemo/memory/get');
+
+export interface SearchParams extends MemoryFilter {
+  query: string;
+  mode: 'keyword' | 'semantic';
+  limit?: number;
+}
+export interface SearchResult {
+  items: { memory: Memory; score: number }[];
+}
+/** Extension/CLI -> sidecar: search by keyword (works without the model) or by meaning. */
+export const SearchRequest = new RequestType<SearchParams, SearchResult, void>('mnemo/memory/search');
+
+export interface FeedbackParams {
+  id: string;
+  /** Who gives the feedback, user@machine (default: the sidecar's user). */
+  by?: string;
+}
+/** Extension/CLI -> sidecar: a person confirms a memory (status confirmed, confidence raised). */
+export const ConfirmRequest = new RequestType<FeedbackParams, Memory, void>('mnemo/memory/confirm');
+/** Extension/CLI -> sidecar: a memory is wrong (confidence 0, tombstone that blocks re-learning). */
+export const MarkWrongRequest = new RequestType<FeedbackParams, Memory, void>('mnemo/memory/markWrong');
+
+export interface UpdateParams {
+  id: string;
+  patch: Partial<Pick<Memory, 'text' | 'confidence_score' | 'is_actionable' | 'source_ref' | 'category' | 'status'>>;
+  by?: string;
+}
+/** Extension/CLI -> sidecar: edit a memory (text is re-embedded). */
+export const UpdateRequest = new RequestType<UpdateParams, Memory, void>('mnemo/memory/update');
+
+/** Extension/CLI -> sidecar: promote a memory to global (visible in every project); audited. */
+export const PromoteRequest = new RequestType<FeedbackParams, Memory, void>('mnemo/memory/promote');
+
+/** Extension/CLI -> sidecar: delete memories for good (audited). */
+export const DeleteRequest = new RequestType<{ ids: string[]; by?: string }, { deleted: number }, void>('mnemo/memory/delete');
+
+/** Extension/CLI -> sidecar: statistics per project (dashboard, status bar, `mnemo stats`). */
+export const StatsRequest = new RequestType<{ project_id?: string }, StatsResult, void>('mnemo/stats/get');
+
+/** Extension/CLI -> sidecar: the audit log of a memory or a project, newest first. */
+export const AuditListRequest = new RequestType<{ memory_id?: string; project_id?: string; limit?: number }, { entries: AuditEntry[] }, void>(
+  'mnemo/audit/list',
+);
+
+/** Extension -> sidecar: wait until the capture queue is drained (tests, shutdown, "flush"). */
+export const FlushQueueRequest = new RequestType<{ timeout_ms?: number }, { remaining: number }, void>('mnemo/queue/flush');
+
+/** The JSON-RPC error codes the sidecar uses (see sidecar/errors.ts). */
+export const ErrorCodes = {
+  InvalidInput: -32602,
+  NotFound: -32004,
+  StoreUnavailable: -32010,
+  EmbeddingUnavailable: -32011,
+  DimensionMismatch: -32012,
+  LlmUnavailable: -32013,
+  Cancelled: -32800,
+  Internal: -32603,
+} as const;
+
+// ---------------------------------------------------------------- added for the extension (src/)
+
+/**
+ * The sidecar's configuration, sent by the extension as LSP `initialize.initializationOptions` (built from
+ * the `mnemo.*` settings by src/client.ts) and again, whole, in {@link ConfigChangedNotification}.
+ * Defaults are those of package.json `contributes.configuration`.
+ */
+export interface InitializationOptions {
+  /** Directory for the capture queue, audit log and model cache (the extension's globalStorageUri). */
+  dataDir: string;
+  /** user@machine recorded as `added_by` / `by`. */
+  user?: string;
+  chroma: {
+    /** Chroma server URL; default "http://localhost:8000". */
+    url: string;
+    /** From SecretStorage `mnemo.chroma.token`; absent when unset. */
+    token?: string;
+  };
+  embedding: {
+    /** Default "local". */
+    provider: 'local' | 'ollama' | 'openai';
+    /** Model id; default "" = the provider's own default model. */
+    model: string;
+    /** Local directory holding the model files (offline use); default "" (download into dataDir). */
+    modelPath?: string;
+    /** Mirror host for model downloads (e.g. an HF mirror); default "". */
+    remoteHost?: string;
+    /** Base URL for the ollama/openai providers; default "". */
+    baseUrl?: string;
+    /** API key for the openai provider (SecretStorage `mnemo.llm.apiKey`). */
+    apiKey?: string;
+  };
+  pipeline: {
+    /** Cosine distance under which a candidate is a duplicate; default 0.15. */
+    dedupDistance: number;
+    /** Candidates scoring below go to the review queue; default 4. */
+    reviewScoreThreshold: number;
+  };
+  recall: {
+    /** Default 3. */
+    topK: number;
+    /** Default 0.6. */
+    minConfidence: number;
+    /** Default 800. */
+    tokenBudget: number;
+  };
+  decay: {
+    /** Monthly multiplier; default 0.95. */
+    factor: number;
+    /** Below this a memory is archived; default 0.1. */
+    floor: number;
+    /** Monthly multiplier for confirmed memories; default 0.98. */
+    confirmedFactor: number;
+  };
+  llm: {
+    /** Default "off". With "vscode-lm" the sidecar calls back with {@link LlmCompleteRequest}. */
+    provider: 'off' | 'openai-compatible' | 'vscode-lm';
+    /** OpenAI-compatible base URL (filled from `mnemo.llm.preset` when empty). */
+    baseUrl?: string;
+    model?: string;
+    /** From SecretStorage `mnemo.llm.apiKey`. */
+    apiKey?: string;
+  };
+}
+
+/** Extension -> sidecar: settings that need no restart changed (thresholds, recall, decay, llm); the whole new config. */
+export const ConfigChangedNotification = new NotificationType<InitializationOptions>('mnemo/config/changed');
+
+export interface LlmCompleteParams {
+  messages: { role: 'system' | 'user' | 'assistant'; content: string }[];
+  /** Model family or id hint (mnemo.llm.model); the extension picks the first match, else any chat model. */
+  model?: string;
+  /** Hint; the extension stops reading after roughly this many tokens. */
+  max_tokens?: number;
+}
+export interface LlmCompleteResult {
+  text: string;
+  /** The vscode.lm model id that answered. */
+  model: string;
+}
+/** Sidecar -> extension: run one extraction prompt through VS Code's language models when `llm.provider` is "vscode-lm" (errors with LlmUnavailable when none is usable). */
+export const LlmCompleteRequest = new RequestType<LlmCompleteParams, LlmCompleteResult, void>('mnemo/llm/complete');

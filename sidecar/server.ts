@@ -1,0 +1,54 @@
+/**
+ * Binds the memory service to a JSON-RPC connection: one handler per protocol request, errors mapped to
+ * JSON-RPC error codes with one-sentence messages. Written against {@link RpcConnection} so tests can
+ * drive it over any vscode-jsonrpc connection and the product runs it over stdio.
+ */
+import { ResponseError, type CancellationToken, type Disposable, type NotificationType, type RequestType } from 'vscode-jsonrpc';
+import { MnemoError, errorMessage } from './errors';
+import * as P from './protocol';
+import type { MnemoService } from './service';
+
+export interface RpcConnection {
+  onRequest<Params, Result>(type: RequestType<Params, Result, void>, handler: (params: Params, token: CancellationToken) => Result | Promise<Result>): Disposable;
+  sendNotification<Params>(type: NotificationType<Params>, params: Params): Promise<void> | void;
+}
+
+/** Maps any thrown value to a ResponseError with a code from protocol.ts ErrorCodes. */
+export function toResponseError(err: unknown): ResponseError<void> {
+  if (err instanceof ResponseError) return err as ResponseError<void>;
+  if (err instanceof MnemoError) return new ResponseError(err.code, err.message);
+  const name = (err as { name?: string })?.name;
+  if (name === 'EmbeddingUnavailableError') return new ResponseError(P.ErrorCodes.EmbeddingUnavailable, errorMessage(err));
+  if (name === 'InvalidSessionError') return new ResponseError(P.ErrorCodes.InvalidInput, errorMessage(err));
+  return new ResponseError(P.ErrorCodes.Internal, `Mnemo hit an internal error: ${errorMessage(err)}`);
+}
+
+export function registerHandlers(conn: RpcConnection, svc: MnemoService, log: (line: string) => void): Disposable[] {
+  const handle = <Params, Result>(type: RequestType<Params, Result, void>, fn: (p: Params, token: CancellationToken) => Promise<Result> | Result) =>
+    conn.onRequest(type, async (params, token) => {
+      try {
+        return await fn(params, token);
+      } catch (e) {
+        const re = toResponseError(e);
+        if (re.code === P.ErrorCodes.Internal) log(`${type.method} failed: ${(e as Error)?.stack ?? errorMessage(e)}`);
+        throw re;
+      }
+    });
+  return [
+    handle(P.CaptureSessionRequest, (p) => svc.capture(p)),
+    handle(P.IngestRequest, (p) => svc.ingest(p)),
+    handle(P.RememberRequest, (p) => svc.remember(p)),
+    handle(P.RecallRequest, (p) => svc.recall(p)),
+    handle(P.ListRequest, (p) => svc.list(p ?? {})),
+    handle(P.GetRequest, (p) => svc.get(p?.id)),
+    handle(P.SearchRequest, (p) => svc.search(p)),
+    handle(P.ConfirmRequest, (p) => svc.confirm(p)),
+    handle(P.MarkWrongRequest, (p) => svc.markWrong(p)),
+    handle(P.UpdateRequest, (p) => svc.update(p)),
+    handle(P.PromoteRequest, (p) => svc.promote(p)),
+    handle(P.DeleteRequest, async (p) => ({ deleted: await svc.delete(p?.ids, p?.by) })),
+    handle(P.StatsRequest, (p) => svc.stats(p?.project_id)),
+    handle(P.AuditListRequest, (p) => ({ entries: svc.auditList(p ?? {}) })),
+    handle(P.FlushQueueRequest, async (p) => ({ remaining: await svc.flush(p?.timeout_ms) })),
+  ];
+}

@@ -1,0 +1,716 @@
+/**
+ * The memory service: one instance per sidecar (or CLI run). Owns the store, the embedder, the durable
+ * capture queue and the audit log, and implements every protocol request. Transport-free: server.ts
+ * binds it to a JSON-RPC connection, cli.ts calls it directly.
+ */
+import { join } from 'node:path';
+import type { SidecarConfig } from './config';
+import type { EmbeddingProvider } from './embed/types';
+import { CancelledError, EmbeddingError, InvalidInputError, MnemoError, NotFoundError, errorMessage } from './errors';
+import { AuditLog } from './lifecycle/audit';
+import { GLOBAL_PROJECT, isCategory, isSourceType, memoryId, type Category, type Memory, type MemoryStatus } from './model';
+import { analyzeSession } from './pipeline/index';
+import { redactText } from './pipeline/redact';
+import type { Candidate, SessionInput } from './pipeline/types';
+import type {
+  AuditEntry,
+  CaptureResult,
+  FeedbackParams,
+  Health,
+  IngestDecision,
+  IngestParams,
+  IngestReport,
+  ListParams,
+  ListResult,
+  MemoryFilter,
+  ProjectStats,
+  RecallItem,
+  RecallParams,
+  RecallResult,
+  RememberParams,
+  SearchParams,
+  SearchResult,
+  StatsResult,
+  StatusParams,
+  UpdateParams,
+} from './protocol';
+import { openCaptureQueue, type DurableQueue } from './queue';
+import { entityOverlap, extractEntities } from './recall/entities';
+import { formatBlock } from './recall/format';
+import { ChromaSupervisor } from './store/chromaServer';
+import { MemoryStore, buildWhere } from './store/memoryStore';
+
+export interface ServiceEvents {
+  status(p: StatusParams): void;
+  changed(projectIds: string[], ids?: string[]): void;
+  log(line: string): void;
+}
+
+export interface ServiceOptions {
+  config: SidecarConfig;
+  embedder: EmbeddingProvider;
+  events?: Partial<ServiceEvents>;
+  clock?: () => Date;
+  /** Process the capture queue in the background (default true; the CLI's one-shot commands turn it off). */
+  backgroundQueue?: boolean;
+}
+
+/** A recallable memory: not pending, wrong or archived. */
+const RECALLABLE: MemoryStatus[] = ['active', 'confirmed'];
+const DAY_MS = 24 * 3600 * 1000;
+
+function validateSession(s: SessionInput): void {
+  if (!s || typeof s !== 'object') throw new InvalidInputError('A session must be an object with project_id, source_type and messages.');
+  if (typeof s.project_id !== 'string' || !s.project_id.trim()) throw new InvalidInputError('The session has no project_id.');
+  if (!isSourceType(s.source_type)) throw new InvalidInputError(`Unknown source_type "${String(s.source_type)}".`);
+  if (!Array.isArray(s.messages)) throw new InvalidInputError('The session has no messages array.');
+  s.messages.forEach((m, i) => {
+    if (!m || typeof m !== 'object' || typeof m.content !== 'string') {
+      throw new InvalidInputError(`Message ${i + 1} has no text content.`);
+    }
+  });
+}
+
+export class MnemoService {
+  readonly config: SidecarConfig;
+  readonly store: MemoryStore;
+  readonly supervisor: ChromaSupervisor;
+  private queueInstance: DurableQueue<SessionInput> | undefined;
+  readonly audit: AuditLog;
+  private readonly embedder: EmbeddingProvider;
+  private readonly clock: () => Date;
+  private readonly events: Partial<ServiceEvents>;
+  private embedState: { state: 'loading' | 'ready' | 'error'; message: string } = { state: 'loading', message: 'Loading the embedding model.' };
+  private storeState: { ok: boolean; message: string } = { ok: true, message: '' };
+  private modelMismatch: string | undefined;
+  private draining: Promise<void> | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private statusTimer: NodeJS.Timeout | undefined;
+  private disposed = false;
+  private readonly background: boolean;
+
+  constructor(opts: ServiceOptions) {
+    this.config = opts.config;
+    this.embedder = opts.embedder;
+    this.clock = opts.clock ?? (() => new Date());
+    this.events = opts.events ?? {};
+    this.background = opts.backgroundQueue ?? true;
+    this.supervisor = new ChromaSupervisor({
+      dataDir: this.config.dataDir,
+      url: this.config.chromaUrl,
+      token: this.config.chromaToken,
+      log: (l) => this.log(l),
+      onHealth: (ok, message) => {
+        this.storeState = { ok, message };
+        this.scheduleStatus();
+      },
+    });
+    this.store = new MemoryStore(this.supervisor, this.config.dataDir, (l) => this.log(l));
+    this.audit = new AuditLog(join(this.config.dataDir, 'audit', 'audit.jsonl'));
+  }
+
+  /** This process's durable capture queue (opened on first use; adopts queues of crashed processes). */
+  get queue(): DurableQueue<SessionInput> {
+    this.queueInstance ??= openCaptureQueue<SessionInput>(join(this.config.dataDir, 'queue'));
+    return this.queueInstance;
+  }
+
+  private get queued(): number {
+    return this.queueInstance?.size ?? 0;
+  }
+
+  private log(line: string): void {
+    this.events.log?.(line);
+  }
+
+  private now(): string {
+    return this.clock().toISOString();
+  }
+
+  // ------------------------------------------------------------------ lifecycle
+
+  /** Connects to Chroma and starts loading the model in the background. */
+  async start(): Promise<void> {
+    if (this.background) void this.queue; // open it now: adopt what a crashed sidecar left
+    await this.supervisor.ensure();
+    void this.loadModel();
+    this.scheduleStatus();
+  }
+
+  private async loadModel(): Promise<void> {
+    try {
+      await this.embedder.ready();
+      const matches = await this.store.useModel(this.embedder.modelId, this.embedder.dimension());
+      this.modelMismatch = matches
+        ? undefined
+        : `The store was built with ${this.store.active!.model} (${this.store.active!.dim} dimensions) but ${this.embedder.modelId} is configured; run "Mnemo: Re-embed Memories" to switch.`;
+      this.embedState = { state: 'ready', message: '' };
+      this.log(`Embedding model ready: ${this.embedder.modelId} (${this.embedder.dimension()} dimensions)`);
+    } catch (e) {
+      this.embedState = { state: 'error', message: errorMessage(e) };
+      this.log(`Embedding model unavailable: ${errorMessage(e)}`);
+      if (!this.disposed) {
+        this.retryTimer = setTimeout(() => {
+          this.embedState = { state: 'loading', message: 'Loading the embedding model.' };
+          void this.loadModel();
+        }, 60_000);
+        this.retryTimer.unref?.();
+      }
+    }
+    this.scheduleStatus();
+    if (this.background) this.kickQueue();
+  }
+
+  /** Resolves when the model is ready; rejects with the reason when it is not available. */
+  async requireModel(): Promise<void> {
+    if (this.embedState.state === 'loading') await this.loadModelOnce();
+    if (this.embedState.state === 'error') throw new EmbeddingError(this.embedState.message);
+    if (this.modelMismatch) throw new EmbeddingError(this.modelMismatch);
+  }
+
+  private loadOnce: Promise<void> | undefined;
+  private loadModelOnce(): Promise<void> {
+    this.loadOnce ??= this.loadModel();
+    return this.loadOnce;
+  }
+
+  get modelReady(): boolean {
+    return this.embedState.state === 'ready' && !this.modelMismatch;
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.statusTimer) clearTimeout(this.statusTimer);
+    await this.draining?.catch(() => undefined);
+    this.queueInstance?.close();
+    this.audit.close();
+    await this.embedder.dispose().catch(() => undefined);
+    await this.supervisor.stop();
+  }
+
+  // ------------------------------------------------------------------ status
+
+  private scheduleStatus(): void {
+    if (this.disposed || this.statusTimer) return;
+    this.statusTimer = setTimeout(() => {
+      this.statusTimer = undefined;
+      void this.computeStatus().then((s) => this.events.status?.(s));
+    }, 200);
+    this.statusTimer.unref?.();
+  }
+
+  async computeStatus(): Promise<StatusParams> {
+    let health: Health = 'ok';
+    let message = 'Mnemo is ready.';
+    let memoryCount: number | undefined;
+    let pendingCount: number | undefined;
+    try {
+      memoryCount = await this.store.count();
+      pendingCount = (await this.store.find(buildWhere({ status: ['pending'] }))).length;
+    } catch (e) {
+      health = 'error';
+      message = `The memory store is unavailable: ${errorMessage(e)}`;
+    }
+    if (health === 'ok' && !this.storeState.ok) {
+      health = 'warning';
+      message = this.storeState.message;
+    }
+    if (health === 'ok' && this.embedState.state === 'error') {
+      health = 'warning';
+      message = `Embedding model unavailable (${this.embedState.message.replace(/\.$/, '')}); captures are queued and keyword search still works.`;
+    } else if (health === 'ok' && this.modelMismatch) {
+      health = 'warning';
+      message = this.modelMismatch;
+    } else if (health === 'ok' && this.embedState.state === 'loading') {
+      message = 'Loading the embedding model; captures are queued meanwhile.';
+    }
+    return { health, message, memoryCount, pendingCount, queued: this.queued };
+  }
+
+  // ------------------------------------------------------------------ capture queue
+
+  /** Redacts and appends a session to the durable queue; returns once it is on disk. */
+  async capture(session: SessionInput): Promise<CaptureResult> {
+    validateSession(session);
+    let redactions = 0;
+    const messages = [];
+    for (const m of session.messages) {
+      const r = await redactText(m.content);
+      redactions += r.findings.reduce((n, f) => n + f.count, 0);
+      messages.push({ ...m, content: r.text });
+    }
+    const entry = this.queue.enqueue({ ...session, messages, added_by: session.added_by ?? this.config.user }, this.now());
+    this.scheduleStatus();
+    if (this.background) this.kickQueue();
+    return { queue_id: entry.id, redactions };
+  }
+
+  /** Starts draining the queue unless already draining. */
+  kickQueue(): void {
+    if (this.draining || this.disposed) return;
+    this.draining = this.drain().finally(() => {
+      this.draining = undefined;
+      this.scheduleStatus();
+    });
+  }
+
+  /** Processes queued sessions in order; stops (keeping them queued) while the model is unavailable. */
+  async drain(): Promise<void> {
+    for (;;) {
+      if (this.disposed || !this.modelReady) return;
+      const next = this.queue.pending()[0];
+      if (!next) return;
+      try {
+        const report = await this.ingestNow(next.payload, false);
+        this.log(
+          `Processed capture ${next.id.slice(0, 8)} (${next.payload.source_type}, ${next.payload.project_id}): ${report.stored} stored, ${report.refreshed} refreshed, ${report.pending} pending, ${report.dropped} dropped${report.skipped ? ` (${report.skipped})` : ''}`,
+        );
+        this.queue.markDone(next.id);
+      } catch (e) {
+        if (e instanceof EmbeddingError || (e instanceof MnemoError && e.name === 'StoreUnavailableError')) {
+          this.log(`Capture ${next.id.slice(0, 8)} stays queued: ${errorMessage(e)}`);
+          return; // retried when the model/store is back
+        }
+        this.queue.markFailed(next.id, errorMessage(e));
+        this.log(`Capture ${next.id.slice(0, 8)} failed: ${errorMessage(e)}`);
+        if (next.attempts >= 3) {
+          this.log(`Capture ${next.id.slice(0, 8)} dropped after 3 failed attempts.`);
+          this.queue.markDone(next.id);
+        }
+      }
+    }
+  }
+
+  /** Waits until the queue is empty (or the timeout passes); returns how many remain. */
+  async flush(timeoutMs = 30_000): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.queue.size > 0 && Date.now() < deadline) {
+      if (!this.modelReady) {
+        await this.requireModel();
+      }
+      this.kickQueue();
+      await Promise.race([this.draining, new Promise((r) => setTimeout(r, 100))]);
+    }
+    return this.queue.size;
+  }
+
+  // ------------------------------------------------------------------ ingest
+
+  /** Processes a session now and reports every decision. */
+  async ingest(params: IngestParams): Promise<IngestReport> {
+    validateSession(params);
+    return this.ingestNow(params, params.explain ?? true);
+  }
+
+  private async ingestNow(session: SessionInput, explain: boolean): Promise<IngestReport> {
+    const analysis = await analyzeSession(session, {
+      reviewScoreThreshold: this.config.pipeline.reviewScoreThreshold,
+      clock: this.clock,
+    });
+    const report: IngestReport = { project_id: session.project_id, decisions: [], stored: 0, refreshed: 0, pending: 0, dropped: 0 };
+    if (analysis.skipped) report.skipped = analysis.skipped;
+    for (const d of analysis.dropped) {
+      report.dropped++;
+      if (explain) report.decisions.push({ text: d.text, outcome: 'dropped', reason: d.reason });
+    }
+    if (analysis.candidates.length > 0) {
+      await this.requireModel();
+      const vectors = await this.embedder.embed(analysis.candidates.map((c) => c.text));
+      const changed: string[] = [];
+      for (let i = 0; i < analysis.candidates.length; i++) {
+        const decision = await this.storeCandidate(session, analysis.candidates[i], vectors[i]);
+        report[decision.outcome === 'stored' ? 'stored' : decision.outcome]++;
+        if (decision.id && decision.outcome !== 'dropped') changed.push(decision.id);
+        if (explain || decision.outcome !== 'dropped') report.decisions.push(decision);
+      }
+      if (changed.length) this.events.changed?.([session.project_id], changed);
+    }
+    this.scheduleStatus();
+    return report;
+  }
+
+  /** Dedup + store of one candidate (the dedup and store stages). */
+  private async storeCandidate(session: SessionInput, c: Candidate, vector: number[], confirmedBy?: string): Promise<IngestDecision> {
+    const project = session.project_id;
+    const id = memoryId(project, c.text);
+    const base = { text: c.text, category: c.category, is_actionable: c.is_actionable, source_ref: c.source_ref, score: c.score };
+    const [same] = await this.store.get([id]);
+    let existing = same;
+    let distance = 0;
+    if (!existing) {
+      const near = await this.store.query(vector, buildWhere({ project_id: project, category: c.category }), 1);
+      if (near[0] && near[0].distance < this.config.pipeline.dedupDistance) {
+        existing = near[0].memory;
+        distance = near[0].distance;
+      }
+    }
+    // A global memory with the same meaning also counts as known.
+    if (!existing) {
+      const near = await this.store.query(vector, buildWhere({ project_id: GLOBAL_PROJECT, category: c.category }), 1);
+      if (near[0] && near[0].distance < this.config.pipeline.dedupDistance) {
+        existing = near[0].memory;
+        distance = near[0].distance;
+      }
+    }
+    if (existing) {
+      if (existing.status === 'wrong') {
+        return { ...base, id: existing.id, outcome: 'dropped', reason: `blocked: matches ${existing.id}, which was marked wrong` };
+      }
+      const now = this.now();
+      const refs = [...new Set([...existing.source_ref, ...c.source_ref])].slice(-50);
+      const updated: Memory = { ...existing, last_seen_at: now, times_seen: existing.times_seen + 1, source_ref: refs, updated_at: now };
+      await this.store.updateMetadata([updated]);
+      this.audit.append([
+        {
+          at: now,
+          action: 'refresh',
+          memory_id: existing.id,
+          project_id: existing.project_id,
+          by: session.added_by ?? this.config.user,
+          changes: { times_seen: [existing.times_seen, updated.times_seen], last_seen_at: [existing.last_seen_at, now] },
+          note: distance > 0 ? `duplicate at cosine distance ${distance.toFixed(3)}` : 'same text seen again',
+        },
+      ]);
+      return {
+        ...base,
+        id: existing.id,
+        outcome: 'refreshed',
+        reason: `duplicate of ${existing.id}${distance > 0 ? ` (cosine distance ${distance.toFixed(3)} < ${this.config.pipeline.dedupDistance})` : ' (same text)'}`,
+      };
+    }
+    const now = this.now();
+    const memory: Memory = {
+      id,
+      text: c.text,
+      category: c.category,
+      source_type: c.source_type ?? session.source_type,
+      project_id: project,
+      confidence_score: round(c.confidence),
+      is_actionable: c.is_actionable,
+      source_ref: [...new Set([...c.source_ref, ...(session.source_ref ?? [])])],
+      status: c.pending ? 'pending' : confirmedBy ? 'confirmed' : 'active',
+      ...(confirmedBy && !c.pending ? { confirmed_by: confirmedBy } : {}),
+      created_at: now,
+      updated_at: now,
+      last_seen_at: now,
+      times_seen: 1,
+      added_by: session.added_by ?? this.config.user,
+      reason: c.pending && c.pending_reason ? `${c.reason}; pending: ${c.pending_reason}` : c.reason,
+      score: c.score,
+      embedding_model: this.embedder.modelId,
+      embedding_dim: vector.length,
+      use_count: 0,
+    };
+    await this.store.upsert([{ memory, vector }]);
+    this.audit.append([{ at: now, action: 'create', memory_id: id, project_id: project, by: memory.added_by, changes: snapshot(memory) }]);
+    return { ...base, id, outcome: c.pending ? 'pending' : 'stored', reason: memory.reason };
+  }
+
+  /** An explicit "remember this": redacted, deduplicated, stored (confirmed unless pending asked). */
+  async remember(p: RememberParams): Promise<IngestDecision> {
+    if (!p || typeof p.text !== 'string' || !p.text.trim()) throw new InvalidInputError('There is nothing to remember: the text is empty.');
+    if (typeof p.project_id !== 'string' || !p.project_id) throw new InvalidInputError('remember needs a project_id.');
+    if (p.category !== undefined && !isCategory(p.category)) throw new InvalidInputError(`Unknown category "${String(p.category)}".`);
+    const { text } = await redactText(p.text.trim().slice(0, 2000));
+    await this.requireModel();
+    const [vector] = await this.embedder.embed([text]);
+    const session: SessionInput = {
+      project_id: p.project_id,
+      source_type: p.source_type ?? 'manual',
+      messages: [{ role: 'user', content: text }],
+      added_by: p.added_by ?? this.config.user,
+    };
+    const candidate: Candidate = {
+      text,
+      category: p.category ?? guessCategory(text),
+      source_type: p.source_type ?? 'manual',
+      is_actionable: /\d/.test(text) && /[A-Za-z\u4e00-\u9fff]{2,}/.test(text),
+      source_ref: p.source_ref ?? [],
+      message_ids: [],
+      reason: 'explicit: remembered on request',
+      score: 8,
+      confidence: p.pending ? 0.7 : 0.9,
+      pending: !!p.pending,
+      pending_reason: p.pending ? 'explicit request waits for review' : undefined,
+    };
+    // A person asked for it: unless review was requested, it is confirmed by them.
+    const decision = await this.storeCandidate(session, candidate, vector, p.pending ? undefined : session.added_by);
+    if (decision.id) this.events.changed?.([p.project_id], [decision.id]);
+    this.scheduleStatus();
+    return decision;
+  }
+
+  // ------------------------------------------------------------------ recall
+
+  async recall(p: RecallParams): Promise<RecallResult> {
+    if (!p || typeof p.query !== 'string' || !p.query.trim()) throw new InvalidInputError('The recall query is empty.');
+    if (!Array.isArray(p.project_ids)) throw new InvalidInputError('recall needs project_ids (the projects of the current workspace).');
+    const topK = clampInt(p.top_k ?? this.config.recall.topK, 1, 50);
+    const minConfidence = p.min_confidence ?? this.config.recall.minConfidence;
+    const budget = p.token_budget ?? this.config.recall.tokenBudget;
+    const projects = [...new Set([...p.project_ids, GLOBAL_PROJECT])];
+    const { text: query } = await redactText(p.query.slice(0, 2000));
+    await this.requireModel();
+    const [vector] = await this.embedder.embed([query]);
+    const where = buildWhere({ project_ids: projects, status: RECALLABLE, min_confidence: minConfidence });
+    const vectorHits: RecallItem[] = (await this.store.query(vector, where, topK)).map((n) => ({
+      memory: n.memory,
+      score: round(1 - n.distance),
+      channel: 'vector',
+    }));
+    const items = [...vectorHits];
+    const best = vectorHits[0]?.score ?? 0;
+    if (vectorHits.length === 0 || best < this.config.recall.weakSimilarity) {
+      const entities = extractEntities(query);
+      if (entities.length > 0) {
+        const since = new Date(this.clock().getTime() - 7 * DAY_MS).toISOString();
+        const logs = await this.store.find(
+          buildWhere({ project_ids: projects.filter((x) => x !== GLOBAL_PROJECT), source_type: 'troubleshooting_log', status: RECALLABLE, since }),
+        );
+        for (const { memory } of logs) {
+          const overlap = entityOverlap(entities, memory.text);
+          if (overlap > 0 && !items.some((i) => i.memory.id === memory.id)) items.push({ memory, score: round(overlap), channel: 'rule' });
+        }
+      }
+    }
+    // Rank: vector hits by similarity, rule hits by entity overlap weighted by confidence; vector first on ties.
+    items.sort((a, b) => rank(b) - rank(a));
+    const { block, tokens, included } = formatBlock(
+      items.map((i) => i.memory),
+      budget,
+      p.locale,
+    );
+    const kept = items.slice(0, included);
+    if (p.mark_used !== false && kept.length > 0) {
+      const now = this.now();
+      await this.store.updateMetadata(kept.map((i) => ({ ...i.memory, last_used_at: now, use_count: i.memory.use_count + 1 })));
+    }
+    return { items: kept, block, tokens };
+  }
+
+  // ------------------------------------------------------------------ browse
+
+  async list(p: ListParams = {}): Promise<ListResult> {
+    const all = await this.findFiltered(p);
+    all.sort((a, b) => b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id));
+    const offset = Math.max(0, p.offset ?? 0);
+    const limit = clampInt(p.limit ?? 200, 1, 10_000);
+    return { items: all.slice(offset, offset + limit), total: all.length };
+  }
+
+  private async findFiltered(f: MemoryFilter): Promise<Memory[]> {
+    const projectIds = f.project_id ? (f.include_global === true ? [f.project_id, GLOBAL_PROJECT] : [f.project_id]) : undefined;
+    const rows = await this.store.find(buildWhere({ ...f, project_id: undefined, project_ids: projectIds }));
+    return rows.map((r) => r.memory);
+  }
+
+  async get(id: string): Promise<Memory> {
+    if (typeof id !== 'string' || !id) throw new InvalidInputError('A memory id is required.');
+    const [m] = await this.store.get([id]);
+    if (!m) throw new NotFoundError(`No memory with id ${id}.`);
+    return m;
+  }
+
+  async search(p: SearchParams): Promise<SearchResult> {
+    if (!p || typeof p.query !== 'string' || !p.query.trim()) throw new InvalidInputError('The search query is empty.');
+    const limit = clampInt(p.limit ?? 50, 1, 1000);
+    if (p.mode === 'semantic') {
+      await this.requireModel();
+      const [vector] = await this.embedder.embed([p.query]);
+      const projectIds = p.project_id ? [p.project_id, ...(p.include_global === false ? [] : [GLOBAL_PROJECT])] : undefined;
+      const hits = await this.store.query(vector, buildWhere({ ...p, project_id: undefined, project_ids: projectIds }), limit);
+      return { items: hits.map((h) => ({ memory: h.memory, score: round(1 - h.distance) })) };
+    }
+    const terms = p.query
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((t) => t.length > 0);
+    const all = await this.findFiltered({ ...p, include_global: p.include_global ?? true });
+    const items = all
+      .map((memory) => {
+        const hay = `${memory.text} ${memory.source_ref.join(' ')} ${memory.id}`.toLowerCase();
+        const hits = terms.filter((t) => hay.includes(t)).length;
+        return { memory, score: round(hits / terms.length) };
+      })
+      .filter((x) => x.score === 1)
+      .sort((a, b) => b.memory.created_at.localeCompare(a.memory.created_at))
+      .slice(0, limit);
+    return { items };
+  }
+
+  // ------------------------------------------------------------------ feedback
+
+  private async change(
+    id: string,
+    by: string | undefined,
+    action: AuditEntry['action'],
+    mutate: (m: Memory) => Memory,
+    opts: { reembed?: boolean; note?: string } = {},
+  ): Promise<Memory> {
+    const before = await this.get(id);
+    const now = this.now();
+    const after = { ...mutate({ ...before }), updated_at: now };
+    if (opts.reembed && after.text !== before.text) {
+      await this.requireModel();
+      const [vector] = await this.embedder.embed([after.text]);
+      after.embedding_model = this.embedder.modelId;
+      after.embedding_dim = vector.length;
+      await this.store.upsert([{ memory: after, vector }]);
+    } else {
+      await this.store.updateMetadata([after]);
+    }
+    this.audit.append([{ at: now, action, memory_id: id, project_id: after.project_id, by: by ?? this.config.user, changes: diff(before, after), note: opts.note }]);
+    this.events.changed?.([...new Set([before.project_id, after.project_id])], [id]);
+    this.scheduleStatus();
+    return after;
+  }
+
+  async confirm(p: FeedbackParams): Promise<Memory> {
+    const by = p.by ?? this.config.user;
+    return this.change(p.id, by, 'confirm', (m) => ({
+      ...m,
+      status: 'confirmed',
+      confirmed_by: by,
+      confidence_score: round(Math.max(m.confidence_score, Math.min(1, m.confidence_score + 0.1), 0.8)),
+    }));
+  }
+
+  async markWrong(p: FeedbackParams): Promise<Memory> {
+    return this.change(p.id, p.by, 'wrong', (m) => ({ ...m, status: 'wrong', confidence_score: 0 }));
+  }
+
+  async update(p: UpdateParams): Promise<Memory> {
+    if (!p || !p.patch || typeof p.patch !== 'object') throw new InvalidInputError('update needs a patch.');
+    const patch = p.patch;
+    if (patch.text !== undefined && (typeof patch.text !== 'string' || !patch.text.trim())) throw new InvalidInputError('The new text is empty.');
+    if (patch.confidence_score !== undefined && !(patch.confidence_score >= 0 && patch.confidence_score <= 1)) {
+      throw new InvalidInputError('Confidence must be between 0 and 1.');
+    }
+    if (patch.category !== undefined && !isCategory(patch.category)) throw new InvalidInputError(`Unknown category "${String(patch.category)}".`);
+    const text = patch.text !== undefined ? (await redactText(patch.text.trim())).text : undefined;
+    return this.change(
+      p.id,
+      p.by,
+      'update',
+      (m) => ({
+        ...m,
+        ...(text !== undefined ? { text } : {}),
+        ...(patch.confidence_score !== undefined ? { confidence_score: round(patch.confidence_score) } : {}),
+        ...(patch.is_actionable !== undefined ? { is_actionable: !!patch.is_actionable } : {}),
+        ...(patch.source_ref !== undefined ? { source_ref: patch.source_ref.map(String) } : {}),
+        ...(patch.category !== undefined ? { category: patch.category } : {}),
+        ...(patch.status !== undefined ? { status: patch.status } : {}),
+      }),
+      { reembed: true },
+    );
+  }
+
+  async promote(p: FeedbackParams): Promise<Memory> {
+    const m = await this.get(p.id);
+    if (m.project_id === GLOBAL_PROJECT) return m;
+    return this.change(p.id, p.by, 'promote', (x) => ({ ...x, project_id: GLOBAL_PROJECT, promoted_from: x.project_id }), {
+      note: `promoted from ${m.project_id} to global`,
+    });
+  }
+
+  async delete(ids: string[], by?: string): Promise<number> {
+    if (!Array.isArray(ids) || ids.length === 0) throw new InvalidInputError('No memory ids to delete.');
+    const found = await this.store.get(ids);
+    if (found.length === 0) throw new NotFoundError(`No memory with id ${ids[0]}.`);
+    await this.store.delete(found.map((m) => m.id));
+    const now = this.now();
+    this.audit.append(
+      found.map((m) => ({ at: now, action: 'delete' as const, memory_id: m.id, project_id: m.project_id, by: by ?? this.config.user, changes: snapshot(m, true) })),
+    );
+    this.events.changed?.([...new Set(found.map((m) => m.project_id))], found.map((m) => m.id));
+    this.scheduleStatus();
+    return found.length;
+  }
+
+  // ------------------------------------------------------------------ stats, audit
+
+  async stats(projectId?: string): Promise<StatsResult> {
+    const all = (await this.store.find(buildWhere({ project_id: projectId }))).map((r) => r.memory);
+    const since = this.clock().getTime() - 7 * DAY_MS;
+    const byProject = new Map<string, ProjectStats>();
+    for (const m of all) {
+      let s = byProject.get(m.project_id);
+      if (!s) {
+        s = {
+          project_id: m.project_id,
+          total: 0,
+          new_7d: 0,
+          actionable: 0,
+          pending: 0,
+          by_status: { active: 0, pending: 0, confirmed: 0, wrong: 0, archived: 0 },
+          by_category: { persona: 0, episodic: 0, instruction: 0 },
+          confidence_histogram: new Array<number>(10).fill(0),
+        };
+        byProject.set(m.project_id, s);
+      }
+      s.total++;
+      if (Date.parse(m.created_at) >= since) s.new_7d++;
+      if (m.is_actionable) s.actionable++;
+      if (m.status === 'pending') s.pending++;
+      s.by_status[m.status]++;
+      s.by_category[m.category]++;
+      s.confidence_histogram[Math.min(9, Math.floor(m.confidence_score * 10))]++;
+    }
+    const projects = [...byProject.values()].sort((a, b) => a.project_id.localeCompare(b.project_id));
+    return {
+      projects,
+      total: all.length,
+      queued: this.queued,
+      embedding_model: this.embedder.modelId,
+      embedding_ready: this.modelReady,
+      chroma: this.supervisor.isRemote ? `remote ${this.config.chromaUrl}` : `embedded (${this.store.describe()})`,
+    };
+  }
+
+  auditList(p: { memory_id?: string; project_id?: string; limit?: number }): AuditEntry[] {
+    return this.audit.query(p);
+  }
+
+  /** Throws CancelledError when the token was cancelled. */
+  static check(token?: { isCancellationRequested: boolean }): void {
+    if (token?.isCancellationRequested) throw new CancelledError();
+  }
+}
+
+function rank(i: RecallItem): number {
+  return i.channel === 'vector' ? i.score + 0.001 : i.score * 0.9 * Math.max(0.5, i.memory.confidence_score);
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+function clampInt(n: number, lo: number, hi: number): number {
+  const v = Math.floor(Number(n));
+  if (!Number.isFinite(v)) return lo;
+  return Math.min(hi, Math.max(lo, v));
+}
+
+/** Category for an explicit fact when none is given: preferences/identity -> persona, rules/how-to -> instruction, else episodic. */
+export function guessCategory(text: string): Category {
+  if (/\b(i (always|never|prefer|like|use|am)|my (favou?rite|preference))\b|我(习惯|喜欢|偏好|一般|总是|是)/i.test(text)) return 'persona';
+  if (/\b(always|never|must|should|don't|do not|use|set|run|rule)\b|必须|不要|应该|设为|设置|规则|流程/i.test(text)) return 'instruction';
+  return 'episodic';
+}
+
+const TRACKED: (keyof Memory)[] = ['text', 'category', 'source_type', 'project_id', 'confidence_score', 'is_actionable', 'source_ref', 'status', 'confirmed_by'];
+
+function diff(a: Memory, b: Memory): Record<string, [unknown, unknown]> {
+  const out: Record<string, [unknown, unknown]> = {};
+  for (const k of TRACKED) {
+    if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) out[k] = [a[k] ?? null, b[k] ?? null];
+  }
+  return out;
+}
+
+function snapshot(m: Memory, removed = false): Record<string, [unknown, unknown]> {
+  const out: Record<string, [unknown, unknown]> = {};
+  for (const k of TRACKED) if (m[k] !== undefined) out[k] = removed ? [m[k], null] : [null, m[k]];
+  return out;
+}

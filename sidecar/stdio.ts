@@ -1,0 +1,93 @@
+/**
+ * The sidecar over stdio: speaks JSON-RPC (LSP framing) on stdin/stdout. The extension starts it with
+ * vscode-languageclient, which sends `initialize` with our config as `initializationOptions`;
+ * `mnemo serve` runs the same thing from the CLI. main.ts is the process entry.
+ */
+import { createMessageConnection, NotificationType, RequestType, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { mkdirSync, appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveConfig, type SidecarConfigInput } from './config';
+import { createEmbeddingProvider } from './embed/index';
+import { errorMessage } from './errors';
+import { MemoriesChangedNotification, ProgressNotification, StatusNotification } from './protocol';
+import { registerHandlers } from './server';
+import { MnemoService } from './service';
+
+const Initialize = new RequestType<{ initializationOptions?: SidecarConfigInput; processId?: number | null }, unknown, void>('initialize');
+const Shutdown = new RequestType<void, null, void>('shutdown');
+const Exit = new NotificationType<void>('exit');
+const Initialized = new NotificationType<unknown>('initialized');
+const LogMessage = new NotificationType<{ type: number; message: string }>('window/logMessage');
+
+export const SIDECAR_VERSION = '0.1.0';
+
+export function serveStdio(overrides: SidecarConfigInput = {}): MessageConnection {
+  const conn = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
+  let service: MnemoService | undefined;
+  let logFile: string | undefined;
+  const log = (line: string) => {
+    const stamped = `${new Date().toISOString()} ${line}`;
+    void conn.sendNotification(LogMessage, { type: 4, message: line });
+    if (logFile) {
+      try {
+        appendFileSync(logFile, stamped + '\n');
+      } catch {
+        // logging must never take the sidecar down
+      }
+    }
+  };
+
+  const shutdown = async () => {
+    const s = service;
+    service = undefined;
+    await s?.dispose();
+  };
+
+  conn.onRequest(Initialize, (params) => {
+    const config = resolveConfig({ ...(params?.initializationOptions ?? {}), ...overrides });
+    mkdirSync(join(config.dataDir, 'logs'), { recursive: true });
+    logFile = join(config.dataDir, 'logs', 'sidecar.log');
+    const embedder = createEmbeddingProvider({
+      ...config.embedding,
+      cacheDir: join(config.dataDir, 'models'),
+      onProgress: (p) => void conn.sendNotification(StatusNotification, { health: 'ok', message: p.message }),
+      log,
+    });
+    service = new MnemoService({
+      config,
+      embedder,
+      events: {
+        log,
+        status: (s) => void conn.sendNotification(StatusNotification, s),
+        changed: (projectIds, ids) => void conn.sendNotification(MemoriesChangedNotification, { projectIds, ids }),
+      },
+    });
+    registerHandlers(conn, service, log);
+    log(`Mnemo sidecar ${SIDECAR_VERSION} (pid ${process.pid}), data in ${config.dataDir}`);
+    const svc = service;
+    void svc.start().catch((e: unknown) => {
+      log(`Start failed: ${errorMessage(e)}`);
+      void conn.sendNotification(StatusNotification, { health: 'error', message: errorMessage(e) });
+    });
+    return { capabilities: {}, serverInfo: { name: 'mnemo-sidecar', version: SIDECAR_VERSION } };
+  });
+  conn.onNotification(Initialized, () => undefined);
+  conn.onRequest(Shutdown, async () => {
+    await shutdown();
+    return null;
+  });
+  conn.onNotification(Exit, () => {
+    void shutdown().finally(() => process.exit(0));
+  });
+  void ProgressNotification; // sent by long requests (re-embed, backup) through the same connection
+  conn.onClose(() => {
+    void shutdown().finally(() => process.exit(0));
+  });
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(sig, () => {
+      void shutdown().finally(() => process.exit(0));
+    });
+  }
+  conn.listen();
+  return conn;
+}

@@ -1,0 +1,279 @@
+/**
+ * Supervises the embedded Chroma server (npm `chromadb` CLI, `chroma run`) for one data folder:
+ * binds 127.0.0.1 on a free port, waits for the heartbeat, restarts it if it dies (bounded), stops it
+ * on shutdown. A second sidecar on the same data folder finds `server.json` and uses the running server
+ * instead of starting a competing one.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { StoreUnavailableError } from '../errors';
+
+export interface ChromaEndpoint {
+  host: string;
+  port: number;
+  ssl: boolean;
+  headers?: Record<string, string>;
+  /** Human description for status and `mnemo stats`. */
+  describe: string;
+}
+
+interface ServerFile {
+  pid: number;
+  port: number;
+  started_at: string;
+  owner_pid: number;
+}
+
+export async function heartbeat(host: string, port: number, ssl = false, headers?: Record<string, string>, timeoutMs = 1500): Promise<boolean> {
+  try {
+    const res = await fetch(`${ssl ? 'https' : 'http'}://${host}:${port}/api/v2/heartbeat`, { signal: AbortSignal.timeout(timeoutMs), headers });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function freePort(preferred?: number): Promise<number> {
+  const tryPort = (p: number) =>
+    new Promise<number>((resolve, reject) => {
+      const srv = createServer();
+      srv.unref();
+      srv.once('error', reject);
+      srv.listen(p, '127.0.0.1', () => {
+        const addr = srv.address();
+        const port = typeof addr === 'object' && addr ? addr.port : p;
+        srv.close(() => resolve(port));
+      });
+    });
+  if (preferred) {
+    try {
+      return await tryPort(preferred);
+    } catch {
+      // taken: fall through to any free port
+    }
+  }
+  return tryPort(0);
+}
+
+/** Resolves the chroma CLI shipped in the `chromadb` npm package. */
+export function chromaCliPath(): string {
+  const pkg = require.resolve('chromadb/package.json');
+  return join(dirname(pkg), 'dist', 'cli.mjs');
+}
+
+export interface ChromaSupervisorOptions {
+  /** The data folder; the database lives in `<dataDir>/chroma`. */
+  dataDir: string;
+  /** Remote/team server URL; when set nothing is started locally. */
+  url?: string;
+  token?: string;
+  log?: (line: string) => void;
+  /** Called when the server died or came back, with one sentence. */
+  onHealth?: (ok: boolean, message: string) => void;
+  /** Max automatic restarts within {@link restartWindowMs} (default 5 in 5 minutes). */
+  maxRestarts?: number;
+  restartWindowMs?: number;
+  startTimeoutMs?: number;
+}
+
+export class ChromaSupervisor {
+  private child: ChildProcess | undefined;
+  private endpoint: ChromaEndpoint | undefined;
+  private starting: Promise<ChromaEndpoint> | undefined;
+  private stopping = false;
+  private restarts: number[] = [];
+  private logStream: WriteStream | undefined;
+  private readonly dbDir: string;
+  private readonly serverFile: string;
+  private readonly lockFile: string;
+
+  constructor(private readonly opts: ChromaSupervisorOptions) {
+    this.dbDir = join(opts.dataDir, 'chroma');
+    this.serverFile = join(this.dbDir, 'mnemo-server.json');
+    this.lockFile = join(this.dbDir, 'mnemo-start.lock');
+  }
+
+  get isRemote(): boolean {
+    return !!this.opts.url;
+  }
+
+  /** The pid of the Chroma process this sidecar started, if any. */
+  get childPid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Returns a live endpoint, starting or adopting a server as needed. */
+  async ensure(): Promise<ChromaEndpoint> {
+    if (this.opts.url) return this.remoteEndpoint();
+    if (this.endpoint && (await heartbeat(this.endpoint.host, this.endpoint.port))) return this.endpoint;
+    this.starting ??= this.startOrAdopt().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private remoteEndpoint(): ChromaEndpoint {
+    const u = new URL(this.opts.url!);
+    const ssl = u.protocol === 'https:';
+    const headers = this.opts.token ? { 'x-chroma-token': this.opts.token, Authorization: `Bearer ${this.opts.token}` } : undefined;
+    return {
+      host: u.hostname,
+      port: u.port ? Number(u.port) : ssl ? 443 : 80,
+      ssl,
+      headers,
+      describe: `remote Chroma at ${u.origin}`,
+    };
+  }
+
+  private readServerFile(): ServerFile | undefined {
+    try {
+      return JSON.parse(readFileSync(this.serverFile, 'utf8')) as ServerFile;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async adopt(): Promise<ChromaEndpoint | undefined> {
+    const info = this.readServerFile();
+    if (!info || !pidAlive(info.pid)) return undefined;
+    if (!(await heartbeat('127.0.0.1', info.port))) return undefined;
+    this.endpoint = { host: '127.0.0.1', port: info.port, ssl: false, describe: `embedded Chroma (shared, pid ${info.pid}) on 127.0.0.1:${info.port}` };
+    return this.endpoint;
+  }
+
+  /** Exclusive start lock across processes (O_EXCL file with our pid; stale locks are broken). */
+  private async withStartLock<T>(fn: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        const fd = openSync(this.lockFile, 'wx', 0o600);
+        writeFileSync(fd, String(process.pid));
+        closeSync(fd);
+        break;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        let holder = NaN;
+        try {
+          holder = Number(readFileSync(this.lockFile, 'utf8'));
+        } catch {
+          // vanished meanwhile
+        }
+        if (!Number.isFinite(holder) || !pidAlive(holder) || holder === process.pid) {
+          rmSync(this.lockFile, { force: true });
+          continue;
+        }
+        if (Date.now() > deadline) throw new StoreUnavailableError('Another Mnemo process is starting Chroma and did not finish within a minute.');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    try {
+      return await fn();
+    } finally {
+      rmSync(this.lockFile, { force: true });
+    }
+  }
+
+  private async startOrAdopt(): Promise<ChromaEndpoint> {
+    mkdirSync(this.dbDir, { recursive: true });
+    const adopted = await this.adopt();
+    if (adopted) return adopted;
+    return this.withStartLock(async () => {
+      const again = await this.adopt();
+      if (again) return again;
+      return this.spawnServer();
+    });
+  }
+
+  private async spawnServer(): Promise<ChromaEndpoint> {
+    const previous = this.readServerFile();
+    const port = await freePort(previous?.port);
+    const cli = chromaCliPath();
+    if (!existsSync(cli)) throw new StoreUnavailableError(`The embedded Chroma server is missing (${cli}); reinstall Mnemo or set mnemo.chroma.url.`);
+    mkdirSync(join(this.opts.dataDir, 'logs'), { recursive: true });
+    this.logStream ??= createWriteStream(join(this.opts.dataDir, 'logs', 'chroma.log'), { flags: 'a' });
+    this.opts.log?.(`Starting Chroma on 127.0.0.1:${port} (data ${this.dbDir})`);
+    const child = spawn(process.execPath, [cli, 'run', '--path', this.dbDir, '--port', String(port), '--host', '127.0.0.1'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    this.child = child;
+    child.stdout?.pipe(this.logStream, { end: false });
+    child.stderr?.pipe(this.logStream, { end: false });
+    let exited = false;
+    child.once('exit', (code, signal) => {
+      exited = true;
+      if (this.child === child) this.child = undefined;
+      this.onChildExit(code, signal);
+    });
+    const deadline = Date.now() + (this.opts.startTimeoutMs ?? 30_000);
+    while (Date.now() < deadline) {
+      if (exited) break;
+      if (await heartbeat('127.0.0.1', port, false, undefined, 500)) {
+        const info: ServerFile = { pid: child.pid!, port, started_at: new Date().toISOString(), owner_pid: process.pid };
+        writeFileSync(this.serverFile, JSON.stringify(info), { mode: 0o600 });
+        this.endpoint = { host: '127.0.0.1', port, ssl: false, describe: `embedded Chroma (pid ${child.pid}) on 127.0.0.1:${port}` };
+        return this.endpoint;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    child.kill('SIGKILL');
+    throw new StoreUnavailableError(
+      `The embedded Chroma server did not start within ${Math.round((this.opts.startTimeoutMs ?? 30_000) / 1000)} s; see ${join(this.opts.dataDir, 'logs', 'chroma.log')}.`,
+    );
+  }
+
+  private onChildExit(code: number | null, signal: NodeJS.Signals | null): void {
+    this.endpoint = undefined;
+    if (this.stopping) return;
+    const now = Date.now();
+    const window = this.opts.restartWindowMs ?? 5 * 60_000;
+    this.restarts = this.restarts.filter((t) => now - t < window);
+    const what = signal ? `was killed (${signal})` : `exited with code ${code}`;
+    if (this.restarts.length >= (this.opts.maxRestarts ?? 5)) {
+      this.opts.onHealth?.(false, `The embedded Chroma server ${what} and crashed too often to restart automatically; run "Mnemo: Restart Sidecar".`);
+      return;
+    }
+    this.restarts.push(now);
+    this.opts.log?.(`Chroma ${what}; restarting`);
+    this.opts.onHealth?.(false, `The embedded Chroma server ${what}; restarting it.`);
+    void this.ensure().then(
+      () => this.opts.onHealth?.(true, 'The embedded Chroma server is running again.'),
+      (e: unknown) => this.opts.onHealth?.(false, e instanceof Error ? e.message : String(e)),
+    );
+  }
+
+  /** Stops the server if this process started it. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const child = this.child;
+    this.child = undefined;
+    this.endpoint = undefined;
+    if (!child || child.exitCode !== null) return;
+    const info = this.readServerFile();
+    if (info?.pid === child.pid) rmSync(this.serverFile, { force: true });
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve();
+      }, 5000);
+      child.once('exit', () => {
+        clearTimeout(t);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+    this.logStream?.end();
+    this.logStream = undefined;
+  }
+}

@@ -1,0 +1,356 @@
+/**
+ * The only place that talks to Chroma. Memories live in one collection per embedding model + dimension
+ * (`mnemo_<model>_<dim>`); `store.json` in the data folder records which collection is active, so a
+ * collection never mixes models. Every Chroma call is retried through a reconnect when the server died
+ * (the supervisor restarts it), and every write checks the vector dimension first.
+ */
+import { ChromaClient, type Collection, type Metadata, type Where } from 'chromadb';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DimensionMismatchError, StoreUnavailableError, errorMessage } from '../errors';
+import { isCategory, isSourceType, isStatus, type Memory } from '../model';
+import type { MemoryFilter } from '../protocol';
+import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
+
+export interface ActiveCollection {
+  name: string;
+  model: string;
+  dim: number;
+}
+
+export interface Neighbour {
+  memory: Memory;
+  /** Cosine distance 0..2 (0 = same direction). */
+  distance: number;
+}
+
+/** Chroma collection name for a model id and dimension: 3..63 chars of [a-z0-9_-]. */
+export function collectionNameFor(model: string, dim: number): string {
+  const slug = model
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  return `mnemo_${slug}_${dim}`;
+}
+
+export function toMetadata(m: Memory): Metadata {
+  const meta: Metadata = {
+    project_id: m.project_id,
+    category: m.category,
+    source_type: m.source_type,
+    confidence_score: m.confidence_score,
+    is_actionable: m.is_actionable,
+    source_ref: JSON.stringify(m.source_ref),
+    status: m.status,
+    created_at: m.created_at,
+    created_ts: Date.parse(m.created_at),
+    updated_at: m.updated_at,
+    last_seen_at: m.last_seen_at,
+    times_seen: m.times_seen,
+    added_by: m.added_by,
+    reason: m.reason,
+    score: m.score,
+    embedding_model: m.embedding_model,
+    embedding_dim: m.embedding_dim,
+    use_count: m.use_count,
+  };
+  if (m.confirmed_by) meta.confirmed_by = m.confirmed_by;
+  if (m.last_used_at) meta.last_used_at = m.last_used_at;
+  if (m.decayed_through) meta.decayed_through = m.decayed_through;
+  if (m.promoted_from) meta.promoted_from = m.promoted_from;
+  return meta;
+}
+
+export function fromMetadata(id: string, text: string | null, meta: Metadata | null): Memory {
+  const md = (meta ?? {}) as Record<string, unknown>;
+  const str = (k: string, d = ''): string => (typeof md[k] === 'string' ? (md[k] as string) : d);
+  const num = (k: string, d = 0): number => (typeof md[k] === 'number' ? (md[k] as number) : d);
+  let refs: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(str('source_ref', '[]'));
+    if (Array.isArray(parsed)) refs = parsed.map(String);
+  } catch {
+    refs = str('source_ref') ? [str('source_ref')] : [];
+  }
+  const category = md.category;
+  const sourceType = md.source_type;
+  const status = md.status;
+  const mem: Memory = {
+    id,
+    text: text ?? '',
+    category: isCategory(category) ? category : 'episodic',
+    source_type: isSourceType(sourceType) ? sourceType : 'manual',
+    project_id: str('project_id'),
+    confidence_score: num('confidence_score'),
+    is_actionable: md.is_actionable === true,
+    source_ref: refs,
+    status: isStatus(status) ? status : 'active',
+    created_at: str('created_at'),
+    updated_at: str('updated_at'),
+    last_seen_at: str('last_seen_at', str('created_at')),
+    times_seen: num('times_seen', 1),
+    added_by: str('added_by'),
+    reason: str('reason'),
+    score: num('score'),
+    embedding_model: str('embedding_model'),
+    embedding_dim: num('embedding_dim'),
+    use_count: num('use_count'),
+  };
+  if (str('confirmed_by')) mem.confirmed_by = str('confirmed_by');
+  if (str('last_used_at')) mem.last_used_at = str('last_used_at');
+  if (str('decayed_through')) mem.decayed_through = str('decayed_through');
+  if (str('promoted_from')) mem.promoted_from = str('promoted_from');
+  return mem;
+}
+
+/** Builds a Chroma `where` from a filter (undefined when empty). */
+export function buildWhere(f: MemoryFilter & { project_ids?: string[]; min_confidence?: number; ids?: never }): Where | undefined {
+  const clauses: Where[] = [];
+  const projects = f.project_ids ?? (f.project_id ? [f.project_id] : undefined);
+  if (projects && projects.length) {
+    clauses.push(projects.length === 1 ? { project_id: projects[0] } : { project_id: { $in: projects } });
+  }
+  if (f.status && f.status.length) clauses.push(f.status.length === 1 ? { status: f.status[0] } : { status: { $in: f.status } });
+  if (f.category) clauses.push({ category: f.category });
+  if (f.source_type) clauses.push({ source_type: f.source_type });
+  if (f.since) clauses.push({ created_ts: { $gte: Date.parse(f.since) } });
+  if (f.until) clauses.push({ created_ts: { $lte: Date.parse(f.until) } });
+  if (f.max_confidence !== undefined) clauses.push({ confidence_score: { $lt: f.max_confidence } });
+  if (f.min_confidence !== undefined) clauses.push({ confidence_score: { $gt: f.min_confidence } });
+  if (f.is_actionable !== undefined) clauses.push({ is_actionable: f.is_actionable });
+  if (clauses.length === 0) return undefined;
+  if (clauses.length === 1) return clauses[0];
+  return { $and: clauses };
+}
+
+function isConnectionError(e: unknown): boolean {
+  const name = (e as { name?: string })?.name ?? '';
+  const msg = errorMessage(e);
+  const cause = errorMessage((e as { cause?: unknown })?.cause ?? '');
+  return (
+    name === 'ChromaConnectionError' ||
+    /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|other side closed|UND_ERR|Failed to connect/i.test(msg + ' ' + cause)
+  );
+}
+
+export class MemoryStore {
+  private client: ChromaClient | undefined;
+  private clientKey = '';
+  private collections = new Map<string, Collection>();
+  private activeInfo: ActiveCollection | undefined;
+  private readonly stateFile: string;
+
+  constructor(
+    private readonly supervisor: ChromaSupervisor,
+    dataDir: string,
+    private readonly log: (line: string) => void = () => {},
+  ) {
+    mkdirSync(dataDir, { recursive: true });
+    this.stateFile = join(dataDir, 'store.json');
+    if (existsSync(this.stateFile)) {
+      try {
+        this.activeInfo = (JSON.parse(readFileSync(this.stateFile, 'utf8')) as { active?: ActiveCollection }).active;
+      } catch {
+        this.activeInfo = undefined;
+      }
+    }
+  }
+
+  /** The collection memories are read from and written to, once known. */
+  get active(): ActiveCollection | undefined {
+    return this.activeInfo;
+  }
+
+  describe(): string {
+    return this.clientKey ? `Chroma at ${this.clientKey}` : 'Chroma (not connected)';
+  }
+
+  private async connect(): Promise<ChromaClient> {
+    let ep: ChromaEndpoint;
+    try {
+      ep = await this.supervisor.ensure();
+    } catch (e) {
+      throw new StoreUnavailableError(errorMessage(e), { cause: e });
+    }
+    const key = `${ep.ssl ? 'https' : 'http'}://${ep.host}:${ep.port}`;
+    if (!this.client || key !== this.clientKey) {
+      this.client = new ChromaClient({ host: ep.host, port: ep.port, ssl: ep.ssl, headers: ep.headers });
+      this.clientKey = key;
+      this.collections.clear();
+    }
+    return this.client;
+  }
+
+  /** Runs a Chroma operation, reconnecting (and restarting the embedded server) on connection errors. */
+  private async withChroma<T>(what: string, op: (client: ChromaClient) => Promise<T>): Promise<T> {
+    let lastErr: unknown;
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const client = await this.connect();
+      try {
+        return await op(client);
+      } catch (e) {
+        if (!isConnectionError(e)) throw e;
+        lastErr = e;
+        this.log(`Chroma connection lost during ${what} (attempt ${attempt + 1}); reconnecting`);
+        this.collections.clear();
+        await new Promise((r) => setTimeout(r, Math.min(2000, 100 * 2 ** attempt)));
+      }
+    }
+    throw new StoreUnavailableError(`Chroma did not answer while trying to ${what}: ${errorMessage(lastErr)}`, { cause: lastErr });
+  }
+
+  private async collection(client: ChromaClient, info: ActiveCollection): Promise<Collection> {
+    const cached = this.collections.get(info.name);
+    if (cached) return cached;
+    const col = await client.getOrCreateCollection({
+      name: info.name,
+      embeddingFunction: null,
+      configuration: { hnsw: { space: 'cosine' } },
+      metadata: { embedding_model: info.model, embedding_dim: info.dim, created_by: 'mnemo' },
+    });
+    this.collections.set(info.name, col);
+    return col;
+  }
+
+  private saveState(): void {
+    const tmp = `${this.stateFile}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ active: this.activeInfo }, null, 2), { mode: 0o600 });
+    renameSync(tmp, this.stateFile);
+  }
+
+  /**
+   * Makes sure a collection exists for this model. The first model ever used becomes active; a different
+   * model later does not switch the store (that is what re-embedding does) and returns false.
+   */
+  async useModel(model: string, dim: number): Promise<boolean> {
+    if (!this.activeInfo) {
+      this.activeInfo = { name: collectionNameFor(model, dim), model, dim };
+      this.saveState();
+    }
+    await this.withChroma('open the memory collection', (c) => this.collection(c, this.activeInfo!));
+    return this.activeInfo.model === model && this.activeInfo.dim === dim;
+  }
+
+  /** Switches the active collection (after a complete re-embed). */
+  async switchTo(info: ActiveCollection): Promise<void> {
+    this.activeInfo = info;
+    this.saveState();
+  }
+
+  private requireActive(): ActiveCollection {
+    if (!this.activeInfo) throw new StoreUnavailableError('The memory store has no collection yet; it is created with the first memory.');
+    return this.activeInfo;
+  }
+
+  /** Inserts or replaces memories with their vectors; refuses vectors of the wrong dimension. */
+  async upsert(records: { memory: Memory; vector: number[] }[], target?: ActiveCollection): Promise<void> {
+    if (records.length === 0) return;
+    const info = target ?? this.requireActive();
+    for (const r of records) {
+      if (r.vector.length !== info.dim) throw new DimensionMismatchError(info.dim, r.vector.length, info.name);
+    }
+    await this.withChroma('store memories', async (c) => {
+      const col = await this.collection(c, info);
+      await col.upsert({
+        ids: records.map((r) => r.memory.id),
+        embeddings: records.map((r) => r.vector),
+        documents: records.map((r) => r.memory.text),
+        metadatas: records.map((r) => toMetadata(r.memory)),
+      });
+    });
+  }
+
+  /** Updates metadata (and text without re-embedding) of existing memories. */
+  async updateMetadata(memories: Memory[]): Promise<void> {
+    if (memories.length === 0 || !this.activeInfo) return;
+    const info = this.activeInfo;
+    await this.withChroma('update memories', async (c) => {
+      const col = await this.collection(c, info);
+      await col.update({ ids: memories.map((m) => m.id), metadatas: memories.map(toMetadata), documents: memories.map((m) => m.text) });
+    });
+  }
+
+  async get(ids: string[]): Promise<Memory[]> {
+    if (ids.length === 0 || !this.activeInfo) return [];
+    const info = this.activeInfo;
+    return this.withChroma('read memories', async (c) => {
+      const col = await this.collection(c, info);
+      const r = await col.get({ ids, include: ['documents', 'metadatas'] });
+      return r.ids.map((id, i) => fromMetadata(id, r.documents[i] ?? null, r.metadatas[i] ?? null));
+    });
+  }
+
+  /** All memories matching a where (paged internally). */
+  async find(where: Where | undefined, opts: { withVectors?: boolean; collection?: ActiveCollection } = {}): Promise<{ memory: Memory; vector?: number[] }[]> {
+    const info = opts.collection ?? this.activeInfo;
+    if (!info) return [];
+    return this.withChroma('list memories', async (c) => {
+      const col = await this.collection(c, info);
+      const out: { memory: Memory; vector?: number[] }[] = [];
+      const page = 2000;
+      for (let offset = 0; ; offset += page) {
+        const r = await col.get({
+          where,
+          limit: page,
+          offset,
+          include: opts.withVectors ? ['documents', 'metadatas', 'embeddings'] : ['documents', 'metadatas'],
+        });
+        r.ids.forEach((id, i) => {
+          const memory = fromMetadata(id, r.documents[i] ?? null, r.metadatas[i] ?? null);
+          out.push(opts.withVectors ? { memory, vector: Array.from(r.embeddings[i] ?? []) } : { memory });
+        });
+        if (r.ids.length < page) break;
+      }
+      return out;
+    });
+  }
+
+  /** Nearest neighbours of a vector within a where. */
+  async query(vector: number[], where: Where | undefined, k: number): Promise<Neighbour[]> {
+    const info = this.activeInfo;
+    if (!info) return [];
+    if (vector.length !== info.dim) throw new DimensionMismatchError(info.dim, vector.length, info.name);
+    return this.withChroma('search memories', async (c) => {
+      const col = await this.collection(c, info);
+      const r = await col.query({ queryEmbeddings: [vector], nResults: k, where, include: ['documents', 'metadatas', 'distances'] });
+      const ids = r.ids[0] ?? [];
+      return ids.map((id, i) => ({
+        memory: fromMetadata(id, r.documents[0]?.[i] ?? null, r.metadatas[0]?.[i] ?? null),
+        distance: r.distances[0]?.[i] ?? 2,
+      }));
+    });
+  }
+
+  async delete(ids: string[], target?: ActiveCollection): Promise<void> {
+    const info = target ?? this.activeInfo;
+    if (ids.length === 0 || !info) return;
+    await this.withChroma('delete memories', async (c) => {
+      const col = await this.collection(c, info);
+      await col.delete({ ids });
+    });
+  }
+
+  async count(): Promise<number> {
+    const info = this.activeInfo;
+    if (!info) return 0;
+    return this.withChroma('count memories', async (c) => (await this.collection(c, info)).count());
+  }
+
+  /** Drops a whole collection (a finished or abandoned re-embed target). */
+  async dropCollection(name: string): Promise<void> {
+    await this.withChroma('drop a collection', async (c) => {
+      this.collections.delete(name);
+      try {
+        await c.deleteCollection({ name });
+      } catch (e) {
+        if (!/not found|does not exist/i.test(errorMessage(e))) throw e;
+      }
+    });
+  }
+
+  /** Opens (creating) a collection other than the active one, for re-embedding. */
+  async prepare(info: ActiveCollection): Promise<void> {
+    await this.withChroma('create a collection', (c) => this.collection(c, info));
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Test harness: spawns the real sidecar (dist/sidecar.js) with its real Chroma server in a temporary data
+ * folder and speaks JSON-RPC to it over stdio, exactly like the extension does.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createMessageConnection, NotificationType, RequestType, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import type { SidecarConfigInput } from '../../sidecar/config';
+import { MemoriesChangedNotification, StatusNotification, type MemoriesChangedParams, type StatusParams } from '../../sidecar/protocol';
+
+export const REPO = resolve(__dirname, '..', '..');
+export const SIDECAR_JS = join(REPO, 'dist', 'sidecar.js');
+export const CLI_JS = join(REPO, 'bin', 'mnemo');
+
+/** The real all-MiniLM-L6-v2 weights installed by scripts/fetch-model.sh. */
+export function testModelPath(): string {
+  return process.env.MNEMO_TEST_MODEL_DIR ?? join(REPO, '.cache', 'models');
+}
+export const TEST_MODEL = 'Xenova/all-MiniLM-L6-v2';
+
+export function tempDataDir(prefix = 'mnemo-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function testConfig(dataDir: string, extra: SidecarConfigInput = {}): SidecarConfigInput {
+  return {
+    dataDir,
+    ...extra,
+    embedding: { provider: 'local', model: TEST_MODEL, modelPath: testModelPath(), allowRemote: false, ...(extra.embedding ?? {}) },
+    user: 'tester@ci',
+  };
+}
+
+const Initialize = new RequestType<unknown, { serverInfo?: { name: string } }, void>('initialize');
+const Shutdown = new RequestType<void, null, void>('shutdown');
+const Exit = new NotificationType<void>('exit');
+
+export class SidecarSession {
+  readonly statuses: StatusParams[] = [];
+  readonly changes: MemoriesChangedParams[] = [];
+  readonly stderr: string[] = [];
+  private constructor(
+    readonly proc: ChildProcess,
+    readonly conn: MessageConnection,
+    readonly dataDir: string,
+  ) {}
+
+  static async start(config: SidecarConfigInput, env: NodeJS.ProcessEnv = {}): Promise<SidecarSession> {
+    const proc = spawn(process.execPath, [SIDECAR_JS], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const conn = createMessageConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
+    const s = new SidecarSession(proc, conn, config.dataDir!);
+    proc.stderr!.on('data', (d: Buffer) => s.stderr.push(d.toString()));
+    conn.onNotification(StatusNotification, (p) => s.statuses.push(p));
+    conn.onNotification(MemoriesChangedNotification, (p) => s.changes.push(p));
+    conn.onNotification('window/logMessage', () => undefined);
+    conn.onError(() => undefined);
+    conn.listen();
+    await conn.sendRequest(Initialize, { processId: process.pid, initializationOptions: config, capabilities: {} });
+    return s;
+  }
+
+  request<P, R>(type: RequestType<P, R, void>, params: P): Promise<R> {
+    return this.conn.sendRequest(type, params);
+  }
+
+  /** Polls until the predicate holds (or throws after the timeout). */
+  async waitFor<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    let last: unknown;
+    while (Date.now() < deadline) {
+      try {
+        const v = await fn();
+        if (v) return v;
+      } catch (e) {
+        last = e;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+  }
+
+  /** The pid of the Chroma server serving this data folder. */
+  chromaPid(): number {
+    return (JSON.parse(readFileSync(join(this.dataDir, 'chroma', 'mnemo-server.json'), 'utf8')) as { pid: number }).pid;
+  }
+
+  async stop(): Promise<void> {
+    if (this.proc.exitCode !== null || this.proc.signalCode) return;
+    const exited = new Promise<void>((r) => this.proc.once('exit', () => r()));
+    try {
+      await Promise.race([this.conn.sendRequest(Shutdown), new Promise((r) => setTimeout(r, 15_000))]);
+      await this.conn.sendNotification(Exit);
+    } catch {
+      // already gone
+    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (this.proc.exitCode === null) this.proc.kill('SIGKILL');
+    this.conn.dispose();
+  }
+
+  /** kill -9, as a crash would. */
+  async kill9(): Promise<void> {
+    const exited = new Promise<void>((r) => this.proc.once('exit', () => r()));
+    this.proc.kill('SIGKILL');
+    await exited;
+    this.conn.dispose();
+  }
+}
+
+/** Kills an orphaned Chroma server left by a kill -9'd sidecar and removes the folder. */
+export function cleanupDataDir(dataDir: string): void {
+  try {
+    const info = JSON.parse(readFileSync(join(dataDir, 'chroma', 'mnemo-server.json'), 'utf8')) as { pid: number };
+    process.kill(info.pid, 'SIGKILL');
+  } catch {
+    // no server left
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+}
