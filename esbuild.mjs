@@ -12,6 +12,7 @@ export const runtimeExternals = [
   '@huggingface/transformers',
   'onnxruntime-node',
   'onnxruntime-web',
+  'onnxruntime-common',
   'sharp',
   '@node-rs/jieba',
   '@secretlint/core',

@@ -1,0 +1,130 @@
+/**
+ * JSON-over-HTTP for the remote embedding providers (Ollama, OpenAI-compatible): one POST with a
+ * timeout, and failures turned into one-sentence {@link EmbeddingUnavailableError}s.
+ */
+import { EmbeddingUnavailableError } from './types';
+import { l2normalize } from './vectors';
+
+export interface PostJsonOptions {
+  /** What is being called, for messages, e.g. `Ollama` or `the OpenAI-compatible server`. */
+  service: string;
+  /** Whole-request timeout in milliseconds. */
+  timeoutMs: number;
+  headers?: Record<string, string>;
+  /** Suffix for error messages telling the user what to change, e.g. `check mnemo.embedding.baseUrl`. */
+  hint: string;
+}
+
+/** POSTs `body` as JSON to `url` and returns the parsed JSON answer; throws EmbeddingUnavailableError. */
+export async function postJson(url: string, body: unknown, opts: PostJsonOptions): Promise<unknown> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...opts.headers },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(opts.timeoutMs),
+    });
+  } catch (err) {
+    if (isTimeout(err)) {
+      throw new EmbeddingUnavailableError(
+        `${opts.service} did not answer within ${opts.timeoutMs} ms at ${url}; ${opts.hint} or raise mnemo.embedding.timeoutMs.`,
+        { cause: err },
+      );
+    }
+    throw new EmbeddingUnavailableError(
+      `Could not reach ${opts.service} at ${url} (${networkReason(err)}); ${opts.hint}.`,
+      { cause: err },
+    );
+  }
+
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (err) {
+    const reason = isTimeout(err) ? `no complete answer within ${opts.timeoutMs} ms` : networkReason(err);
+    throw new EmbeddingUnavailableError(`${opts.service} at ${url} broke off its answer (${reason}); ${opts.hint}.`, {
+      cause: err,
+    });
+  }
+
+  if (!res.ok) {
+    const detail = errorDetail(text);
+    throw new HttpStatusError(
+      `${opts.service} answered HTTP ${res.status}${detail ? ` (${detail})` : ''} at ${url}; ${opts.hint}.`,
+      res.status,
+      detail,
+    );
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new EmbeddingUnavailableError(`${opts.service} at ${url} answered with something that is not JSON; ${opts.hint}.`, {
+      cause: err,
+    });
+  }
+}
+
+/** An HTTP error answer; `detail` is the server's own error text, if it gave one. */
+export class HttpStatusError extends EmbeddingUnavailableError {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Checks that `value` is a non-empty array of `expected` equal-length numeric vectors and returns
+ * them L2-normalized.
+ */
+export function toNormalizedVectors(value: unknown, expected: number, service: string): number[][] {
+  if (!Array.isArray(value) || value.length !== expected) {
+    const got = Array.isArray(value) ? `${value.length} vectors` : 'no vectors';
+    throw new EmbeddingUnavailableError(`${service} returned ${got} for ${expected} texts; is the model an embedding model?`);
+  }
+  let dim = -1;
+  return value.map((v: unknown) => {
+    if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+      throw new EmbeddingUnavailableError(`${service} returned a vector that is not a list of numbers; is the model an embedding model?`);
+    }
+    if (dim === -1) dim = v.length;
+    if (v.length !== dim) {
+      throw new EmbeddingUnavailableError(`${service} returned vectors of different lengths (${dim} and ${v.length}).`);
+    }
+    return l2normalize(v as number[]);
+  });
+}
+
+function isTimeout(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+}
+
+/** The most specific reason of a fetch failure, e.g. `ECONNREFUSED` or `ENOTFOUND`. */
+export function networkReason(err: unknown): string {
+  let cur: unknown = err;
+  for (let i = 0; i < 4 && cur instanceof Error; i++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    cur = cur.cause;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The server's own error text from an error body: `{error: "..."}`, `{error: {message}}` or plain text. */
+function errorDetail(text: string): string {
+  let detail = text.trim();
+  try {
+    const j = JSON.parse(text) as { error?: unknown; message?: unknown };
+    if (typeof j.error === 'string') detail = j.error;
+    else if (j.error && typeof j.error === 'object' && typeof (j.error as { message?: unknown }).message === 'string') {
+      detail = (j.error as { message: string }).message;
+    } else if (typeof j.message === 'string') detail = j.message;
+  } catch {
+    // not JSON: keep the text
+  }
+  detail = detail.replace(/\s+/g, ' ');
+  return detail.length > 200 ? `${detail.slice(0, 197)}...` : detail;
+}

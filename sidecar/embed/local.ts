@@ -1,0 +1,378 @@
+/**
+ * Local embeddings: a transformers.js feature-extraction pipeline (mean pooling, L2-normalized)
+ * running off the JSON-RPC thread in a worker (localWorker.ts): a forked child process by default,
+ * or a worker thread (`transport: 'thread'`). Why a process by default: onnxruntime-node 1.21's
+ * binding registers itself only once per process, so a second worker thread (after a restart, a
+ * model change or a crash) fails with "Module did not self-register"; a child process can always be
+ * restarted, and killing it returns all of the model's memory.
+ *
+ * Where the weights come from, in order:
+ *   1. `modelPath` (or `$MNEMO_EMBEDDING_MODEL_PATH`): a model folder, or a root holding `<model>/`;
+ *   2. `cacheDir/<model>/`, once a previous download completed;
+ *   3. a download from `remoteHost` into `cacheDir` (when `allowRemote`), reported through `onProgress`.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fork } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
+import type { FromWorker, OnnxDtype, ToWorker, WorkerInit } from './localMessages';
+import { EmbeddingUnavailableError, type EmbeddingProgress, type EmbeddingProvider } from './types';
+import { chunk } from './vectors';
+
+export type { OnnxDtype } from './localMessages';
+
+/**
+ * Default local model: multilingual (50+ languages incl. Chinese and English), 384 dimensions,
+ * symmetric (no query/passage prefixes), ~118 MB as int8 ONNX. See docs/embeddings.md.
+ */
+export const DEFAULT_LOCAL_MODEL = 'Xenova/paraphrase-multilingual-MiniLM-L12-v2';
+
+/** The English-only model that scripts/fetch-model.sh can install without the hub. */
+export const ENGLISH_LOCAL_MODEL = 'Xenova/all-MiniLM-L6-v2';
+
+export interface LocalEmbeddingOptions {
+  /** Hugging Face model id with transformers.js ONNX weights. Default {@link DEFAULT_LOCAL_MODEL}. */
+  model?: string;
+  /**
+   * Weights variant under `onnx/`. Default: `q8` (`model_quantized.onnx`) for downloads; for a local
+   * folder, whatever it has (`q8` first, then `fp32`).
+   */
+  dtype?: OnnxDtype;
+  /**
+   * A folder with the model (config.json, tokenizer.json, tokenizer_config.json, onnx/*.onnx), or a
+   * root that holds `<model>/` (the layout scripts/fetch-model.sh writes). When set, nothing is
+   * downloaded. Default `$MNEMO_EMBEDDING_MODEL_PATH`, else unset.
+   * When it is a model folder itself, the model id becomes its last two path segments (`org/name`),
+   * so that collections are keyed by what is really loaded.
+   */
+  modelPath?: string;
+  /** Where downloaded models are kept (the extension's global storage). Default `~/.cache/mnemo/models`. */
+  cacheDir?: string;
+  /** Hub or mirror base URL, e.g. `https://hf-mirror.com`. Default `https://huggingface.co/`. */
+  remoteHost?: string;
+  /** Whether the model may be downloaded on first use. Default true. */
+  allowRemote?: boolean;
+  /** Texts per inference call. Default 32. */
+  batchSize?: number;
+  /** ONNX Runtime intra-op threads. Default: half the logical CPUs (at least 1). */
+  threads?: number;
+  /** Abort a download that sends nothing for this long, in ms. Default 30000. */
+  stallTimeoutMs?: number;
+  /**
+   * Where the worker runs: `process` (a forked Node child, default) or `thread` (worker_threads;
+   * only one such worker can ever load onnxruntime-node in a process).
+   */
+  transport?: 'process' | 'thread';
+  /** Download/load progress. */
+  onProgress?: (p: EmbeddingProgress) => void;
+  /** Receives the worker's console output, line by line. Default: written to stderr. */
+  log?: (line: string) => void;
+  /** Worker script; default {@link resolveEmbedWorkerPath}(). */
+  workerPath?: string;
+}
+
+export const LOCAL_DEFAULTS = {
+  model: DEFAULT_LOCAL_MODEL,
+  remoteHost: 'https://huggingface.co/',
+  allowRemote: true,
+  batchSize: 32,
+  stallTimeoutMs: 30_000,
+} as const;
+
+/** Default download cache: `~/.cache/mnemo/models`. The extension passes its global storage instead. */
+export function defaultCacheDir(): string {
+  return path.join(os.homedir(), '.cache', 'mnemo', 'models');
+}
+
+/**
+ * Path of the worker script. From source (`node --import tsx`) it is `localWorker.ts` next to this
+ * file; from the bundle it is `embedWorker.js` next to `dist/sidecar.js` (a separate esbuild entry).
+ * `$MNEMO_EMBED_WORKER_PATH` overrides both.
+ */
+export function resolveEmbedWorkerPath(): string {
+  const override = process.env['MNEMO_EMBED_WORKER_PATH'];
+  if (override) return path.resolve(override);
+  if (/\.[cm]?ts$/.test(__filename)) return path.join(__dirname, 'localWorker.ts');
+  return path.join(__dirname, 'embedWorker.js');
+}
+
+/** The running worker, whichever transport it uses. */
+interface WorkerHandle {
+  send(msg: ToWorker): void;
+  onMessage(cb: (msg: FromWorker) => void): void;
+  /** Called once when the worker is gone, with why (crash, exit code or signal). */
+  onGone(cb: (why: string) => void): void;
+  /** Process id of the worker (the sidecar's own for a thread). */
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+const isTs = (file: string): boolean => /\.[cm]?ts$/.test(file);
+
+/** Starts the worker; a `.ts` worker (source and tests) is run through tsx's CommonJS hook. */
+function spawnWorker(file: string, transport: 'process' | 'thread', log: (line: string) => void): WorkerHandle {
+  if (transport === 'thread') {
+    const opts = { stdout: true, stderr: true } as const;
+    const boot = `require('tsx/cjs/api').register(); require(${JSON.stringify(file)});`;
+    const w = isTs(file) ? new Worker(boot, { ...opts, eval: true }) : new Worker(file, opts);
+    pipeLines(w.stdout, log);
+    pipeLines(w.stderr, log);
+    let gone = false;
+    const goneCbs: ((why: string) => void)[] = [];
+    const emitGone = (why: string): void => {
+      if (gone) return;
+      gone = true;
+      for (const cb of goneCbs) cb(why);
+    };
+    w.on('error', (err) => emitGone(`crashed: ${err.message}`));
+    w.on('exit', (code) => emitGone(`exited with code ${code}`));
+    return {
+      send: (msg) => w.postMessage(msg),
+      onMessage: (cb) => w.on('message', cb),
+      onGone: (cb) => goneCbs.push(cb),
+      pid: process.pid,
+      stop: async () => {
+        await w.terminate();
+      },
+    };
+  }
+
+  const tsxCjs = 'tsx/cjs'; // a variable, so that bundlers leave it alone
+  const child = fork(file, [], {
+    execArgv: isTs(file) ? ['--require', require.resolve(tsxCjs)] : [],
+    serialization: 'advanced', // Float32Array crosses as is
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  pipeLines(child.stdout, log);
+  pipeLines(child.stderr, log);
+  let gone = false;
+  const goneCbs: ((why: string) => void)[] = [];
+  const emitGone = (why: string): void => {
+    if (gone) return;
+    gone = true;
+    for (const cb of goneCbs) cb(why);
+  };
+  child.on('error', (err) => emitGone(`could not start: ${err.message}`));
+  child.on('exit', (code, signal) => emitGone(signal ? `was killed by ${signal}` : `exited with code ${code}`));
+  return {
+    send: (msg) => {
+      if (child.connected) child.send(msg);
+    },
+    onMessage: (cb) => child.on('message', cb as (m: unknown) => void),
+    onGone: (cb) => goneCbs.push(cb),
+    pid: child.pid ?? -1,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const force = setTimeout(() => child.kill('SIGKILL'), 2000);
+        child.once('exit', () => {
+          clearTimeout(force);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+interface Pending {
+  resolve: (v: number[][]) => void;
+  reject: (e: Error) => void;
+}
+
+export class LocalEmbeddingProvider implements EmbeddingProvider {
+  readonly modelId: string;
+  /** Where the loaded weights came from; set once ready. */
+  loadedFrom: { source: 'modelPath' | 'cache' | 'download'; dir: string; dtype: OnnxDtype } | undefined;
+
+  private readonly init: WorkerInit;
+  private readonly batchSize: number;
+  private readonly transport: 'process' | 'thread';
+  private readonly onProgress: ((p: EmbeddingProgress) => void) | undefined;
+  private readonly log: (line: string) => void;
+  private readonly workerPath: string;
+  private worker: WorkerHandle | undefined;
+  private readying: Promise<void> | undefined;
+  private dim = 0;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly pendingStats = new Map<number, (s: { rss: number; pid: number }) => void>();
+  private disposed = false;
+
+  constructor(opts: LocalEmbeddingOptions = {}) {
+    const modelPath = opts.modelPath || process.env['MNEMO_EMBEDDING_MODEL_PATH'] || undefined;
+    let model = opts.model || LOCAL_DEFAULTS.model;
+    if (modelPath && fs.existsSync(path.join(modelPath, 'config.json'))) {
+      // The folder is the model: name it after the folder, not after the setting.
+      const abs = path.resolve(modelPath);
+      model = `${path.basename(path.dirname(abs))}/${path.basename(abs)}`;
+    }
+    this.init = {
+      model,
+      dtype: opts.dtype,
+      modelPath,
+      cacheDir: path.resolve(opts.cacheDir || defaultCacheDir()),
+      remoteHost: (opts.remoteHost || LOCAL_DEFAULTS.remoteHost).replace(/\/*$/, '/'),
+      allowRemote: opts.allowRemote ?? LOCAL_DEFAULTS.allowRemote,
+      threads: opts.threads ?? Math.max(1, Math.floor(os.availableParallelism() / 2)),
+      stallTimeoutMs: opts.stallTimeoutMs ?? LOCAL_DEFAULTS.stallTimeoutMs,
+    };
+    this.modelId = `local:${model}`;
+    this.batchSize = opts.batchSize ?? LOCAL_DEFAULTS.batchSize;
+    this.transport = opts.transport ?? 'process';
+    this.onProgress = opts.onProgress;
+    this.log = opts.log ?? ((line) => process.stderr.write(`[embed-worker] ${line}\n`));
+    this.workerPath = opts.workerPath ?? resolveEmbedWorkerPath();
+  }
+
+  dimension(): number {
+    if (!this.dim) throw new Error(`dimension() of ${this.modelId} is unknown until ready() resolves`);
+    return this.dim;
+  }
+
+  ready(): Promise<void> {
+    if (this.disposed) return Promise.reject(new EmbeddingUnavailableError('The embedding provider was disposed.'));
+    this.readying ??= this.start().catch((err: unknown) => {
+      this.readying = undefined; // a later call retries (e.g. after the network came back)
+      throw err;
+    });
+    return this.readying;
+  }
+
+  async embed(texts: string[]): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    await this.ready();
+    const out: number[][] = [];
+    for (const batch of chunk(texts, this.batchSize)) out.push(...(await this.run(batch)));
+    return out;
+  }
+
+  /** Resident memory of the worker's process (the sidecar's own for a thread), for benchmarks. */
+  async workerMemory(): Promise<{ rss: number; pid: number }> {
+    await this.ready();
+    const worker = this.worker;
+    if (!worker) throw new EmbeddingUnavailableError('The embedding worker is not running; try again.');
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pendingStats.set(id, resolve);
+      worker.send({ type: 'stats', id });
+    });
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.failPending(new EmbeddingUnavailableError('The embedding provider was disposed.'));
+    const w = this.worker;
+    this.worker = undefined;
+    this.readying = undefined;
+    if (w) await w.stop();
+  }
+
+  private start(): Promise<void> {
+    let worker: WorkerHandle;
+    try {
+      worker = spawnWorker(this.workerPath, this.transport, this.log);
+    } catch (err) {
+      return Promise.reject(
+        new EmbeddingUnavailableError(`The embedding worker could not be started from "${this.workerPath}"; reinstall the extension.`, {
+          cause: err,
+        }),
+      );
+    }
+    this.worker = worker;
+
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const fail = (err: EmbeddingUnavailableError): void => {
+        if (this.worker === worker) this.worker = undefined;
+        this.failPending(err);
+        if (!settled) {
+          settled = true;
+          void worker.stop();
+          reject(err);
+        } else if (!this.disposed) {
+          this.readying = undefined; // the next embed() starts a new worker
+        }
+      };
+      worker.onMessage((msg) => {
+        switch (msg.type) {
+          case 'progress':
+            this.onProgress?.({ message: msg.message, ...(msg.percent !== undefined ? { percent: msg.percent } : {}) });
+            break;
+          case 'ready':
+            this.dim = msg.dimension;
+            this.loadedFrom = { source: msg.source, dir: msg.dir, dtype: msg.dtype };
+            settled = true;
+            resolve();
+            break;
+          case 'result': {
+            const p = this.pending.get(msg.id);
+            this.pending.delete(msg.id);
+            p?.resolve(unflatten(msg.data, msg.dim));
+            break;
+          }
+          case 'stats': {
+            const cb = this.pendingStats.get(msg.id);
+            this.pendingStats.delete(msg.id);
+            cb?.({ rss: msg.rss, pid: msg.pid });
+            break;
+          }
+          case 'error':
+            if (msg.id === undefined) {
+              if (msg.detail) this.log(msg.detail);
+              fail(new EmbeddingUnavailableError(msg.message));
+            } else {
+              const p = this.pending.get(msg.id);
+              this.pending.delete(msg.id);
+              p?.reject(new EmbeddingUnavailableError(msg.message, { cause: msg.detail }));
+            }
+            break;
+        }
+      });
+      worker.onGone((why) => {
+        if (this.disposed || (settled && this.worker !== worker)) return;
+        fail(new EmbeddingUnavailableError(`The embedding worker ${why}; the next request restarts it.`));
+      });
+      worker.send({ type: 'init', init: this.init });
+    });
+  }
+
+  private run(texts: string[]): Promise<number[][]> {
+    const worker = this.worker;
+    if (!worker) return Promise.reject(new EmbeddingUnavailableError('The embedding worker is not running; try again.'));
+    const id = this.nextId++;
+    return new Promise<number[][]>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.send({ type: 'embed', id, texts });
+    });
+  }
+
+  private failPending(err: Error): void {
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+  }
+}
+
+function unflatten(data: Float32Array, dim: number): number[][] {
+  const out: number[][] = [];
+  for (let i = 0; i < data.length; i += dim) out.push(Array.from(data.subarray(i, i + dim)));
+  return out;
+}
+
+function pipeLines(stream: NodeJS.ReadableStream | null | undefined, log: (line: string) => void): void {
+  if (!stream) return;
+  let buf = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunkText: string) => {
+    buf += chunkText;
+    let nl: number;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, nl).trimEnd();
+      buf = buf.slice(nl + 1);
+      if (line) log(line);
+    }
+  });
+  stream.on('end', () => {
+    if (buf.trim()) log(buf.trimEnd());
+  });
+}

@@ -1,0 +1,104 @@
+/** Embeddings from a running Ollama server (`POST /api/embed`). */
+import { HttpStatusError, postJson, toNormalizedVectors } from './http';
+import { EmbeddingUnavailableError, type EmbeddingProvider } from './types';
+import { chunk } from './vectors';
+
+export interface OllamaEmbeddingOptions {
+  /** Ollama model name. Default `bge-m3` (multilingual, 1024 dimensions; `ollama pull bge-m3`). */
+  model?: string;
+  /** Server base URL. Default `$OLLAMA_HOST` if set, else `http://127.0.0.1:11434`. */
+  baseUrl?: string;
+  /** Per-request timeout in ms. Default 30000 (the first request may load the model). */
+  timeoutMs?: number;
+  /** Texts per request. Default 32. */
+  batchSize?: number;
+}
+
+export const OLLAMA_DEFAULTS = {
+  model: 'bge-m3',
+  baseUrl: 'http://127.0.0.1:11434',
+  timeoutMs: 30_000,
+  batchSize: 32,
+} as const;
+
+export class OllamaEmbeddingProvider implements EmbeddingProvider {
+  readonly modelId: string;
+  private readonly model: string;
+  private readonly url: string;
+  private readonly timeoutMs: number;
+  private readonly batchSize: number;
+  private dim = 0;
+  private readying: Promise<void> | undefined;
+
+  constructor(opts: OllamaEmbeddingOptions = {}) {
+    this.model = opts.model ?? OLLAMA_DEFAULTS.model;
+    const base = opts.baseUrl ?? ollamaHostFromEnv() ?? OLLAMA_DEFAULTS.baseUrl;
+    this.url = `${base.replace(/\/+$/, '')}/api/embed`;
+    this.timeoutMs = opts.timeoutMs ?? OLLAMA_DEFAULTS.timeoutMs;
+    this.batchSize = opts.batchSize ?? OLLAMA_DEFAULTS.batchSize;
+    this.modelId = `ollama:${this.model}`;
+  }
+
+  dimension(): number {
+    if (!this.dim) throw new Error(`dimension() of ${this.modelId} is unknown until ready() resolves`);
+    return this.dim;
+  }
+
+  ready(): Promise<void> {
+    this.readying ??= this.request(['dimension probe']).then(
+      (v) => {
+        this.dim = v[0]!.length;
+      },
+      (err: unknown) => {
+        this.readying = undefined; // let a later call retry (Ollama may have been started meanwhile)
+        throw err;
+      },
+    );
+    return this.readying;
+  }
+
+  async embed(texts: string[]): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    await this.ready();
+    const out: number[][] = [];
+    for (const batch of chunk(texts, this.batchSize)) out.push(...(await this.request(batch)));
+    return out;
+  }
+
+  async dispose(): Promise<void> {
+    // Stateless HTTP: nothing to release.
+  }
+
+  private async request(input: string[]): Promise<number[][]> {
+    let answer: unknown;
+    try {
+      answer = await postJson(
+        this.url,
+        { model: this.model, input, truncate: true },
+        { service: 'Ollama', timeoutMs: this.timeoutMs, hint: 'check that Ollama is running and mnemo.embedding.baseUrl' },
+      );
+    } catch (err) {
+      if (err instanceof HttpStatusError && /not found|pull/i.test(err.detail)) {
+        throw new EmbeddingUnavailableError(
+          `Ollama has no model "${this.model}"; run "ollama pull ${this.model}" or change mnemo.embedding.model.`,
+          { cause: err },
+        );
+      }
+      throw err;
+    }
+    const vectors = toNormalizedVectors((answer as { embeddings?: unknown } | null)?.embeddings, input.length, 'Ollama');
+    if (this.dim && vectors[0]!.length !== this.dim) {
+      throw new EmbeddingUnavailableError(
+        `Ollama model "${this.model}" changed dimension from ${this.dim} to ${vectors[0]!.length}; restart the sidecar.`,
+      );
+    }
+    return vectors;
+  }
+}
+
+/** `OLLAMA_HOST` may be `host:port` without a scheme. */
+function ollamaHostFromEnv(): string | undefined {
+  const h = process.env['OLLAMA_HOST']?.trim();
+  if (!h) return undefined;
+  return /^https?:\/\//.test(h) ? h : `http://${h}`;
+}

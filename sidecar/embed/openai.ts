@@ -1,0 +1,138 @@
+/** Embeddings from any OpenAI-compatible server (`POST {baseUrl}/embeddings`). */
+import { HttpStatusError, postJson, toNormalizedVectors } from './http';
+import { EmbeddingUnavailableError, type EmbeddingProvider } from './types';
+import { chunk } from './vectors';
+
+export interface OpenAIEmbeddingOptions {
+  /** Model name. Default `text-embedding-3-small`. */
+  model?: string;
+  /** Base URL including the version path. Default `https://api.openai.com/v1`. */
+  baseUrl?: string;
+  /**
+   * API key, sent as `Authorization: Bearer`. Default `$MNEMO_EMBEDDING_API_KEY`, else
+   * `$OPENAI_API_KEY`. Required for api.openai.com; optional for local servers.
+   */
+  apiKey?: string;
+  /** Ask the server for shorter vectors (text-embedding-3-*). Default: the model's own size. */
+  dimensions?: number;
+  /** Per-request timeout in ms. Default 30000. */
+  timeoutMs?: number;
+  /** Texts per request. Default 64. */
+  batchSize?: number;
+}
+
+export const OPENAI_DEFAULTS = {
+  model: 'text-embedding-3-small',
+  baseUrl: 'https://api.openai.com/v1',
+  timeoutMs: 30_000,
+  batchSize: 64,
+} as const;
+
+export class OpenAIEmbeddingProvider implements EmbeddingProvider {
+  readonly modelId: string;
+  private readonly model: string;
+  private readonly url: string;
+  private readonly apiKey: string | undefined;
+  private readonly dimensions: number | undefined;
+  private readonly timeoutMs: number;
+  private readonly batchSize: number;
+  private readonly requiresKey: boolean;
+  private dim = 0;
+  private readying: Promise<void> | undefined;
+
+  constructor(opts: OpenAIEmbeddingOptions = {}) {
+    this.model = opts.model ?? OPENAI_DEFAULTS.model;
+    const base = (opts.baseUrl ?? OPENAI_DEFAULTS.baseUrl).replace(/\/+$/, '');
+    this.url = `${base}/embeddings`;
+    this.apiKey = opts.apiKey || process.env['MNEMO_EMBEDDING_API_KEY'] || process.env['OPENAI_API_KEY'] || undefined;
+    this.dimensions = opts.dimensions;
+    this.timeoutMs = opts.timeoutMs ?? OPENAI_DEFAULTS.timeoutMs;
+    this.batchSize = opts.batchSize ?? OPENAI_DEFAULTS.batchSize;
+    this.requiresKey = /(^|\.)openai\.com$/i.test(safeHost(base));
+    this.modelId = `openai:${this.model}${this.dimensions ? `:${this.dimensions}` : ''}`;
+  }
+
+  dimension(): number {
+    if (!this.dim) throw new Error(`dimension() of ${this.modelId} is unknown until ready() resolves`);
+    return this.dim;
+  }
+
+  ready(): Promise<void> {
+    if (this.requiresKey && !this.apiKey) {
+      return Promise.reject(
+        new EmbeddingUnavailableError(
+          `No API key for ${this.url}; set mnemo.embedding.apiKey or the OPENAI_API_KEY environment variable.`,
+        ),
+      );
+    }
+    this.readying ??= this.request(['dimension probe']).then(
+      (v) => {
+        this.dim = v[0]!.length;
+      },
+      (err: unknown) => {
+        this.readying = undefined;
+        throw err;
+      },
+    );
+    return this.readying;
+  }
+
+  async embed(texts: string[]): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    await this.ready();
+    const out: number[][] = [];
+    for (const batch of chunk(texts, this.batchSize)) out.push(...(await this.request(batch)));
+    return out;
+  }
+
+  async dispose(): Promise<void> {
+    // Stateless HTTP: nothing to release.
+  }
+
+  private async request(input: string[]): Promise<number[][]> {
+    const headers: Record<string, string> = {};
+    if (this.apiKey) headers['authorization'] = `Bearer ${this.apiKey}`;
+    const body: Record<string, unknown> = { model: this.model, input, encoding_format: 'float' };
+    if (this.dimensions) body['dimensions'] = this.dimensions;
+    let answer: unknown;
+    try {
+      answer = await postJson(this.url, body, {
+        service: 'the embeddings server',
+        timeoutMs: this.timeoutMs,
+        headers,
+        hint: 'check mnemo.embedding.baseUrl and mnemo.embedding.model',
+      });
+    } catch (err) {
+      if (err instanceof HttpStatusError && (err.status === 401 || err.status === 403)) {
+        throw new EmbeddingUnavailableError(
+          `The embeddings server at ${this.url} refused the API key (HTTP ${err.status}); check mnemo.embedding.apiKey.`,
+          { cause: err },
+        );
+      }
+      throw err;
+    }
+    const data = (answer as { data?: unknown } | null)?.data;
+    if (!Array.isArray(data)) {
+      throw new EmbeddingUnavailableError(`The embeddings server at ${this.url} answered without a "data" list; is it OpenAI-compatible?`);
+    }
+    // Answers carry an index; order by it rather than trusting the array order.
+    const ordered = [...(data as { index?: unknown; embedding?: unknown }[])]
+      .sort((a, b) => (typeof a.index === 'number' && typeof b.index === 'number' ? a.index - b.index : 0))
+      .map((d) => d.embedding);
+    const vectors = toNormalizedVectors(ordered, input.length, 'The embeddings server');
+    if (this.dim && vectors[0]!.length !== this.dim) {
+      throw new EmbeddingUnavailableError(
+        `Model "${this.model}" changed dimension from ${this.dim} to ${vectors[0]!.length}; restart the sidecar.`,
+      );
+    }
+    return vectors;
+  }
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}
