@@ -23,6 +23,9 @@ Commands:
   show ID                                                       one memory with its metadata
   confirm ID | mark-wrong ID                                    feedback on a memory
   review [--project P]                                          today's digest: top 10 pending memories
+  decay [--as-of DATE] [--apply]                                preview (default) or apply monthly confidence decay
+  clean [--threshold 0.5] [--apply] [--action archive|delete]   memories under a confidence threshold
+  audit [ID] [--project P]                                      the audit log of a memory or project
   stats [--json]                                                counts per project
   serve                                                         the sidecar on stdio (JSON-RPC)
 
@@ -104,6 +107,10 @@ export async function main(argv: string[]): Promise<number> {
       'top-k': { type: 'string' },
       status: { type: 'string' },
       limit: { type: 'string' },
+      'as-of': { type: 'string' },
+      apply: { type: 'boolean', default: false },
+      threshold: { type: 'string' },
+      action: { type: 'string' },
     },
   });
   const cfg: SidecarConfigInput = {
@@ -217,11 +224,52 @@ export async function main(argv: string[]): Promise<number> {
       const s = await withService(cfg, (svc) => svc.stats(values.project));
       if (values.json) out(JSON.stringify(s, null, 2));
       else {
-        out(`${s.total} memories; model ${s.embedding_model}${s.embedding_ready ? '' : ' (not loaded)'}; ${s.chroma}`);
+        out(`${s.total} memories; embedding model ${s.embedding_model}; ${s.chroma}`);
         for (const p of s.projects) {
           out(`  ${p.project_id}: ${p.total} total, ${p.new_7d} new in 7 days, ${p.actionable} actionable, ${p.pending} pending, ${p.by_status.wrong} wrong`);
         }
       }
+      return 0;
+    }
+    case 'decay': {
+      const asOf = values['as-of'];
+      if (asOf && Number.isNaN(Date.parse(asOf))) throw new UsageError(`--as-of "${asOf}" is not a date; use YYYY-MM-DD.`);
+      const r = await withService(cfg, (svc) => svc.decay({ as_of: asOf ? new Date(asOf).toISOString() : undefined, apply: values.apply }));
+      if (values.json) {
+        out(JSON.stringify(r, null, 2));
+        return 0;
+      }
+      out(`${r.applied ? 'Applied' : 'Preview of'} decay as of ${shortDate(r.as_of)}: ${r.steps.length} memories change, ${r.steps.filter((x) => x.archive).length} would be archived.`);
+      for (const st of r.steps) out(`  ${st.id}  ${st.before.toFixed(3)} -> ${st.after.toFixed(3)}  (${st.months} month${st.months === 1 ? '' : 's'})${st.archive ? '  archive' : ''}  ${st.text}`);
+      if (!r.applied && r.steps.length) out('Nothing was changed; add --apply to apply it.');
+      return 0;
+    }
+    case 'clean': {
+      const threshold = values.threshold ? Number(values.threshold) : 0.5;
+      const preview = await withService(cfg, (svc) => svc.cleanPreview({ project_id: values.project ? project : undefined, threshold }));
+      out(`${preview.total} memories under confidence ${threshold}:`);
+      for (const m of preview.items) out(`  ${describe(m)}`);
+      if (!values.apply) {
+        if (preview.total) out('Nothing was changed; add --apply [--action archive|delete] to clean them.');
+        return 0;
+      }
+      const action = (values.action ?? 'archive') as 'archive' | 'delete';
+      if (action !== 'archive' && action !== 'delete') throw new UsageError('--action must be archive or delete.');
+      const n = await withService(cfg, (svc) => svc.clean({ ids: preview.items.map((m) => m.id), action }));
+      out(`${action === 'archive' ? 'Archived' : 'Deleted'} ${n} memories.`);
+      return 0;
+    }
+    case 'audit': {
+      const id = positionals[0];
+      const entries = await withService(cfg, async (svc) => svc.auditList({ memory_id: id, project_id: id ? undefined : values.project ? project : undefined, limit: 200 }));
+      if (values.json) out(JSON.stringify(entries, null, 2));
+      else
+        for (const e of entries) {
+          const changes = Object.entries(e.changes ?? {})
+            .map(([k, [a, b]]) => `${k}: ${JSON.stringify(a)} -> ${JSON.stringify(b)}`)
+            .join('; ');
+          out(`${shortDate(e.at)}  ${e.action.padEnd(8)} ${e.memory_id ?? ''}  by ${e.by}${changes ? `  ${changes}` : ''}${e.note ? `  (${e.note})` : ''}`);
+        }
       return 0;
     }
     default:

@@ -4,6 +4,7 @@
  */
 import { homedir, hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_DECAY, type DecaySettings } from './lifecycle/decay';
 
 export interface EmbeddingSettings {
   /** `local` (transformers.js, default), `ollama`, or `openai` (any OpenAI-compatible /v1/embeddings). */
@@ -38,9 +39,13 @@ export interface RecallSettings {
   tokenBudget: number;
   /** Below this best similarity the rule channel also runs. Default 0.7. */
   weakSimilarity: number;
+  /** Vector hits under this cosine similarity are noise and never injected. Default 0.3. */
+  minSimilarity: number;
 }
 
 export interface SidecarConfig {
+  /** Monthly confidence decay (sidecar/lifecycle/decay.ts). */
+  decay: DecaySettings;
   /** Where everything lives: chroma/, queue/, audit/, models/, logs/. */
   dataDir: string;
   /** Remote/team Chroma server URL; empty = embedded server. */
@@ -72,7 +77,7 @@ export function defaultUser(): string {
 }
 
 export const DEFAULT_PIPELINE: PipelineSettings = { dedupDistance: 0.15, reviewScoreThreshold: 4 };
-export const DEFAULT_RECALL: RecallSettings = { topK: 3, minConfidence: 0.6, tokenBudget: 800, weakSimilarity: 0.7 };
+export const DEFAULT_RECALL: RecallSettings = { topK: 3, minConfidence: 0.6, tokenBudget: 800, weakSimilarity: 0.7, minSimilarity: 0.3 };
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
 export type SidecarConfigInput = DeepPartial<SidecarConfig>;
@@ -96,6 +101,7 @@ export function resolveConfig(input: SidecarConfigInput = {}, env: NodeJS.Proces
     },
     pipeline: { ...DEFAULT_PIPELINE, ...definedOnly(input.pipeline ?? {}) },
     recall: { ...DEFAULT_RECALL, ...definedOnly(input.recall ?? {}) },
+    decay: { ...DEFAULT_DECAY, ...definedOnly(input.decay ?? {}) },
     user: input.user || env.MNEMO_USER || defaultUser(),
   };
 }

@@ -60,10 +60,15 @@ export interface Memory {
   confirmed_by?: string;
   last_used_at?: string;
   use_count: number;
-  /** UTC month (YYYY-MM) up to which monthly decay has been applied. */
+  /** UTC instant monthly decay has been applied through (its anchor); absent = created_at. */
   decayed_through?: string;
   /** Set when the text was promoted from a project to global. */
   promoted_from?: string;
+  /** When marked wrong by someone other than its confirmer: who must be told (cleared once they saw it). */
+  notify_user?: string;
+  /** Who marked it wrong, and when (UTC). */
+  wrong_by?: string;
+  wrong_at?: string;
 }
 
 /** Lower-case, collapse whitespace, drop trailing punctuation: the identity of a fact's text. */

@@ -6,6 +6,7 @@
 import { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { Category, Memory, MemoryStatus, SourceType } from './model';
 import type { SessionInput } from './pipeline/types';
+import type { SidecarConfigInput } from './config';
 
 // ---------------------------------------------------------------- shared shapes
 
@@ -182,6 +183,8 @@ export interface RecallParams {
   min_confidence?: number;
   /** Token budget of the injection block, default 800. */
   token_budget?: number;
+  /** Vector hits under this cosine similarity are dropped as noise, default 0.3. */
+  min_similarity?: number;
   /** 'zh' or 'en' labels in the block (default 'en'). */
   locale?: string;
   /** Mark recalled memories as used (default true). */
@@ -250,6 +253,37 @@ export const AuditListRequest = new RequestType<{ memory_id?: string; project_id
 /** Extension -> sidecar: wait until the capture queue is drained (tests, shutdown, "flush"). */
 export const FlushQueueRequest = new RequestType<{ timeout_ms?: number }, { remaining: number }, void>('mnemo/queue/flush');
 
+export interface DecayParams {
+  /** UTC ISO date to compute decay as of (default now). */
+  as_of?: string;
+  /** Write the result (default false: preview only). */
+  apply?: boolean;
+}
+export interface DecayResult {
+  as_of: string;
+  applied: boolean;
+  steps: { id: string; text: string; project_id: string; months: number; before: number; after: number; archive: boolean }[];
+}
+/** Extension/CLI -> sidecar: preview (default) or apply monthly confidence decay as of a date. */
+export const DecayRequest = new RequestType<DecayParams, DecayResult, void>('mnemo/decay/run');
+
+/** Extension/CLI -> sidecar: memories under a confidence threshold (default 0.5), the preview before cleaning. */
+export const CleanPreviewRequest = new RequestType<{ project_id?: string; threshold?: number }, ListResult, void>('mnemo/clean/preview');
+
+/** Extension/CLI -> sidecar: archive or delete the memories selected in the clean preview (audited). */
+export const CleanRequest = new RequestType<{ ids: string[]; action: 'archive' | 'delete'; by?: string }, { changed: number }, void>('mnemo/clean/apply');
+
+export interface Notice {
+  memory: Memory;
+  /** Who marked it wrong, and when (UTC). */
+  by: string;
+  at: string;
+}
+/** Extension -> sidecar: memories this user confirmed that someone else has since marked wrong (shared stores). */
+export const NoticesRequest = new RequestType<{ user?: string; project_ids?: string[] }, { notices: Notice[] }, void>('mnemo/notices/list');
+/** Extension -> sidecar: the user has seen these notices. */
+export const AckNoticesRequest = new RequestType<{ ids: string[]; user?: string }, { acknowledged: number }, void>('mnemo/notices/ack');
+
 /** The JSON-RPC error codes the sidecar uses (see sidecar/errors.ts). */
 export const ErrorCodes = {
   InvalidInput: -32602,
@@ -264,75 +298,27 @@ export const ErrorCodes = {
 
 // ---------------------------------------------------------------- added for the extension (src/)
 
-/**
- * The sidecar's configuration, sent by the extension as LSP `initialize.initializationOptions` (built from
- * the `mnemo.*` settings by src/client.ts) and again, whole, in {@link ConfigChangedNotification}.
- * Defaults are those of package.json `contributes.configuration`.
- */
-export interface InitializationOptions {
-  /** Directory for the capture queue, audit log and model cache (the extension's globalStorageUri). */
-  dataDir: string;
-  /** user@machine recorded as `added_by` / `by`. */
-  user?: string;
-  chroma: {
-    /** Chroma server URL; default "http://localhost:8000". */
-    url: string;
-    /** From SecretStorage `mnemo.chroma.token`; absent when unset. */
-    token?: string;
-  };
-  embedding: {
-    /** Default "local". */
-    provider: 'local' | 'ollama' | 'openai';
-    /** Model id; default "" = the provider's own default model. */
-    model: string;
-    /** Local directory holding the model files (offline use); default "" (download into dataDir). */
-    modelPath?: string;
-    /** Mirror host for model downloads (e.g. an HF mirror); default "". */
-    remoteHost?: string;
-    /** Base URL for the ollama/openai providers; default "". */
-    baseUrl?: string;
-    /** API key for the openai provider (SecretStorage `mnemo.llm.apiKey`). */
-    apiKey?: string;
-  };
-  pipeline: {
-    /** Cosine distance under which a candidate is a duplicate; default 0.15. */
-    dedupDistance: number;
-    /** Candidates scoring below go to the review queue; default 4. */
-    reviewScoreThreshold: number;
-  };
-  recall: {
-    /** Default 3. */
-    topK: number;
-    /** Default 0.6. */
-    minConfidence: number;
-    /** Default 800. */
-    tokenBudget: number;
-  };
-  decay: {
-    /** Monthly multiplier; default 0.95. */
-    factor: number;
-    /** Below this a memory is archived; default 0.1. */
-    floor: number;
-    /** Monthly multiplier for confirmed memories; default 0.98. */
-    confirmedFactor: number;
-  };
-  llm: {
-    /** Default "off". With "vscode-lm" the sidecar calls back with {@link LlmCompleteRequest}. */
-    provider: 'off' | 'openai-compatible' | 'vscode-lm';
-    /** OpenAI-compatible base URL (filled from `mnemo.llm.preset` when empty). */
-    baseUrl?: string;
-    model?: string;
-    /** From SecretStorage `mnemo.llm.apiKey`. */
-    apiKey?: string;
-  };
+/** LLM extraction settings (`mnemo.llm.*`); sent as `initializationOptions.llm` and in {@link ConfigChangedNotification}. */
+export interface LlmSettingsInput {
+  /** Default "off" (rules only). With "vscode-lm" the sidecar calls back with {@link LlmCompleteRequest}. */
+  provider: 'off' | 'openai-compatible' | 'vscode-lm';
+  /** OpenAI-compatible base URL (the extension fills it from `mnemo.llm.preset` when the setting is empty). */
+  baseUrl?: string;
+  /** Model name (openai-compatible) or family/id hint (vscode-lm). */
+  model?: string;
+  /** From SecretStorage `mnemo.llm.apiKey`. */
+  apiKey?: string;
 }
 
-/** Extension -> sidecar: settings that need no restart changed (thresholds, recall, decay, llm); the whole new config. */
+/** What the extension sends as LSP `initializationOptions` (built from the `mnemo.*` settings by src/client.ts): the sidecar config plus `llm`. */
+export type InitializationOptions = SidecarConfigInput & { llm?: LlmSettingsInput };
+
+/** Extension -> sidecar: settings that need no restart changed (pipeline, recall, decay, llm); params are the whole new initializationOptions. */
 export const ConfigChangedNotification = new NotificationType<InitializationOptions>('mnemo/config/changed');
 
 export interface LlmCompleteParams {
   messages: { role: 'system' | 'user' | 'assistant'; content: string }[];
-  /** Model family or id hint (mnemo.llm.model); the extension picks the first match, else any chat model. */
+  /** Model family or id hint (`mnemo.llm.model`); the extension picks the first match, else any chat model. */
   model?: string;
   /** Hint; the extension stops reading after roughly this many tokens. */
   max_tokens?: number;

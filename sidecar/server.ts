@@ -49,6 +49,11 @@ export function registerHandlers(conn: RpcConnection, svc: MnemoService, log: (l
     handle(P.DeleteRequest, async (p) => ({ deleted: await svc.delete(p?.ids, p?.by) })),
     handle(P.StatsRequest, (p) => svc.stats(p?.project_id)),
     handle(P.AuditListRequest, (p) => ({ entries: svc.auditList(p ?? {}) })),
+    handle(P.DecayRequest, (p) => svc.decay(p ?? {})),
+    handle(P.CleanPreviewRequest, (p) => svc.cleanPreview(p ?? {})),
+    handle(P.CleanRequest, async (p) => ({ changed: await svc.clean(p) })),
+    handle(P.NoticesRequest, async (p) => ({ notices: await svc.notices(p ?? {}) })),
+    handle(P.AckNoticesRequest, async (p) => ({ acknowledged: await svc.ackNotices(p) })),
     handle(P.FlushQueueRequest, async (p) => ({ remaining: await svc.flush(p?.timeout_ms) })),
   ];
 }

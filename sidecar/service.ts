@@ -8,6 +8,7 @@ import type { SidecarConfig } from './config';
 import type { EmbeddingProvider } from './embed/types';
 import { CancelledError, EmbeddingError, InvalidInputError, MnemoError, NotFoundError, errorMessage } from './errors';
 import { AuditLog } from './lifecycle/audit';
+import { planDecay } from './lifecycle/decay';
 import { GLOBAL_PROJECT, isCategory, isSourceType, memoryId, type Category, type Memory, type MemoryStatus } from './model';
 import { analyzeSession } from './pipeline/index';
 import { redactText } from './pipeline/redact';
@@ -15,6 +16,9 @@ import type { Candidate, SessionInput } from './pipeline/types';
 import type {
   AuditEntry,
   CaptureResult,
+  DecayParams,
+  DecayResult,
+  Notice,
   FeedbackParams,
   Health,
   IngestDecision,
@@ -85,6 +89,7 @@ export class MnemoService {
   private modelMismatch: string | undefined;
   private draining: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
+  private decayTimer: NodeJS.Timeout | undefined;
   private statusTimer: NodeJS.Timeout | undefined;
   private disposed = false;
   private readonly background: boolean;
@@ -135,6 +140,17 @@ export class MnemoService {
     await this.supervisor.ensure();
     void this.loadModel();
     this.scheduleStatus();
+    if (this.background) {
+      // Decay is idempotent per month: run it now (catch-up after time offline) and every six hours.
+      const runDecay = () =>
+        void this.decay({ apply: true }).then(
+          (r) => r.steps.length && this.log(`Decay applied to ${r.steps.length} memories (${r.steps.filter((x) => x.archive).length} archived).`),
+          (e: unknown) => this.log(`Decay failed: ${errorMessage(e)}`),
+        );
+      runDecay();
+      this.decayTimer = setInterval(runDecay, 6 * 3600 * 1000);
+      this.decayTimer.unref?.();
+    }
   }
 
   private async loadModel(): Promise<void> {
@@ -181,6 +197,7 @@ export class MnemoService {
   async dispose(): Promise<void> {
     this.disposed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.decayTimer) clearInterval(this.decayTimer);
     if (this.statusTimer) clearTimeout(this.statusTimer);
     await this.draining?.catch(() => undefined);
     this.queueInstance?.close();
@@ -454,11 +471,9 @@ export class MnemoService {
     await this.requireModel();
     const [vector] = await this.embedder.embed([query]);
     const where = buildWhere({ project_ids: projects, status: RECALLABLE, min_confidence: minConfidence });
-    const vectorHits: RecallItem[] = (await this.store.query(vector, where, topK)).map((n) => ({
-      memory: n.memory,
-      score: round(1 - n.distance),
-      channel: 'vector',
-    }));
+    const vectorHits: RecallItem[] = (await this.store.query(vector, where, topK))
+      .map((n): RecallItem => ({ memory: n.memory, score: round(1 - n.distance), channel: 'vector' }))
+      .filter((i) => i.score >= (p.min_similarity ?? this.config.recall.minSimilarity));
     const items = [...vectorHits];
     const best = vectorHits[0]?.score ?? 0;
     if (vectorHits.length === 0 || best < this.config.recall.weakSimilarity) {
@@ -577,7 +592,99 @@ export class MnemoService {
   }
 
   async markWrong(p: FeedbackParams): Promise<Memory> {
-    return this.change(p.id, p.by, 'wrong', (m) => ({ ...m, status: 'wrong', confidence_score: 0 }));
+    const by = p.by ?? this.config.user;
+    const at = this.now();
+    return this.change(p.id, by, 'wrong', (m) => ({
+      ...m,
+      status: 'wrong',
+      confidence_score: 0,
+      wrong_by: by,
+      wrong_at: at,
+      // Whoever confirmed it is told, in their editor, the next time they open the project.
+      ...(m.confirmed_by && m.confirmed_by !== by ? { notify_user: m.confirmed_by } : {}),
+    }));
+  }
+
+  /** Memories this user confirmed that someone else has marked wrong since. */
+  async notices(p: { user?: string; project_ids?: string[] }): Promise<Notice[]> {
+    const user = p.user ?? this.config.user;
+    const rows = await this.store.find(buildWhere({ project_ids: p.project_ids, status: ['wrong'] }));
+    return rows
+      .map((r) => r.memory)
+      .filter((m) => m.notify_user === user)
+      .map((memory) => ({ memory, by: memory.wrong_by ?? 'someone', at: memory.wrong_at ?? memory.updated_at }));
+  }
+
+  async ackNotices(p: { ids: string[]; user?: string }): Promise<number> {
+    const user = p.user ?? this.config.user;
+    const found = (await this.store.get(p.ids ?? [])).filter((m) => m.notify_user === user);
+    await this.store.updateMetadata(found.map((m) => ({ ...m, notify_user: undefined })));
+    return found.length;
+  }
+
+  // ------------------------------------------------------------------ decay and cleaning
+
+  /** Previews (default) or applies monthly decay as of a date; archived under the floor, never deleted. */
+  async decay(p: DecayParams = {}): Promise<DecayResult> {
+    const asOf = p.as_of ? new Date(p.as_of) : this.clock();
+    if (Number.isNaN(asOf.getTime())) throw new InvalidInputError(`"${p.as_of}" is not a date; use YYYY-MM-DD.`);
+    const all = (await this.store.find(buildWhere({ status: ['active', 'confirmed', 'pending'] }))).map((r) => r.memory);
+    const steps = planDecay(all, asOf, this.config.decay);
+    if (p.apply && steps.length > 0) {
+      const byId = new Map(all.map((m) => [m.id, m]));
+      const now = this.now();
+      for (let i = 0; i < steps.length; i += 200) {
+        const batch = steps.slice(i, i + 200);
+        const updated = batch.map((st) => ({
+          ...byId.get(st.id)!,
+          confidence_score: st.after,
+          decayed_through: st.anchor,
+          ...(st.archive ? { status: 'archived' as const } : {}),
+          updated_at: now,
+        }));
+        await this.store.updateMetadata(updated);
+        this.audit.append(
+          batch.map((st) => ({
+            at: now,
+            action: st.archive ? ('archive' as const) : ('decay' as const),
+            memory_id: st.id,
+            project_id: st.project_id,
+            by: 'mnemo-decay',
+            changes: {
+              confidence_score: [st.before, st.after] as [unknown, unknown],
+              ...(st.archive ? { status: [st.status, 'archived'] as [unknown, unknown] } : {}),
+            },
+            note: `${st.months} month(s) of decay as of ${asOf.toISOString()}${st.slow ? ' (slow: confirmed or recently used)' : ''}`,
+          })),
+        );
+      }
+      this.events.changed?.([...new Set(steps.map((st) => st.project_id))], steps.map((st) => st.id));
+      this.scheduleStatus();
+    }
+    return {
+      as_of: asOf.toISOString(),
+      applied: !!p.apply,
+      steps: steps.map(({ id, text, project_id, months, before, after, archive }) => ({ id, text, project_id, months, before, after, archive })),
+    };
+  }
+
+  /** Memories under the threshold (not tombstones, not already archived): the preview before cleaning. */
+  async cleanPreview(p: { project_id?: string; threshold?: number }): Promise<ListResult> {
+    const threshold = p.threshold ?? 0.5;
+    if (!(threshold > 0 && threshold <= 1)) throw new InvalidInputError('The threshold must be between 0 and 1.');
+    return this.list({ project_id: p.project_id, status: ['active', 'pending', 'confirmed'], max_confidence: threshold, limit: 10_000 });
+  }
+
+  /** Archives or deletes the memories selected in the clean preview. */
+  async clean(p: { ids: string[]; action: 'archive' | 'delete'; by?: string }): Promise<number> {
+    if (p.action === 'delete') return this.delete(p.ids, p.by);
+    if (p.action !== 'archive') throw new InvalidInputError('The clean action must be archive or delete.');
+    let n = 0;
+    for (const id of p.ids ?? []) {
+      await this.change(id, p.by, 'archive', (m) => ({ ...m, status: 'archived' }));
+      n++;
+    }
+    return n;
   }
 
   async update(p: UpdateParams): Promise<Memory> {
@@ -670,6 +777,19 @@ export class MnemoService {
 
   auditList(p: { memory_id?: string; project_id?: string; limit?: number }): AuditEntry[] {
     return this.audit.query(p);
+  }
+
+  // ------------------------------------------------------------------ backup (sidecar/backup)
+
+  /** The embedding provider; backup import re-embeds with it when a backup's model differs from the store's. */
+  get embedding(): EmbeddingProvider {
+    return this.embedder;
+  }
+
+  /** Memories changed outside the service's own methods (backup import): refresh those projects and the status. */
+  notifyChanged(projectIds: string[], ids?: string[]): void {
+    if (projectIds.length) this.events.changed?.(projectIds, ids);
+    this.scheduleStatus();
   }
 
   /** Throws CancelledError when the token was cancelled. */

@@ -20,7 +20,7 @@ const SOURCE_LABELS: Record<SourceType, { zh: string; en: string }> = {
 };
 
 export function isChinese(locale: string | undefined): boolean {
-  return !!locale && /^zh\b/i.test(locale);
+  return !!locale && /^zh([-_.]|$)/i.test(locale);
 }
 
 /** Rough token estimate that works for mixed Chinese/English: 1 per CJK char, ~1 per 4 other chars. */

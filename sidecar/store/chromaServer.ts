@@ -68,8 +68,10 @@ async function freePort(preferred?: number): Promise<number> {
 
 /** Resolves the chroma CLI shipped in the `chromadb` npm package. */
 export function chromaCliPath(): string {
-  const pkg = require.resolve('chromadb/package.json');
-  return join(dirname(pkg), 'dist', 'cli.mjs');
+  // The package's "exports" hide package.json, so walk up from its entry point.
+  let dir = dirname(require.resolve('chromadb'));
+  for (let i = 0; i < 5 && !existsSync(join(dir, 'package.json')); i++) dir = dirname(dir);
+  return join(dir, 'dist', 'cli.mjs');
 }
 
 export interface ChromaSupervisorOptions {

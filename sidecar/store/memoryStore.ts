@@ -34,6 +34,8 @@ export function collectionNameFor(model: string, dim: number): string {
   return `mnemo_${slug}_${dim}`;
 }
 
+const OPTIONAL_STRING_FIELDS = ['confirmed_by', 'last_used_at', 'decayed_through', 'promoted_from', 'notify_user', 'wrong_by', 'wrong_at'] as const;
+
 export function toMetadata(m: Memory): Metadata {
   const meta: Metadata = {
     project_id: m.project_id,
@@ -55,10 +57,8 @@ export function toMetadata(m: Memory): Metadata {
     embedding_dim: m.embedding_dim,
     use_count: m.use_count,
   };
-  if (m.confirmed_by) meta.confirmed_by = m.confirmed_by;
-  if (m.last_used_at) meta.last_used_at = m.last_used_at;
-  if (m.decayed_through) meta.decayed_through = m.decayed_through;
-  if (m.promoted_from) meta.promoted_from = m.promoted_from;
+  // Optional fields are always written ('' = absent) because Chroma's update merges metadata keys.
+  for (const k of OPTIONAL_STRING_FIELDS) meta[k] = m[k] ?? '';
   return meta;
 }
 
@@ -97,10 +97,7 @@ export function fromMetadata(id: string, text: string | null, meta: Metadata | n
     embedding_dim: num('embedding_dim'),
     use_count: num('use_count'),
   };
-  if (str('confirmed_by')) mem.confirmed_by = str('confirmed_by');
-  if (str('last_used_at')) mem.last_used_at = str('last_used_at');
-  if (str('decayed_through')) mem.decayed_through = str('decayed_through');
-  if (str('promoted_from')) mem.promoted_from = str('promoted_from');
+  for (const k of OPTIONAL_STRING_FIELDS) if (str(k)) mem[k] = str(k);
   return mem;
 }
 
@@ -261,13 +258,16 @@ export class MemoryStore {
     });
   }
 
-  /** Updates metadata (and text without re-embedding) of existing memories. */
+  /**
+   * Updates metadata of existing memories (not their text: a new text needs a new vector, use upsert).
+   * Passing documents here would make the Chroma client try to embed them itself.
+   */
   async updateMetadata(memories: Memory[]): Promise<void> {
     if (memories.length === 0 || !this.activeInfo) return;
     const info = this.activeInfo;
     await this.withChroma('update memories', async (c) => {
       const col = await this.collection(c, info);
-      await col.update({ ids: memories.map((m) => m.id), metadatas: memories.map(toMetadata), documents: memories.map((m) => m.text) });
+      await col.update({ ids: memories.map((m) => m.id), metadatas: memories.map(toMetadata) });
     });
   }
 

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createMessageConnection, NotificationType, RequestType, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { createMessageConnection, NotificationType0, RequestType, RequestType0, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { SidecarConfigInput } from '../../sidecar/config';
 import { MemoriesChangedNotification, StatusNotification, type MemoriesChangedParams, type StatusParams } from '../../sidecar/protocol';
 
@@ -34,8 +34,8 @@ export function testConfig(dataDir: string, extra: SidecarConfigInput = {}): Sid
 }
 
 const Initialize = new RequestType<unknown, { serverInfo?: { name: string } }, void>('initialize');
-const Shutdown = new RequestType<void, null, void>('shutdown');
-const Exit = new NotificationType<void>('exit');
+const Shutdown = new RequestType0<null, void>('shutdown');
+const Exit = new NotificationType0('exit');
 
 export class SidecarSession {
   readonly statuses: StatusParams[] = [];

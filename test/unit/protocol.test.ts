@@ -6,20 +6,22 @@ import * as protocol from '../../sidecar/protocol';
 
 const REPO = join(__dirname, '..', '..');
 
+function protocolMethods(): string[] {
+  return (Object.values(protocol) as unknown[])
+    .map((v) => (typeof v === 'object' && v !== null ? (v as { method?: unknown }).method : undefined))
+    .filter((m): m is string => typeof m === 'string');
+}
+
 test('every protocol message is documented in docs/protocol.md', () => {
   const doc = readFileSync(join(REPO, 'docs', 'protocol.md'), 'utf8');
-  const methods = Object.values(protocol)
-    .filter((v): v is { method: string } => typeof v === 'object' && v !== null && typeof (v as { method?: unknown }).method === 'string')
-    .map((v) => v.method);
+  const methods = protocolMethods();
   assert.ok(methods.length >= 15, `expected the protocol to define its messages, found ${methods.length}`);
   const undocumented = methods.filter((m) => !doc.includes('`' + m + '`'));
   assert.deepEqual(undocumented, [], `undocumented protocol messages: ${undocumented.join(', ')}`);
 });
 
 test('every protocol message is namespaced mnemo/ and defined once', () => {
-  const methods = Object.values(protocol)
-    .filter((v): v is { method: string } => typeof v === 'object' && v !== null && typeof (v as { method?: unknown }).method === 'string')
-    .map((v) => v.method);
+  const methods = protocolMethods();
   for (const m of methods) assert.match(m, /^mnemo\/[a-z]+(\/[a-zA-Z]+)?$/);
   assert.equal(new Set(methods).size, methods.length, 'a method name is used twice');
 });
