@@ -114,6 +114,14 @@ export class MnemoService {
     this.audit = new AuditLog(join(this.config.dataDir, 'audit', 'audit.jsonl'));
   }
 
+  /** Applies settings that need no restart (thresholds, recall, decay). */
+  updateSettings(next: SidecarConfig): void {
+    this.config.pipeline = next.pipeline;
+    this.config.recall = next.recall;
+    this.config.decay = next.decay;
+    this.log('Settings updated (pipeline, recall, decay).');
+  }
+
   /** This process's durable capture queue (opened on first use; adopts queues of crashed processes). */
   get queue(): DurableQueue<SessionInput> {
     this.queueInstance ??= openCaptureQueue<SessionInput>(join(this.config.dataDir, 'queue'));

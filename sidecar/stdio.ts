@@ -3,19 +3,19 @@
  * vscode-languageclient, which sends `initialize` with our config as `initializationOptions`;
  * `mnemo serve` runs the same thing from the CLI. main.ts is the process entry.
  */
-import { createMessageConnection, NotificationType, RequestType, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { createMessageConnection, NotificationType, NotificationType0, RequestType, RequestType0, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { mkdirSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveConfig, type SidecarConfigInput } from './config';
 import { createEmbeddingProvider } from './embed/index';
 import { errorMessage } from './errors';
-import { MemoriesChangedNotification, ProgressNotification, StatusNotification } from './protocol';
+import { ConfigChangedNotification, MemoriesChangedNotification, ProgressNotification, StatusNotification } from './protocol';
 import { registerHandlers } from './server';
 import { MnemoService } from './service';
 
 const Initialize = new RequestType<{ initializationOptions?: SidecarConfigInput; processId?: number | null }, unknown, void>('initialize');
-const Shutdown = new RequestType<void, null, void>('shutdown');
-const Exit = new NotificationType<void>('exit');
+const Shutdown = new RequestType0<null, void>('shutdown');
+const Exit = new NotificationType0('exit');
 const Initialized = new NotificationType<unknown>('initialized');
 const LogMessage = new NotificationType<{ type: number; message: string }>('window/logMessage');
 
@@ -72,6 +72,9 @@ export function serveStdio(overrides: SidecarConfigInput = {}): MessageConnectio
     return { capabilities: {}, serverInfo: { name: 'mnemo-sidecar', version: SIDECAR_VERSION } };
   });
   conn.onNotification(Initialized, () => undefined);
+  conn.onNotification(ConfigChangedNotification, (options) => {
+    service?.updateSettings(resolveConfig({ ...(options ?? {}), ...overrides }));
+  });
   conn.onRequest(Shutdown, async () => {
     await shutdown();
     return null;

@@ -1,0 +1,45 @@
+/**
+ * What activate() returns: a small API for the extension-host tests (test/editor/suite) and for
+ * other extensions. Requests go through the same context as the commands.
+ */
+import type * as vscode from 'vscode';
+import type { RequestType } from 'vscode-jsonrpc';
+import type { StatusParams } from '../sidecar/protocol';
+import type { ChatCapture } from './capture/chat';
+import type { TerminalCapture } from './capture/terminal';
+import type { LanguageModelTools } from './capture/tools';
+import type { Ctx, SidecarState } from './ctx';
+import { workspaceProjects, type WorkspaceProject } from './projects';
+import type { Views } from './views';
+
+export interface MnemoApi {
+  /** Resolves when the sidecar runs (rejects with a one-sentence error after the timeout). */
+  ready(timeoutMs?: number): Promise<void>;
+  state(): SidecarState;
+  status(): StatusParams | undefined;
+  /** Any protocol request (`import { ListRequest } from 'sidecar/protocol'`). Only `.method` is used at runtime. */
+  request<P, R>(type: RequestType<P, R, void>, params: P): Promise<R>;
+  /** The workspace's projects (folders with their project_id) plus Global. */
+  projects(): WorkspaceProject[];
+  views: Views;
+  terminal: TerminalCapture;
+  chat: ChatCapture;
+  tools: LanguageModelTools;
+  /** The status bar item (text, tooltip). */
+  statusBarItem(): vscode.StatusBarItem;
+}
+
+export function createApi(ctx: Ctx, parts: { terminal: TerminalCapture; chat: ChatCapture; tools: LanguageModelTools }): MnemoApi {
+  return {
+    ready: (timeoutMs) => ctx.ready(timeoutMs),
+    state: () => ctx.state,
+    status: () => ctx.status,
+    request: (type, params) => ctx.request(type, params),
+    projects: () => workspaceProjects(),
+    views: ctx.views,
+    terminal: parts.terminal,
+    chat: parts.chat,
+    tools: parts.tools,
+    statusBarItem: () => ctx.views.statusBar.item,
+  };
+}

@@ -1,0 +1,302 @@
+/**
+ * Terminal capture through shell integration (feature-detected): every finished command (command line,
+ * cwd, exit code, duration, output bounded and ANSI-stripped) joins its terminal's session; a session
+ * is sent with `mnemo/capture/session` after `mnemo.capture.terminal.idleGapSeconds` of quiet or when
+ * the terminal closes. A failing command followed by a successful similar one makes it a
+ * troubleshooting log. Excluded command lines never leave the extension.
+ */
+import * as vscode from 'vscode';
+import type { SourceType } from '../../sidecar/model';
+import type { RawMessage, SessionInput } from '../../sidecar/pipeline/types';
+import { CaptureSessionRequest } from '../../sidecar/protocol';
+import { currentUser } from '../client';
+import { compilePatterns, config } from '../config';
+import type { Ctx } from '../ctx';
+import { errorDetail } from '../errors';
+import { projectIdForCwd } from '../projects';
+
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[PX^_][^\u001b]*\u001b\\|\u001b[@-Z\\-_]|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
+/** Removes ANSI escapes (CSI, OSC incl. shell-integration marks), control characters, and resolves `\r` overwrites. */
+export function stripAnsi(text: string): string {
+  return text
+    .replace(ANSI, '')
+    .split('\n')
+    .map((line) => {
+      const parts = line.split('\r').filter((p) => p.length);
+      return parts.length ? parts[parts.length - 1] : '';
+    })
+    .join('\n');
+}
+
+/** Keeps the head and the tail of long output (errors tend to be at the end). */
+export function boundOutput(text: string, maxBytes: number): string {
+  const clean = stripAnsi(text).trim();
+  if (Buffer.byteLength(clean, 'utf8') <= maxBytes) return clean;
+  const head = Math.floor(maxBytes * 0.25);
+  const tail = maxBytes - head - 40;
+  const h = Buffer.from(clean, 'utf8').subarray(0, head).toString('utf8').replace(/\uFFFD$/, '');
+  const t = Buffer.from(clean, 'utf8')
+    .subarray(Buffer.byteLength(clean, 'utf8') - tail)
+    .toString('utf8')
+    .replace(/^\uFFFD/, '');
+  return `${h}\n… [output truncated] …\n${t}`;
+}
+
+export interface Execution {
+  command: string;
+  cwd?: string;
+  exitCode: number | undefined;
+  startedAt: number;
+  endedAt: number;
+  output: string;
+}
+
+function tokens(command: string): string[] {
+  return command.trim().split(/\s+/).filter(Boolean);
+}
+
+/** Same program and mostly the same words (e.g. `npm test` -> `npm test -- --runInBand`). */
+export function similarCommands(a: string, b: string): boolean {
+  const ta = tokens(a);
+  const tb = tokens(b);
+  if (!ta.length || !tb.length) return false;
+  const prog = (t: string[]): string => (t[0] === 'sudo' && t.length > 1 ? t[1] : t[0]);
+  if (prog(ta) !== prog(tb)) return false;
+  const sa = new Set(ta);
+  const sb = new Set(tb);
+  const inter = [...sa].filter((x) => sb.has(x)).length;
+  const union = new Set([...sa, ...sb]).size;
+  return inter / union >= 0.4 || (ta.length > 1 && tb.length > 1 && ta[1] === tb[1]);
+}
+
+/** A failing command later followed by a successful similar one. */
+export function isTroubleshooting(executions: Execution[]): boolean {
+  for (let i = 0; i < executions.length; i++) {
+    const failed = executions[i];
+    if (failed.exitCode === undefined || failed.exitCode === 0) continue;
+    for (let j = i + 1; j < executions.length; j++) {
+      const later = executions[j];
+      if (later.exitCode === 0 && similarCommands(failed.command, later.command)) return true;
+    }
+  }
+  return false;
+}
+
+/** The session's messages: `$ <cmd>` (user, at start) and `exit <code> · <output>` (tool, at end). */
+export function sessionMessages(sessionId: string, executions: Execution[]): RawMessage[] {
+  const messages: RawMessage[] = [];
+  executions.forEach((e, i) => {
+    messages.push({ role: 'user', content: `$ ${e.command}`, id: `${sessionId}:${i}:cmd`, timestamp: new Date(e.startedAt).toISOString() });
+    messages.push({
+      role: 'tool',
+      content: `exit ${e.exitCode ?? 'unknown'} · ${e.output}`,
+      id: `${sessionId}:${i}:out`,
+      timestamp: new Date(e.endedAt).toISOString(),
+    });
+  });
+  return messages;
+}
+
+interface Running {
+  startedAt: number;
+  /** The first `maxOutputBytes` characters. */
+  head: string;
+  /** A bounded window of the latest output after the head. */
+  tail: string;
+  /** Output between head and tail was dropped. */
+  truncated: boolean;
+  reading: Promise<void>;
+}
+
+interface Session {
+  id: string;
+  terminal: vscode.Terminal;
+  executions: Execution[];
+  timer?: NodeJS.Timeout;
+}
+
+let sessionCounter = 0;
+
+export class TerminalCapture implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly running = new Map<vscode.TerminalShellExecution, Running>();
+  private readonly sessions = new Map<vscode.Terminal, Session>();
+  private readonly hintTimers = new Map<vscode.Terminal, NodeJS.Timeout>();
+  private hinted = false;
+  private excludes = compilePatterns(config.capture.terminal.excludePatterns());
+  /** True when this VS Code has the shell execution API. */
+  readonly supported: boolean;
+  /** Sessions sent, and the last one (tests and diagnostics). */
+  sent = 0;
+  lastSent: SessionInput | undefined;
+
+  constructor(private readonly ctx: Ctx) {
+    const w = vscode.window as Partial<typeof vscode.window>;
+    this.supported = typeof w.onDidEndTerminalShellExecution === 'function' && typeof w.onDidStartTerminalShellExecution === 'function';
+    if (!this.supported) {
+      ctx.log.info('Terminal capture is unavailable: this VS Code has no shell execution API.');
+      return;
+    }
+    this.logInvalid();
+    this.disposables.push(
+      vscode.window.onDidStartTerminalShellExecution((e) => this.onStart(e)),
+      vscode.window.onDidEndTerminalShellExecution((e) => void this.onEnd(e)),
+      vscode.window.onDidCloseTerminal((t) => {
+        this.clearHint(t);
+        void this.flush(t);
+      }),
+      vscode.window.onDidOpenTerminal((t) => this.watchShellIntegration(t)),
+      vscode.window.onDidChangeTerminalShellIntegration((e) => this.clearHint(e.terminal)),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('mnemo.capture.terminal.excludePatterns')) {
+          this.excludes = compilePatterns(config.capture.terminal.excludePatterns());
+          this.logInvalid();
+        }
+      }),
+    );
+    for (const t of vscode.window.terminals) this.watchShellIntegration(t);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+    for (const t of this.hintTimers.values()) clearTimeout(t);
+    // Send what we have: the sidecar's queue is durable once the request returns.
+    for (const terminal of [...this.sessions.keys()]) void this.flush(terminal);
+  }
+
+  private logInvalid(): void {
+    if (this.excludes.invalid.length) {
+      this.ctx.log.warn(`Ignoring invalid mnemo.capture.terminal.excludePatterns: ${this.excludes.invalid.join(', ')}`);
+    }
+  }
+
+  /** Whether a command line is excluded from capture. */
+  isExcluded(command: string): boolean {
+    return this.excludes.regexes.some((r) => r.test(command));
+  }
+
+  private onStart(e: vscode.TerminalShellExecutionStartEvent): void {
+    this.clearHint(e.terminal);
+    if (!config.capture.terminal.enabled()) return;
+    const max = config.capture.terminal.maxOutputBytes();
+    const run: Running = { startedAt: Date.now(), head: '', tail: '', truncated: false, reading: Promise.resolve() };
+    // read() must start right away; only data after the first call is delivered.
+    const stream = e.execution.read();
+    run.reading = (async () => {
+      try {
+        for await (const chunk of stream) {
+          let rest = chunk;
+          if (run.head.length < max) {
+            const room = max - run.head.length;
+            run.head += chunk.slice(0, room);
+            rest = chunk.slice(room);
+          }
+          if (rest) {
+            run.tail += rest;
+            // Keep a window a few times the bound (escape codes inflate it); boundOutput trims precisely.
+            if (run.tail.length > max * 4) {
+              run.tail = run.tail.slice(-max * 4);
+              run.truncated = true;
+            }
+          }
+        }
+      } catch (err) {
+        this.ctx.log.debug(`Reading terminal output stopped: ${errorDetail(err)}`);
+      }
+    })();
+    this.running.set(e.execution, run);
+  }
+
+  private async onEnd(e: vscode.TerminalShellExecutionEndEvent): Promise<void> {
+    const run = this.running.get(e.execution);
+    this.running.delete(e.execution);
+    if (!config.capture.terminal.enabled()) return;
+    const command = e.execution.commandLine.value.trim();
+    if (!command || this.isExcluded(command)) return;
+    const endedAt = Date.now();
+    if (run) {
+      // The stream ends with the execution; bound the wait in case the shell never closes it.
+      await Promise.race([run.reading, new Promise<void>((r) => setTimeout(r, 1000))]);
+    }
+    const execution: Execution = {
+      command,
+      cwd: e.execution.cwd?.fsPath,
+      exitCode: e.exitCode,
+      startedAt: run?.startedAt ?? endedAt,
+      endedAt,
+      output: boundOutput(run ? `${run.head}${run.truncated ? '\n…\n' : ''}${run.tail}` : '', config.capture.terminal.maxOutputBytes()),
+    };
+    this.add(e.terminal, execution);
+  }
+
+  /** Adds an execution to its terminal's session and restarts the idle timer. */
+  add(terminal: vscode.Terminal, execution: Execution): void {
+    let session = this.sessions.get(terminal);
+    if (!session) {
+      session = { id: `term-${Date.now().toString(36)}-${(sessionCounter++).toString(36)}`, terminal, executions: [] };
+      this.sessions.set(terminal, session);
+    }
+    session.executions.push(execution);
+    if (session.timer) clearTimeout(session.timer);
+    session.timer = setTimeout(() => void this.flush(terminal), config.capture.terminal.idleGapSeconds() * 1000);
+  }
+
+  /** Sends a terminal's session now (idle gap passed, terminal closed, or extension shutting down). */
+  async flush(terminal: vscode.Terminal): Promise<void> {
+    const session = this.sessions.get(terminal);
+    if (!session) return;
+    this.sessions.delete(terminal);
+    if (session.timer) clearTimeout(session.timer);
+    if (session.executions.length === 0) return;
+    const source_type: SourceType = isTroubleshooting(session.executions) ? 'troubleshooting_log' : 'terminal';
+    const cwds = [...new Set(session.executions.map((e) => e.cwd).filter((c): c is string => !!c))];
+    try {
+      const input: SessionInput = {
+        project_id: projectIdForCwd(cwds[0]),
+        source_type,
+        messages: sessionMessages(session.id, session.executions),
+        source_ref: [`terminal:${terminal.name}`, ...cwds.map((c) => `cwd:${c}`)],
+        added_by: currentUser(),
+        session_id: session.id,
+      };
+      const result = await this.ctx.request(CaptureSessionRequest, input);
+      this.sent++;
+      this.lastSent = input;
+      this.ctx.log.info(
+        `Captured terminal session ${session.id} (${session.executions.length} commands, ${source_type}${result.redactions ? `, ${result.redactions} redactions` : ''}).`,
+      );
+    } catch (err) {
+      this.ctx.log.warn(`Terminal session ${session.id} was not captured: ${errorDetail(err)}`);
+    }
+  }
+
+  /** One clear hint, once, when a terminal has no shell integration after a while. */
+  private watchShellIntegration(terminal: vscode.Terminal): void {
+    if (this.hinted || terminal.shellIntegration || !config.capture.terminal.enabled()) return;
+    const timer = setTimeout(() => {
+      this.hintTimers.delete(terminal);
+      if (this.hinted || terminal.shellIntegration || terminal.exitStatus || !config.capture.terminal.enabled()) return;
+      this.hinted = true;
+      void vscode.window
+        .showInformationMessage(
+          `Mnemo cannot learn from the terminal "${terminal.name}": its shell integration is not active (supported shells: bash, zsh, fish, pwsh).`,
+          'Open Setting',
+          'Turn Off Terminal Capture',
+        )
+        .then((choice) => {
+          if (choice === 'Open Setting') void vscode.commands.executeCommand('workbench.action.openSettings', 'terminal.integrated.shellIntegration.enabled');
+          else if (choice === 'Turn Off Terminal Capture') {
+            void vscode.workspace.getConfiguration('mnemo').update('capture.terminal.enabled', false, vscode.ConfigurationTarget.Global);
+          }
+        });
+    }, 15_000);
+    this.hintTimers.set(terminal, timer);
+  }
+
+  private clearHint(terminal: vscode.Terminal): void {
+    const t = this.hintTimers.get(terminal);
+    if (t) clearTimeout(t);
+    this.hintTimers.delete(terminal);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * `mnemo.confirmMemory`, `mnemo.markWrong`, `mnemo.rejectMemory` (review queue: reject = mark wrong,
+ * so the candidate is not learned again). One or many (multi-selection).
+ */
+import * as vscode from 'vscode';
+import type { Memory } from '../../sidecar/model';
+import { ConfirmRequest, MarkWrongRequest, UpdateRequest } from '../../sidecar/protocol';
+import { currentUser } from '../client';
+import type { Ctx } from '../ctx';
+import { shortText } from '../views/present';
+import { resolveMemories } from './pick';
+
+async function applyAll(ctx: Ctx, memories: Memory[], fn: (m: Memory) => Promise<Memory>): Promise<{ done: Memory[]; failed: unknown[] }> {
+  const done: Memory[] = [];
+  const failed: unknown[] = [];
+  await Promise.all(
+    memories.map(async (m) => {
+      try {
+        const updated = await fn(m);
+        done.push(updated);
+        ctx.views.memories.updateMemory(updated);
+      } catch (err) {
+        failed.push(err);
+      }
+    }),
+  );
+  ctx.views.review.refresh();
+  if (failed.length && done.length === 0) throw failed[0];
+  if (failed.length) ctx.reportError(failed[0], `${failed.length} of ${memories.length} updates`);
+  return { done, failed };
+}
+
+function what(memories: Memory[]): string {
+  return memories.length === 1 ? `“${shortText(memories[0].text, 60)}”` : `${memories.length} memories`;
+}
+
+export function register(ctx: Ctx): void {
+  ctx.registerCommand('mnemo.confirmMemory', async (...args: unknown[]) => {
+    const memories = await resolveMemories(ctx, args, { title: 'Mnemo: Confirm', statuses: ['active', 'pending', 'wrong'], many: true });
+    if (!memories?.length) return undefined;
+    const { done } = await applyAll(ctx, memories, (m) => ctx.request(ConfirmRequest, { id: m.id, by: currentUser() }));
+    void vscode.window.showInformationMessage(`Confirmed ${what(done)}.`);
+    return done;
+  });
+
+  const markWrong = async (title: string, args: unknown[]): Promise<Memory[] | undefined> => {
+    const memories = await resolveMemories(ctx, args, { title, statuses: ['active', 'pending', 'confirmed'], many: true });
+    if (!memories?.length) return undefined;
+    const before = new Map(memories.map((m) => [m.id, m]));
+    const { done } = await applyAll(ctx, memories, (m) => ctx.request(MarkWrongRequest, { id: m.id, by: currentUser() }));
+    void vscode.window.showInformationMessage(`Marked ${what(done)} as wrong; it will not be recalled or learned again.`, 'Undo').then(async (choice) => {
+      if (choice !== 'Undo') return;
+      try {
+        await applyAll(ctx, done, (m) => {
+          const old = before.get(m.id) ?? m;
+          return ctx.request(UpdateRequest, { id: m.id, patch: { status: old.status, confidence_score: old.confidence_score }, by: currentUser() });
+        });
+      } catch (err) {
+        ctx.reportError(err, 'Undo mark as wrong');
+      }
+    });
+    return done;
+  };
+  ctx.registerCommand('mnemo.markWrong', (...args: unknown[]) => markWrong('Mnemo: Mark as Wrong', args));
+  ctx.registerCommand('mnemo.rejectMemory', (...args: unknown[]) => markWrong('Mnemo: Reject Pending Memory', args));
+}

@@ -1,0 +1,19 @@
+/** Registers every command at activation (each file registers its own). */
+import type { Ctx } from '../ctx';
+import * as cleanLowConfidence from './cleanLowConfidence';
+import * as editMemory from './editMemory';
+import * as feedback from './feedback';
+import * as importChat from './importChat';
+import * as memoryActions from './memoryActions';
+import * as previewInjection from './previewInjection';
+import * as rememberSelection from './rememberSelection';
+import * as searchMemories from './searchMemories';
+import * as secrets from './secrets';
+import * as showAuditLog from './showAuditLog';
+import * as sidecar from './sidecar';
+
+export function registerCommands(ctx: Ctx): void {
+  for (const m of [rememberSelection, searchMemories, feedback, editMemory, cleanLowConfidence, showAuditLog, previewInjection, importChat, memoryActions, sidecar, secrets]) {
+    m.register(ctx);
+  }
+}

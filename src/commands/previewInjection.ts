@@ -1,0 +1,25 @@
+/** `mnemo.previewInjection`: exactly the block an agent would receive for a query, with scores and channels. */
+import * as vscode from 'vscode';
+import type { Ctx } from '../ctx';
+import { injectionUri } from '../views/documents';
+
+export function register(ctx: Ctx): void {
+  ctx.registerCommand('mnemo.previewInjection', async (queryArg?: unknown) => {
+    let query = typeof queryArg === 'string' ? queryArg : undefined;
+    if (!query) {
+      const editor = vscode.window.activeTextEditor;
+      const selected = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection).slice(0, 500) : '';
+      query = await vscode.window.showInputBox({
+        title: 'Mnemo: Preview Injection',
+        prompt: 'The prompt an agent would be given; Mnemo shows what it would inject',
+        value: selected,
+        validateInput: (v) => (v.trim() ? undefined : 'Type a query.'),
+      });
+    }
+    if (!query?.trim()) return undefined;
+    await ctx.ready();
+    const doc = await vscode.workspace.openTextDocument(injectionUri(query.trim()));
+    await vscode.window.showTextDocument(doc, { preview: true });
+    return doc;
+  });
+}

@@ -1,0 +1,36 @@
+/** `mnemo.setChromaToken` and `mnemo.setLlmApiKey`: store secrets in SecretStorage (empty input clears). */
+import * as vscode from 'vscode';
+import { SECRETS } from '../config';
+import type { Ctx } from '../ctx';
+
+async function setSecret(ctx: Ctx, key: string, title: string, prompt: string): Promise<boolean | undefined> {
+  const had = (await ctx.extension.secrets.get(key)) !== undefined;
+  const value = await vscode.window.showInputBox({
+    title,
+    prompt: `${prompt}${had ? ' Leave empty to remove the stored one.' : ''}`,
+    password: true,
+    ignoreFocusOut: true,
+    placeHolder: had ? '(a value is stored)' : undefined,
+  });
+  if (value === undefined) return undefined;
+  if (value.trim()) {
+    await ctx.extension.secrets.store(key, value.trim());
+    void vscode.window.showInformationMessage(`${title.replace(/^Mnemo: Set /, '')} stored in VS Code's secret storage.`);
+    return true;
+  }
+  if (had) {
+    await ctx.extension.secrets.delete(key);
+    void vscode.window.showInformationMessage(`${title.replace(/^Mnemo: Set /, '')} removed.`);
+  }
+  return false;
+}
+
+export function register(ctx: Ctx): void {
+  // The context listens to secret changes: the token prompts a restart, the key is pushed live.
+  ctx.registerCommand('mnemo.setChromaToken', () =>
+    setSecret(ctx, SECRETS.chromaToken, 'Mnemo: Set Chroma Token', 'The token of your Chroma server (sent as the auth header).'),
+  );
+  ctx.registerCommand('mnemo.setLlmApiKey', () =>
+    setSecret(ctx, SECRETS.llmApiKey, 'Mnemo: Set LLM API Key', 'The API key of the OpenAI-compatible LLM (also used by the "openai" embedding provider).'),
+  );
+}

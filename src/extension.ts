@@ -1,0 +1,34 @@
+/**
+ * activate/deactivate only. Activation does no heavy work: it builds the context, the views and the
+ * commands, and starts the sidecar in the background.
+ */
+import type * as vscode from 'vscode';
+import { createApi, type MnemoApi } from './api';
+import { ChatCapture } from './capture/chat';
+import { TerminalCapture } from './capture/terminal';
+import { LanguageModelTools } from './capture/tools';
+import { registerCommands } from './commands';
+import { Ctx } from './ctx';
+import { createViews } from './views';
+
+let ctx: Ctx | undefined;
+
+export function activate(context: vscode.ExtensionContext): MnemoApi {
+  const c = new Ctx(context);
+  ctx = c;
+  context.subscriptions.push(c);
+  c.views = createViews(c);
+  registerCommands(c);
+  const terminal = new TerminalCapture(c);
+  const chat = new ChatCapture(c);
+  const tools = new LanguageModelTools(c);
+  c.pushExtension(terminal, chat, tools);
+  void c.start();
+  return createApi(c, { terminal, chat, tools });
+}
+
+export function deactivate(): Promise<void> | undefined {
+  const c = ctx;
+  ctx = undefined;
+  return c?.stop(3000);
+}

@@ -1,0 +1,25 @@
+/**
+ * Every tree item `contextValue` (package.json menus key off `viewItem == ...` / `viewItem =~ ...`).
+ * One memory value per status so menus can hide "Confirm" on confirmed and "Mark as Wrong" on wrong.
+ */
+export const enum ContextValue {
+  Project = 'mnemo:project',
+  Category = 'mnemo:category',
+  Source = 'mnemo:source',
+  MemoryActive = 'mnemo:memory:active',
+  MemoryPending = 'mnemo:memory:pending',
+  MemoryConfirmed = 'mnemo:memory:confirmed',
+  MemoryWrong = 'mnemo:memory:wrong',
+  MemoryArchived = 'mnemo:memory:archived',
+  ReviewItem = 'mnemo:review',
+  LoadMore = 'mnemo:loadMore',
+  Info = 'mnemo:info',
+}
+
+/** Context keys set with `setContext` (package.json `when` clauses). */
+export const enum ContextKey {
+  /** 'starting' | 'running' | 'stopped' | 'failed' */
+  SidecarState = 'mnemo.sidecarState',
+  FilterActive = 'mnemo.filterActive',
+  ChatAvailable = 'mnemo.chatAvailable',
+}

@@ -1,0 +1,519 @@
+/**
+ * `mnemo.views.memories`: project (one per workspace folder, plus Global) > category > source type >
+ * memory. Children load lazily with `mnemo/memory/list` (paged); `mnemo/memories/changed` refreshes
+ * only the subtrees of the projects it names. Node objects are kept in a registry so that the same id
+ * is always the same object (needed by onDidChangeTreeData(element) and TreeView.reveal).
+ */
+import * as vscode from 'vscode';
+import { CATEGORIES, GLOBAL_PROJECT, SOURCE_TYPES, type Category, type Memory, type MemoryStatus, type SourceType } from '../../sidecar/model';
+import { ListRequest, type ListParams } from '../../sidecar/protocol';
+import type { Ctx } from '../ctx';
+import { projectLabel, workspaceProjects } from '../projects';
+import { ContextValue } from './contextValues';
+import {
+  accessibilityLabel,
+  CATEGORY_ICON,
+  CATEGORY_LABEL,
+  decorationUri,
+  description,
+  icon,
+  shortText,
+  SOURCE_ICON,
+  SOURCE_LABEL,
+  STATUS_CONTEXT,
+  tooltip,
+} from './present';
+
+export const PAGE_SIZE = 50;
+/** Statuses the tree lists unless a filter says otherwise (archived memories are out of sight). */
+export const TREE_STATUSES: MemoryStatus[] = ['active', 'pending', 'confirmed', 'wrong'];
+
+/** A filter set from the dashboard (clicking a number) and cleared with "Mnemo: Clear Filter". */
+export interface TreeFilter {
+  /** Shown in the view's description, e.g. "pending in acme/api". */
+  label: string;
+  projectId?: string;
+  /** UTC ISO lower bound on created_at. */
+  since?: string;
+  isActionable?: boolean;
+  status?: MemoryStatus[];
+  maxConfidence?: number;
+}
+
+export interface ProjectNode {
+  kind: 'project';
+  id: string;
+  projectId: string;
+}
+export interface CategoryNode {
+  kind: 'category';
+  id: string;
+  parent: ProjectNode;
+  category: Category;
+  total: number;
+}
+export interface SourceNode {
+  kind: 'source';
+  id: string;
+  parent: CategoryNode;
+  sourceType: SourceType;
+  total: number;
+}
+export interface MemoryNode {
+  kind: 'memory';
+  id: string;
+  parent: SourceNode;
+  memory: Memory;
+}
+export interface MoreNode {
+  kind: 'more';
+  id: string;
+  parent: SourceNode;
+}
+export interface InfoNode {
+  kind: 'info';
+  id: string;
+  parent?: ProjectNode;
+  message: string;
+  command?: vscode.Command;
+}
+export type TreeNode = ProjectNode | CategoryNode | SourceNode | MemoryNode | MoreNode | InfoNode;
+
+interface Page {
+  items: Memory[];
+  total: number;
+  /** Memories revealed from search that are not in the loaded pages yet. */
+  pinned: Memory[];
+}
+
+const SEP = '\u0000';
+
+export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<TreeNode | undefined | void>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly filterEmitter = new vscode.EventEmitter<TreeFilter | undefined>();
+  readonly onDidChangeFilter = this.filterEmitter.event;
+
+  private readonly registry = new Map<string, TreeNode>();
+  private readonly childCache = new Map<string, TreeNode[]>();
+  private readonly pages = new Map<string, Page>();
+  private readonly extraProjects = new Set<string>();
+  private _filter: TreeFilter | undefined;
+  /** Bumped on every refresh; a load that started before a refresh does not write stale results. */
+  private generation = 0;
+
+  constructor(private readonly ctx: Ctx) {}
+
+  dispose(): void {
+    this.emitter.dispose();
+    this.filterEmitter.dispose();
+  }
+
+  get filter(): TreeFilter | undefined {
+    return this._filter;
+  }
+
+  setFilter(filter: TreeFilter | undefined): void {
+    this._filter = filter;
+    if (filter?.projectId && !workspaceProjects().some((p) => p.projectId === filter.projectId)) this.extraProjects.add(filter.projectId);
+    this.filterEmitter.fire(filter);
+    this.refreshAll();
+  }
+
+  // ------------------------------------------------------------------ refresh
+
+  refreshAll(): void {
+    this.generation++;
+    this.childCache.clear();
+    this.pages.clear();
+    this.emitter.fire();
+  }
+
+  /** Refresh only these projects' subtrees (unknown projects are ignored: they are not shown). */
+  refreshProjects(projectIds: string[]): void {
+    this.generation++;
+    for (const projectId of projectIds) {
+      const node = this.registry.get(this.projectKey(projectId));
+      if (!node) continue;
+      const prefix = `${projectId}${SEP}`;
+      for (const key of [...this.childCache.keys()]) {
+        if (key === node.id || key.slice(2).startsWith(prefix)) this.childCache.delete(key);
+      }
+      for (const key of [...this.pages.keys()]) {
+        if (key.slice(2).startsWith(prefix)) this.pages.delete(key);
+      }
+      this.emitter.fire(node);
+    }
+  }
+
+  /** Replace a memory in place after a mutation (mark wrong, confirm, edit) and repaint its node. */
+  updateMemory(memory: Memory): void {
+    const node = this.registry.get(this.memoryKey(memory.id));
+    if (node?.kind !== 'memory') return;
+    const p = node.parent;
+    if (p.parent.category !== memory.category || p.sourceType !== memory.source_type || p.parent.parent.projectId !== memory.project_id) {
+      // It moved: the projects' change notification will rebuild both places.
+      this.refreshProjects([p.parent.parent.projectId, memory.project_id]);
+      return;
+    }
+    node.memory = memory;
+    const page = this.pages.get(p.id);
+    if (page) {
+      page.items = page.items.map((m) => (m.id === memory.id ? memory : m));
+      page.pinned = page.pinned.map((m) => (m.id === memory.id ? memory : m));
+    }
+    this.emitter.fire(node);
+  }
+
+  // ------------------------------------------------------------------ TreeDataProvider
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'project': {
+        const isGlobal = node.projectId === GLOBAL_PROJECT;
+        const item = new vscode.TreeItem(projectLabel(node.projectId), vscode.TreeItemCollapsibleState.Expanded);
+        item.id = node.id;
+        item.description = isGlobal ? 'shared by every project' : node.projectId;
+        item.tooltip = isGlobal ? 'Global memories are recalled in every project.' : `Project id: ${node.projectId}`;
+        item.iconPath = new vscode.ThemeIcon(isGlobal ? 'globe' : 'repo');
+        item.contextValue = ContextValue.Project;
+        item.accessibilityInformation = { label: `${isGlobal ? 'Global memories' : `Project ${projectLabel(node.projectId)}`}, id ${node.projectId}` };
+        return item;
+      }
+      case 'category': {
+        const item = new vscode.TreeItem(CATEGORY_LABEL[node.category], vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = node.id;
+        item.description = String(node.total);
+        item.iconPath = new vscode.ThemeIcon(CATEGORY_ICON[node.category]);
+        item.contextValue = ContextValue.Category;
+        item.accessibilityInformation = { label: `${CATEGORY_LABEL[node.category]} memories, ${node.total}` };
+        return item;
+      }
+      case 'source': {
+        const item = new vscode.TreeItem(SOURCE_LABEL[node.sourceType], vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = node.id;
+        item.description = String(node.total);
+        item.iconPath = new vscode.ThemeIcon(SOURCE_ICON[node.sourceType]);
+        item.contextValue = ContextValue.Source;
+        item.accessibilityInformation = { label: `From ${SOURCE_LABEL[node.sourceType]}, ${node.total} memories` };
+        return item;
+      }
+      case 'memory': {
+        const m = node.memory;
+        const item = new vscode.TreeItem(shortText(m.text), vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.description = description(m);
+        item.tooltip = tooltip(m);
+        item.iconPath = icon(m);
+        item.resourceUri = decorationUri(m);
+        item.contextValue = STATUS_CONTEXT[m.status] ?? ContextValue.MemoryActive;
+        item.accessibilityInformation = { label: accessibilityLabel(m), role: 'treeitem' };
+        return item;
+      }
+      case 'more': {
+        const page = this.pages.get(node.parent.id);
+        const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.description = page ? `${page.items.length} of ${page.total}` : undefined;
+        item.iconPath = new vscode.ThemeIcon('ellipsis');
+        item.contextValue = ContextValue.LoadMore;
+        item.command = { command: 'mnemo.loadMore', title: 'Load More', arguments: [node] };
+        item.accessibilityInformation = { label: `Load more memories${page ? `, ${page.items.length} of ${page.total} shown` : ''}` };
+        return item;
+      }
+      case 'info': {
+        const item = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.iconPath = new vscode.ThemeIcon('info');
+        item.contextValue = ContextValue.Info;
+        item.command = node.command;
+        item.tooltip = node.message;
+        item.accessibilityInformation = { label: node.message };
+        return item;
+      }
+    }
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return node.kind === 'project' ? undefined : node.parent;
+  }
+
+  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    if (!this.ctx.isRunning) return [];
+    const key = node?.id ?? '';
+    const cached = this.childCache.get(key);
+    if (cached) return cached;
+    const generation = this.generation;
+    let children: TreeNode[];
+    try {
+      children = await this.loadChildren(node);
+    } catch (err) {
+      this.ctx.log.error(`Loading memories failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      return [this.info(node?.kind === 'project' ? node : undefined, 'Could not load memories; see "Mnemo: Show Output".', {
+        command: 'mnemo.showOutput',
+        title: 'Show Output',
+      })];
+    }
+    if (generation === this.generation) this.childCache.set(key, children);
+    return children;
+  }
+
+  private async loadChildren(node: TreeNode | undefined): Promise<TreeNode[]> {
+    if (!node) return this.projectNodes();
+    switch (node.kind) {
+      case 'project':
+        return this.categoryNodes(node);
+      case 'category':
+        return this.sourceNodes(node);
+      case 'source':
+        return this.memoryNodes(node);
+      default:
+        return [];
+    }
+  }
+
+  private projectNodes(): TreeNode[] {
+    const ids = this._filter?.projectId
+      ? [this._filter.projectId]
+      : [...workspaceProjects().map((p) => p.projectId), ...[...this.extraProjects].filter((id) => !workspaceProjects().some((p) => p.projectId === id))];
+    return ids.map((projectId) => this.projectNode(projectId));
+  }
+
+  private baseParams(projectId: string): ListParams {
+    const f = this._filter;
+    return {
+      project_id: projectId,
+      include_global: false,
+      status: f?.status ?? TREE_STATUSES,
+      since: f?.since,
+      is_actionable: f?.isActionable,
+      max_confidence: f?.maxConfidence,
+    };
+  }
+
+  private async count(params: ListParams): Promise<number> {
+    const r = await this.ctx.request(ListRequest, { ...params, limit: 1, offset: 0 });
+    return r.total;
+  }
+
+  private async categoryNodes(project: ProjectNode): Promise<TreeNode[]> {
+    const base = this.baseParams(project.projectId);
+    const totals = await Promise.all(CATEGORIES.map((category) => this.count({ ...base, category })));
+    const nodes: TreeNode[] = [];
+    CATEGORIES.forEach((category, i) => {
+      const pinned = this.hasPinned(`${project.projectId}${SEP}${category}${SEP}`);
+      if (totals[i] === 0 && !pinned) return;
+      const node = this.categoryNode(project, category);
+      node.total = totals[i];
+      nodes.push(node);
+    });
+    if (nodes.length === 0) {
+      const message = this._filter
+        ? 'No memories match the filter.'
+        : project.projectId === GLOBAL_PROJECT
+          ? 'No global memories yet: promote a memory to share it with every project.'
+          : 'No memories yet: select text and run "Mnemo: Remember Selection", or work in the terminal.';
+      return [
+        this.info(
+          project,
+          message,
+          this._filter
+            ? { command: 'mnemo.clearFilter', title: 'Clear Filter' }
+            : project.projectId === GLOBAL_PROJECT
+              ? undefined
+              : { command: 'mnemo.rememberSelection', title: 'Remember Selection' },
+        ),
+      ];
+    }
+    return nodes;
+  }
+
+  private async sourceNodes(category: CategoryNode): Promise<TreeNode[]> {
+    const base = { ...this.baseParams(category.parent.projectId), category: category.category };
+    const totals = await Promise.all(SOURCE_TYPES.map((source_type) => this.count({ ...base, source_type })));
+    const nodes: TreeNode[] = [];
+    SOURCE_TYPES.forEach((sourceType, i) => {
+      const id = this.sourceKey(category.parent.projectId, category.category, sourceType);
+      if (totals[i] === 0 && !this.hasPinned(id.slice(2))) return;
+      const node = this.sourceNode(category, sourceType);
+      node.total = totals[i];
+      nodes.push(node);
+    });
+    return nodes;
+  }
+
+  private async memoryNodes(source: SourceNode): Promise<TreeNode[]> {
+    let page = this.pages.get(source.id);
+    if (!page || page.items.length === 0) {
+      const pinned = page?.pinned ?? [];
+      page = { ...(await this.fetchPage(source, 0)), pinned };
+      this.pages.set(source.id, page);
+    }
+    return this.pageNodes(source, page);
+  }
+
+  private async fetchPage(source: SourceNode, offset: number): Promise<{ items: Memory[]; total: number }> {
+    const project = source.parent.parent.projectId;
+    const r = await this.ctx.request(ListRequest, {
+      ...this.baseParams(project),
+      category: source.parent.category,
+      source_type: source.sourceType,
+      limit: PAGE_SIZE,
+      offset,
+    });
+    return { items: r.items, total: r.total };
+  }
+
+  private pageNodes(source: SourceNode, page: Page): TreeNode[] {
+    const seen = new Set(page.items.map((m) => m.id));
+    const all = [...page.items, ...page.pinned.filter((m) => !seen.has(m.id))];
+    const nodes: TreeNode[] = all.map((m) => this.memoryNode(source, m));
+    if (page.items.length < page.total) nodes.push(this.moreNode(source));
+    return nodes;
+  }
+
+  /** Loads the next page of a source node (the "Load more…" item). */
+  async loadMore(node: MoreNode | SourceNode): Promise<void> {
+    const source = node.kind === 'more' ? node.parent : node;
+    const page = this.pages.get(source.id);
+    if (!page) {
+      this.emitter.fire(source);
+      return;
+    }
+    const next = await this.fetchPage(source, page.items.length);
+    const seen = new Set(page.items.map((m) => m.id));
+    page.items.push(...next.items.filter((m) => !seen.has(m.id)));
+    page.total = next.total;
+    this.childCache.delete(source.id);
+    this.emitter.fire(source);
+  }
+
+  // ------------------------------------------------------------------ reveal
+
+  private matchesFilter(m: Memory): boolean {
+    const f = this._filter;
+    if (!f) return TREE_STATUSES.includes(m.status);
+    if (f.projectId && f.projectId !== m.project_id) return false;
+    if (f.status && !f.status.includes(m.status)) return false;
+    if (!f.status && !TREE_STATUSES.includes(m.status)) return false;
+    if (f.isActionable !== undefined && f.isActionable !== m.is_actionable) return false;
+    if (f.since && m.created_at < f.since) return false;
+    if (f.maxConfidence !== undefined && !(m.confidence_score < f.maxConfidence)) return false;
+    return true;
+  }
+
+  /**
+   * The node of a memory with its parent chain, pinning the memory into its source node so that
+   * TreeView.reveal finds it even when it is beyond the loaded pages. Clears a filter that hides it.
+   */
+  nodeForMemory(memory: Memory): MemoryNode {
+    if (this._filter && !this.matchesFilter(memory)) this.setFilter(undefined);
+    const projectId = memory.project_id;
+    const known = workspaceProjects().some((p) => p.projectId === projectId) || this.extraProjects.has(projectId);
+    if (!known) {
+      this.extraProjects.add(projectId);
+      this.childCache.delete('');
+      this.emitter.fire();
+    }
+    const project = this.projectNode(projectId);
+    const category = this.categoryNode(project, memory.category);
+    const source = this.sourceNode(category, memory.source_type);
+    let page = this.pages.get(source.id);
+    if (!page) {
+      page = { items: [], total: 0, pinned: [] };
+      this.pages.set(source.id, page);
+    }
+    if (!page.items.some((m) => m.id === memory.id) && !page.pinned.some((m) => m.id === memory.id)) {
+      page.pinned.push(memory);
+      // Rebuild the chain's children so the pinned memory (and its category/source) appear.
+      this.childCache.delete(project.id);
+      this.childCache.delete(category.id);
+      this.childCache.delete(source.id);
+      this.emitter.fire(project);
+    }
+    return this.memoryNode(source, memory);
+  }
+
+  private hasPinned(prefix: string): boolean {
+    const projectPrefix = prefix;
+    for (const [key, page] of this.pages) if (page.pinned.length && key.slice(2).startsWith(projectPrefix)) return true;
+    return false;
+  }
+
+  // ------------------------------------------------------------------ registry
+
+  private projectKey(projectId: string): string {
+    return `p${SEP}${projectId}`;
+  }
+  private sourceKey(projectId: string, category: Category, sourceType: SourceType): string {
+    return `s${SEP}${projectId}${SEP}${category}${SEP}${sourceType}`;
+  }
+  private memoryKey(id: string): string {
+    return `m${SEP}${id}`;
+  }
+
+  projectNode(projectId: string): ProjectNode {
+    const id = this.projectKey(projectId);
+    let node = this.registry.get(id);
+    if (!node) {
+      node = { kind: 'project', id, projectId };
+      this.registry.set(id, node);
+    }
+    return node as ProjectNode;
+  }
+
+  private categoryNode(project: ProjectNode, category: Category): CategoryNode {
+    const id = `c${SEP}${project.projectId}${SEP}${category}`;
+    let node = this.registry.get(id);
+    if (!node) {
+      node = { kind: 'category', id, parent: project, category, total: 0 };
+      this.registry.set(id, node);
+    }
+    return node as CategoryNode;
+  }
+
+  private sourceNode(category: CategoryNode, sourceType: SourceType): SourceNode {
+    const id = this.sourceKey(category.parent.projectId, category.category, sourceType);
+    let node = this.registry.get(id);
+    if (!node) {
+      node = { kind: 'source', id, parent: category, sourceType, total: 0 };
+      this.registry.set(id, node);
+    }
+    return node as SourceNode;
+  }
+
+  private memoryNode(source: SourceNode, memory: Memory): MemoryNode {
+    const id = this.memoryKey(memory.id);
+    const node = this.registry.get(id);
+    if (node?.kind === 'memory' && node.parent === source) {
+      node.memory = memory;
+      return node;
+    }
+    const fresh: MemoryNode = { kind: 'memory', id, parent: source, memory };
+    this.registry.set(id, fresh);
+    return fresh;
+  }
+
+  private moreNode(source: SourceNode): MoreNode {
+    const id = `more${SEP}${source.id}`;
+    let node = this.registry.get(id);
+    if (!node) {
+      node = { kind: 'more', id, parent: source };
+      this.registry.set(id, node);
+    }
+    return node as MoreNode;
+  }
+
+  private info(parent: ProjectNode | undefined, message: string, command?: vscode.Command): InfoNode {
+    return { kind: 'info', id: `i${SEP}${parent?.projectId ?? ''}${SEP}${message}`, parent, message, command };
+  }
+
+  /** Memories currently loaded for a project (tests and the digest use it; no request). */
+  loadedMemories(projectId?: string): Memory[] {
+    const out: Memory[] = [];
+    for (const node of this.registry.values()) {
+      if (node.kind === 'memory' && (!projectId || node.memory.project_id === projectId)) out.push(node.memory);
+    }
+    return out;
+  }
+}

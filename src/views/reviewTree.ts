@@ -1,0 +1,100 @@
+/**
+ * `mnemo.views.review`: memories waiting in the review queue (status pending) of the workspace's
+ * projects and Global, highest score first, with the reason that kept them. Multi-select: confirm or
+ * reject many at once.
+ */
+import * as vscode from 'vscode';
+import type { Memory } from '../../sidecar/model';
+import { ListRequest } from '../../sidecar/protocol';
+import type { Ctx } from '../ctx';
+import { projectLabel, workspaceProjects } from '../projects';
+import { ContextValue } from './contextValues';
+import { accessibilityLabel, decorationUri, icon, percent, shortText, tooltip } from './present';
+
+export const REVIEW_LIMIT = 200;
+
+export interface ReviewNode {
+  kind: 'review';
+  id: string;
+  memory: Memory;
+}
+
+export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<ReviewNode | undefined | void>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private items: ReviewNode[] | undefined;
+  private loading: Promise<ReviewNode[]> | undefined;
+  private readonly countEmitter = new vscode.EventEmitter<number>();
+  /** Fires with the number of pending memories after each load (the view badge). */
+  readonly onDidChangeCount = this.countEmitter.event;
+
+  constructor(private readonly ctx: Ctx) {}
+
+  dispose(): void {
+    this.emitter.dispose();
+    this.countEmitter.dispose();
+  }
+
+  refresh(): void {
+    this.items = undefined;
+    this.loading = undefined;
+    this.emitter.fire();
+  }
+
+  getTreeItem(node: ReviewNode): vscode.TreeItem {
+    const m = node.memory;
+    const item = new vscode.TreeItem(shortText(m.text), vscode.TreeItemCollapsibleState.None);
+    item.id = node.id;
+    item.description = `score ${m.score.toFixed(1)} · ${percent(m.confidence_score)} · ${m.reason || 'no reason given'} · ${projectLabel(m.project_id)}`;
+    item.tooltip = tooltip(m);
+    item.iconPath = icon(m);
+    item.resourceUri = decorationUri(m);
+    item.contextValue = ContextValue.ReviewItem;
+    item.accessibilityInformation = {
+      label: `Pending: ${accessibilityLabel(m)} Score ${m.score.toFixed(1)} of 10. Kept because ${m.reason || 'no reason given'}.`,
+      role: 'treeitem',
+    };
+    return item;
+  }
+
+  getParent(): undefined {
+    return undefined;
+  }
+
+  async getChildren(node?: ReviewNode): Promise<ReviewNode[]> {
+    if (node || !this.ctx.isRunning) return [];
+    if (this.items) return this.items;
+    this.loading ??= this.load();
+    try {
+      return await this.loading;
+    } catch (err) {
+      this.loading = undefined;
+      this.ctx.log.error(`Loading the review queue failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      return [];
+    }
+  }
+
+  /** Pending memories, highest score first (the digest takes the first ten). */
+  async pending(limit = REVIEW_LIMIT): Promise<Memory[]> {
+    const projects = workspaceProjects();
+    const lists = await Promise.all(
+      projects.map((p) => this.ctx.request(ListRequest, { project_id: p.projectId, include_global: false, status: ['pending'], limit })),
+    );
+    const seen = new Set<string>();
+    const all: Memory[] = [];
+    for (const l of lists) for (const m of l.items) if (!seen.has(m.id) && seen.add(m.id)) all.push(m);
+    return all.sort((a, b) => b.score - a.score || b.created_at.localeCompare(a.created_at)).slice(0, limit);
+  }
+
+  private async load(): Promise<ReviewNode[]> {
+    const memories = await this.pending();
+    this.items = memories.map((memory) => ({ kind: 'review', id: `r:${memory.id}`, memory }));
+    this.countEmitter.fire(this.items.length);
+    return this.items;
+  }
+
+  /** The loaded items (no request). */
+  get loaded(): readonly ReviewNode[] {
+    return this.items ?? [];
+  }
+}
