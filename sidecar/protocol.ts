@@ -284,6 +284,22 @@ export const NoticesRequest = new RequestType<{ user?: string; project_ids?: str
 /** Extension -> sidecar: the user has seen these notices. */
 export const AckNoticesRequest = new RequestType<{ ids: string[]; user?: string }, { acknowledged: number }, void>('mnemo/notices/ack');
 
+export interface ReembedParams {
+  /** Progress is sent as mnemo/progress notifications with this token. */
+  progressToken?: string;
+}
+export interface ReembedResult {
+  /** Memories copied into the new collection. */
+  migrated: number;
+  /** The model now active, and its dimension. */
+  model: string;
+  dim: number;
+  /** The collection that was active before (kept, so nothing is lost; never read again). */
+  previous?: string;
+}
+/** Extension/CLI -> sidecar: re-embed every memory with the configured model into a new collection; switches over only when complete; cancellable. */
+export const ReembedRequest = new RequestType<ReembedParams, ReembedResult, void>('mnemo/embedding/reembed');
+
 /** The JSON-RPC error codes the sidecar uses (see sidecar/errors.ts). */
 export const ErrorCodes = {
   InvalidInput: -32602,
@@ -330,3 +346,46 @@ export interface LlmCompleteResult {
 }
 /** Sidecar -> extension: run one extraction prompt through VS Code's language models when `llm.provider` is "vscode-lm" (errors with LlmUnavailable when none is usable). */
 export const LlmCompleteRequest = new RequestType<LlmCompleteParams, LlmCompleteResult, void>('mnemo/llm/complete');
+
+// ---------------------------------------------------------------- backup (sidecar/backup, docs/backup.md)
+
+export interface BackupExportParams {
+  /** The backup file, or a folder to write `mnemo-backup-<project|all>-<UTC>.zip` into. */
+  out: string;
+  /** Encrypts the archive (AES-256); at least 8 characters. Asked from the user each time, never stored. */
+  password: string;
+  /** Back up one project's memories (not global ones); default every project. */
+  project_id?: string;
+  /** Include the vectors, so a restore with the same model needs no re-embedding. Default true. */
+  include_vectors?: boolean;
+  /** When set, progress is sent as {@link ProgressNotification}s with this token. */
+  progressToken?: string;
+}
+/** `{ file, counts: { memories, audit_entries, vectors, by_status }, bytes }` */
+export type BackupExportResult = import('./backup/export').ExportResult;
+/** Extension/CLI -> sidecar: write an AES-256 encrypted ZIP backup (memories, audit log, manifest); cancellable, audited. */
+export const BackupExportRequest = new RequestType<BackupExportParams, BackupExportResult, void>('mnemo/backup/export');
+
+export interface BackupInspectParams {
+  file: string;
+  password: string;
+}
+/** Counts, projects, embedding model, whether import re-embeds, and the ids that already exist in the store. */
+export type BackupPreview = import('./backup/import').BackupPreview;
+/** Extension/CLI -> sidecar: decrypt and verify a backup and preview what importing it would do; changes nothing. */
+export const BackupInspectRequest = new RequestType<BackupInspectParams, BackupPreview, void>('mnemo/backup/inspect');
+
+export interface BackupImportParams {
+  file: string;
+  password: string;
+  /** skip: keep stored memories with the same id; overwrite: replace them; new-project: import everything under `new_project_id`. */
+  mode: 'skip' | 'overwrite' | 'new-project';
+  /** Required for mode new-project; that project must have no memories yet. */
+  new_project_id?: string;
+  /** When set, progress is sent as {@link ProgressNotification}s with this token. */
+  progressToken?: string;
+}
+/** `{ mode, inserted, overwritten, skipped, reembedded, audit_entries, merged, projects, ids }` */
+export type BackupImportResult = import('./backup/import').ImportResult;
+/** Extension/CLI -> sidecar: restore a backup, all or nothing (a failure or cancellation midway is rolled back); audited. */
+export const BackupImportRequest = new RequestType<BackupImportParams, BackupImportResult, void>('mnemo/backup/import');

@@ -54,6 +54,7 @@ export function registerHandlers(conn: RpcConnection, svc: MnemoService, log: (l
     handle(P.CleanRequest, async (p) => ({ changed: await svc.clean(p) })),
     handle(P.NoticesRequest, async (p) => ({ notices: await svc.notices(p ?? {}) })),
     handle(P.AckNoticesRequest, async (p) => ({ acknowledged: await svc.ackNotices(p) })),
+    handle(P.ReembedRequest, (p, token) => svc.reembed(p ?? {}, token)),
     handle(P.FlushQueueRequest, async (p) => ({ remaining: await svc.flush(p?.timeout_ms) })),
   ];
 }

@@ -16,6 +16,9 @@ import type { Candidate, SessionInput } from './pipeline/types';
 import type {
   AuditEntry,
   CaptureResult,
+  ProgressParams,
+  ReembedParams,
+  ReembedResult,
   DecayParams,
   DecayResult,
   Notice,
@@ -42,10 +45,11 @@ import { openCaptureQueue, type DurableQueue } from './queue';
 import { entityOverlap, extractEntities } from './recall/entities';
 import { formatBlock } from './recall/format';
 import { ChromaSupervisor } from './store/chromaServer';
-import { MemoryStore, buildWhere } from './store/memoryStore';
+import { MemoryStore, buildWhere, collectionNameFor, type ActiveCollection } from './store/memoryStore';
 
 export interface ServiceEvents {
   status(p: StatusParams): void;
+  progress(p: ProgressParams): void;
   changed(projectIds: string[], ids?: string[]): void;
   log(line: string): void;
 }
@@ -741,6 +745,70 @@ export class MnemoService {
     this.events.changed?.([...new Set(found.map((m) => m.project_id))], found.map((m) => m.id));
     this.scheduleStatus();
     return found.length;
+  }
+
+  // ------------------------------------------------------------------ re-embedding
+
+  private reembedding = false;
+
+  /**
+   * Re-embeds every memory with the configured model into a new collection (keyed by model + dimension)
+   * and switches over only when all are copied. Captures stay queued meanwhile. On cancel or failure the
+   * partial collection is dropped and the store is as it was.
+   */
+  async reembed(p: ReembedParams = {}, token?: { isCancellationRequested: boolean }): Promise<ReembedResult> {
+    if (this.reembedding) throw new InvalidInputError('A re-embedding is already running.');
+    if (this.embedState.state !== 'ready') await this.loadModelOnce();
+    if (this.embedState.state !== 'ready') throw new EmbeddingError(this.embedState.message);
+    const dim = this.embedder.dimension();
+    const model = this.embedder.modelId;
+    const previous = this.store.active;
+    if (previous && previous.model === model && previous.dim === dim) return { migrated: 0, model, dim };
+    const target: ActiveCollection = { name: collectionNameFor(model, dim), model, dim };
+    const progress = (message: string, percent?: number) => p.progressToken && this.events.progress?.({ token: p.progressToken, message, percent });
+    this.reembedding = true;
+    try {
+      await this.store.dropCollection(target.name); // leftovers of an abandoned run
+      await this.store.prepare(target);
+      const all = previous ? await this.store.find(undefined) : [];
+      progress(`Re-embedding ${all.length} memories with ${model}`, 0);
+      const batchSize = 64;
+      let done = 0;
+      for (let i = 0; i < all.length; i += batchSize) {
+        MnemoService.check(token);
+        const batch = all.slice(i, i + batchSize).map((r) => r.memory);
+        const vectors = await this.embedder.embed(batch.map((m) => m.text));
+        await this.store.upsert(
+          batch.map((m, j) => ({ memory: { ...m, embedding_model: model, embedding_dim: dim }, vector: vectors[j] })),
+          target,
+        );
+        done += batch.length;
+        progress(`Re-embedded ${done} of ${all.length} memories`, Math.round((done / all.length) * 100));
+      }
+      MnemoService.check(token);
+      await this.store.switchTo(target);
+      this.modelMismatch = undefined;
+      this.audit.append([
+        {
+          at: this.now(),
+          action: 'update',
+          by: this.config.user,
+          changes: { embedding_model: [previous?.model ?? null, model], embedding_dim: [previous?.dim ?? null, dim] },
+          note: `re-embedded ${done} memories into ${target.name}${previous ? `; ${previous.name} kept` : ''}`,
+        },
+      ]);
+      this.log(`Re-embedded ${done} memories with ${model}; ${target.name} is now active.`);
+      progress(`Re-embedded ${done} memories`, 100);
+      this.events.changed?.([...new Set(all.map((r) => r.memory.project_id))]);
+      this.scheduleStatus();
+      if (this.background) this.kickQueue();
+      return { migrated: done, model, dim, previous: previous?.name };
+    } catch (e) {
+      await this.store.dropCollection(target.name).catch(() => undefined);
+      throw e;
+    } finally {
+      this.reembedding = false;
+    }
   }
 
   // ------------------------------------------------------------------ stats, audit

@@ -60,6 +60,7 @@ export function serveStdio(overrides: SidecarConfigInput = {}): MessageConnectio
         log,
         status: (s) => void conn.sendNotification(StatusNotification, s),
         changed: (projectIds, ids) => void conn.sendNotification(MemoriesChangedNotification, { projectIds, ids }),
+        progress: (p) => void conn.sendNotification(ProgressNotification, p),
       },
     });
     registerHandlers(conn, service, log);
@@ -82,7 +83,6 @@ export function serveStdio(overrides: SidecarConfigInput = {}): MessageConnectio
   conn.onNotification(Exit, () => {
     void shutdown().finally(() => process.exit(0));
   });
-  void ProgressNotification; // sent by long requests (re-embed, backup) through the same connection
   conn.onClose(() => {
     void shutdown().finally(() => process.exit(0));
   });

@@ -322,6 +322,30 @@ export class Ctx implements vscode.Disposable {
 
   // ------------------------------------------------------------------ progress
 
+  /**
+   * Runs a long request with a cancellable notification: the sidecar's mnemo/progress messages for this
+   * request's token drive it, and Cancel cancels the request.
+   */
+  async requestWithProgress<P extends { progressToken?: string }, R>(type: RequestType<P, R, void>, params: P, title: string): Promise<R> {
+    const token = `${type.method}#${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, cancel) => {
+      let last = 0;
+      this.progress.set(token, {
+        report: (u) => {
+          const increment = u.percent !== undefined ? Math.max(0, u.percent - last) : undefined;
+          if (u.percent !== undefined) last = u.percent;
+          progress.report({ message: u.message, increment });
+        },
+        done: () => undefined,
+      });
+      try {
+        return await this.request(type, { ...params, progressToken: token }, cancel);
+      } finally {
+        this.progress.delete(token);
+      }
+    });
+  }
+
   private onProgress(p: ProgressParams): void {
     let entry = this.progress.get(p.token);
     if (!entry) {

@@ -344,7 +344,7 @@ export class MemoryStore {
       try {
         await c.deleteCollection({ name });
       } catch (e) {
-        if (!/not found|does not exist/i.test(errorMessage(e))) throw e;
+        if ((e as { name?: string })?.name !== 'ChromaNotFoundError' && !/not found|does not exist/i.test(errorMessage(e))) throw e;
       }
     });
   }

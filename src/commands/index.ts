@@ -6,6 +6,7 @@ import * as feedback from './feedback';
 import * as importChat from './importChat';
 import * as memoryActions from './memoryActions';
 import * as previewInjection from './previewInjection';
+import * as reembed from './reembed';
 import * as rememberSelection from './rememberSelection';
 import * as searchMemories from './searchMemories';
 import * as secrets from './secrets';
@@ -13,7 +14,7 @@ import * as showAuditLog from './showAuditLog';
 import * as sidecar from './sidecar';
 
 export function registerCommands(ctx: Ctx): void {
-  for (const m of [rememberSelection, searchMemories, feedback, editMemory, cleanLowConfidence, showAuditLog, previewInjection, importChat, memoryActions, sidecar, secrets]) {
+  for (const m of [rememberSelection, searchMemories, feedback, editMemory, cleanLowConfidence, showAuditLog, previewInjection, importChat, memoryActions, sidecar, secrets, reembed]) {
     m.register(ctx);
   }
 }

@@ -1,0 +1,69 @@
+/**
+ * Changing the embedding model: collections never mix models; captures wait; re-embedding migrates
+ * everything, can be cancelled without a trace, and switches over only when complete.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { resolveConfig } from '../../sidecar/config';
+import { createEmbeddingProvider } from '../../sidecar/embed/index';
+import { CancelledError, EmbeddingError } from '../../sidecar/errors';
+import { MnemoService } from '../../sidecar/service';
+import { TEST_MODEL, cleanupDataDir, tempDataDir, testConfig, testModelPath } from '../support/sidecarSession';
+
+const dataDir = tempDataDir();
+// The same real weights published under a second model id: a different model as far as the store knows.
+const models = mkdtempSync(join(tmpdir(), 'mnemo-models-'));
+mkdirSync(join(models, 'Xenova'));
+mkdirSync(join(models, 'Mnemo'));
+symlinkSync(join(testModelPath(), TEST_MODEL), join(models, TEST_MODEL));
+symlinkSync(join(testModelPath(), TEST_MODEL), join(models, 'Mnemo', 'minilm-v2-copy'));
+
+function service(model: string, background = false): MnemoService {
+  const config = resolveConfig(testConfig(dataDir, { embedding: { model, modelPath: models } }));
+  const embedder = createEmbeddingProvider({ ...config.embedding, cacheDir: join(dataDir, 'models'), log: () => undefined });
+  return new MnemoService({ config, embedder, backgroundQueue: background });
+}
+
+after(() => cleanupDataDir(dataDir));
+
+test('a model change queues captures, re-embedding can be cancelled, then migrates everything and switches over', async () => {
+  const a = service(TEST_MODEL);
+  await a.start();
+  const texts = ['I always use vim, never suggest nano', 'The PLC-3000 Modbus timeout is 1500 ms', 'Backups run nightly at 01:00 UTC'];
+  for (const text of texts) await a.remember({ text, project_id: 'mig' });
+  const before = await a.list({ project_id: 'mig' });
+  await a.dispose();
+
+  const b = service('Mnemo/minilm-v2-copy', true);
+  await b.start();
+  try {
+    await assert.rejects(b.requireModel(), (e: unknown) => e instanceof EmbeddingError && /Re-embed Memories/.test(e.message));
+    const status = await b.computeStatus();
+    assert.equal(status.health, 'warning');
+    assert.match(status.message, /Re-embed/);
+    // Keyword search and listing still work on the old collection; a capture waits in the queue.
+    assert.equal((await b.search({ query: 'vim', mode: 'keyword', project_id: 'mig' })).items.length, 1);
+    await b.capture({ project_id: 'mig', source_type: 'chat', messages: [{ role: 'user', content: 'We decided that the gateway restarts every Sunday at 02:00.', id: 'c1' }] });
+    assert.equal((await b.computeStatus()).queued, 1);
+
+    await assert.rejects(b.reembed({}, { isCancellationRequested: true }), CancelledError);
+    assert.equal(b.store.active?.model, `local:${TEST_MODEL}`, 'a cancelled run leaves the old collection active');
+    assert.equal((await b.list({ project_id: 'mig' })).total, before.total);
+
+    const r = await b.reembed({});
+    assert.equal(r.migrated, before.total);
+    assert.equal(r.model, 'local:Mnemo/minilm-v2-copy');
+    assert.equal(b.store.active?.model, 'local:Mnemo/minilm-v2-copy');
+    const after = await b.list({ project_id: 'mig' });
+    assert.deepEqual(after.items.map((m) => m.id).sort(), before.items.map((m) => m.id).sort(), 'every memory migrated, ids kept');
+    assert.ok(after.items.every((m) => m.embedding_model === 'local:Mnemo/minilm-v2-copy'));
+    assert.equal(await b.flush(60_000), 0, 'the queued capture drains after the switch');
+    const recall = await b.recall({ query: 'which editor should you use?', project_ids: ['mig'] });
+    assert.equal(recall.items[0]?.memory.text, 'I always use vim, never suggest nano');
+  } finally {
+    await b.dispose();
+  }
+});
