@@ -12,7 +12,7 @@ if (!target) {
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 const out = `mnemo-${target}-${version}.vsix`;
 execFileSync(process.execPath, ['esbuild.mjs', '--production'], { stdio: 'inherit' });
-execFileSync(process.execPath, ['node_modules/@vscode/vsce/vsce', 'package', '--target', target, '--out', out, '--allow-missing-repository', '--skip-license'], {
+execFileSync(process.execPath, ['node_modules/@vscode/vsce/vsce', 'package', '--target', target, '--out', out, '--allow-missing-repository', '--skip-license', '--no-rewrite-relative-links'], {
   stdio: 'inherit',
 });
 console.log(`Packaged ${out}`);

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveConfig, type SidecarConfigInput } from './config';
+import { exportBackup, importBackup, inspectBackup, readBackupPassword, IMPORT_MODES, type BackupProgress, type CancellationFlag, type ImportMode } from './backup/index';
 import { createEmbeddingProvider } from './embed/index';
 import { MnemoError, errorMessage } from './errors';
 import { GLOBAL_PROJECT, isSourceType, isStatus, type Memory, type MemoryStatus, type SourceType } from './model';
@@ -26,6 +27,9 @@ Commands:
   decay [--as-of DATE] [--apply]                                preview (default) or apply monthly confidence decay
   clean [--threshold 0.5] [--apply] [--action archive|delete]   memories under a confidence threshold
   audit [ID] [--project P]                                      the audit log of a memory or project
+  export --out FILE|DIR [--project P] [--no-vectors]            encrypted backup (AES-256 ZIP)
+  import FILE [--mode skip|overwrite|new-project] [--dry-run]   restore a backup, all or nothing
+  (backup password: typed at the terminal, --password-stdin, or MNEMO_BACKUP_PASSWORD)
   stats [--json]                                                counts per project
   serve                                                         the sidecar on stdio (JSON-RPC)
 
@@ -59,6 +63,21 @@ export function parseTranscript(text: string, name: string): RawMessage[] {
     }
   });
   return messages as RawMessage[];
+}
+
+/** Progress lines on stderr when it is a terminal (stdout stays clean for --json). */
+function progressToStderr(p: BackupProgress): void {
+  if (process.stderr.isTTY) process.stderr.write(`\r${p.message}${p.percent !== undefined ? ` ${p.percent}%` : ''}\x1b[K${p.percent === 100 ? '\n' : ''}`);
+}
+
+/** Ctrl-C cancels a backup or import cleanly (an import is rolled back) instead of killing the process midway. */
+function cancelOnInterrupt(): CancellationFlag {
+  const token = { isCancellationRequested: false };
+  process.once('SIGINT', () => {
+    token.isCancellationRequested = true;
+    process.stderr.write('\nCancelling…\n');
+  });
+  return token;
 }
 
 function shortDate(iso: string): string {
@@ -111,6 +130,11 @@ export async function main(argv: string[]): Promise<number> {
       apply: { type: 'boolean', default: false },
       threshold: { type: 'string' },
       action: { type: 'string' },
+      out: { type: 'string' },
+      mode: { type: 'string' },
+      'password-stdin': { type: 'boolean', default: false },
+      'no-vectors': { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
     },
   });
   const cfg: SidecarConfigInput = {
@@ -270,6 +294,47 @@ export async function main(argv: string[]): Promise<number> {
             .join('; ');
           out(`${shortDate(e.at)}  ${e.action.padEnd(8)} ${e.memory_id ?? ''}  by ${e.by}${changes ? `  ${changes}` : ''}${e.note ? `  (${e.note})` : ''}`);
         }
+      return 0;
+    }
+    case 'export': {
+      if (!values.out) throw new UsageError('export needs --out FILE (or a folder for mnemo-backup-<project|all>-<time>.zip).');
+      const password = await readBackupPassword({ fromStdin: values['password-stdin'], confirm: true });
+      const token = cancelOnInterrupt();
+      const r = await withService(cfg, (svc) =>
+        exportBackup(svc, { out: values.out!, password, projectId: values.project, includeVectors: !values['no-vectors'], onProgress: progressToStderr, token }),
+      );
+      if (values.json) out(JSON.stringify(r, null, 2));
+      else out(`Wrote ${r.file}: ${r.counts.memories} memories, ${r.counts.audit_entries} audit entries, AES-256 encrypted (${Math.ceil(r.bytes / 1024)} KiB).`);
+      return 0;
+    }
+    case 'import': {
+      const file = positionals[0];
+      if (!file) throw new UsageError('import needs a backup file.');
+      const mode = (values.mode ?? 'skip') as ImportMode;
+      if (!IMPORT_MODES.includes(mode)) throw new UsageError(`Unknown mode "${values.mode}": use skip, overwrite or new-project.`);
+      const password = await readBackupPassword({ fromStdin: values['password-stdin'] });
+      if (values['dry-run']) {
+        const p = await withService(cfg, (svc) => inspectBackup(file, password, svc));
+        if (values.json) out(JSON.stringify(p, null, 2));
+        else {
+          out(
+            `${p.counts.memories} memories of ${p.projects.join(', ') || 'no project'}, made ${shortDate(p.created_at)} by ${p.created_by} with ${p.embedding.model ?? 'no model'}${p.needs_reembed ? ' (texts will be re-embedded)' : ''}.`,
+          );
+          const differ = p.conflicts.filter((c) => c.differs);
+          out(`${p.conflicts.length} already stored (${differ.length} differ); nothing was changed.`);
+          for (const c of differ) out(`  ${c.id}  differs in ${c.fields.join(', ')}  ${c.text}`);
+        }
+        return 0;
+      }
+      const token = cancelOnInterrupt();
+      const r = await withService(cfg, (svc) =>
+        importBackup(svc, file, password, { mode, newProjectId: mode === 'new-project' ? project : undefined, onProgress: progressToStderr, token }),
+      );
+      if (values.json) out(JSON.stringify({ ...r, ids: undefined }, null, 2));
+      else
+        out(
+          `Imported ${r.inserted} new and ${r.overwritten} replaced memories (${r.skipped} kept as stored, ${r.reembedded} re-embedded) into ${r.projects.join(', ') || 'no project'}.`,
+        );
       return 0;
     }
     default:

@@ -59,3 +59,30 @@ export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
 }
+
+/** Why a backup could not be read or imported (sidecar/backup); the server may pass it as the error's `data`. */
+export type BackupFailure =
+  | 'not-found'
+  | 'not-a-backup'
+  | 'truncated'
+  | 'wrong-password'
+  | 'tampered'
+  | 'unsupported-version'
+  | 'invalid-record'
+  | 'conflict'
+  | 'rolled-back';
+
+/** A backup file that cannot be read, verified or imported; the message is one sentence and nothing was changed. */
+export class BackupError extends MnemoError {
+  override name = 'BackupError';
+  override readonly code: number;
+  constructor(
+    readonly reason: BackupFailure,
+    message: string,
+    /** `code` defaults to InvalidInput; a rolled-back import keeps the code of the failure that stopped it. */
+    options?: { cause?: unknown; code?: number },
+  ) {
+    super(message, options);
+    this.code = options?.code ?? ErrorCodes.InvalidInput;
+  }
+}

@@ -4,7 +4,8 @@
  * drive it over any vscode-jsonrpc connection and the product runs it over stdio.
  */
 import { ResponseError, type CancellationToken, type Disposable, type NotificationType, type RequestType } from 'vscode-jsonrpc';
-import { MnemoError, errorMessage } from './errors';
+import { exportBackup, importBackup, inspectBackup, type BackupProgress } from './backup/index';
+import { BackupError, MnemoError, errorMessage } from './errors';
 import * as P from './protocol';
 import type { MnemoService } from './service';
 
@@ -16,6 +17,7 @@ export interface RpcConnection {
 /** Maps any thrown value to a ResponseError with a code from protocol.ts ErrorCodes. */
 export function toResponseError(err: unknown): ResponseError<void> {
   if (err instanceof ResponseError) return err as ResponseError<void>;
+  if (err instanceof BackupError) return new ResponseError(err.code, err.message, { reason: err.reason }) as unknown as ResponseError<void>;
   if (err instanceof MnemoError) return new ResponseError(err.code, err.message);
   const name = (err as { name?: string })?.name;
   if (name === 'EmbeddingUnavailableError') return new ResponseError(P.ErrorCodes.EmbeddingUnavailable, errorMessage(err));
@@ -34,6 +36,7 @@ export function registerHandlers(conn: RpcConnection, svc: MnemoService, log: (l
         throw re;
       }
     });
+  const progress = (token: string | undefined) => (token ? (p: BackupProgress) => void conn.sendNotification(P.ProgressNotification, { token, ...p }) : undefined);
   return [
     handle(P.CaptureSessionRequest, (p) => svc.capture(p)),
     handle(P.IngestRequest, (p) => svc.ingest(p)),
@@ -55,6 +58,13 @@ export function registerHandlers(conn: RpcConnection, svc: MnemoService, log: (l
     handle(P.NoticesRequest, async (p) => ({ notices: await svc.notices(p ?? {}) })),
     handle(P.AckNoticesRequest, async (p) => ({ acknowledged: await svc.ackNotices(p) })),
     handle(P.ReembedRequest, (p, token) => svc.reembed(p ?? {}, token)),
+    handle(P.BackupExportRequest, (p, token) =>
+      exportBackup(svc, { out: p.out, password: p.password, projectId: p.project_id, includeVectors: p.include_vectors, onProgress: progress(p.progressToken), token }),
+    ),
+    handle(P.BackupInspectRequest, (p) => inspectBackup(p.file, p.password, svc)),
+    handle(P.BackupImportRequest, (p, token) =>
+      importBackup(svc, p.file, p.password, { mode: p.mode, newProjectId: p.new_project_id, onProgress: progress(p.progressToken), token }),
+    ),
     handle(P.FlushQueueRequest, async (p) => ({ remaining: await svc.flush(p?.timeout_ms) })),
   ];
 }

@@ -22,6 +22,7 @@ import {
   type ImportedAuditEntry,
 } from '../../sidecar/backup/index';
 import { sha256 } from '../../sidecar/backup/format';
+import { readZipDirectory, readZipEntry } from '../../sidecar/backup/zipReader';
 import { resolveConfig } from '../../sidecar/config';
 import { createEmbeddingProvider } from '../../sidecar/embed/index';
 import { BackupError, CancelledError, MnemoError } from '../../sidecar/errors';
@@ -239,6 +240,7 @@ describe('encrypted backup', () => {
     const target = fresh();
     await target.start();
     const noVec = await exportBackup(source, { out: join(work, 'novec.zip'), password: PASSWORD, includeVectors: false });
+    t.diagnostic(`backup without vectors: ${noVec.bytes} bytes (with: ${statSync(backupFile).size})`);
     await target.requireModel();
     const t0 = performance.now();
     const r = await importBackup(target, noVec.file, PASSWORD, { mode: 'skip' });
@@ -309,6 +311,13 @@ describe('encrypted backup', () => {
     const repacked = sevenZipPack(join(work, 'repack'), files, join(work, 'repacked-by-7zip.zip'));
     const preview = await inspectBackup(repacked, PACK_PASSWORD);
     assert.equal(preview.counts.memories, 100);
+    // 7-Zip writes AE-2 (no CRC, HMAC only) for small entries; archiver-zip-encrypted writes AE-1.
+    const small = sevenZipPack(join(work, 'ae2'), { 'note.txt': 'tiny 小' }, join(work, 'ae2.zip'));
+    const buf = readFileSync(small);
+    const [entry] = readZipDirectory(buf);
+    assert.deepEqual(entry.aes, { version: 2, strength: 3, method: 0 });
+    assert.equal(readZipEntry(buf, entry, PACK_PASSWORD).toString('utf8'), 'tiny 小');
+    assert.ok(readZipDirectory(readFileSync(backupFile)).every((e) => e.aes?.version === 1 && e.aes.strength === 3 && e.aes.method === 8));
   });
 
   test('wrong password, tampered manifest or data, truncated file, future format: one sentence, nothing changes', async () => {

@@ -1,0 +1,227 @@
+/**
+ * One-click encrypted backup: writes the memories (optionally with vectors) and their audit trail into a
+ * standard AES-256 encrypted ZIP (archiver + archiver-zip-encrypted), through a temporary file in the
+ * target folder that is renamed only when complete. Audited as `export`.
+ */
+import archiver from 'archiver';
+import { chmodSync, closeSync, createWriteStream, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { CancelledError, InvalidInputError } from '../errors';
+import type { AuditEntry } from '../protocol';
+import { buildWhere } from '../store/memoryStore';
+import {
+  AUDIT_FILE,
+  BACKUP_FORMAT,
+  BACKUP_FORMAT_VERSION,
+  MANIFEST_FILE,
+  MEMORIES_FILE,
+  VECTOR_ENCODING,
+  defaultBackupName,
+  emptyByStatus,
+  memoryLine,
+  sha256,
+  type BackupCounts,
+  type BackupManifest,
+  type BackupProgress,
+  type CancellationFlag,
+} from './format';
+import type { BackupHost } from './host';
+
+export interface ExportOptions {
+  /** The backup file, or an existing folder (or a path ending in a separator) to write `mnemo-backup-<project|all>-<UTC>.zip` into. */
+  out: string;
+  /** Encrypts the archive (AES-256); at least 8 characters. */
+  password: string;
+  /** Export one project's memories (not global ones); default every project. */
+  projectId?: string;
+  /** Include the vectors, so a restore with the same model needs no re-embedding. Default true. */
+  includeVectors?: boolean;
+  onProgress?: (p: BackupProgress) => void;
+  /** Checked between records; a cancelled export leaves no file behind. */
+  token?: CancellationFlag;
+  /** Default: the system clock. */
+  clock?: () => Date;
+}
+
+export interface ExportResult {
+  /** Absolute path of the backup written. */
+  file: string;
+  counts: BackupCounts;
+  /** Size of the backup file. */
+  bytes: number;
+}
+
+/** Minimum length of a backup password. */
+export const MIN_PASSWORD_LENGTH = 8;
+const ZIP_FORMAT = 'zip-encrypted';
+
+function registerZipEncrypted(): void {
+  if (!archiver.isRegisteredFormat(ZIP_FORMAT)) {
+    archiver.registerFormat(ZIP_FORMAT, require('archiver-zip-encrypted') as (...args: unknown[]) => unknown);
+  }
+}
+
+function check(token?: CancellationFlag): void {
+  if (token?.isCancellationRequested) throw new CancelledError('The backup was cancelled; no file was written.');
+}
+
+/** Where the backup goes: `out` itself, or a default name inside the folder `out`. */
+export function resolveBackupTarget(out: string, projectId: string | undefined, at: Date): string {
+  if (typeof out !== 'string' || !out.trim()) throw new InvalidInputError('Say where to write the backup (a file or a folder).');
+  const abs = resolve(out);
+  const isDir = out.endsWith('/') || out.endsWith(sep) || (existsSync(abs) && statSync(abs).isDirectory());
+  if (isDir) {
+    mkdirSync(abs, { recursive: true });
+    return join(abs, defaultBackupName(projectId, at));
+  }
+  mkdirSync(dirname(abs), { recursive: true });
+  return abs;
+}
+
+/** Writes an encrypted backup and returns where, with its counts. */
+export async function exportBackup(svc: BackupHost, opts: ExportOptions): Promise<ExportResult> {
+  if (typeof opts.password !== 'string' || opts.password.length < MIN_PASSWORD_LENGTH) {
+    throw new InvalidInputError(`The backup password must have at least ${MIN_PASSWORD_LENGTH} characters.`);
+  }
+  const clock = opts.clock ?? (() => new Date());
+  const progress = opts.onProgress ?? (() => undefined);
+  const includeVectors = opts.includeVectors ?? true;
+  const projectId = opts.projectId?.trim() || undefined;
+  const startedAt = clock();
+  const target = resolveBackupTarget(opts.out, projectId, startedAt);
+
+  progress({ message: 'Reading memories', percent: 0 });
+  check(opts.token);
+  const rows = await svc.store.find(buildWhere({ project_id: projectId }), { withVectors: includeVectors });
+  rows.sort((a, b) => a.memory.created_at.localeCompare(b.memory.created_at) || a.memory.id.localeCompare(b.memory.id));
+
+  const counts: BackupCounts = { memories: 0, audit_entries: 0, vectors: 0, by_status: emptyByStatus() };
+  const projects = new Set<string>();
+  const ids = new Set<string>();
+  const lines: string[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    check(opts.token);
+    const { memory, vector } = rows[i];
+    lines.push(memoryLine(memory, vector));
+    counts.memories++;
+    counts.by_status[memory.status]++;
+    if (vector && vector.length) counts.vectors++;
+    projects.add(memory.project_id);
+    ids.add(memory.id);
+    if (i % 50 === 0) progress({ message: `Collecting memories (${i + 1}/${rows.length})`, percent: Math.round(5 + (50 * i) / Math.max(1, rows.length)) });
+  }
+  const audit: AuditEntry[] = svc.audit
+    .readAll()
+    .filter((e) => !projectId || (e.memory_id !== undefined && ids.has(e.memory_id)) || e.project_id === projectId);
+  counts.audit_entries = audit.length;
+  check(opts.token);
+
+  const memoriesData = Buffer.from(lines.map((l) => l + '\n').join(''), 'utf8');
+  const auditData = Buffer.from(audit.map((e) => JSON.stringify(e) + '\n').join(''), 'utf8');
+  const active = svc.store.active;
+  const manifest: BackupManifest = {
+    format: BACKUP_FORMAT,
+    format_version: BACKUP_FORMAT_VERSION,
+    created_at: startedAt.toISOString(),
+    created_by: svc.config.user,
+    project_id: projectId ?? null,
+    projects: [...projects].sort(),
+    counts,
+    embedding: { model: active?.model ?? null, dim: active?.dim ?? null },
+    vectors: { included: includeVectors && counts.vectors > 0, encoding: VECTOR_ENCODING },
+    files: {
+      [MEMORIES_FILE]: { sha256: sha256(memoriesData), bytes: memoriesData.length },
+      [AUDIT_FILE]: { sha256: sha256(auditData), bytes: auditData.length },
+    },
+  };
+  const manifestData = Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8');
+
+  progress({ message: 'Encrypting the backup', percent: 60 });
+  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeEncryptedZip(
+      tmp,
+      opts.password,
+      [
+        { name: MEMORIES_FILE, data: memoriesData },
+        { name: AUDIT_FILE, data: auditData },
+        { name: MANIFEST_FILE, data: manifestData },
+      ],
+      startedAt,
+      opts.token,
+      (fraction) => progress({ message: 'Encrypting the backup', percent: Math.round(60 + 35 * fraction) }),
+    );
+    check(opts.token);
+    const fd = openSync(tmp, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    chmodSync(tmp, 0o600);
+    renameSync(tmp, target);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  const bytes = statSync(target).size;
+  svc.audit.append([
+    {
+      at: clock().toISOString(),
+      action: 'export',
+      ...(projectId ? { project_id: projectId } : {}),
+      by: svc.config.user,
+      note: `exported ${counts.memories} memories and ${counts.audit_entries} audit entries${includeVectors ? ' with vectors' : ''} to ${target}`,
+    },
+  ]);
+  progress({ message: `Backup written: ${basename(target)}`, percent: 100 });
+  return { file: target, counts, bytes };
+}
+
+/** Streams entries into an AES-256 encrypted ZIP at `file` (mode 0600); aborts on cancellation. */
+async function writeEncryptedZip(
+  file: string,
+  password: string,
+  entries: { name: string; data: Buffer }[],
+  date: Date,
+  token: CancellationFlag | undefined,
+  onFraction: (f: number) => void,
+): Promise<void> {
+  registerZipEncrypted();
+  const archive = archiver.create(ZIP_FORMAT, {
+    zlib: { level: 8 },
+    encryptionMethod: 'aes256',
+    password,
+  } as archiver.ArchiverOptions);
+  const output = createWriteStream(file, { mode: 0o600, flags: 'wx' });
+  const total = entries.reduce((n, e) => n + e.data.length, 0);
+  let poll: NodeJS.Timeout | undefined;
+  try {
+    await new Promise<void>((resolveWrite, reject) => {
+      let failed = false;
+      const fail = (e: unknown): void => {
+        if (failed) return;
+        failed = true;
+        archive.abort();
+        output.destroy();
+        reject(e instanceof Error ? e : new Error(String(e)));
+      };
+      output.on('close', () => {
+        if (!failed) resolveWrite();
+      });
+      output.on('error', fail);
+      archive.on('error', fail);
+      archive.on('warning', fail);
+      archive.on('progress', (p) => onFraction(total ? Math.min(1, p.fs.processedBytes / total) : 1));
+      poll = setInterval(() => {
+        if (token?.isCancellationRequested) fail(new CancelledError('The backup was cancelled; no file was written.'));
+      }, 25);
+      archive.pipe(output);
+      for (const e of entries) archive.append(e.data, { name: e.name, date });
+      archive.finalize().catch(fail);
+    });
+  } finally {
+    if (poll) clearInterval(poll);
+  }
+}

@@ -1,0 +1,358 @@
+/**
+ * The backup format (version 1), shared by export, inspect and import. A backup is a ZIP whose entries are
+ * AES-256 encrypted (WinZip AE), holding:
+ * - `memories.jsonl`: one {@link Memory} per line, every field, times in UTC; with `vector` (base64 of the
+ *   little-endian float32 values) when vectors were included;
+ * - `audit.jsonl`: the audit entries of the exported memories/project (or all of them);
+ * - `manifest.json`: {@link BackupManifest}, with the SHA-256 of both other files.
+ * See docs/backup.md.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { BackupError, type BackupFailure } from '../errors';
+import { STATUSES, isCategory, isSourceType, isStatus, type Memory, type MemoryStatus } from '../model';
+import type { AuditEntry } from '../protocol';
+import { ZipReadError, readZipDirectory, readZipEntry, type ZipFailure } from './zipReader';
+
+export const BACKUP_FORMAT = 'mnemo-backup';
+export const BACKUP_FORMAT_VERSION = 1;
+export const MEMORIES_FILE = 'memories.jsonl';
+export const AUDIT_FILE = 'audit.jsonl';
+export const MANIFEST_FILE = 'manifest.json';
+export const VECTOR_ENCODING = 'float32le-base64';
+
+/** Progress of an export or import. */
+export interface BackupProgress {
+  message: string;
+  /** 0..100 */
+  percent?: number;
+}
+
+/** Checked between records; VS Code's and vscode-jsonrpc's CancellationToken both fit. */
+export interface CancellationFlag {
+  readonly isCancellationRequested: boolean;
+}
+
+export interface BackupCounts {
+  memories: number;
+  audit_entries: number;
+  /** Memories that carry a vector. */
+  vectors: number;
+  by_status: Record<MemoryStatus, number>;
+}
+
+export interface BackupManifest {
+  format: typeof BACKUP_FORMAT;
+  /** Readers refuse versions they do not know. */
+  format_version: number;
+  /** UTC ISO-8601 with Z. */
+  created_at: string;
+  /** user@machine that made it. */
+  created_by: string;
+  /** The exported project, or null for a backup of every project. */
+  project_id: string | null;
+  /** Projects of the memories inside, sorted. */
+  projects: string[];
+  counts: BackupCounts;
+  /** The store's active collection when exported (null for an empty store). */
+  embedding: { model: string | null; dim: number | null };
+  vectors: { included: boolean; encoding: typeof VECTOR_ENCODING };
+  /** SHA-256 (hex) and size of every other file of the archive. */
+  files: Record<string, { sha256: string; bytes: number }>;
+}
+
+/** One line of memories.jsonl, read back. */
+export interface BackupRecord {
+  memory: Memory;
+  vector?: number[];
+}
+
+/** An audit entry as stored after an import: the original entry, marked with the backup it came from. */
+export type ImportedAuditEntry = AuditEntry & { imported_from?: string };
+
+/** A backup read, decrypted and verified. */
+export interface LoadedBackup {
+  file: string;
+  manifest: BackupManifest;
+  records: BackupRecord[];
+  audit: ImportedAuditEntry[];
+}
+
+export function sha256(data: Buffer | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export function emptyByStatus(): Record<MemoryStatus, number> {
+  return Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<MemoryStatus, number>;
+}
+
+/** A UTC ISO-8601 string with Z for any parseable time (unchanged when not parseable). */
+export function toUtc(s: string): string {
+  const t = Date.parse(s);
+  return Number.isFinite(t) ? new Date(t).toISOString() : s;
+}
+
+/** `20261130T061500Z` */
+export function compactUtc(d: Date): string {
+  return d.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
+}
+
+/** The part of a default file name that names the scope: the project id made file-name safe, or `all`. */
+export function scopeSlug(projectId?: string): string {
+  if (!projectId) return 'all';
+  return projectId.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 80) || 'project';
+}
+
+/** `mnemo-backup-<project|all>-<UTC>.zip` */
+export function defaultBackupName(projectId: string | undefined, at: Date): string {
+  return `mnemo-backup-${scopeSlug(projectId)}-${compactUtc(at)}.zip`;
+}
+
+export function encodeVector(v: number[]): string {
+  return Buffer.from(new Float32Array(v).buffer).toString('base64');
+}
+
+export function decodeVector(b64: string): number[] | undefined {
+  const buf = Buffer.from(b64, 'base64');
+  if (buf.length === 0 || buf.length % 4 !== 0) return undefined;
+  const out = new Array<number>(buf.length / 4);
+  for (let i = 0; i < out.length; i++) {
+    const x = buf.readFloatLE(i * 4);
+    if (!Number.isFinite(x)) return undefined;
+    out[i] = x;
+  }
+  return out;
+}
+
+/** The memory as written to memories.jsonl: every field, in schema order, times in UTC. */
+export function memoryLine(m: Memory, vector?: number[]): string {
+  const out: Record<string, unknown> = { ...m };
+  for (const [k, v] of Object.entries(out)) if (k.endsWith('_at') && typeof v === 'string') out[k] = toUtc(v);
+  if (vector && vector.length > 0) out.vector = encodeVector(vector);
+  return JSON.stringify(out);
+}
+
+/** JSON with sorted keys: the identity of a memory or an audit entry for comparisons. */
+export function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, val: unknown) =>
+    val && typeof val === 'object' && !Array.isArray(val)
+      ? Object.fromEntries(Object.entries(val as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : val,
+  );
+}
+
+/** Names of the fields whose values differ between two memories (absent and null count as the same). */
+export function differingFields(a: Memory, b: Memory): string[] {
+  const ra = a as unknown as Record<string, unknown>;
+  const rb = b as unknown as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(ra), ...Object.keys(rb)])];
+  return keys.filter((k) => canonical(ra[k] ?? null) !== canonical(rb[k] ?? null));
+}
+
+/** Fields parseRecord checks and copies itself; any other field of a record is kept when it is a string, number or boolean. */
+const CHECKED_FIELDS = new Set([
+  'id',
+  'text',
+  'category',
+  'source_type',
+  'project_id',
+  'confidence_score',
+  'is_actionable',
+  'source_ref',
+  'status',
+  'created_at',
+  'updated_at',
+  'last_seen_at',
+  'times_seen',
+  'added_by',
+  'reason',
+  'score',
+  'embedding_model',
+  'embedding_dim',
+  'use_count',
+  'vector',
+]);
+
+const AUDIT_ACTIONS = ['create', 'update', 'confirm', 'wrong', 'delete', 'decay', 'archive', 'refresh', 'promote', 'import', 'export'];
+
+/** Parses and checks one memories.jsonl line; returns why it is invalid as a string. */
+export function parseRecord(line: string, dim: number | null): BackupRecord | string {
+  let o: Record<string, unknown>;
+  try {
+    const v: unknown = JSON.parse(line);
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return 'not a JSON object';
+    o = v as Record<string, unknown>;
+  } catch {
+    return 'not valid JSON';
+  }
+  const str = (k: string): boolean => typeof o[k] === 'string';
+  const num = (k: string): boolean => typeof o[k] === 'number' && Number.isFinite(o[k]);
+  const time = (k: string): boolean => str(k) && Number.isFinite(Date.parse(o[k] as string));
+  if (!str('id') || !/^mem_[0-9a-f]{16}$/.test(o.id as string)) return 'bad id';
+  if (!str('text') || !(o.text as string).trim()) return 'empty text';
+  if (!isCategory(o.category)) return `unknown category ${JSON.stringify(o.category)}`;
+  if (!isSourceType(o.source_type)) return `unknown source_type ${JSON.stringify(o.source_type)}`;
+  if (!isStatus(o.status)) return `unknown status ${JSON.stringify(o.status)}`;
+  if (!str('project_id') || !(o.project_id as string)) return 'no project_id';
+  if (!num('confidence_score') || (o.confidence_score as number) < 0 || (o.confidence_score as number) > 1) return 'confidence_score outside 0..1';
+  if (typeof o.is_actionable !== 'boolean') return 'is_actionable is not a boolean';
+  if (!Array.isArray(o.source_ref) || !o.source_ref.every((r) => typeof r === 'string')) return 'source_ref is not a list of strings';
+  for (const k of ['created_at', 'updated_at', 'last_seen_at']) if (!time(k)) return `${k} is not a time`;
+  for (const k of ['times_seen', 'score', 'embedding_dim', 'use_count']) if (!num(k)) return `${k} is not a number`;
+  for (const k of ['added_by', 'reason', 'embedding_model']) if (!str(k)) return `${k} is not a string`;
+  for (const [k, v] of Object.entries(o)) {
+    if (CHECKED_FIELDS.has(k) || v === undefined || v === null) continue;
+    if (typeof v !== 'string' && typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v))) return `${k} is not a string, number or boolean`;
+    if (k.endsWith('_at') && !time(k)) return `${k} is not a time`;
+  }
+  const memory: Memory = {
+    id: o.id as string,
+    text: o.text as string,
+    category: o.category,
+    source_type: o.source_type,
+    project_id: o.project_id as string,
+    confidence_score: o.confidence_score as number,
+    is_actionable: o.is_actionable,
+    source_ref: o.source_ref as string[],
+    status: o.status,
+    created_at: toUtc(o.created_at as string),
+    updated_at: toUtc(o.updated_at as string),
+    last_seen_at: toUtc(o.last_seen_at as string),
+    times_seen: o.times_seen as number,
+    added_by: o.added_by as string,
+    reason: o.reason as string,
+    score: o.score as number,
+    embedding_model: o.embedding_model as string,
+    embedding_dim: o.embedding_dim as number,
+    use_count: o.use_count as number,
+  };
+  // Optional fields (confirmed_by, last_used_at, promoted_from, ... and any added to the schema later).
+  const extra = memory as unknown as Record<string, unknown>;
+  for (const [k, v] of Object.entries(o)) {
+    if (CHECKED_FIELDS.has(k) || v === undefined || v === null) continue;
+    extra[k] = k.endsWith('_at') ? toUtc(v as string) : v;
+  }
+  if (o.vector === undefined) return { memory };
+  if (!str('vector')) return 'vector is not a base64 string';
+  const vector = decodeVector(o.vector as string);
+  if (!vector) return 'vector is not valid float32 data';
+  if (dim !== null && vector.length !== dim) return `vector has ${vector.length} dimensions, the manifest says ${dim}`;
+  return { memory, vector };
+}
+
+function parseAuditEntry(line: string): ImportedAuditEntry | string {
+  let o: Record<string, unknown>;
+  try {
+    const v: unknown = JSON.parse(line);
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return 'not a JSON object';
+    o = v as Record<string, unknown>;
+  } catch {
+    return 'not valid JSON';
+  }
+  if (typeof o.at !== 'string' || !Number.isFinite(Date.parse(o.at))) return 'no time';
+  if (typeof o.action !== 'string' || !AUDIT_ACTIONS.includes(o.action)) return `unknown action ${JSON.stringify(o.action)}`;
+  if (typeof o.by !== 'string') return 'no author';
+  for (const k of ['memory_id', 'project_id', 'note', 'imported_from']) if (o[k] !== undefined && typeof o[k] !== 'string') return `${k} is not a string`;
+  if (o.changes !== undefined && (typeof o.changes !== 'object' || o.changes === null || Array.isArray(o.changes))) return 'changes is not an object';
+  return o as unknown as ImportedAuditEntry;
+}
+
+function fail(reason: BackupFailure, message: string, cause?: unknown): never {
+  throw new BackupError(reason, message, cause === undefined ? undefined : { cause });
+}
+
+const ZIP_FAILURE: Record<ZipFailure, { reason: BackupFailure; message: (name: string) => string }> = {
+  'not-zip': { reason: 'not-a-backup', message: (n) => `${n} is not a Mnemo backup (it is not a ZIP archive).` },
+  truncated: { reason: 'truncated', message: (n) => `${n} is incomplete (the file was cut short), so it cannot be read.` },
+  'not-encrypted': { reason: 'not-a-backup', message: (n) => `${n} is not a Mnemo backup (its contents are not AES-encrypted).` },
+  unsupported: { reason: 'not-a-backup', message: (n) => `${n} uses a ZIP encryption or compression that Mnemo backups never use.` },
+  'wrong-password': { reason: 'wrong-password', message: (n) => `The password is wrong for ${n}.` },
+  'auth-failed': { reason: 'tampered', message: (n) => `${n} has been modified or damaged (its contents fail the encryption integrity check).` },
+  corrupt: { reason: 'tampered', message: (n) => `${n} is damaged or has been modified, so it cannot be read.` },
+};
+
+/**
+ * Reads, decrypts and verifies a backup completely: the ZIP's encryption and integrity codes, the manifest's
+ * format version, the SHA-256 and counts of every file, and every record. Throws a {@link BackupError}
+ * with one sentence; it changes nothing.
+ */
+export function loadBackup(file: string, password: string): LoadedBackup {
+  const name = basename(file);
+  if (typeof password !== 'string' || password.length === 0) fail('wrong-password', `A password is needed to open ${name}.`);
+  if (!existsSync(file) || !statSync(file).isFile()) fail('not-found', `There is no backup file at ${file}.`);
+  const buf = readFileSync(file);
+  const read = (entryName: string, entries: ReturnType<typeof readZipDirectory>): Buffer | undefined => {
+    const e = entries.find((x) => x.name === entryName);
+    if (!e) return undefined;
+    return readZipEntry(buf, e, password);
+  };
+  let manifestBuf: Buffer | undefined;
+  let entries: ReturnType<typeof readZipDirectory>;
+  try {
+    entries = readZipDirectory(buf);
+    manifestBuf = read(MANIFEST_FILE, entries);
+  } catch (e) {
+    if (e instanceof ZipReadError) fail(ZIP_FAILURE[e.reason].reason, ZIP_FAILURE[e.reason].message(name), e);
+    throw e;
+  }
+  if (!manifestBuf) fail('not-a-backup', `${name} is not a Mnemo backup (it has no ${MANIFEST_FILE}).`);
+  let manifest: BackupManifest;
+  try {
+    manifest = JSON.parse(manifestBuf.toString('utf8')) as BackupManifest;
+  } catch (e) {
+    fail('tampered', `The manifest of ${name} is not valid JSON, so the backup is damaged or was modified.`, e);
+  }
+  if (!manifest || typeof manifest !== 'object' || manifest.format !== BACKUP_FORMAT) fail('not-a-backup', `${name} is not a Mnemo backup (its manifest is not one).`);
+  if (manifest.format_version !== BACKUP_FORMAT_VERSION) {
+    fail(
+      'unsupported-version',
+      `${name} uses backup format version ${JSON.stringify(manifest.format_version)}, which this version of Mnemo cannot read.`,
+    );
+  }
+  if (!manifest.files || typeof manifest.files !== 'object' || !manifest.counts || !manifest.embedding) {
+    fail('tampered', `The manifest of ${name} is incomplete, so the backup is damaged or was modified.`);
+  }
+  const contents = new Map<string, string>();
+  for (const f of [MEMORIES_FILE, AUDIT_FILE]) {
+    const expected = manifest.files[f];
+    if (!expected || typeof expected.sha256 !== 'string') fail('tampered', `The manifest of ${name} does not list ${f}, so the backup is damaged or was modified.`);
+    let data: Buffer | undefined;
+    try {
+      data = read(f, entries);
+    } catch (e) {
+      if (e instanceof ZipReadError) fail(ZIP_FAILURE[e.reason].reason, ZIP_FAILURE[e.reason].message(name), e);
+      throw e;
+    }
+    if (!data) fail('tampered', `${name} is incomplete: ${f}, listed in its manifest, is missing.`);
+    if (sha256(data) !== expected.sha256) fail('tampered', `${name} has been modified: ${f} does not match the SHA-256 in its manifest.`);
+    contents.set(f, data.toString('utf8'));
+  }
+  const dim = typeof manifest.embedding.dim === 'number' ? manifest.embedding.dim : null;
+  const records: BackupRecord[] = [];
+  const ids = new Set<string>();
+  lines(contents.get(MEMORIES_FILE)!).forEach((line, i) => {
+    const r = parseRecord(line, dim);
+    if (typeof r === 'string') fail('invalid-record', `Memory ${i + 1} in ${name} is invalid (${r}), so nothing was imported.`);
+    if (ids.has(r.memory.id)) fail('invalid-record', `Memory ${i + 1} in ${name} repeats the id ${r.memory.id}, so nothing was imported.`);
+    ids.add(r.memory.id);
+    records.push(r);
+  });
+  const audit: ImportedAuditEntry[] = [];
+  lines(contents.get(AUDIT_FILE)!).forEach((line, i) => {
+    const r = parseAuditEntry(line);
+    if (typeof r === 'string') fail('invalid-record', `Audit entry ${i + 1} in ${name} is invalid (${r}), so nothing was imported.`);
+    audit.push(r);
+  });
+  if (records.length !== manifest.counts.memories || audit.length !== manifest.counts.audit_entries) {
+    fail(
+      'tampered',
+      `${name} has been modified: it holds ${records.length} memories and ${audit.length} audit entries but its manifest says ${manifest.counts.memories} and ${manifest.counts.audit_entries}.`,
+    );
+  }
+  return { file, manifest, records, audit };
+}
+
+function lines(text: string): string[] {
+  return text.split('\n').filter((l) => l.trim().length > 0);
+}

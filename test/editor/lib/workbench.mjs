@@ -1,0 +1,126 @@
+// Playwright helpers for VS Code 1.100's web workbench (as served by
+// code-server 4.100.x). Selectors are the workbench's own CSS classes.
+
+/** Escapes a string for use inside a CSS attribute selector value. */
+const cssString = (s) => JSON.stringify(String(s));
+
+export class Workbench {
+  /** @param {import('playwright-core').Page} page */
+  constructor(page, { log = () => {} } = {}) {
+    this.page = page;
+    this.log = log;
+  }
+
+  /** Waits for the workbench shell and the extension host to be up. */
+  async waitReady(timeoutMs = 90_000) {
+    const p = this.page;
+    await p.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: timeoutMs });
+    await p.locator('.part.activitybar, .part.sidebar').first().waitFor({ state: 'visible', timeout: timeoutMs });
+    // The status bar appears once the layout is restored; the remote indicator once connected.
+    await p.locator('.part.statusbar').waitFor({ state: 'visible', timeout: timeoutMs });
+  }
+
+  /** Closes any quick input / notification / context menu that may be open. */
+  async dismiss() {
+    for (let i = 0; i < 3; i++) {
+      if (!(await this.page.locator('.quick-input-widget:visible, .context-view .monaco-menu:visible').count())) break;
+      await this.page.keyboard.press('Escape');
+    }
+  }
+
+  /** Opens the command palette (F1) and returns the quick input locator. */
+  async openCommandPalette() {
+    await this.dismiss();
+    const widget = this.page.locator('.quick-input-widget');
+    // Click the editor area first so the keystroke goes to the workbench, not to a stale focus.
+    await this.page.locator('.part.editor').click({ position: { x: 20, y: 20 } }).catch(() => {});
+    await this.page.keyboard.press('F1');
+    await widget.waitFor({ state: 'visible', timeout: 15_000 });
+    return widget;
+  }
+
+  /**
+   * Opens the palette, types `>filter` and returns the labels of the entries
+   * shown, leaving the palette open. Right after startup the remote
+   * extensions' commands are not registered yet and the palette snapshot
+   * taken when it opens does not refresh, so this reopens it (bounded) until
+   * an entry containing `expect` shows up or `timeoutMs` passes.
+   */
+  async queryPalette(filter, { expect = filter, timeoutMs = 30_000 } = {}) {
+    const deadline = Date.now() + timeoutMs;
+    let labels = [];
+    for (let attempt = 1; ; attempt++) {
+      const widget = await this.openCommandPalette();
+      await widget.locator('input.input').fill(`>${filter}`);
+      const rows = widget.locator('.quick-input-list .monaco-list-row');
+      const match = rows.filter({ hasText: expect }).first();
+      const wait = Math.min(3000, Math.max(500, deadline - Date.now()));
+      const found = await match
+        .waitFor({ state: 'visible', timeout: wait })
+        .then(() => true)
+        .catch(() => false);
+      labels = await rows.evaluateAll((els) => els.map((e) => (e.getAttribute('aria-label') || e.textContent || '').trim()));
+      if (found || Date.now() >= deadline) return { widget, found, labels, match, attempts: attempt };
+      await this.page.keyboard.press('Escape');
+    }
+  }
+
+  /** Labels of the command palette entries matching `filter` (palette closed afterwards). */
+  async paletteEntries(filter, opts) {
+    const { labels } = await this.queryPalette(filter, opts);
+    await this.dismiss();
+    return labels;
+  }
+
+  /**
+   * Runs a command from the command palette (F1) by its full title as shown
+   * there ("Category: Title").
+   */
+  async runCommand(fullTitle, opts) {
+    const { widget, found, labels, match } = await this.queryPalette(fullTitle, opts);
+    if (!found) {
+      await this.dismiss();
+      throw new Error(`"${fullTitle}" not in the command palette; it showed: ${labels.slice(0, 5).join(' | ') || 'nothing'}`);
+    }
+    await match.click();
+    await widget.waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => {});
+  }
+
+  /** Waits for a notification toast containing `text`; returns its locator. */
+  async waitForNotification(text, timeoutMs = 20_000) {
+    const toast = this.page.locator('.notification-toast-container, .notifications-toasts .monaco-list-row', { hasText: text }).first();
+    await toast.waitFor({ state: 'visible', timeout: timeoutMs });
+    return toast;
+  }
+
+  /** The activity bar entry for a view container, by its title. */
+  activityBarItem(title) {
+    return this.page.locator(`.part.activitybar .action-item a.action-label[aria-label^=${cssString(title)}]`).first();
+  }
+
+  /**
+   * Opens a view container from the activity bar by its title and waits for
+   * its side bar to show. Returns the side bar locator.
+   */
+  async openViewContainer(title, timeoutMs = 20_000) {
+    const item = this.activityBarItem(title);
+    await item.waitFor({ state: 'visible', timeout: timeoutMs });
+    const li = item.locator('xpath=ancestor::li[contains(@class,"action-item")][1]');
+    const alreadyOpen = /\bchecked\b/.test((await li.getAttribute('class')) ?? '');
+    if (!alreadyOpen) await item.click();
+    const sidebar = this.page.locator('.part.sidebar');
+    await sidebar.waitFor({ state: 'visible', timeout: timeoutMs });
+    await this.page
+      .locator(`.part.sidebar .composite.title h2[title], .part.sidebar .title-label h2`, { hasText: title })
+      .first()
+      .waitFor({ state: 'visible', timeout: timeoutMs });
+    return sidebar;
+  }
+
+  /** A view pane (inside the side bar) by its name. */
+  viewPane(name) {
+    return this.page.locator('.part.sidebar .pane', {
+      has: this.page.locator(`.pane-header[aria-label^=${cssString(name)}], .pane-header h3.title:text-is(${cssString(name)})`),
+    }).first();
+  }
+}

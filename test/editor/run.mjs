@@ -1,0 +1,517 @@
+#!/usr/bin/env node
+// Editor test harness: runs Mnemo's tests inside a real VS Code (code-server
+// 4.100.3 = VS Code 1.100) driven by headless Debian Chromium.
+//
+//   bash test/editor/setup.sh                      # once; quick when already done
+//   node test/editor/run.mjs [--ext-host] [--ui] [--vsix path/to/mnemo.vsix]
+//
+// Phases (both when neither flag is given):
+//   --ext-host  bundles test/editor/suite (index.ts + *.test.ts) with esbuild to
+//               <ext>/out/editor-suite/ and loads the workbench with the test
+//               payload (extensionDevelopmentPath + extensionTestsPath); mocha
+//               runs inside the remote Node extension host. Results come back as
+//               a JSON file (+ the exit code through window.codeAutomationExit).
+//   --ui        installs a VSIX into an isolated extensions dir, opens
+//               test/fixtures/workspace and runs test/editor/ui/*.ui.mjs with
+//               playwright, one screenshot per test.
+// Output: one line per test, then exactly `N passed, N failed`; exit 1 on any
+// failure. Artifacts (screenshots, logs, results, code-server state) go to
+// test-artifacts/editor/.
+//
+// Other options: --ext-dev-path DIR (default: repo root), --expect-ext-id ID,
+// --suite DIR (*.test.ts to run, default test/editor/suite), --ui-tests DIR,
+// --workspace DIR, --artifacts DIR, --grep RE, --ext-host-timeout SEC (300),
+// --ui-test-timeout SEC (90), --mocha-timeout SEC (per ext-host test, 30),
+// --user-settings FILE (VS Code user settings for both phases, default
+// test/editor/user-settings.json; "${repoRoot}" / "${workspace}" are
+// substituted in string values), --keep-state (keep the /tmp/mnemo-editor-* dir
+// holding code-server's user-data, extensions, HOME and XDG dirs; its logs are
+// copied to the artifacts either way).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { launchBrowser } from './lib/browser.mjs';
+import { installVsix, prepareState, startCodeServer } from './lib/code-server.mjs';
+import { killAllSync, withTimeout } from './lib/processes.mjs';
+import { Workbench } from './lib/workbench.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, '../..');
+
+// ------------------------------------------------------------------ options --
+const { values: opt } = parseArgs({
+  options: {
+    'ext-host': { type: 'boolean', default: false },
+    ui: { type: 'boolean', default: false },
+    vsix: { type: 'string' },
+    'ext-dev-path': { type: 'string', default: REPO },
+    'expect-ext-id': { type: 'string' },
+    suite: { type: 'string', default: path.join(HERE, 'suite') },
+    'ui-tests': { type: 'string', default: path.join(HERE, 'ui') },
+    workspace: { type: 'string', default: path.join(REPO, 'test', 'fixtures', 'workspace') },
+    artifacts: { type: 'string', default: path.join(REPO, 'test-artifacts', 'editor') },
+    grep: { type: 'string' },
+    'ext-host-timeout': { type: 'string', default: '300' },
+    'ui-test-timeout': { type: 'string', default: '90' },
+    'mocha-timeout': { type: 'string', default: '30' },
+    'user-settings': { type: 'string', default: path.join(HERE, 'user-settings.json') },
+    'keep-state': { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+  strict: true,
+});
+if (opt.help) {
+  const src = fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
+  console.log(src.slice(1, src.findIndex((l) => l.startsWith('import'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+  process.exit(0);
+}
+const runExtHost = opt['ext-host'] || !opt.ui;
+const runUi = opt.ui || !opt['ext-host'];
+const extDevPath = path.resolve(opt['ext-dev-path']);
+const workspace = path.resolve(opt.workspace);
+const ARTIFACTS = path.resolve(opt.artifacts);
+const extHostTimeoutMs = Number(opt['ext-host-timeout']) * 1000;
+const uiTestTimeoutMs = Number(opt['ui-test-timeout']) * 1000;
+// code-server state (user data, extensions, HOME, XDG dirs) lives in a short
+// temp path: VS Code creates unix sockets there and their paths must stay < 108 chars.
+const STATE_ROOT = fs.mkdtempSync(path.join(fs.existsSync('/tmp') ? '/tmp' : os.tmpdir(), 'mnemo-editor-'));
+
+// ------------------------------------------------------------------ results --
+/** @type {{phase: string, name: string, ok: boolean, skipped?: boolean, ms?: number, error?: string}[]} */
+const results = [];
+function record(r) {
+  results.push(r);
+  const ms = r.ms !== undefined ? ` (${Math.round(r.ms)} ms)` : '';
+  const mark = r.skipped ? '-' : r.ok ? '✓' : '✗';
+  console.log(`  ${mark} ${r.phase} › ${r.name}${ms}${r.skipped ? ' [skipped]' : ''}`);
+  if (!r.ok && r.error) console.log(`      ${String(r.error).split('\n').slice(0, 12).join('\n      ')}`);
+}
+const errText = (e) => (e instanceof Error ? e.message : String(e));
+
+// ------------------------------------------------------------------ cleanup --
+const cleanups = [];
+async function cleanupAll() {
+  while (cleanups.length) {
+    const fn = cleanups.pop();
+    await Promise.resolve()
+      .then(fn)
+      .catch((e) => console.error(`[editor] cleanup: ${errText(e)}`));
+  }
+}
+function removeState() {
+  if (opt['keep-state']) return;
+  try {
+    fs.rmSync(STATE_ROOT, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  } catch (e) {
+    console.error(`[editor] could not remove ${STATE_ROOT}: ${errText(e)}`);
+  }
+}
+process.on('exit', () => {
+  killAllSync();
+  removeState();
+});
+let aborting = false;
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    if (aborting) return;
+    aborting = true;
+    console.error(`[editor] ${sig}: stopping code-server and chromium`);
+    withTimeout(cleanupAll(), 20_000, 'cleanup')
+      .catch(() => {})
+      .finally(() => {
+        killAllSync();
+        removeState();
+        process.exit(130);
+      });
+  });
+}
+
+/** Extra VS Code user settings (e.g. pointing network endpoints of the extension at loopback). */
+function loadUserSettings() {
+  const file = opt['user-settings'];
+  if (!file || !fs.existsSync(file)) return {};
+  const subst = (v) =>
+    typeof v === 'string' ? v.replaceAll('${repoRoot}', REPO).replaceAll('${workspace}', workspace) : v;
+  const raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  return Object.fromEntries(Object.entries(raw).filter(([k]) => !k.startsWith('//')).map(([k, v]) => [k, subst(v)]));
+}
+
+function readManifest(dir) {
+  return JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+}
+
+/** An append-only line logger; lines arriving after cleanup closed it are dropped. */
+function appendLine(file) {
+  let fd = fs.openSync(file, 'a');
+  cleanups.push(() => {
+    const f = fd;
+    fd = undefined;
+    if (f !== undefined) fs.closeSync(f);
+  });
+  return (line) => {
+    if (fd !== undefined) fs.writeSync(fd, `${line}\n`);
+  };
+}
+
+async function safeScreenshot(page, file) {
+  try {
+    // Park the mouse so hover tooltips do not cover what the screenshot is about.
+    await page.mouse.move(900, 700).catch(() => {});
+    await page.screenshot({ path: file, timeout: 15_000 });
+    return file;
+  } catch (e) {
+    console.log(`      (screenshot ${path.basename(file)} failed: ${errText(e)})`);
+    return undefined;
+  }
+}
+
+/**
+ * Copies the server-side log folder (remote agent, extension host, extension
+ * output channels) into the artifacts, and concatenates the extension host's
+ * logs (its own log with uncaught errors + every extension's output channel)
+ * into <phase>/extension-host.log.
+ */
+function collectServerLogs(dirs, dest) {
+  const logs = path.join(dirs.userData, 'logs');
+  if (fs.existsSync(logs)) fs.cpSync(logs, dest, { recursive: true });
+  const coder = path.join(dirs.home, '.local', 'share', 'code-server', 'coder-logs');
+  if (fs.existsSync(coder)) fs.cpSync(coder, path.join(dest, 'coder-logs'), { recursive: true });
+  if (!fs.existsSync(dest)) return;
+  const parts = [];
+  for (const f of fs.readdirSync(dest, { recursive: true }).map(String).sort()) {
+    if (!/(^|\/)exthost\d*\//.test(f) || !f.endsWith('.log')) continue;
+    parts.push(`===== ${f} =====\n${fs.readFileSync(path.join(dest, f), 'utf8')}`);
+  }
+  if (parts.length) fs.writeFileSync(path.join(path.dirname(dest), 'extension-host.log'), `${parts.join('\n')}\n`);
+}
+
+// ------------------------------------------------------------ ext host phase --
+async function bundleSuite(outDir) {
+  const esbuild = await import('esbuild');
+  const suiteDir = path.resolve(opt.suite);
+  const testSources = fs
+    .readdirSync(suiteDir)
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => path.join(suiteDir, f));
+  if (testSources.length === 0) throw new Error(`no *.test.ts in ${suiteDir}`);
+  fs.rmSync(outDir, { recursive: true, force: true });
+  const entryPoints = [
+    { in: path.join(HERE, 'suite', 'index.ts'), out: 'index' },
+    ...testSources.map((f) => ({ in: f, out: path.basename(f, '.ts') })),
+  ];
+  await esbuild.build({
+    entryPoints,
+    outdir: outDir,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['vscode'],
+    sourcemap: 'inline',
+    logLevel: 'warning',
+    // mocha pulls optional deps through dynamic requires it guards itself.
+    logOverride: { 'require-resolve-not-external': 'silent', 'unsupported-dynamic-import': 'silent' },
+  });
+  return testSources.map((f) => path.join(outDir, `${path.basename(f, '.ts')}.js`));
+}
+
+function payloadUrl(baseUrl, folder, payload) {
+  // The workbench reads ?folder= (a server path) and ?payload= (JSON array of
+  // [key, value] pairs); values are parsed with URI.parse, so they are given
+  // as vscode-remote URIs: a file: URI would make the workbench look for a
+  // local (browser-side) extension host to run the tests, and there is none.
+  return `${baseUrl}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+async function extHostPhase() {
+  const phase = 'ext-host';
+  const dir = path.join(ARTIFACTS, 'ext-host');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const manifestPath = path.join(extDevPath, 'package.json');
+  if (!fs.existsSync(manifestPath)) throw new Error(`${manifestPath} not found`);
+  const manifest = readManifest(extDevPath);
+  const expectedId =
+    opt['expect-ext-id'] ?? (extDevPath === REPO ? 'mnemo.mnemo' : `${manifest.publisher}.${manifest.name}`);
+  const mainFile = manifest.main ? path.join(extDevPath, manifest.main) : undefined;
+  if (mainFile && !fs.existsSync(mainFile)) {
+    console.log(`  ! ${mainFile} is missing: the activation tests will fail (run npm run build first)`);
+  } else if (mainFile) {
+    // A bundle older than its manifest or sources tests yesterday's extension.
+    const built = fs.statSync(mainFile).mtimeMs;
+    const srcDir = path.join(extDevPath, 'src');
+    const newer = [manifestPath, ...(fs.existsSync(srcDir) ? fs.readdirSync(srcDir, { recursive: true }).map((f) => path.join(srcDir, String(f))) : [])]
+      .filter((f) => /\.(ts|js|json)$/.test(f) && fs.statSync(f).mtimeMs > built);
+    if (newer.length) {
+      console.log(`  ! ${path.relative(extDevPath, mainFile)} is older than ${newer.slice(0, 3).map((f) => path.relative(extDevPath, f)).join(', ')}${newer.length > 3 ? ` (+${newer.length - 3})` : ''}: run npm run build`);
+    }
+  }
+
+  const outDir = path.join(extDevPath, 'out', 'editor-suite');
+  const t0 = Date.now();
+  const testFiles = await bundleSuite(outDir);
+  const resultsPath = path.join(dir, 'results.json');
+  const screenshotAckPath = path.join(dir, '.screenshot-taken');
+  const runConfig = {
+    screenshotAckPath,
+    extensionDevelopmentPath: extDevPath,
+    expectedExtensionId: expectedId,
+    resultsPath,
+    testFiles,
+    mochaTimeoutMs: Number(opt['mocha-timeout']) * 1000,
+    ...(opt.grep ? { grep: opt.grep } : {}),
+  };
+  const runConfigPath = path.join(outDir, 'run-config.json');
+  fs.writeFileSync(runConfigPath, JSON.stringify(runConfig, null, 2));
+  console.log(`[editor] ext-host: bundled ${testFiles.length} test file(s) in ${Date.now() - t0} ms → ${path.relative(REPO, outDir) || outDir}`);
+
+  const { dirs, env } = prepareState(
+    path.join(STATE_ROOT, 'ext-host'),
+    { MNEMO_EDITOR_RUN_CONFIG: runConfigPath },
+    loadUserSettings(),
+  );
+  cleanups.push(() => collectServerLogs(dirs, path.join(dir, 'server-logs')));
+  const server = await startCodeServer({ dirs, env, logFile: path.join(dir, 'code-server.log') });
+  cleanups.push(() => server.stop());
+  console.log(`[editor] ext-host: code-server on ${server.url}`);
+
+  let resolveExit;
+  let rejectExit;
+  const exited = new Promise((resolve, reject) => {
+    resolveExit = resolve;
+    rejectExit = reject;
+  });
+  const writeConsole = appendLine(path.join(dir, 'browser-console.log'));
+  const consoleLog = (line) => {
+    writeConsole(line);
+    // The workbench only logs this and never reports an exit: fail fast instead of waiting for the timeout.
+    if (line.includes('No extension host found that can launch the test runner')) {
+      rejectExit(new Error(line.replace(/^\S+ \[console\.\w+\] /, '')));
+    }
+  };
+  const browser = await launchBrowser({ userDataDir: path.join(dirs.root, 'chromium'), onConsole: consoleLog });
+  cleanups.push(() => browser.close());
+  const { page } = browser;
+  await page.exposeFunction('codeAutomationExit', (code, logs) => {
+    // logs: the workbench's own log files [{ relativePath, contents }] at exit.
+    try {
+      if (Array.isArray(logs)) {
+        for (const l of logs) {
+          if (!l || typeof l.relativePath !== 'string') continue;
+          const target = path.join(dir, 'workbench-logs', l.relativePath.replace(/\.\.(\/|\\)/g, ''));
+          fs.mkdirSync(path.dirname(target), { recursive: true });
+          fs.writeFileSync(target, typeof l.contents === 'string' ? l.contents : JSON.stringify(l.contents));
+        }
+      }
+    } catch (e) {
+      consoleLog(`[harness] could not save workbench logs: ${errText(e)}`);
+    }
+    resolveExit(code);
+  });
+
+  const authority = new URL(server.url).host;
+  const remote = (p) => `vscode-remote://${authority}${p}`;
+  const url = payloadUrl(server.url, workspace, [
+    ['extensionDevelopmentPath', remote(extDevPath)],
+    ['extensionTestsPath', remote(path.join(outDir, 'index.js'))],
+  ]);
+  fs.writeFileSync(path.join(dir, 'url.txt'), `${url}\n`);
+  // Fail fast instead of waiting for the timeout when code-server or the page dies.
+  server.proc.exit.then(({ code, signal }) => rejectExit(new Error(`code-server exited (${code ?? signal}) during the tests`)));
+  page.on('crash', () => rejectExit(new Error('the workbench page crashed')));
+  const started = Date.now();
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+
+  // As soon as the runner has written its results (and waits for our ack), screenshot the
+  // workbench while the extension host is still alive, then let the runner return.
+  let stopWatching = false;
+  const liveShot = (async () => {
+    while (!stopWatching && !fs.existsSync(resultsPath)) await new Promise((r) => setTimeout(r, 200));
+    if (stopWatching) return;
+    await safeScreenshot(page, path.join(dir, 'tests-done.png'));
+    fs.writeFileSync(screenshotAckPath, '');
+  })();
+
+  let exitCode;
+  let timedOut = false;
+  try {
+    exitCode = await withTimeout(exited, extHostTimeoutMs, 'extension host tests');
+  } catch (e) {
+    timedOut = true;
+    record({ phase, name: 'suite finished', ok: false, error: errText(e) });
+    exitCode = undefined;
+  }
+  stopWatching = true;
+  await liveShot;
+  if (timedOut || exitCode !== 0) await safeScreenshot(page, path.join(dir, 'failure.png'));
+  console.log(`[editor] ext-host: runner exit code ${exitCode ?? 'none'} after ${Math.round((Date.now() - started) / 1000)}s`);
+
+  let data;
+  if (fs.existsSync(resultsPath)) {
+    data = JSON.parse(fs.readFileSync(resultsPath, 'utf8'));
+    for (const t of data.tests) {
+      if (t.state === 'pending') record({ phase, name: t.fullTitle, ok: true, skipped: true });
+      else record({ phase, name: t.fullTitle, ok: t.state === 'passed', ms: t.durationMs, error: t.error });
+    }
+    if (data.fatal) record({ phase, name: 'suite runner', ok: false, error: data.fatal });
+    fs.writeFileSync(path.join(dir, 'extension-host-env.json'), JSON.stringify(data.host, null, 2));
+  } else if (!timedOut) {
+    record({
+      phase,
+      name: 'suite runner',
+      ok: false,
+      error: `no results file (${resultsPath}); exit code ${exitCode}. See ${path.join(dir, 'browser-console.log')}`,
+    });
+  }
+  if (data && !timedOut && exitCode !== 0 && !data.tests.some((t) => t.state === 'failed') && !data.fatal) {
+    record({ phase, name: 'suite runner exit code', ok: false, error: `runner reported exit code ${exitCode}` });
+  }
+
+  await browser.close();
+  await server.stop();
+}
+
+// ------------------------------------------------------------------ UI phase --
+function findVsix() {
+  if (opt.vsix) return path.resolve(opt.vsix);
+  if (process.env.MNEMO_VSIX) return path.resolve(process.env.MNEMO_VSIX);
+  const candidates = fs
+    .readdirSync(REPO)
+    .filter((f) => f.endsWith('.vsix'))
+    .map((f) => path.join(REPO, f))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+  return candidates[0];
+}
+
+async function loadUiTests() {
+  const dir = path.resolve(opt['ui-tests']);
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => /\.ui\.mjs$/.test(f))
+    .sort();
+  const tests = [];
+  for (const f of files) {
+    const mod = await import(pathToFileURL(path.join(dir, f)).href);
+    const list = mod.tests ?? mod.default;
+    if (!Array.isArray(list)) throw new Error(`${f}: export \`tests\` (an array of { name, run(ctx) })`);
+    for (const t of list) tests.push({ ...t, file: f });
+  }
+  return tests;
+}
+
+const slug = (s) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 80);
+
+async function uiPhase() {
+  const phase = 'ui';
+  const dir = path.join(ARTIFACTS, 'ui');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const vsix = findVsix();
+  if (!vsix || !fs.existsSync(vsix)) {
+    throw new Error(
+      `no VSIX to install (${vsix ?? 'none found'}): pass --vsix path/to/file.vsix (build one with npm run package)`,
+    );
+  }
+  const tests = await loadUiTests();
+  if (tests.length === 0) throw new Error(`no *.ui.mjs tests in ${opt['ui-tests']}`);
+
+  const { dirs, env } = prepareState(path.join(STATE_ROOT, 'ui'), {}, loadUserSettings());
+  cleanups.push(() => collectServerLogs(dirs, path.join(dir, 'server-logs')));
+  const t0 = Date.now();
+  const installed = await installVsix({ dirs, env, vsix, logFile: path.join(dir, 'install-extension.log') });
+  const extensionPath = installed[0];
+  const manifest = readManifest(extensionPath);
+  const extensionId = `${manifest.publisher}.${manifest.name}`;
+  console.log(`[editor] ui: installed ${extensionId}@${manifest.version} from ${path.basename(vsix)} in ${Date.now() - t0} ms`);
+
+  const server = await startCodeServer({ dirs, env, logFile: path.join(dir, 'code-server.log') });
+  cleanups.push(() => server.stop());
+  console.log(`[editor] ui: code-server on ${server.url}`);
+  const consoleLog = appendLine(path.join(dir, 'browser-console.log'));
+  const browser = await launchBrowser({ userDataDir: path.join(dirs.root, 'chromium'), onConsole: consoleLog });
+  cleanups.push(() => browser.close());
+  const { page } = browser;
+  const wb = new Workbench(page, { log: consoleLog });
+
+  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`, { waitUntil: 'domcontentloaded' });
+  try {
+    await wb.waitReady();
+  } catch (e) {
+    await safeScreenshot(page, path.join(dir, 'workbench-not-ready.png'));
+    throw e;
+  }
+
+  for (const t of tests) {
+    const name = `${t.file.replace(/\.ui\.mjs$/, '')} › ${t.name}`;
+    const shot = path.join(dir, `${slug(t.file.replace(/\.ui\.mjs$/, ''))}--${slug(t.name)}.png`);
+    const ctx = {
+      page,
+      wb,
+      manifest,
+      extensionId,
+      extensionPath,
+      workspace,
+      artifactsDir: dir,
+      log: (m) => consoleLog(`[ui:${t.name}] ${m}`),
+      screenshot: (label) => safeScreenshot(page, shot.replace(/\.png$/, `--${slug(label)}.png`)),
+    };
+    const started = Date.now();
+    let error;
+    try {
+      await withTimeout(Promise.resolve().then(() => t.run(ctx)), t.timeoutMs ?? uiTestTimeoutMs, name);
+    } catch (e) {
+      error = e instanceof Error ? e.stack || e.message : String(e);
+    }
+    const ms = Date.now() - started;
+    await safeScreenshot(page, shot);
+    record({ phase, name, ok: !error, ms, error });
+    await wb.dismiss().catch(() => {});
+  }
+
+  await browser.close();
+  await server.stop();
+}
+
+// --------------------------------------------------------------------- main --
+async function main() {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const t0 = Date.now();
+  const phases = [];
+  if (runExtHost) phases.push(['ext-host', extHostPhase]);
+  if (runUi) phases.push(['ui', uiPhase]);
+  for (const [name, fn] of phases) {
+    console.log(`[editor] ${name} phase`);
+    const before = results.length;
+    try {
+      await fn();
+    } catch (e) {
+      record({ phase: name, name: 'harness', ok: false, error: e instanceof Error ? e.stack || e.message : String(e) });
+    } finally {
+      await cleanupAll();
+    }
+    if (results.length === before) record({ phase: name, name: 'ran no tests', ok: false });
+  }
+  if (opt['keep-state']) console.log(`[editor] code-server state kept in ${STATE_ROOT}`);
+  const passed = results.filter((r) => r.ok && !r.skipped).length;
+  const failed = results.filter((r) => !r.ok).length;
+  const skipped = results.filter((r) => r.skipped).length;
+  fs.writeFileSync(path.join(ARTIFACTS, 'summary.json'), JSON.stringify({ passed, failed, skipped, results }, null, 2));
+  console.log(`[editor] artifacts: ${path.relative(process.cwd(), ARTIFACTS) || ARTIFACTS} (${Math.round((Date.now() - t0) / 1000)}s)`);
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
+}
+
+const code = await main().catch(async (e) => {
+  console.error(e);
+  await cleanupAll();
+  return 1;
+});
+process.exit(code);

@@ -1,0 +1,310 @@
+/**
+ * Mnemo's extension side against the real sidecar: the tree per project, mark wrong, the review queue,
+ * search -> reveal, dashboard stats, language model tools, the @mnemo participant. Each test seeds its
+ * own memories (unique texts, or a unique project id) through the exported API and deletes them after.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { MnemoApi } from '../../../src/api';
+import type { Memory } from '../../../sidecar/model';
+import { DeleteRequest, FlushQueueRequest, GetRequest, ListRequest, RememberRequest, SearchRequest, StatsRequest } from '../../../sidecar/protocol';
+import type { MemoryNode, TreeNode } from '../../../src/views/memoryTree';
+import type { ReviewNode } from '../../../src/views/reviewTree';
+import { filterFor } from '../../../src/views/dashboard';
+import { loadManifest, loadRunConfig } from './harness';
+
+const TEST_MODEL = 'Xenova/all-MiniLM-L6-v2';
+
+/** Polls `probe` until it returns a truthy value; fails with `what` and the last error after `timeoutMs`. */
+async function waitFor<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 20_000, intervalMs = 100): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v) return v as NonNullable<T>;
+      last = v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+let apiPromise: Promise<MnemoApi> | undefined;
+
+/**
+ * Activates Mnemo and points it at the repository's test embedding model (scripts/fetch-model.sh), so
+ * nothing is downloaded; the sidecar is restarted once with those settings. User settings live in the
+ * harness's fresh per-run state directory, so this does not leak.
+ */
+function mnemo(): Promise<MnemoApi> {
+  apiPromise ??= (async () => {
+    const cfg = loadRunConfig();
+    const ext = vscode.extensions.getExtension<MnemoApi>(cfg.expectedExtensionId);
+    if (!ext) throw new Error(`${cfg.expectedExtensionId} is not installed`);
+    const api = await ext.activate();
+    const modelDir = process.env.MNEMO_TEST_MODEL_DIR ?? path.join(cfg.extensionDevelopmentPath, '.cache', 'models');
+    const settings = vscode.workspace.getConfiguration('mnemo');
+    await settings.update('review.dailyDigest', false, vscode.ConfigurationTarget.Global);
+    await settings.update('capture.terminal.enabled', false, vscode.ConfigurationTarget.Global);
+    if (fs.existsSync(modelDir)) {
+      await settings.update('embedding.provider', 'local', vscode.ConfigurationTarget.Global);
+      await settings.update('embedding.model', TEST_MODEL, vscode.ConfigurationTarget.Global);
+      await settings.update('embedding.modelPath', modelDir, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('mnemo.restartSidecar');
+    }
+    await api.ready(120_000);
+    return api;
+  })();
+  return apiPromise;
+}
+
+/** A tag unique to this run, put into seeded texts so tests share nothing. */
+function uniqueTag(prefix: string): string {
+  return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+}
+
+
+describe('Mnemo extension', function () {
+  this.timeout(180_000);
+  let api: MnemoApi;
+  const seeded: string[] = [];
+
+  before(async () => {
+    api = await mnemo();
+  });
+
+  after(async () => {
+    if (api && seeded.length) await api.request(DeleteRequest, { ids: seeded, by: 'editor-tests' }).catch(() => undefined);
+  });
+
+  async function remember(text: string, projectId: string, extra: { pending?: boolean; source_ref?: string[] } = {}): Promise<string> {
+    const decision = await api.request(RememberRequest, {
+      text,
+      project_id: projectId,
+      category: 'instruction',
+      source_type: 'manual',
+      source_ref: extra.source_ref ?? ['src/example.ts:1'],
+      added_by: 'editor-tests',
+      pending: extra.pending,
+    });
+    assert.ok(decision.id, `remember returned no id: ${JSON.stringify(decision)}`);
+    seeded.push(decision.id);
+    return decision.id;
+  }
+
+  function mainProject(): string {
+    const p = api.projects().find((x) => x.projectId !== 'global');
+    assert.ok(p, 'the test workspace has a folder');
+    return p.projectId;
+  }
+
+  /** Walks project > category > source in the provider (what the view renders) to the memory node. */
+  async function findInTree(projectId: string, memoryId: string): Promise<MemoryNode | undefined> {
+    const tree = api.views.memories;
+    const roots = await tree.getChildren();
+    const project = roots.find((n) => n.kind === 'project' && n.projectId === projectId);
+    if (!project) return undefined;
+    for (const category of await tree.getChildren(project)) {
+      for (const source of await tree.getChildren(category)) {
+        for (const node of await tree.getChildren(source)) {
+          if (node.kind === 'memory' && node.memory.id === memoryId) return node;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  it('the tree shows a node per workspace project plus Global, each with its seeded memories', async () => {
+    const projectId = mainProject();
+    const tag = uniqueTag('tree');
+    const own = await remember(`Deploy the ${tag} gateway with make release, never by hand.`, projectId);
+    const global = await remember(`Prefer pnpm over npm for ${tag} JavaScript repositories.`, 'global');
+
+    const roots = await api.views.memories.getChildren();
+    const ids = roots.filter((n): n is Extract<TreeNode, { kind: 'project' }> => n.kind === 'project').map((n) => n.projectId);
+    assert.deepEqual(ids, api.projects().map((p) => p.projectId), 'one root per workspace project, Global last');
+    assert.equal(ids[ids.length - 1], 'global');
+
+    const node = await waitFor('the project memory in its subtree', () => findInTree(projectId, own));
+    assert.equal(node.parent.parent.category, 'instruction');
+    assert.equal(node.parent.sourceType, 'manual');
+    const item = api.views.memories.getTreeItem(node);
+    assert.match(String(item.description), /%/, 'the description shows the confidence');
+    assert.ok(item.accessibilityInformation?.label.includes(tag), 'the item has an accessibility label with its text');
+    assert.ok(item.tooltip instanceof vscode.MarkdownString && item.tooltip.value.includes('UTC'), 'the tooltip shows times with UTC');
+    await waitFor('the global memory under Global', () => findInTree('global', global));
+    assert.equal(await findInTree(projectId, global), undefined, 'a global memory is not listed under the project');
+  });
+
+  it('mark wrong updates the node and the store', async () => {
+    const projectId = mainProject();
+    const id = await remember(`The ${uniqueTag('wrong')} staging database listens on port 6543.`, projectId);
+    const node = await waitFor('the memory in the tree', () => findInTree(projectId, id));
+    const result = (await vscode.commands.executeCommand('mnemo.markWrong', node)) as Memory[] | undefined;
+    assert.equal(result?.[0]?.status, 'wrong');
+    const stored = await api.request(GetRequest, { id });
+    assert.equal(stored.status, 'wrong');
+    assert.equal(stored.confidence_score, 0);
+    const after = await waitFor('the node to show the wrong state', async () => {
+      const n = await findInTree(projectId, id);
+      return n && n.memory.status === 'wrong' ? n : undefined;
+    });
+    assert.equal(api.views.memories.getTreeItem(after).contextValue, 'mnemo:memory:wrong');
+  });
+
+  it('the review queue lists pending memories and confirms them', async () => {
+    const projectId = mainProject();
+    const id = await remember(`Maybe the ${uniqueTag('review')} cache should be flushed after every deploy.`, projectId, { pending: true });
+    const pending = await waitFor('the memory in the review queue', async () => {
+      api.views.review.refresh();
+      const items = await api.views.review.getChildren();
+      return items.find((n: ReviewNode) => n.memory.id === id);
+    });
+    const item = api.views.review.getTreeItem(pending);
+    assert.match(String(item.description), /score/, 'the review item shows its score');
+    await vscode.commands.executeCommand('mnemo.confirmMemory', pending, [pending]);
+    await waitFor('the store to say confirmed', async () => (await api.request(GetRequest, { id })).status === 'confirmed');
+    await waitFor('the queue to drop it', async () => !(await api.views.review.getChildren()).some((n) => n.memory.id === id));
+  });
+
+  it('search finds a memory and reveals it in the tree', async () => {
+    const projectId = mainProject();
+    const tag = uniqueTag('search');
+    const id = await remember(`Rotate the ${tag} signing keys on the first Monday of each quarter.`, projectId);
+    await waitFor('the sidecar to find it by keyword', async () => {
+      const r = await api.request(SearchRequest, { query: tag, mode: 'keyword', limit: 5 });
+      return r.items.some((i) => i.memory.id === id);
+    });
+    const chosen = vscode.commands.executeCommand<Memory | undefined>('mnemo.searchMemories', tag);
+    const state: { done: boolean; memory?: Memory } = { done: false };
+    void chosen.then((m) => {
+      state.done = true;
+      state.memory = m;
+    });
+    // Accept as soon as the QuickPick shows the result (accepting before that is ignored).
+    await waitFor(
+      'the search QuickPick to accept the result',
+      async () => {
+        if (!state.done) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        return state.done;
+      },
+      20_000,
+      250,
+    );
+    assert.equal(state.memory?.id, id, 'the chosen result is the seeded memory');
+    await waitFor('the tree selection to be the memory', () =>
+      api.views.memoriesView.selection.some((n) => n.kind === 'memory' && n.memory.id === id),
+    );
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  });
+
+  it('the dashboard counts memories per project and a number filters the tree', async () => {
+    const projectId = `editor-test-${uniqueTag('dash')}`;
+    await remember('Use the blue-green deployment for the billing service.', projectId);
+    await remember('Run database migrations with --dry-run first.', projectId);
+    await remember('Perhaps switch the billing cron to UTC midnight.', projectId, { pending: true });
+
+    await vscode.commands.executeCommand('mnemo.openDashboard');
+    const stats = await waitFor('the dashboard to show the project', async () => {
+      await api.views.dashboard.refresh();
+      return api.views.dashboard.lastStats?.projects.find((p) => p.project_id === projectId && p.total === 3);
+    });
+    assert.equal(stats.pending, 1);
+    assert.equal(stats.new_7d, 3);
+    assert.equal(stats.confidence_histogram.reduce((a, b) => a + b, 0), 3);
+    const direct = await api.request(StatsRequest, { project_id: projectId });
+    assert.deepEqual(direct.projects.find((p) => p.project_id === projectId), stats);
+    const actionable = await api.request(ListRequest, { project_id: projectId, include_global: false, is_actionable: true, limit: 1 });
+    assert.equal(stats.actionable, actionable.total);
+
+    // What clicking "pending" does: filter the tree to that project's pending memories.
+    api.views.setFilter(filterFor(projectId, 'pending'));
+    const roots = await api.views.memories.getChildren();
+    assert.deepEqual(
+      roots.map((n) => (n.kind === 'project' ? n.projectId : n.kind)),
+      [projectId],
+    );
+    assert.match(api.views.memoriesView.description ?? '', /pending/);
+    await vscode.commands.executeCommand('mnemo.clearFilter');
+    assert.equal(api.views.memories.filter, undefined);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('registers the language model tools and answers through vscode.lm.invokeTool', async function () {
+    if (typeof vscode.lm?.invokeTool !== 'function') this.skip();
+    assert.deepEqual(api.tools.registered, ['mnemo_recall', 'mnemo_remember']);
+    const names = vscode.lm.tools.map((t) => t.name);
+    assert.ok(names.includes('mnemo_recall') && names.includes('mnemo_remember'), `tools: ${names.join(', ')}`);
+
+    const projectId = mainProject();
+    const text = `Always build the ${uniqueTag('tool')} firmware with the release profile before flashing.`;
+    await remember(text, projectId);
+    const recalled = await waitFor('mnemo_recall to return the memory', async () => {
+      const result = await vscode.lm.invokeTool('mnemo_recall', { input: { query: text, top_k: 3 }, toolInvocationToken: undefined });
+      const out = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      return out.includes(text.slice(0, 40)) ? out : undefined;
+    });
+    assert.ok(recalled.length > 0);
+
+    const fact = `The ${uniqueTag('agent')} CI runners have 16 GB of memory.`;
+    const remembered = await vscode.lm.invokeTool('mnemo_remember', { input: { text: fact, category: 'episodic' }, toolInvocationToken: undefined });
+    const reply = remembered.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+    assert.match(reply, /Remembered|Already known/, reply);
+    const stored = await waitFor('the agent memory in the review queue', async () => {
+      const r = await api.request(SearchRequest, { query: fact.split(' ')[1], mode: 'keyword', limit: 5 });
+      return r.items.find((i) => i.memory.text.includes('CI runners'))?.memory;
+    });
+    seeded.push(stored.id);
+    assert.equal(stored.status, 'pending');
+  });
+
+  it('registers the @mnemo chat participant', () => {
+    const manifest = loadManifest() as ReturnType<typeof loadManifest> & {
+      contributes?: { chatParticipants?: { id: string; name: string; commands?: { name: string }[] }[] };
+    };
+    const declared = manifest.contributes?.chatParticipants?.find((p) => p.id === 'mnemo.chat');
+    assert.ok(declared, 'package.json declares the participant');
+    assert.equal(declared.name, 'mnemo');
+    assert.deepEqual(declared.commands?.map((c) => c.name), ['remember', 'recall', 'forget']);
+    if (typeof vscode.chat?.createChatParticipant === 'function') {
+      assert.equal(api.chat.participant?.id, 'mnemo.chat');
+    }
+  });
+
+  it('sends a terminal session through the durable queue, as a troubleshooting log when a failure is fixed', async () => {
+    const terminal = vscode.window.createTerminal({ name: 'mnemo-editor-test' });
+    try {
+      const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+      const t0 = Date.now();
+      const before = api.terminal.sent;
+      api.terminal.add(terminal, { command: 'npm test', cwd, exitCode: 1, startedAt: t0, endedAt: t0 + 900, output: "Error: Cannot find module 'left-pad'" });
+      api.terminal.add(terminal, { command: 'npm test -- --runInBand', cwd, exitCode: 0, startedAt: t0 + 2000, endedAt: t0 + 5000, output: 'Tests: 12 passed' });
+      await api.terminal.flush(terminal);
+      assert.equal(api.terminal.sent, before + 1, 'one session was sent');
+      const sent = api.terminal.lastSent;
+      assert.equal(sent?.source_type, 'troubleshooting_log');
+      assert.equal(sent?.project_id, mainProject());
+      assert.deepEqual(sent?.messages.map((m) => m.role), ['user', 'tool', 'user', 'tool']);
+      assert.equal(sent?.messages[0].content, '$ npm test');
+      assert.match(sent?.messages[1].content ?? '', /^exit 1 · Error/);
+      const { remaining } = await api.request(FlushQueueRequest, { timeout_ms: 60_000 });
+      assert.equal(remaining, 0, 'the sidecar processed the queued session');
+    } finally {
+      terminal.dispose();
+    }
+  });
+
+  it('the status bar shows the sidecar health and counts', async () => {
+    await waitFor('a status from the sidecar', () => api.status());
+    const item = api.statusBarItem();
+    assert.match(item.text, /Mnemo/);
+    assert.equal(typeof item.command === 'object' ? item.command.command : item.command, 'workbench.view.extension.mnemo');
+  });
+});
