@@ -5,6 +5,7 @@
 import { homedir, hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_DECAY, type DecaySettings } from './lifecycle/decay';
+import { resolveLlmSettings, type LlmSettings } from './llm/index';
 
 export interface EmbeddingSettings {
   /** `local` (transformers.js, default), `ollama`, or `openai` (any OpenAI-compatible /v1/embeddings). */
@@ -43,7 +44,21 @@ export interface RecallSettings {
   minSimilarity: number;
 }
 
+/** Scheduled encrypted backups (sidecar/backup/schedule.ts); off unless folder, every and password are set. */
+export interface BackupSettings {
+  /** Folder the backups go to. */
+  folder?: string;
+  /** 'off' (default), 'daily' or 'weekly'. */
+  every?: 'off' | 'daily' | 'weekly';
+  /** How many backups to keep. Default 7. */
+  keep?: number;
+  /** From SecretStorage (the extension) or MNEMO_BACKUP_PASSWORD; never written to disk by Mnemo. */
+  password?: string;
+}
+
 export interface SidecarConfig {
+  /** Scheduled backups. */
+  backup: BackupSettings;
   /** Monthly confidence decay (sidecar/lifecycle/decay.ts). */
   decay: DecaySettings;
   /** Where everything lives: chroma/, queue/, audit/, models/, logs/. */
@@ -54,6 +69,11 @@ export interface SidecarConfig {
   embedding: EmbeddingSettings;
   pipeline: PipelineSettings;
   recall: RecallSettings;
+  /**
+   * LLM extraction (sidecar/llm): provider `off` (default: rules only, nothing leaves the machine),
+   * `openai-compatible` or `vscode-lm`; preset, base URL, model, key and timeouts. Env MNEMO_LLM_*.
+   */
+  llm: LlmSettings;
   /** Who changes are attributed to: user@machine. */
   user: string;
 }
@@ -102,6 +122,13 @@ export function resolveConfig(input: SidecarConfigInput = {}, env: NodeJS.Proces
     pipeline: { ...DEFAULT_PIPELINE, ...definedOnly(input.pipeline ?? {}) },
     recall: { ...DEFAULT_RECALL, ...definedOnly(input.recall ?? {}) },
     decay: { ...DEFAULT_DECAY, ...definedOnly(input.decay ?? {}) },
+    backup: {
+      folder: input.backup?.folder || env.MNEMO_BACKUP_FOLDER || undefined,
+      every: input.backup?.every ?? ((env.MNEMO_BACKUP_EVERY as BackupSettings['every']) || 'off'),
+      keep: input.backup?.keep ?? 7,
+      password: input.backup?.password || env.MNEMO_BACKUP_PASSWORD || undefined,
+    },
+    llm: resolveLlmSettings(input.llm, env),
     user: input.user || env.MNEMO_USER || defaultUser(),
   };
 }

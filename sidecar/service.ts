@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { SidecarConfig } from './config';
 import type { EmbeddingProvider } from './embed/types';
 import { CancelledError, EmbeddingError, InvalidInputError, MnemoError, NotFoundError, errorMessage } from './errors';
+import { startBackupSchedule } from './backup/schedule';
 import { AuditLog } from './lifecycle/audit';
 import { planDecay } from './lifecycle/decay';
 import { GLOBAL_PROJECT, isCategory, isSourceType, memoryId, type Category, type Memory, type MemoryStatus } from './model';
@@ -94,6 +95,7 @@ export class MnemoService {
   private draining: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private decayTimer: NodeJS.Timeout | undefined;
+  private backupSchedule: { dispose(): void } | undefined;
   private statusTimer: NodeJS.Timeout | undefined;
   private disposed = false;
   private readonly background: boolean;
@@ -123,6 +125,7 @@ export class MnemoService {
     this.config.pipeline = next.pipeline;
     this.config.recall = next.recall;
     this.config.decay = next.decay;
+    this.config.backup = next.backup;
     this.log('Settings updated (pipeline, recall, decay).');
   }
 
@@ -162,6 +165,15 @@ export class MnemoService {
       runDecay();
       this.decayTimer = setInterval(runDecay, 6 * 3600 * 1000);
       this.decayTimer.unref?.();
+      this.backupSchedule = startBackupSchedule(
+        this,
+        () => {
+          const b = this.config.backup;
+          if (!b.folder || !b.password || !b.every || b.every === 'off') return undefined;
+          return { folder: b.folder, every: b.every, keep: b.keep ?? 7, password: b.password };
+        },
+        { clock: this.clock, log: (l) => this.log(l) },
+      );
     }
   }
 
@@ -210,6 +222,7 @@ export class MnemoService {
     this.disposed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.decayTimer) clearInterval(this.decayTimer);
+    this.backupSchedule?.dispose();
     if (this.statusTimer) clearTimeout(this.statusTimer);
     await this.draining?.catch(() => undefined);
     this.queueInstance?.close();

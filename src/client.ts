@@ -49,6 +49,8 @@ export class RestartBudget {
 export interface Secrets {
   chromaToken?: string;
   llmApiKey?: string;
+  /** Saved only when the user asked to keep it; needed by scheduled backups. */
+  backupPassword?: string;
 }
 
 /** user@machine, recorded with every memory and audit entry. */
@@ -96,6 +98,12 @@ export function buildInitializationOptions(dataDir: string, secrets: Secrets): I
       factor: config.decay.factor(),
       slowFactor: config.decay.confirmedFactor(),
       floor: config.decay.floor(),
+    },
+    backup: {
+      every: config.backup.schedule(),
+      folder: config.backup.folder() || undefined,
+      keep: config.backup.keep(),
+      password: secrets.backupPassword || undefined,
     },
     llm: {
       provider: llmProvider,

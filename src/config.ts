@@ -127,6 +127,15 @@ export const config = {
   review: {
     dailyDigest: (): boolean => bool('review.dailyDigest', true),
   },
+  backup: {
+    /** off | daily | weekly; scheduled backups also need a folder and a saved backup password. */
+    schedule: (): 'off' | 'daily' | 'weekly' => {
+      const v = str('backup.schedule', 'off');
+      return v === 'daily' || v === 'weekly' ? v : 'off';
+    },
+    folder: (): string => str('backup.folder', ''),
+    keep: (): number => Math.round(num('backup.keep', 7, 1, 365)),
+  },
 };
 
 /**
@@ -144,12 +153,13 @@ export const REQUIRES_SIDECAR_RESTART = [
 ] as const;
 
 /** Settings the sidecar reads live (pushed with `mnemo/config/changed`). */
-export const SIDECAR_LIVE_SECTIONS = ['mnemo.pipeline', 'mnemo.recall', 'mnemo.decay', 'mnemo.llm'] as const;
+export const SIDECAR_LIVE_SECTIONS = ['mnemo.pipeline', 'mnemo.recall', 'mnemo.decay', 'mnemo.llm', 'mnemo.backup'] as const;
 
 /** Secret keys in SecretStorage. */
 export const SECRETS = {
   chromaToken: 'mnemo.chroma.token',
   llmApiKey: 'mnemo.llm.apiKey',
+  backupPassword: 'mnemo.backup.password',
 } as const;
 
 /** Compile the terminal exclude patterns; returns the regexes and the ones that failed. */

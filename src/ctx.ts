@@ -282,6 +282,7 @@ export class Ctx implements vscode.Disposable {
       this.secrets = {
         chromaToken: await this.extension.secrets.get(SECRETS.chromaToken),
         llmApiKey: await this.extension.secrets.get(SECRETS.llmApiKey),
+        backupPassword: await this.extension.secrets.get(SECRETS.backupPassword),
       };
     } catch (err) {
       this.log.warn(`Reading secrets failed: ${errorDetail(err)}`);
@@ -289,7 +290,7 @@ export class Ctx implements vscode.Disposable {
   }
 
   private async onSecretChanged(key: string): Promise<void> {
-    if (key !== SECRETS.chromaToken && key !== SECRETS.llmApiKey) return;
+    if (key !== SECRETS.chromaToken && key !== SECRETS.llmApiKey && key !== SECRETS.backupPassword) return;
     await this.loadSecrets();
     if (key === SECRETS.chromaToken) await this.promptRestart('The Chroma token changed.');
     else await this.pushConfig();

@@ -1,5 +1,6 @@
 /** Registers every command at activation (each file registers its own). */
 import type { Ctx } from '../ctx';
+import * as backup from './backup';
 import * as cleanLowConfidence from './cleanLowConfidence';
 import * as editMemory from './editMemory';
 import * as feedback from './feedback';
@@ -14,7 +15,7 @@ import * as showAuditLog from './showAuditLog';
 import * as sidecar from './sidecar';
 
 export function registerCommands(ctx: Ctx): void {
-  for (const m of [rememberSelection, searchMemories, feedback, editMemory, cleanLowConfidence, showAuditLog, previewInjection, importChat, memoryActions, sidecar, secrets, reembed]) {
+  for (const m of [rememberSelection, searchMemories, feedback, editMemory, cleanLowConfidence, showAuditLog, previewInjection, importChat, memoryActions, sidecar, secrets, reembed, backup]) {
     m.register(ctx);
   }
 }
