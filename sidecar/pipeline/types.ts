@@ -80,6 +80,8 @@ export interface CandidateFeatures {
   unverified_claim: boolean;
   /** Length of the kept text in characters. */
   length: number;
+  /** Letters and digits, a Chinese character counting 2 (information density differs). */
+  weighted_length?: number;
 }
 
 export interface Dropped {

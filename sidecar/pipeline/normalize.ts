@@ -1,0 +1,280 @@
+/**
+ * Stage 1: normalize. Validates a session, maps roles, assigns ids, converts timestamps to UTC,
+ * strips terminal escape codes and cuts the text down to the extraction window (seed 000: at most
+ * 500 characters per message, at most the last 4,000 characters of a session, skip sessions with
+ * fewer than 2 substantive lines). Pure: no I/O.
+ */
+import { InvalidInputError } from '../errors';
+import type { NormalizedMessage, RawMessage, Role, SessionInput } from './types';
+import { isSmallTalk, meaningfulLength } from './lexicon';
+
+/** Per-message extraction window in characters (code points). Default 500 (seed 000). */
+export const MAX_MESSAGE_CHARS = 500;
+/** Session extraction window: the last N characters are kept. Default 4,000 (seed 000). */
+export const MAX_SESSION_CHARS = 4000;
+/** Sessions with fewer substantive lines are skipped. Default 2 (seed 000). */
+export const MIN_SUBSTANTIVE_LINES = 2;
+
+/** The session given to the pipeline is malformed; `message` is one sentence saying what and where. JSON-RPC code InvalidInput. */
+export class InvalidSessionError extends InvalidInputError {
+  override name = 'InvalidSessionError';
+}
+
+export interface NormalizeResult {
+  messages: NormalizedMessage[];
+  /** Why the whole session should not be analyzed; unset when it should. */
+  skipped?: string;
+}
+
+const ROLE_MAP: Readonly<Record<string, Role>> = {
+  user: 'user',
+  human: 'user',
+  assistant: 'assistant',
+  ai: 'assistant',
+  bot: 'assistant',
+  model: 'assistant',
+  agent: 'assistant',
+  system: 'system',
+  developer: 'system',
+  tool: 'tool',
+  function: 'tool',
+};
+
+/** human/user -> user; ai/assistant/bot/model/agent -> assistant; system/developer -> system; tool/function -> tool; anything else -> user. */
+export function mapRole(role: string): Role {
+  return ROLE_MAP[role.trim().toLowerCase()] ?? 'user';
+}
+
+// CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), other two-char escapes, and 8-bit CSI.
+// Every repetition is over a class that cannot overlap the terminator: linear time.
+ 
+const ANSI_RE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[PX^_][^\u001b]*(?:\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
+// C0/C1 controls other than tab and newline (after \r handling), plus a lone ESC left over.
+ 
+const CONTROL_RE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+/** Remove ANSI escape sequences (colors, cursor moves, OSC titles/links) from terminal text. */
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI_RE, '');
+}
+
+/**
+ * Terminal-aware cleanup: strip ANSI codes, CRLF -> LF, a bare CR overwrites the line (progress
+ * bars keep their last state), backspaces erase, other control characters go, trailing blanks go,
+ * runs of blank lines collapse to one.
+ */
+export function cleanText(text: string): string {
+  let s = stripAnsi(text).replace(/\r\n/g, '\n');
+  if (s.includes('\r')) {
+    s = s
+      .split('\n')
+      .map((line) => {
+        const parts = line.split('\r').filter((p) => p.length > 0);
+        return parts.length ? parts[parts.length - 1]! : '';
+      })
+      .join('\n');
+  }
+  if (s.includes('\b')) {
+    const out: string[] = [];
+    for (const ch of s) {
+      if (ch === '\b') out.pop();
+      else out.push(ch);
+    }
+    s = out.join('');
+  }
+  return s
+    .replace(CONTROL_RE, '')
+    .replace(/[ \t\u00a0]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+const TOKEN_CHAR = /[A-Za-z0-9_\-+/=.:@%~]/;
+
+/** Code points of `text` (so a cut never splits a surrogate pair). */
+function codePoints(text: string): string[] {
+  return Array.from(text);
+}
+
+/**
+ * The first `max` characters, never ending inside a token (a token straddling the limit is left out
+ * whole, so half a secret never reaches the redact stage where it might not be recognised).
+ */
+export function headWindow(text: string, max: number): string {
+  const cps = codePoints(text);
+  if (cps.length <= max) return text;
+  let cut = max;
+  if (TOKEN_CHAR.test(cps[cut - 1]!) && TOKEN_CHAR.test(cps[cut]!)) {
+    let i = cut - 1;
+    while (i > 0 && TOKEN_CHAR.test(cps[i - 1]!)) i--;
+    if (i > 0) cut = i;
+  }
+  return cps.slice(0, cut).join('').trimEnd();
+}
+
+/** The last `max` characters, never starting inside a token (mirror of {@link headWindow}). */
+export function tailWindow(text: string, max: number): string {
+  const cps = codePoints(text);
+  if (cps.length <= max) return text;
+  let start = cps.length - max;
+  if (TOKEN_CHAR.test(cps[start - 1]!) && TOKEN_CHAR.test(cps[start]!)) {
+    let i = start;
+    while (i < cps.length && TOKEN_CHAR.test(cps[i]!)) i++;
+    start = i;
+  }
+  return cps.slice(start).join('').trimStart();
+}
+
+const ISO_RE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/**
+ * A timestamp as UTC ISO-8601 with `Z`. Accepts ISO-8601 with any offset (no offset = UTC, the
+ * convention of seed 003's fix for cross-timezone teams), epoch seconds or milliseconds (numbers or
+ * digit strings; below 1e11 is seconds). Returns undefined when it cannot be read.
+ */
+export function toUtcIso(value: string | number): string | undefined {
+  if (typeof value === 'number' || /^\s*-?\d+(?:\.\d+)?\s*$/.test(value)) {
+    const n = typeof value === 'number' ? value : Number(value);
+    if (!Number.isFinite(n)) return undefined;
+    const ms = Math.abs(n) < 1e11 ? n * 1000 : n;
+    const d = new Date(Math.round(ms));
+    return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+  }
+  const m = ISO_RE.exec(value.trim());
+  if (!m) return undefined;
+  const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '0', off] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(s);
+  const ms = Math.round(Number(`0.${frac}`) * 1000);
+  let t = Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  const check = new Date(t);
+  if (
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() !== month - 1 ||
+    check.getUTCDate() !== day ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 60
+  ) {
+    return undefined;
+  }
+  if (off && off !== 'Z' && off !== 'z') {
+    const sign = off.startsWith('-') ? -1 : 1;
+    const digits = off.slice(1).replace(':', '');
+    const oh = Number(digits.slice(0, 2));
+    const om = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
+    if (oh > 23 || om > 59) return undefined;
+    t -= sign * (oh * 60 + om) * 60_000;
+  }
+  return new Date(t).toISOString();
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+function validate(input: unknown): asserts input is SessionInput {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new InvalidSessionError(`A session must be an object, got ${describe(input)}.`);
+  }
+  const messages = (input as { messages?: unknown }).messages;
+  if (!Array.isArray(messages)) {
+    throw new InvalidSessionError(`Session "messages" must be an array, got ${describe(messages)}.`);
+  }
+  messages.forEach((raw: unknown, i: number) => {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      throw new InvalidSessionError(`Message ${i} must be an object, got ${describe(raw)}.`);
+    }
+    const m = raw as Record<string, unknown>;
+    if (typeof m.role !== 'string') {
+      throw new InvalidSessionError(`Message ${i} "role" must be a string, got ${describe(m.role)}.`);
+    }
+    if (typeof m.content !== 'string') {
+      throw new InvalidSessionError(`Message ${i} "content" must be a string, got ${describe(m.content)}.`);
+    }
+    if (m.id !== undefined && m.id !== null && typeof m.id !== 'string' && typeof m.id !== 'number') {
+      throw new InvalidSessionError(`Message ${i} "id" must be a string, got ${describe(m.id)}.`);
+    }
+    if (m.timestamp !== undefined && m.timestamp !== null) {
+      if (typeof m.timestamp !== 'string' && typeof m.timestamp !== 'number') {
+        throw new InvalidSessionError(`Message ${i} "timestamp" must be ISO-8601 or epoch, got ${describe(m.timestamp)}.`);
+      }
+      if (toUtcIso(m.timestamp) === undefined) {
+        throw new InvalidSessionError(`Message ${i} "timestamp" ${JSON.stringify(m.timestamp)} is not ISO-8601 or epoch seconds/millis.`);
+      }
+    }
+  });
+}
+
+/** A line that says something: not blank, not punctuation only, not a greeting or "thanks". */
+export function isSubstantiveLine(line: string): boolean {
+  return meaningfulLength(line) >= 2 && !isSmallTalk(line);
+}
+
+/**
+ * Normalize a session for the rule stage.
+ *
+ * - Roles mapped by {@link mapRole}; ids kept (numbers as strings) or `m<index>` (index in the input).
+ * - Timestamps to UTC ISO-8601 `Z` via {@link toUtcIso}; missing -> `clock()`.
+ * - Content cleaned ({@link cleanText}), empty messages dropped, each cut to its first
+ *   {@link MAX_MESSAGE_CHARS} characters, then the session cut to its last {@link MAX_SESSION_CHARS}
+ *   characters (older messages dropped, the oldest kept one cut from its start).
+ * - `skipped` is set when fewer than {@link MIN_SUBSTANTIVE_LINES} substantive lines remain in
+ *   user/assistant/tool messages.
+ *
+ * @throws InvalidSessionError when the input is malformed (non-array messages, non-string content, bad timestamp).
+ */
+export function normalizeSession(input: SessionInput, clock: () => Date = () => new Date()): NormalizeResult {
+  validate(input);
+  const out: NormalizedMessage[] = [];
+  input.messages.forEach((raw: RawMessage, i: number) => {
+    const content = headWindow(cleanText(raw.content), MAX_MESSAGE_CHARS);
+    if (content === '') return;
+    const id = raw.id !== undefined && raw.id !== null && String(raw.id).trim() !== '' ? String(raw.id) : `m${i}`;
+    const timestamp =
+      raw.timestamp !== undefined && raw.timestamp !== null ? toUtcIso(raw.timestamp)! : clock().toISOString();
+    out.push({ id, role: mapRole(raw.role), content, timestamp });
+  });
+
+  // Session window: walk back from the newest message (one separator character between messages).
+  let budget = MAX_SESSION_CHARS;
+  let first = out.length;
+  for (let i = out.length - 1; i >= 0; i--) {
+    const len = codePoints(out[i]!.content).length;
+    if (len <= budget) {
+      budget -= len + 1;
+      first = i;
+      if (budget <= 0) break;
+      continue;
+    }
+    if (budget > 0) {
+      const tail = tailWindow(out[i]!.content, budget);
+      if (tail !== '') {
+        out[i] = { ...out[i]!, content: tail };
+        first = i;
+      }
+    }
+    break;
+  }
+  const messages = out.slice(first);
+
+  let substantive = 0;
+  for (const m of messages) {
+    if (m.role === 'system') continue;
+    for (const line of m.content.split('\n')) if (isSubstantiveLine(line)) substantive++;
+  }
+  if (substantive < MIN_SUBSTANTIVE_LINES) {
+    return {
+      messages,
+      skipped: `too short: ${substantive} substantive line${substantive === 1 ? '' : 's'} (need at least ${MIN_SUBSTANTIVE_LINES})`,
+    };
+  }
+  return { messages };
+}

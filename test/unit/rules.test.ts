@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { applyRules, extractSourceRefs, splitSentences, stripExplicitRequest } from '../../sidecar/pipeline/rules';
+import type { Candidate, NormalizedMessage, Role } from '../../sidecar/pipeline/types';
+
+let n = 0;
+const msg = (content: string, role: Role = 'user'): NormalizedMessage => ({ id: `t${n++}`, role, content, timestamp: '2026-05-15T12:00:00.000Z' });
+
+/** Run one sentence through the rules as a user (or other role) message. */
+function judge(text: string, role: Role = 'user'): { kept?: Candidate; reason: string } {
+  const r = applyRules([msg(text, role)], 'chat');
+  if (r.candidates.length) return { kept: r.candidates[0]!, reason: r.candidates[0]!.reason };
+  return { reason: r.dropped.map((d) => d.reason).join(' | ') };
+}
+
+describe('rules: sentence segmentation', () => {
+  it('splits Chinese and English sentences where Intl.Segmenter should', () => {
+    assert.deepEqual(splitSentences('超时阈值设为 1500ms。请重启'), ['超时阈值设为 1500ms。', '请重启']);
+    assert.deepEqual(splitSentences("timeout is 1500ms. Maybe it's the network"), ['timeout is 1500ms.', "Maybe it's the network"]);
+  });
+
+  it('does not split inside numbers, versions, abbreviations or URLs; splits an ASCII stop glued to Chinese', () => {
+    assert.deepEqual(splitSentences('Upgrade to v1.2.3 e.g. the LTS build. Then restart'), ['Upgrade to v1.2.3 e.g. the LTS build.', 'Then restart']);
+    assert.deepEqual(splitSentences('Ask Dr. Wang about PLC-3000.'), ['Ask Dr. Wang about PLC-3000.']);
+    assert.deepEqual(splitSentences('see https://example.com/a.b.html for details'), ['see https://example.com/a.b.html for details']);
+    assert.deepEqual(splitSentences('阈值设为1500ms.请重启网关'), ['阈值设为1500ms.', '请重启网关']);
+    assert.deepEqual(splitSentences('- 第一条\n2. 第二条！第三条'), ['第一条', '第二条！', '第三条']);
+  });
+});
+
+describe('rules: what is kept (seed examples)', () => {
+  const cases: Array<[string, Candidate['category'], boolean, RegExp]> = [
+    ['我习惯用vim，不要用nano', 'persona', false, /^rule:preference\(我习惯\)/],
+    ['I always use vim, never suggest nano', 'persona', false, /^rule:preference/],
+    ['我是后端工程师', 'persona', false, /^rule:identity/],
+    ["I'm a backend engineer on the SCADA team", 'persona', false, /^rule:identity/],
+    ['我在做 Java 后端的性能优化，重点关注 JVM 调优', 'persona', false, /^rule:identity\(我在做\)/],
+    ['我喜欢简洁的回答，用列表形式输出。', 'persona', false, /^rule:style/],
+    ['喜欢暗色模式', 'persona', false, /^rule:preference/],
+    ['昨天把服务迁移到了k8s', 'episodic', false, /operational-verb\(迁移\)/],
+    ['完成博客主题迁移', 'episodic', false, /^rule:event\(完成\)/],
+    ['I restarted the gateway after changing the config.', 'episodic', false, /operational-verb\(restarted\)/],
+    ['PLC-3000 通讯超时阈值设为 1500ms', 'instruction', true, /^rule:operational-verb\(设为\) \+tech-number/],
+    ['我的项目统一用Python 3.11', 'instruction', true, /^rule:decision/],
+    ['代码风格遵循PEP8，docstring用Google风格', 'instruction', false, /^rule:rule\(遵循\)/],
+    ['部署前先hugo --minify测试', 'instruction', false, /^rule:workflow/],
+    ['We decided to use Redis for caching.', 'instruction', false, /^rule:decision/],
+    ['其实是 Modbus 站号配错了，不是网络问题', 'instruction', false, /^rule:correction\(其实是\)/],
+    ['PLC-3000 通讯中断时，Wireshark 显示 TCP RST 包集中出现在端口 502，确认为 Modbus-TCP 协议栈异常，非网络层问题。', 'instruction', true, /^rule:cognitive-verb\(确认\)/],
+    ['We verified that the retry limit of 3 fixes the flapping.', 'instruction', true, /cognitive-verb\(verified\)/],
+    ['port 502', 'instruction', true, /^rule:tech-number\(port 502\)/],
+    ['timeout 1500 ms', 'instruction', true, /^rule:tech-number\(timeout 1500 ms\)/],
+  ];
+  for (const [text, category, actionable, reason] of cases) {
+    it(`keeps "${text}" as ${category}${actionable ? ', actionable' : ''}`, () => {
+      const r = judge(text);
+      assert.ok(r.kept, `dropped: ${r.reason}`);
+      assert.equal(r.kept.category, category);
+      assert.equal(r.kept.is_actionable, actionable);
+      assert.match(r.kept.reason, reason);
+      assert.equal(r.kept.source_type, 'chat');
+      assert.ok(r.kept.source_ref[0]!.startsWith('msg:'));
+    });
+  }
+});
+
+describe('rules: what is dropped, and why', () => {
+  const cases: Array<[string, RegExp, Role?]> = [
+    ['你好', /^drop:small-talk\(你好\)$/],
+    ['在吗', /^drop:small-talk/],
+    ['谢谢！', /^drop:small-talk/],
+    ['好的', /^drop:small-talk/],
+    ['Thanks!', /^drop:small-talk/],
+    ['ok', /^drop:small-talk/],
+    ['可能是网络问题', /^drop:hedge\(可能\)$/],
+    ['大概要重启 3 次才行', /^drop:hedge\(大概\)$/],
+    ['好像是驱动的问题', /^drop:hedge\(好像\)/],
+    ['也许该升级固件', /^drop:hedge\(也许\)/],
+    ["Maybe it's the network", /^drop:hedge\(Maybe\)$/],
+    ['It might be the firewall on port 502', /^drop:hedge\(might\)$/],
+    ['I guess the driver is broken', /^drop:hedge/],
+    ['这破驱动又崩了', /^drop:venting/],
+    ['ugh this stupid driver crashed again', /^drop:venting/],
+    ['帮我查一下天气', /^drop:one-off-request/],
+    ['Can you check the logs for me', /^drop:one-off-request/],
+    ['你知道我用什么编辑器吗？', /^drop:question/],
+    ['请重启', /^drop:(?:too-short|one-off-request)/],
+    ['今天天气不错', /^drop:no-signal$/],
+    ['PLC-3000 的默认端口是 502，已确认', /^drop:system-message$/, 'system'],
+    ['你可以试试把超时调大一点', /^drop:assistant-unconfirmed$/, 'assistant'],
+    ['建议把超时设为 3000ms', /^drop:assistant-unconfirmed$/, 'assistant'],
+  ];
+  for (const [text, reason, role] of cases) {
+    it(`drops "${text}"${role ? ` (${role})` : ''}`, () => {
+      const r = judge(text, role);
+      assert.equal(r.kept, undefined, `kept: ${r.kept?.reason}`);
+      assert.match(r.reason, reason);
+    });
+  }
+
+  it('不可能 is certainty, not a hedge', () => {
+    const r = judge('不可能是网络问题，确认是站号配错了');
+    assert.ok(r.kept, r.reason);
+  });
+});
+
+describe('rules: explicit requests go to the review queue', () => {
+  it('strips the request phrase and marks the candidate pending', () => {
+    for (const [text, stored] of [
+      ['请记录：部署前先跑 hugo --minify 测试', '部署前先跑 hugo --minify 测试'],
+      ['记一下，PLC-3000 的站号是 3', 'PLC-3000 的站号是 3'],
+      ['Remember that the staging DB is read-only on Fridays.', 'the staging DB is read-only on Fridays.'],
+      ['note this: we rotate the TLS certs every 90 days', 'we rotate the TLS certs every 90 days'],
+      ['PLC-3000 的站号是 3，记一下', 'PLC-3000 的站号是 3'],
+    ] as const) {
+      const r = judge(text);
+      assert.ok(r.kept, `dropped: ${r.reason}`);
+      assert.equal(r.kept.text, stored);
+      assert.equal(r.kept.pending, true);
+      assert.match(r.kept.reason, /^rule:explicit-request\(/);
+      assert.match(r.kept.pending_reason ?? '', /explicit request/);
+    }
+  });
+
+  it('"下次提醒我" makes a pending, actionable reminder', () => {
+    const r = judge('下次提醒我更新网关证书');
+    assert.equal(r.kept?.text, '更新网关证书');
+    assert.equal(r.kept?.is_actionable, true);
+    assert.equal(r.kept?.pending, true);
+  });
+
+  it('a bare "把这个加到知识库" applies to the sentence before it, even one the rules had dropped', () => {
+    const a = applyRules([msg('日期必须是 RFC3339 格式'), msg('把这个加到知识库')], 'chat');
+    assert.equal(a.candidates.length, 1);
+    assert.equal(a.candidates[0]!.text, '日期必须是 RFC3339 格式');
+    assert.equal(a.candidates[0]!.pending, true);
+    assert.equal(a.candidates[0]!.message_ids.length, 2);
+    const b = applyRules([msg('今天机房温度偏高'), msg('记一下')], 'chat');
+    assert.equal(b.candidates[0]?.text, '今天机房温度偏高');
+    assert.match(b.candidates[0]!.reason, /^rule:explicit-request\(记一下\)/);
+    assert.equal(b.dropped.length, 0);
+  });
+
+  it('stripExplicitRequest leaves ordinary sentences alone', () => {
+    assert.deepEqual(stripExplicitRequest('记录显示端口 502 被占用'), { rest: '记录显示端口 502 被占用' });
+  });
+});
+
+describe('rules: source references', () => {
+  it('puts the referenced document, page or link into source_ref', () => {
+    const a = judge('参考《PLC-3000 用户手册》第12页，把站号设为 3');
+    assert.ok(a.kept);
+    assert.ok(a.kept.source_ref.includes('doc:《PLC-3000 用户手册》第12页'), a.kept.source_ref.join(' '));
+    const b = judge('According to https://example.com/docs/modbus, the default port is 502.');
+    assert.ok(b.kept?.source_ref.includes('url:https://example.com/docs/modbus'));
+    assert.deepEqual(extractSourceRefs('依据厂家手册第12页修改波特率为 9600').refs, ['doc:厂家手册第12页']);
+    assert.deepEqual(extractSourceRefs('来自 docs/runbook.md 的步骤').refs, ['file:docs/runbook.md']);
+    assert.deepEqual(extractSourceRefs('Timestamps follow RFC 3339 per RFC 3339 section 5.6').refs, ['doc:RFC 3339 §5.6']);
+    assert.deepEqual(extractSourceRefs('I see the point'), { refs: [] });
+  });
+
+  it('a sentence whose only signal is a reference is kept for it', () => {
+    const r = judge('详见《网关运维规范》第3章');
+    assert.match(r.kept?.reason ?? r.reason, /^rule:source-ref\(详见\)/);
+  });
+});
+
+describe('rules: roles and sessions', () => {
+  it('keeps confirmed facts and decisions from the assistant, nothing else', () => {
+    const r = applyRules(
+      [
+        msg('好的，我来看看日志。', 'assistant'),
+        msg('排查后确认根因是站号配置错误，改为 3 后通讯恢复。', 'assistant'),
+        msg('你也可以考虑升级固件。', 'assistant'),
+      ],
+      'troubleshooting_log',
+    );
+    assert.deepEqual(r.candidates.map((c) => c.text), ['排查后确认根因是站号配置错误，改为 3 后通讯恢复。']);
+    assert.equal(r.candidates[0]!.source_type, 'troubleshooting_log');
+    assert.ok(r.dropped.every((d) => /^drop:/.test(d.reason)));
+  });
+
+  it('every sentence is accounted for: kept with a rule:… reason or dropped with a drop:… reason', () => {
+    const content = '你好！我习惯用vim，不要用nano。可能是网络问题。PLC-3000 通讯超时阈值设为 1500ms。谢谢';
+    const r = applyRules([msg(content)], 'chat');
+    assert.equal(r.candidates.length + r.dropped.length, splitSentences(content).length);
+    assert.ok(r.candidates.every((c) => /^rule:[\w-]+\(/.test(c.reason)));
+    assert.ok(r.dropped.every((d) => /^drop:[\w-]+/.test(d.reason)));
+  });
+
+  it('the same fact said twice in a session becomes one candidate with both message ids', () => {
+    const a = msg('部署前先跑 hugo --minify 测试');
+    const b = msg('部署前先跑 hugo --minify 测试。');
+    const r = applyRules([a, b], 'chat');
+    assert.equal(r.candidates.length, 1);
+    assert.deepEqual(r.candidates[0]!.message_ids, [a.id, b.id]);
+    assert.equal(r.dropped[0]!.reason, 'drop:duplicate-in-session');
+  });
+
+  it('ignores fenced code blocks', () => {
+    const r = applyRules([msg('我们决定用 Redis 做缓存\n```\nexport FOO=1\nrestart the server now\n```')], 'chat');
+    assert.deepEqual(r.candidates.map((c) => c.text), ['我们决定用 Redis 做缓存']);
+  });
+});
