@@ -34,6 +34,8 @@ Commands:
   serve                                                         the sidecar on stdio (JSON-RPC)
 
 Global options:
+  (LLM extraction, off by default: MNEMO_LLM_PRESET=glm-4-flash|deepseek|openai|ollama, or MNEMO_LLM_BASE_URL +
+   MNEMO_LLM_MODEL; key in MNEMO_LLM_API_KEY or the preset's GLM_API_KEY / DEEPSEEK_API_KEY / OPENAI_API_KEY)
   --data-dir DIR     where memories live (env MNEMO_DATA_DIR; default the platform's data folder)
   --chroma-url URL   use a remote/team Chroma server (env MNEMO_CHROMA_URL)
   --model-path DIR   embedding model folder (env MNEMO_EMBEDDING_MODEL_PATH)
@@ -249,6 +251,7 @@ export async function main(argv: string[]): Promise<number> {
       if (values.json) out(JSON.stringify(s, null, 2));
       else {
         out(`${s.total} memories; embedding model ${s.embedding_model}; ${s.chroma}`);
+        if (s.llm_tokens?.extractions) out(`LLM: ${s.llm_tokens.extractions} extraction(s), ${s.llm_tokens.prompt} prompt + ${s.llm_tokens.completion} completion tokens`);
         for (const p of s.projects) {
           out(`  ${p.project_id}: ${p.total} total, ${p.new_7d} new in 7 days, ${p.actionable} actionable, ${p.pending} pending, ${p.by_status.wrong} wrong`);
         }

@@ -6,6 +6,9 @@
 import { join } from 'node:path';
 import type { SidecarConfig } from './config';
 import type { EmbeddingProvider } from './embed/types';
+import { cosineDistance } from './embed/vectors';
+import { createLlmProvider, type LlmDeps, type LlmProvider } from './llm/index';
+import { LlmUsageCounter } from './llm/usage';
 import { CancelledError, EmbeddingError, InvalidInputError, MnemoError, NotFoundError, errorMessage } from './errors';
 import { startBackupSchedule } from './backup/schedule';
 import { AuditLog } from './lifecycle/audit';
@@ -13,6 +16,7 @@ import { planDecay } from './lifecycle/decay';
 import { GLOBAL_PROJECT, isCategory, isSourceType, memoryId, type Category, type Memory, type MemoryStatus } from './model';
 import { analyzeSession } from './pipeline/index';
 import { redactText } from './pipeline/redact';
+import { extractWithLlm, extractionMessages, mergeRuleAndLlm, selectKnown, type ExtractResult } from './pipeline/extract';
 import type { Candidate, SessionInput } from './pipeline/types';
 import type {
   AuditEntry,
@@ -62,7 +66,14 @@ export interface ServiceOptions {
   clock?: () => Date;
   /** Process the capture queue in the background (default true; the CLI's one-shot commands turn it off). */
   backgroundQueue?: boolean;
+  /** What the LLM providers need from the host: stdio.ts passes the vscode-lm bridge; the CLI nothing. */
+  llmDeps?: LlmDeps;
+  /** A ready provider instead of the one config.llm describes (tests). */
+  llmProvider?: LlmProvider;
 }
+
+/** Embedding cosine distance under which an LLM fact and a rule candidate say the same (agreement). */
+const LLM_AGREEMENT_DISTANCE = 0.25;
 
 /** A recallable memory: not pending, wrong or archived. */
 const RECALLABLE: MemoryStatus[] = ['active', 'confirmed'];
@@ -99,6 +110,13 @@ export class MnemoService {
   private statusTimer: NodeJS.Timeout | undefined;
   private disposed = false;
   private readonly background: boolean;
+  private llm: LlmProvider | undefined;
+  private readonly llmDeps: LlmDeps;
+  private readonly llmUsage: LlmUsageCounter;
+  /** The last extraction's failure (one sentence); cleared by the next success. Shown in the status. */
+  private llmError: string | undefined;
+  /** Aborts LLM calls in flight on dispose. */
+  private readonly llmAbort = new AbortController();
 
   constructor(opts: ServiceOptions) {
     this.config = opts.config;
@@ -106,6 +124,9 @@ export class MnemoService {
     this.clock = opts.clock ?? (() => new Date());
     this.events = opts.events ?? {};
     this.background = opts.backgroundQueue ?? true;
+    this.llmDeps = opts.llmDeps ?? {};
+    this.llm = opts.llmProvider ?? createLlmProvider(this.config.llm, this.llmDeps);
+    this.llmUsage = new LlmUsageCounter(this.config.dataDir, this.clock);
     this.supervisor = new ChromaSupervisor({
       dataDir: this.config.dataDir,
       url: this.config.chromaUrl,
@@ -126,6 +147,14 @@ export class MnemoService {
     this.config.recall = next.recall;
     this.config.decay = next.decay;
     this.config.backup = next.backup;
+    if (JSON.stringify(next.llm) !== JSON.stringify(this.config.llm)) {
+      this.llm?.dispose?.();
+      this.config.llm = next.llm;
+      this.llm = createLlmProvider(next.llm, this.llmDeps);
+      this.llmError = undefined;
+      this.log(`LLM extraction: ${this.llm?.id ?? 'off (rules only)'}`); // the id never holds the key
+      this.scheduleStatus();
+    }
     this.log('Settings updated (pipeline, recall, decay).');
   }
 
@@ -220,6 +249,8 @@ export class MnemoService {
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.llmAbort.abort();
+    this.llm?.dispose?.();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.decayTimer) clearInterval(this.decayTimer);
     this.backupSchedule?.dispose();
@@ -266,6 +297,10 @@ export class MnemoService {
       message = this.modelMismatch;
     } else if (health === 'ok' && this.embedState.state === 'loading') {
       message = 'Loading the embedding model; captures are queued meanwhile.';
+    }
+    if (health === 'ok' && this.llmError) {
+      health = 'warning';
+      message = `${this.llmError.replace(/[.。]\s*$/, '')}; Mnemo keeps learning with the rules alone.`;
     }
     return { health, message, memoryCount, pendingCount, queued: this.queued };
   }
@@ -352,16 +387,35 @@ export class MnemoService {
     });
     const report: IngestReport = { project_id: session.project_id, decisions: [], stored: 0, refreshed: 0, pending: 0, dropped: 0 };
     if (analysis.skipped) report.skipped = analysis.skipped;
+    // The extract stage (LLM) runs beside the rest; it never throws and is bounded by its timeouts.
+    const llmRun = this.llm && !analysis.skipped ? this.extractWithLlm(this.llm, session) : undefined;
     for (const d of analysis.dropped) {
       report.dropped++;
       if (explain) report.decisions.push({ text: d.text, outcome: 'dropped', reason: d.reason });
     }
-    if (analysis.candidates.length > 0) {
+    let candidates = analysis.candidates;
+    const vectorOf = new Map<string, number[]>();
+    const embedMissing = async (texts: string[]): Promise<void> => {
+      const missing = [...new Set(texts)].filter((t) => !vectorOf.has(t));
+      if (missing.length === 0) return;
       await this.requireModel();
-      const vectors = await this.embedder.embed(analysis.candidates.map((c) => c.text));
+      const vs = await this.embedder.embed(missing);
+      missing.forEach((t, i) => vectorOf.set(t, vs[i]!));
+    };
+    if (llmRun) {
+      const llm = await llmRun;
+      // On an LLM failure the rules' candidates stand as they are (nothing goes to review because of it).
+      if (llm.error === undefined && (candidates.length > 0 || llm.candidates.length > 0)) {
+        await embedMissing([...candidates, ...llm.candidates].map((c) => c.text));
+        const similar = (a: string, b: string): boolean => cosineDistance(vectorOf.get(a)!, vectorOf.get(b)!) < LLM_AGREEMENT_DISTANCE;
+        candidates = await mergeRuleAndLlm(candidates, llm.candidates, similar, analysis.dropped);
+      }
+    }
+    if (candidates.length > 0) {
+      await embedMissing(candidates.map((c) => c.text));
       const changed: string[] = [];
-      for (let i = 0; i < analysis.candidates.length; i++) {
-        const decision = await this.storeCandidate(session, analysis.candidates[i], vectors[i]);
+      for (let i = 0; i < candidates.length; i++) {
+        const decision = await this.storeCandidate(session, candidates[i]!, vectorOf.get(candidates[i]!.text)!);
         report[decision.outcome === 'stored' ? 'stored' : decision.outcome]++;
         if (decision.id && decision.outcome !== 'dropped') changed.push(decision.id);
         if (explain || decision.outcome !== 'dropped') report.decisions.push(decision);
@@ -370,6 +424,36 @@ export class MnemoService {
     }
     this.scheduleStatus();
     return report;
+  }
+
+  /**
+   * The extract stage for one session: the project's known memories (seed 000's P2), the call, token
+   * accounting and the status. Never throws.
+   */
+  private async extractWithLlm(provider: LlmProvider, session: SessionInput): Promise<ExtractResult> {
+    const messages = await extractionMessages(session, this.clock);
+    let known: string[] = [];
+    try {
+      const rows = await this.store.find(buildWhere({ project_ids: [session.project_id, GLOBAL_PROJECT], status: ['active', 'confirmed', 'pending'] }));
+      known = selectKnown(rows.map((r) => r.memory));
+    } catch (e) {
+      this.log(`LLM extraction without known memories (${errorMessage(e)}).`);
+    }
+    const r = await extractWithLlm(provider, messages, known, {
+      source_type: session.source_type,
+      reviewScoreThreshold: this.config.pipeline.reviewScoreThreshold,
+      signal: this.llmAbort.signal,
+    });
+    if (r.skipped || this.disposed) return r;
+    const totals = this.llmUsage.record({ usage: r.usage, error: r.error });
+    const tokens = `${r.usage.prompt_tokens}+${r.usage.completion_tokens} tokens${r.usage.estimated ? ' (estimated)' : ''}`;
+    this.log(`LLM extraction (${provider.id}, ${known.length} known): ${r.error?.replace(/[.。]\s*$/, '') ?? `${r.candidates.length} candidate(s)`}; ${tokens}. ${LlmUsageCounter.describe(totals)}`);
+    if (r.guard_redactions > 0) this.log(`The LLM prompt guard redacted ${r.guard_redactions} secret(s) the redact stage had missed.`);
+    if (r.error !== this.llmError) {
+      this.llmError = r.error;
+      this.scheduleStatus();
+    }
+    return r;
   }
 
   /** Dedup + store of one candidate (the dedup and store stages). */
@@ -861,6 +945,7 @@ export class MnemoService {
       embedding_model: this.embedder.modelId,
       embedding_ready: this.modelReady,
       chroma: this.supervisor.isRemote ? `remote ${this.config.chromaUrl}` : `embedded (${this.store.describe()})`,
+      llm_tokens: (({ prompt, completion, extractions }) => ({ prompt, completion, extractions }))(this.llmUsage.read()),
     };
   }
 

@@ -3,13 +3,13 @@
  * vscode-languageclient, which sends `initialize` with our config as `initializationOptions`;
  * `mnemo serve` runs the same thing from the CLI. main.ts is the process entry.
  */
-import { createMessageConnection, NotificationType, NotificationType0, RequestType, RequestType0, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { CancellationTokenSource, createMessageConnection, NotificationType, NotificationType0, RequestType, RequestType0, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { mkdirSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveConfig, type SidecarConfigInput } from './config';
 import { createEmbeddingProvider } from './embed/index';
 import { errorMessage } from './errors';
-import { ConfigChangedNotification, MemoriesChangedNotification, ProgressNotification, StatusNotification } from './protocol';
+import { ConfigChangedNotification, LlmCompleteRequest, MemoriesChangedNotification, ProgressNotification, StatusNotification } from './protocol';
 import { registerHandlers } from './server';
 import { MnemoService } from './service';
 
@@ -56,6 +56,14 @@ export function serveStdio(overrides: SidecarConfigInput = {}): MessageConnectio
     service = new MnemoService({
       config,
       embedder,
+      llmDeps: {
+        // provider "vscode-lm": the extension runs the prompt through vscode.lm; an abort cancels the request.
+        vscodeLm: (params, signal) => {
+          const cts = new CancellationTokenSource();
+          signal.addEventListener('abort', () => cts.cancel(), { once: true });
+          return conn.sendRequest(LlmCompleteRequest, params, cts.token).finally(() => cts.dispose());
+        },
+      },
       events: {
         log,
         status: (s) => void conn.sendNotification(StatusNotification, s),
