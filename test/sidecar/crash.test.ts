@@ -137,3 +137,42 @@ describe('crash safety', () => {
     }
   });
 });
+
+describe('remote / team Chroma server', () => {
+  test('with chromaUrl the sidecar uses that server and starts none of its own', async () => {
+    const { spawn } = await import('node:child_process');
+    const { existsSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { createServer } = await import('node:net');
+    const { chromaCliPath, heartbeat } = await import('../../sidecar/store/chromaServer');
+    const port = await new Promise<number>((resolve) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as { port: number }).port;
+        srv.close(() => resolve(p));
+      });
+    });
+    const teamDir = tempDataDir('mnemo-team-');
+    const dataDir = tempDataDir();
+    const server = spawn(process.execPath, [chromaCliPath(), 'run', '--path', teamDir, '--port', String(port), '--host', '127.0.0.1'], { stdio: 'ignore' });
+    try {
+      const deadline = Date.now() + 30_000;
+      while (!(await heartbeat('127.0.0.1', port)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const s = await SidecarSession.start(testConfig(dataDir, { chromaUrl: `http://127.0.0.1:${port}` }));
+      try {
+        const d = await s.request(P.RememberRequest, { text: 'The team store lives on the shared Chroma server', project_id: 'team' });
+        assert.equal(d.outcome, 'stored');
+        const list = await s.request(P.ListRequest, { project_id: 'team' });
+        assert.equal(list.total, 1);
+        assert.ok(!existsSync(join(dataDir, 'chroma', 'mnemo-server.json')), 'no embedded server was started');
+        const stats = await s.request(P.StatsRequest, {});
+        assert.match(stats.chroma, new RegExp(`remote http://127.0.0.1:${port}`));
+      } finally {
+        await s.stop();
+      }
+    } finally {
+      server.kill('SIGKILL');
+      cleanupDataDir(teamDir);
+      cleanupDataDir(dataDir);
+    }
+  });
+});
