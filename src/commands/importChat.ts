@@ -17,9 +17,20 @@ export interface ImportSummary {
   messages: number;
   redactions: number;
   skipped: string[];
+  /** The user cancelled; what was queued before stays queued. */
+  cancelled?: boolean;
 }
 
-export async function importChatFiles(ctx: Ctx, uris: vscode.Uri[], projectId: string): Promise<ImportSummary> {
+/** A session is learned from its last 4,000 characters, so long imports are sent as windows of this many messages. */
+const MESSAGES_PER_CAPTURE = 40;
+
+export async function importChatFiles(
+  ctx: Ctx,
+  uris: vscode.Uri[],
+  projectId: string,
+  progress?: vscode.Progress<{ message?: string; increment?: number }>,
+  token?: vscode.CancellationToken,
+): Promise<ImportSummary> {
   const summary: ImportSummary = { files: 0, sessions: 0, messages: 0, redactions: 0, skipped: [] };
   for (const uri of uris) {
     const name = path.basename(uri.fsPath || uri.path);
@@ -40,19 +51,28 @@ export async function importChatFiles(ctx: Ctx, uris: vscode.Uri[], projectId: s
       continue;
     }
     summary.files++;
+    const total = sessions.reduce((n, s) => n + s.messages.length, 0);
     for (const [i, s] of sessions.entries()) {
       if (s.messages.length === 0) continue;
-      const result = await ctx.request(CaptureSessionRequest, {
-        project_id: projectId,
-        source_type: 'import',
-        messages: s.messages,
-        source_ref: [`${s.format === 'vscode-chat' ? 'vscode-chat-export' : 'chat-export'}:${name}${sessions.length > 1 ? `#${i + 1}` : ''}`],
-        added_by: currentUser(),
-        session_id: s.session_id ?? `import:${name}:${i}`,
-      });
+      for (let start = 0; start < s.messages.length; start += MESSAGES_PER_CAPTURE) {
+        if (token?.isCancellationRequested) {
+          summary.cancelled = true;
+          return summary;
+        }
+        const window = s.messages.slice(start, start + MESSAGES_PER_CAPTURE);
+        const result = await ctx.request(CaptureSessionRequest, {
+          project_id: projectId,
+          source_type: 'import',
+          messages: window,
+          source_ref: [`${s.format === 'vscode-chat' ? 'vscode-chat-export' : 'chat-export'}:${name}${sessions.length > 1 ? `#${i + 1}` : ''}`],
+          added_by: currentUser(),
+          session_id: `${s.session_id ?? `import:${name}:${i}`}${s.messages.length > MESSAGES_PER_CAPTURE ? `@${start}` : ''}`,
+        });
+        summary.messages += window.length;
+        summary.redactions += result.redactions;
+        progress?.report({ message: `${name}: ${summary.messages} messages queued`, increment: (window.length / Math.max(1, total) / uris.length) * 100 });
+      }
       summary.sessions++;
-      summary.messages += s.messages.length;
-      summary.redactions += result.redactions;
     }
   }
   return summary;
@@ -75,9 +95,15 @@ export function register(ctx: Ctx): void {
     const projectId = await pickProject('Mnemo: Import Chat — which project do these chats belong to?');
     if (!projectId) return undefined;
     const summary = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Mnemo: importing ${uris.length} file(s)…` },
-      () => importChatFiles(ctx, uris, projectId),
+      { location: vscode.ProgressLocation.Notification, title: `Mnemo: importing ${uris.length} file(s)…`, cancellable: true },
+      (progress, token) => importChatFiles(ctx, uris, projectId, progress, token),
     );
+    if (summary.cancelled) {
+      void vscode.window.showInformationMessage(
+        `Import cancelled after ${summary.messages} messages; what was already queued is kept and learned from, the rest was not sent.`,
+      );
+      return summary;
+    }
     if (summary.sessions === 0) {
       throw new UserError(`Nothing imported${summary.skipped.length ? `: ${summary.skipped.join('; ')}` : ': the files hold no messages'}.`);
     }

@@ -3,7 +3,12 @@
  * Nothing lost, nothing doubled.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { chromaCliPath, heartbeat } from '../../sidecar/store/chromaServer';
 import * as P from '../../sidecar/protocol';
 import { SidecarSession, cleanupDataDir, tempDataDir, testConfig } from '../support/sidecarSession';
 
@@ -140,11 +145,6 @@ describe('crash safety', () => {
 
 describe('remote / team Chroma server', () => {
   test('with chromaUrl the sidecar uses that server and starts none of its own', async () => {
-    const { spawn } = await import('node:child_process');
-    const { existsSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { createServer } = await import('node:net');
-    const { chromaCliPath, heartbeat } = await import('../../sidecar/store/chromaServer');
     const port = await new Promise<number>((resolve) => {
       const srv = createServer().listen(0, '127.0.0.1', () => {
         const p = (srv.address() as { port: number }).port;
