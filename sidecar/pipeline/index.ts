@@ -1,10 +1,12 @@
 /**
- * The pure part of the pipeline, in data-flow order: normalize -> redact -> rules -> score.
+ * The pure part of the pipeline, in data-flow order: normalize -> redact -> rules (or, for a terminal
+ * session, the terminal stage) -> score.
  * (extract/dedup/store live elsewhere: they need a model or the database.)
  */
 import { normalizeSession } from './normalize';
 import { mergeFindings, redactText } from './redact';
 import { applyRules } from './rules';
+import { isTerminalSession, terminalCandidates } from './terminal';
 import { scoreCandidates, type Scorer } from './score';
 import type { AnalyzeResult, SessionInput } from './types';
 
@@ -41,7 +43,9 @@ export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions =
     redacted.push(r.findings.length ? { ...m, content: r.text } : m);
   }
 
-  const { candidates, dropped } = applyRules(redacted, input.source_type);
+  // Commands and their output are not sentences to parse: a terminal session goes through its own stage.
+  const terminal = (input.source_type === 'terminal' || input.source_type === 'troubleshooting_log') && isTerminalSession(redacted);
+  const { candidates, dropped } = terminal ? terminalCandidates(redacted, input.source_type) : applyRules(redacted, input.source_type);
   const sessionRefs = (input.source_ref ?? []).filter((r) => typeof r === 'string' && r.length > 0);
   const withRefs = sessionRefs.length
     ? candidates.map((c) => ({ ...c, source_ref: [...new Set([...c.source_ref, ...sessionRefs])] }))

@@ -11,7 +11,9 @@
 //               payload (extensionDevelopmentPath + extensionTestsPath); mocha
 //               runs inside the remote Node extension host. Results come back as
 //               a JSON file (+ the exit code through window.codeAutomationExit).
-//   --ui        installs a VSIX into an isolated extensions dir, opens
+//   --ui        installs a VSIX into an isolated extensions dir, seeds the
+//               extension's data folder with the memories the UI test modules
+//               declare (`export const seed`, lib/seed.mjs), opens
 //               test/fixtures/workspace and runs test/editor/ui/*.ui.mjs with
 //               playwright, one screenshot per test.
 // Output: one line per test, then exactly `N passed, N failed`; exit 1 on any
@@ -24,7 +26,10 @@
 // --ui-test-timeout SEC (90), --mocha-timeout SEC (per ext-host test, 30),
 // --user-settings FILE (VS Code user settings for both phases, default
 // test/editor/user-settings.json; "${repoRoot}" / "${workspace}" are
-// substituted in string values), --keep-state (keep the /tmp/mnemo-editor-* dir
+// substituted in string values), --ui-user-settings FILE (merged on top for the
+// UI phase only, default test/editor/user-settings.ui.json: model path, bash
+// with shell integration...), --grep RE (also filters UI tests by
+// "<file> › <name>"), --keep-state (keep the /tmp/mnemo-editor-* dir
 // holding code-server's user-data, extensions, HOME and XDG dirs; its logs are
 // copied to the artifacts either way).
 import fs from 'node:fs';
@@ -35,6 +40,7 @@ import { parseArgs } from 'node:util';
 import { launchBrowser } from './lib/browser.mjs';
 import { installVsix, prepareState, startCodeServer } from './lib/code-server.mjs';
 import { killAllSync, withTimeout } from './lib/processes.mjs';
+import { globalStorageDir, seedMemories } from './lib/seed.mjs';
 import { Workbench } from './lib/workbench.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -57,6 +63,7 @@ const { values: opt } = parseArgs({
     'ui-test-timeout': { type: 'string', default: '90' },
     'mocha-timeout': { type: 'string', default: '30' },
     'user-settings': { type: 'string', default: path.join(HERE, 'user-settings.json') },
+    'ui-user-settings': { type: 'string', default: path.join(HERE, 'user-settings.ui.json') },
     'keep-state': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -129,8 +136,7 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 }
 
 /** Extra VS Code user settings (e.g. pointing network endpoints of the extension at loopback). */
-function loadUserSettings() {
-  const file = opt['user-settings'];
+function loadUserSettings(file = opt['user-settings']) {
   if (!file || !fs.existsSync(file)) return {};
   const subst = (v) =>
     typeof v === 'string' ? v.replaceAll('${repoRoot}', REPO).replaceAll('${workspace}', workspace) : v;
@@ -393,13 +399,18 @@ async function loadUiTests() {
     .filter((f) => /\.ui\.mjs$/.test(f))
     .sort();
   const tests = [];
+  const seeds = [];
+  const grep = opt.grep ? new RegExp(opt.grep) : undefined;
   for (const f of files) {
     const mod = await import(pathToFileURL(path.join(dir, f)).href);
     const list = mod.tests ?? mod.default;
     if (!Array.isArray(list)) throw new Error(`${f}: export \`tests\` (an array of { name, run(ctx) })`);
-    for (const t of list) tests.push({ ...t, file: f });
+    const picked = list.filter((t) => !grep || grep.test(`${f.replace(/\.ui\.mjs$/, '')} › ${t.name}`));
+    for (const t of picked) tests.push({ ...t, file: f });
+    // Memories a module needs before the workbench starts (lib/seed.mjs); only for modules that run.
+    if (picked.length && Array.isArray(mod.seed)) seeds.push(...mod.seed.map((s) => ({ ...s, from: f })));
   }
-  return tests;
+  return { tests, seeds };
 }
 
 const slug = (s) =>
@@ -420,10 +431,11 @@ async function uiPhase() {
       `no VSIX to install (${vsix ?? 'none found'}): pass --vsix path/to/file.vsix (build one with npm run package)`,
     );
   }
-  const tests = await loadUiTests();
-  if (tests.length === 0) throw new Error(`no *.ui.mjs tests in ${opt['ui-tests']}`);
+  const { tests, seeds } = await loadUiTests();
+  if (tests.length === 0) throw new Error(`no *.ui.mjs tests in ${opt['ui-tests']}${opt.grep ? ` matching ${opt.grep}` : ''}`);
 
-  const { dirs, env } = prepareState(path.join(STATE_ROOT, 'ui'), {}, loadUserSettings());
+  const settings = { ...loadUserSettings(), ...loadUserSettings(opt['ui-user-settings']) };
+  const { dirs, env } = prepareState(path.join(STATE_ROOT, 'ui'), {}, settings);
   cleanups.push(() => collectServerLogs(dirs, path.join(dir, 'server-logs')));
   const t0 = Date.now();
   const installed = await installVsix({ dirs, env, vsix, logFile: path.join(dir, 'install-extension.log') });
@@ -431,6 +443,26 @@ async function uiPhase() {
   const manifest = readManifest(extensionPath);
   const extensionId = `${manifest.publisher}.${manifest.name}`;
   console.log(`[editor] ui: installed ${extensionId}@${manifest.version} from ${path.basename(vsix)} in ${Date.now() - t0} ms`);
+
+  // Seed the extension's data folder with the memories the tests declare, with the installed
+  // extension's own CLI and the same embedding settings the sidecar will use.
+  let seed = { workspaceProject: undefined, memories: [] };
+  if (seeds.length) {
+    const t1 = Date.now();
+    seed = await seedMemories({
+      cli: path.join(extensionPath, 'dist', 'cli.js'),
+      dataDir: globalStorageDir(dirs.userData, extensionId),
+      env,
+      workspace,
+      model: settings['mnemo.embedding.model'],
+      modelPath: settings['mnemo.embedding.modelPath'],
+      seeds,
+      workDir: path.join(dir, 'seed'),
+      logFile: path.join(dir, 'seed.log'),
+    });
+    fs.writeFileSync(path.join(dir, 'seed', 'seeded.json'), JSON.stringify(seed, null, 2));
+    console.log(`[editor] ui: seeded ${seed.memories.length} memories (${seeds.length} seed entries) in ${Date.now() - t1} ms`);
+  }
 
   const server = await startCodeServer({ dirs, env, logFile: path.join(dir, 'code-server.log') });
   cleanups.push(() => server.stop());
@@ -459,8 +491,10 @@ async function uiPhase() {
       extensionId,
       extensionPath,
       workspace,
+      seed,
+      settings,
       artifactsDir: dir,
-      log: (m) => consoleLog(`[ui:${t.name}] ${m}`),
+      log: (m) => consoleLog(`${new Date().toISOString()} [ui:${t.name}] ${m}`),
       screenshot: (label) => safeScreenshot(page, shot.replace(/\.png$/, `--${slug(label)}.png`)),
     };
     const started = Date.now();

@@ -60,10 +60,13 @@ const live = new Set();
  * stops what it started (code-server's extension host, pty host, watchers...).
  * stdout/stderr go to `logFile`.
  */
-export function spawnGroup(cmd, args, { env, cwd, logFile }) {
+export function spawnGroup(cmd, args, { env, cwd, logFile, stdoutFile }) {
   const out = fs.openSync(logFile, 'a');
-  const child = spawn(cmd, args, { env, cwd, detached: true, stdio: ['ignore', out, out] });
+  // stdoutFile: stdout on its own (e.g. a CLI's --json output), stderr still to logFile.
+  const stdout = stdoutFile ? fs.openSync(stdoutFile, 'w') : out;
+  const child = spawn(cmd, args, { env, cwd, detached: true, stdio: ['ignore', stdout, out] });
   fs.closeSync(out);
+  if (stdout !== out) fs.closeSync(stdout);
   const entry = { child, exited: false };
   entry.exit = new Promise((resolve) => {
     child.on('exit', (code, signal) => {
@@ -114,9 +117,9 @@ export function killAllSync() {
   live.clear();
 }
 
-/** Runs a command to completion with a timeout; resolves { code, output }. */
-export function runToCompletion(cmd, args, { env, cwd, timeoutMs, logFile }) {
-  const entry = spawnGroup(cmd, args, { env, cwd, logFile });
+/** Runs a command to completion with a timeout; resolves { code, signal }. */
+export function runToCompletion(cmd, args, { env, cwd, timeoutMs, logFile, stdoutFile }) {
+  const entry = spawnGroup(cmd, args, { env, cwd, logFile, stdoutFile });
   return withTimeout(entry.exit, timeoutMs, `${cmd} ${args.join(' ')}`)
     .catch(async (e) => {
       await stopGroup(entry, 1000);

@@ -28,12 +28,26 @@ export class Workbench {
     }
   }
 
+  /**
+   * Focuses the editor area so keystrokes go to the workbench, not to a stale focus: the active
+   * tab when there is one (clicking another spot of the tab bar could switch the active editor,
+   * and commands act on it; a webview editor covers the editor area with an iframe, so clicks
+   * into the area would wait for actionability), else the empty editor area.
+   */
+  async focusEditorArea() {
+    const activeTab = this.page.locator('.part.editor .tabs-container .tab.active').first();
+    if (await activeTab.isVisible().catch(() => false)) {
+      await activeTab.click({ position: { x: 12, y: 12 }, timeout: 5000 }).catch(() => {});
+    } else {
+      await this.page.locator('.part.editor').click({ position: { x: 20, y: 20 }, timeout: 5000 }).catch(() => {});
+    }
+  }
+
   /** Opens the command palette (F1) and returns the quick input locator. */
   async openCommandPalette() {
     await this.dismiss();
     const widget = this.page.locator('.quick-input-widget');
-    // Click the editor area first so the keystroke goes to the workbench, not to a stale focus.
-    await this.page.locator('.part.editor').click({ position: { x: 20, y: 20 } }).catch(() => {});
+    await this.focusEditorArea();
     await this.page.keyboard.press('F1');
     await widget.waitFor({ state: 'visible', timeout: 15_000 });
     return widget;
@@ -74,19 +88,53 @@ export class Workbench {
 
   /**
    * Runs a command from the command palette (F1) by its full title as shown
-   * there ("Category: Title").
+   * there ("Category: Title"): clicks its entry, or with `keyboard: true`
+   * presses Enter on it (it must be the palette's active row). Returns once the
+   * palette is gone — hidden, or replaced by the command's own quick input.
    */
-  async runCommand(fullTitle, opts) {
+  async runCommand(fullTitle, { keyboard = false, ...opts } = {}) {
     const { widget, found, labels, match } = await this.queryPalette(fullTitle, opts);
     if (!found) {
       await this.dismiss();
       throw new Error(`"${fullTitle}" not in the command palette; it showed: ${labels.slice(0, 5).join(' | ') || 'nothing'}`);
     }
-    await match.click();
-    await widget.waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => {});
+    if (keyboard) {
+      const active = widget.locator('.quick-input-list .monaco-list-row.focused').first();
+      const label = (await active.getAttribute('aria-label').catch(() => null)) ?? (await active.textContent().catch(() => '')) ?? '';
+      if (!label.includes(fullTitle)) {
+        await this.dismiss();
+        throw new Error(`"${fullTitle}" is not the palette's active entry (that is "${label}")`);
+      }
+      await this.page.keyboard.press('Enter');
+    } else {
+      await match.click();
+    }
+    const input = widget.locator('input.input');
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      if (!(await widget.isVisible())) return;
+      const value = await input.inputValue({ timeout: 1000 }).catch(() => '');
+      if (!value.startsWith('>')) return;
+      await this.page.waitForTimeout(100);
+    }
   }
 
-  /** Waits for a notification toast containing `text`; returns its locator. */
+  /**
+   * Waits until the keyboard focus is in the quick input's text box. Keystrokes typed before
+   * that (e.g. while a webview editor still holds the focus) would go elsewhere.
+   */
+  async waitQuickInputFocused(timeoutMs = 10_000) {
+    await this.page.waitForFunction(
+      () => {
+        const el = document.activeElement;
+        return !!el && el.tagName === 'INPUT' && !!el.closest('.quick-input-widget');
+      },
+      undefined,
+      { timeout: timeoutMs, polling: 50 },
+    );
+  }
+
+  /** Waits for a notification toast containing `text` (string or RegExp); returns its locator. */
   async waitForNotification(text, timeoutMs = 20_000) {
     const toast = this.page.locator('.notification-toast-container, .notifications-toasts .monaco-list-row', { hasText: text }).first();
     await toast.waitFor({ state: 'visible', timeout: timeoutMs });
@@ -115,6 +163,22 @@ export class Workbench {
       .first()
       .waitFor({ state: 'visible', timeout: timeoutMs });
     return sidebar;
+  }
+
+  /**
+   * Widens the side bar to at least `width` px by dragging its sash (for readable screenshots
+   * of tree descriptions). Best effort: returns the resulting width.
+   */
+  async widenSidebar(width = 480) {
+    const box = await this.page.locator('.part.sidebar').boundingBox();
+    if (!box || box.width >= width) return box?.width;
+    const y = box.y + box.height / 2;
+    const x = box.x + box.width;
+    await this.page.mouse.move(x - 1, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + width, y, { steps: 8 });
+    await this.page.mouse.up();
+    return (await this.page.locator('.part.sidebar').boundingBox())?.width;
   }
 
   /** A view pane (inside the side bar) by its name. */

@@ -1,0 +1,134 @@
+/**
+ * The terminal stage (after redact, beside the rules): a terminal session arrives as `$ <command>` (user)
+ * and `exit <code> · <output>` (tool) messages. Raw commands and their output are not facts; what is
+ * worth remembering is a failing command followed by the command that fixed it. That pair becomes one
+ * troubleshooting candidate: what failed, how (exit code and the first error line), and what fixed it.
+ */
+import type { SourceType } from '../model';
+import type { Candidate, Dropped, NormalizedMessage } from './types';
+
+export interface Execution {
+  command: string;
+  exitCode: number | undefined;
+  output: string;
+  commandId: string;
+  resultId?: string;
+}
+
+const CMD = /^\$ (.+)$/s;
+const RESULT = /^exit (-?\d+|unknown) · ?(.*)$/s;
+
+/** Pairs `$ cmd` messages with the `exit N · output` that follows them. */
+export function parseExecutions(messages: NormalizedMessage[]): Execution[] {
+  const out: Execution[] = [];
+  for (const m of messages) {
+    const cmd = m.role === 'user' ? CMD.exec(m.content.trim()) : null;
+    if (cmd) {
+      out.push({ command: cmd[1].trim(), exitCode: undefined, output: '', commandId: m.id });
+      continue;
+    }
+    const res = m.role === 'tool' ? RESULT.exec(m.content.trim()) : null;
+    const last = out[out.length - 1];
+    if (res && last && last.resultId === undefined) {
+      last.exitCode = res[1] === 'unknown' ? undefined : Number(res[1]);
+      last.output = res[2].trim();
+      last.resultId = m.id;
+    }
+  }
+  return out;
+}
+
+/** True when the session looks like terminal capture (most messages are commands or results). */
+export function isTerminalSession(messages: NormalizedMessage[]): boolean {
+  if (messages.length === 0) return false;
+  const shaped = messages.filter((m) => (m.role === 'user' && CMD.test(m.content.trim())) || (m.role === 'tool' && RESULT.test(m.content.trim())));
+  return shaped.length >= Math.ceil(messages.length * 0.8);
+}
+
+/** Commands that only look around; they are never the fix. */
+const TRIVIAL = /^\s*(ls|ll|la|cd|pwd|clear|cat|less|more|head|tail|echo|history|which|whoami|git (status|diff|log|show))\b/;
+
+function program(command: string): string {
+  const words = command.split(/\s+/).filter((w) => !/^(sudo|env|time|nohup)$/.test(w) && !/^\w+=/.test(w));
+  return words.slice(0, words[0] && /^(bash|sh|node|python3?|npx|npm|pnpm|yarn|go|cargo|make|docker|kubectl|git)$/.test(words[0]) ? 2 : 1).join(' ');
+}
+
+/** Token overlap (Jaccard) of two commands. */
+function similarity(a: string, b: string): number {
+  const ta = new Set(a.split(/\s+/));
+  const tb = new Set(b.split(/\s+/));
+  const inter = [...ta].filter((t) => tb.has(t)).length;
+  return inter / Math.max(1, new Set([...ta, ...tb]).size);
+}
+
+/** The first line of output that looks like an error, else the last non-empty line. */
+export function errorLine(output: string): string {
+  const lines = output
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const err = lines.find((l) => /error|fail|refused|denied|not found|cannot|can't|unable|timeout|timed out|exception|错误|失败|拒绝|超时/i.test(l));
+  return (err ?? lines[lines.length - 1] ?? '').slice(0, 160);
+}
+
+function shorten(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}
+
+/**
+ * Troubleshooting candidates from a terminal session: each failing command followed (later in the same
+ * session) by a successful command of the same program that looks like its fix. Every other command and
+ * output is dropped with a reason.
+ */
+export function terminalCandidates(messages: NormalizedMessage[], sourceType: SourceType): { candidates: Candidate[]; dropped: Dropped[] } {
+  const runs = parseExecutions(messages);
+  const candidates: Candidate[] = [];
+  const used = new Set<number>();
+  for (let i = 0; i < runs.length; i++) {
+    const failed = runs[i];
+    if (failed.exitCode === undefined || failed.exitCode === 0 || used.has(i)) continue;
+    let fix = -1;
+    for (let j = i + 1; j < runs.length; j++) {
+      const r = runs[j];
+      if (r.exitCode !== 0) continue;
+      if (program(r.command) === program(failed.command) && similarity(r.command, failed.command) >= 0.3) {
+        fix = j;
+        break;
+      }
+    }
+    if (fix < 0) continue;
+    const f = runs[fix];
+    // What ran successfully in between is usually the real fix (npm install, a config edit command).
+    const stepIdx = runs.map((_, k) => k).filter((k) => k > i && k < fix && runs[k].exitCode === 0 && !TRIVIAL.test(runs[k].command));
+    used.add(i).add(fix);
+    stepIdx.forEach((k) => used.add(k));
+    const why = errorLine(failed.output);
+    const head = `\`${shorten(failed.command, 120)}\` failed (exit ${failed.exitCode}${why ? `: ${why}` : ''})`;
+    const text = stepIdx.length
+      ? `${head}; fixed by ${stepIdx.map((k) => `\`${shorten(runs[k].command, 100)}\``).join(', ')}, then \`${shorten(f.command, 100)}\` passed.`
+      : f.command === failed.command
+        ? `${head}; \`${shorten(f.command, 120)}\` passed on a later retry.`
+        : `${head}; \`${shorten(f.command, 120)}\` fixed it.`;
+    const ids = [failed, ...stepIdx.map((k) => runs[k]), f].flatMap((r) => [r.commandId, r.resultId]).filter((x): x is string => !!x);
+    candidates.push({
+      text,
+      category: 'instruction',
+      source_type: sourceType === 'terminal' ? 'troubleshooting_log' : sourceType,
+      is_actionable: true,
+      source_ref: [...ids.map((id) => `msg:${id}`), `cmd:${f.command.slice(0, 200)}`],
+      message_ids: ids,
+      reason: `rule:terminal-fix(${program(failed.command)} exit ${failed.exitCode} -> exit 0)`,
+      score: 0,
+      confidence: 0,
+      pending: false,
+    });
+  }
+  const dropped: Dropped[] = runs
+    .filter((_, i) => !used.has(i))
+    .map((r) => ({
+      text: `$ ${r.command}`,
+      reason: r.exitCode === undefined ? 'drop:command-no-result' : r.exitCode === 0 ? 'drop:command-ok-no-lesson' : 'drop:command-failed-unfixed',
+      message_id: r.commandId,
+    }));
+  return { candidates, dropped };
+}

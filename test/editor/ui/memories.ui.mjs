@@ -1,0 +1,136 @@
+// UI: the Memories tree of the fixture workspace shows memories (seeded before
+// code-server starts, and one remembered through the command palette), and
+// "Mark as Wrong" from a tree item's inline action changes the node.
+import { pollUntil } from '../lib/processes.mjs';
+import { openMemories, rowInfo, seeded, showMemory, visibleRows } from './support/mnemo.mjs';
+
+const GATEWAY = 'We decided to keep the gateway timeout at 1500ms for PLC-3000.';
+const PREFERENCE = 'I prefer tabs over spaces in this repository.';
+const BILLING = 'Always restart the legacy-billing worker after changing its config.';
+
+/** Ingested into the workspace folder's project before code-server starts (lib/seed.mjs). */
+export const seed = [
+  {
+    sourceType: 'manual',
+    messages: [
+      { role: 'user', content: GATEWAY },
+      { role: 'user', content: PREFERENCE },
+      { role: 'user', content: BILLING },
+    ],
+  },
+];
+
+export const tests = [
+  {
+    name: 'the Mnemo view shows the seeded memories of the workspace',
+    async run(ctx) {
+      const { seed: s, screenshot } = ctx;
+      const pane = await openMemories(ctx);
+      for (const text of [GATEWAY, PREFERENCE]) {
+        const m = seeded(s, text);
+        const row = await showMemory(pane, { category: m.category, sourceType: m.source_type, text }).catch(async (e) => {
+          throw new Error(`${e.message}\ntree rows: ${(await visibleRows(pane)).join(' | ')}`);
+        });
+        const info = await rowInfo(row);
+        // description(): "<confidence>% · <age> · <marks>"
+        const pct = `${Math.round(m.confidence_score * 100)}%`;
+        if (!info.description.startsWith(pct)) throw new Error(`"${info.label}" shows "${info.description}", expected it to start with ${pct}`);
+      }
+      await screenshot('seeded-memories');
+    },
+  },
+  {
+    name: 'Remember Selection from the command palette adds the line to the tree',
+    async run(ctx) {
+      const { page, wb, screenshot } = ctx;
+      const t0 = Date.now();
+      const log = (m) => ctx.log(`+${Date.now() - t0}ms ${m}`);
+      // Open notes.md with Quick Open, go to line 3 (the cursor's line is remembered when nothing is selected).
+      await wb.dismiss();
+      await wb.focusEditorArea();
+      await page.keyboard.press('Control+P');
+      const quick = page.locator('.quick-input-widget');
+      await quick.waitFor({ state: 'visible', timeout: 15_000 });
+      await wb.waitQuickInputFocused();
+      await page.keyboard.type('notes.md');
+      await quick.locator('.quick-input-list .monaco-list-row', { hasText: 'notes.md' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      log('quick open: notes.md');
+      const editor = page.locator('.part.editor .monaco-editor[data-uri$="notes.md"]').first();
+      await editor.waitFor({ state: 'visible', timeout: 15_000 });
+      await page.locator('.part.editor .tabs-container .tab.active', { hasText: 'notes.md' }).waitFor({ state: 'visible', timeout: 15_000 });
+      await page.keyboard.press('Control+G');
+      await quick.waitFor({ state: 'visible', timeout: 15_000 });
+      await wb.waitQuickInputFocused();
+      await page.keyboard.type('4');
+      await page.keyboard.press('Enter');
+      await quick.waitFor({ state: 'hidden', timeout: 15_000 });
+      const line = '- The sidecar talks JSON-RPC over stdio.';
+      await page
+        .locator('.part.editor .monaco-editor .view-line', { hasText: 'JSON-RPC' })
+        .first()
+        .waitFor({ state: 'visible', timeout: 10_000 });
+
+      log('line 4 shown');
+      await wb.runCommand('Mnemo: Remember Selection');
+      log('command run');
+      // Success names the file:line; failures (no editor, nothing kept, sidecar errors) say so: stop at either.
+      const toast = await wb.waitForNotification(/notes\.md:4|did not keep|failed|Open a file|select the text/, 60_000);
+      const message = ((await toast.textContent()) ?? '').trim();
+      log(`notification: ${message}`);
+      if (!/Remembered/.test(message) || !/notes\.md:4/.test(message)) throw new Error(`unexpected notification: ${message}`);
+      const category = /as (Persona|Episodic|Instruction)/.exec(message)?.[1]?.toLowerCase() ?? 'instruction';
+
+      const pane = await openMemories(ctx);
+      log('view open');
+      const row = await showMemory(pane, { category, sourceType: 'manual', text: line }).catch(async (e) => {
+        throw new Error(`${e.message}\ntree rows: ${(await visibleRows(pane)).join(' | ')}`);
+      });
+      const info = await rowInfo(row);
+      // Remembered on request: confirmed by the person who asked.
+      if (!/confirmed/.test(info.description)) throw new Error(`"${info.label}" shows "${info.description}", expected "confirmed"`);
+      await screenshot('remembered');
+    },
+  },
+  {
+    name: 'Mark as Wrong (inline action on a tree item) marks the node wrong',
+    async run(ctx) {
+      const { page, seed: s, screenshot } = ctx;
+      const m = seeded(s, BILLING);
+      const pane = await openMemories(ctx);
+      const row = await showMemory(pane, { category: m.category, sourceType: m.source_type, text: BILLING });
+      const before = await rowInfo(row);
+      if (/wrong/.test(before.description)) throw new Error(`already wrong: ${before.description}`);
+
+      // Inline actions show on hover / selection.
+      await row.hover();
+      const action = row.locator('.actions .action-label[aria-label="Mark as Wrong"]');
+      await action.waitFor({ state: 'visible', timeout: 10_000 });
+      await action.click();
+
+      const after = await pollUntil(
+        async () => {
+          const info = await rowInfo(row);
+          return /\bwrong\b/.test(info.description) ? info : undefined;
+        },
+        { timeoutMs: 20_000, what: `"${before.label}" to be marked wrong` },
+      );
+      // present.ts: a wrong memory's marks say "wrong", its screen-reader label too, its badge is W
+      // and its icon is coloured errorForeground; the inline action is gone (contextValue mnemo:memory:wrong).
+      if (!/\bwrong\b/.test(after.ariaLabel)) throw new Error(`aria-label lacks "wrong": ${after.ariaLabel}`);
+      await pollUntil(async () => (await row.locator('.actions .action-label[aria-label="Mark as Wrong"]').count()) === 0, {
+        timeoutMs: 10_000,
+        what: 'the Mark as Wrong action to go (the item is wrong now)',
+      });
+      await row.hover();
+      await row.locator('.actions .action-label[aria-label="Confirm"]').waitFor({ state: 'visible', timeout: 10_000 });
+      // The W badge is the resource label's ::after content (FileDecoration of present.ts).
+      await pollUntil(
+        async () => (await row.locator('.monaco-icon-label').first().evaluate((el) => getComputedStyle(el, '::after').content)).includes('W'),
+        { timeoutMs: 10_000, what: 'the W (wrong) badge on the node' },
+      );
+      await page.locator('.notifications-toasts', { hasText: 'as wrong' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      await screenshot('marked-wrong');
+    },
+  },
+];

@@ -1,0 +1,203 @@
+// Mnemo-specific helpers for the UI tests: the Mnemo view, its Memories tree
+// (project > category > source > memory, see src/views/memoryTree.ts) and the
+// sidecar's readiness as the status bar shows it (src/views/statusBar.ts).
+// Every wait is bounded and polls a condition.
+import { pollUntil } from '../../lib/processes.mjs';
+
+export const CATEGORY_LABEL = { persona: 'Persona', episodic: 'Episodic', instruction: 'Instruction' };
+export const SOURCE_LABEL = {
+  chat: 'Chat',
+  terminal: 'Terminal',
+  manual: 'Manual',
+  import: 'Imported',
+  meeting_notes: 'Meeting notes',
+  code_comment: 'Code comments',
+  troubleshooting_log: 'Troubleshooting',
+};
+
+/** The label a memory gets in the tree (present.ts shortText(text, 70)). */
+export function shortText(text, max = 70) {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+/** The seeded memory whose text is `text` (ctx.seed from lib/seed.mjs). */
+export function seeded(seed, text) {
+  const m = seed.memories.find((x) => x.text === text);
+  if (!m) {
+    throw new Error(`"${text}" was not seeded (the pipeline kept: ${seed.memories.map((x) => JSON.stringify(x.text)).join(', ') || 'nothing'}; see ui/seed/)`);
+  }
+  return m;
+}
+
+/** The status bar item of Mnemo (its accessibility label starts with "Mnemo:"). */
+export function statusItem(page) {
+  return page.locator('.part.statusbar [aria-label^="Mnemo:"]').first();
+}
+
+/**
+ * Waits until the sidecar runs and reports its memory count (status bar "Mnemo 12": the
+ * accessibility label then says "… 12 memories."). Returns the label.
+ */
+export async function waitSidecarRunning(page, timeoutMs = 60_000) {
+  const item = statusItem(page);
+  return pollUntil(
+    async () => {
+      const label = (await item.getAttribute('aria-label', { timeout: 1000 }).catch(() => null)) ?? '';
+      return /\b\d+ memories\./.test(label) && !/not running|starting/.test(label) ? label : undefined;
+    },
+    { timeoutMs, intervalMs: 250, what: 'the Mnemo sidecar to run (status bar "Mnemo: … N memories.")' },
+  ).catch(async (e) => {
+    const label = await item.getAttribute('aria-label', { timeout: 1000 }).catch(() => null);
+    throw new Error(`${e.message}; status bar says: ${label ?? 'no Mnemo item'}`);
+  });
+}
+
+/**
+ * Opens the Mnemo view container, makes sure the Memories pane is expanded (and the Review
+ * Queue collapsed, so the tree has room and its rows are rendered), waits for the sidecar, and
+ * collapses the tree so callers expand exactly the path they need. Returns the Memories pane.
+ */
+export async function openMemories({ page, wb }, { collapse = true } = {}) {
+  await wb.openViewContainer('Mnemo');
+  const pane = wb.viewPane('Memories');
+  await pane.waitFor({ state: 'visible', timeout: 20_000 });
+  await setPaneExpanded(wb.viewPane('Review Queue'), false);
+  await setPaneExpanded(pane, true);
+  // Room for the descriptions ("95% · 2 minutes ago · wrong") in screenshots.
+  await wb.widenSidebar(520).catch(() => {});
+  await waitSidecarRunning(page);
+  await page
+    .locator('.part.sidebar', { hasText: 'There is no data provider registered' })
+    .waitFor({ state: 'detached', timeout: 30_000 });
+  if (collapse) await collapseAll(pane);
+  return pane;
+}
+
+async function setPaneExpanded(pane, expanded) {
+  const header = pane.locator('.pane-header').first();
+  if (!(await header.count())) return;
+  const now = (await header.getAttribute('aria-expanded')) === 'true';
+  if (now !== expanded) {
+    await header.click({ position: { x: 60, y: 10 } });
+    await pollUntil(async () => ((await header.getAttribute('aria-expanded')) === 'true') === expanded, {
+      timeoutMs: 10_000,
+      what: `pane ${expanded ? 'expanded' : 'collapsed'}`,
+    });
+  }
+}
+
+/** The view's "Collapse All" title action (workbench.view.alwaysShowHeaderActions keeps it visible). */
+export async function collapseAll(pane) {
+  const action = pane.locator('.pane-header .actions .action-label[aria-label="Collapse All"]');
+  if (await action.count()) {
+    await action.first().click();
+    // Only level-1 rows (the projects) are left.
+    await pollUntil(async () => (await pane.locator('.monaco-list-row[aria-level="2"]').count()) === 0, {
+      timeoutMs: 10_000,
+      what: 'the Memories tree to collapse',
+    });
+  }
+}
+
+/** Tree rows of a pane at a level (1 project, 2 category, 3 source, 4 memory) whose label is `label`. */
+export function treeRow(pane, level, label) {
+  const name = typeof label === 'string' ? new RegExp(`^\\s*${escapeRe(label)}\\s*$`) : label;
+  return pane
+    .locator(`.monaco-list-row[aria-level="${level}"]`)
+    .filter({ has: pane.page().locator('.label-name', { hasText: name }) });
+}
+
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Expands a collapsible row (click toggles it) and waits until it is expanded. */
+export async function expandRow(row, what) {
+  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  if ((await row.getAttribute('aria-expanded')) === 'true') return;
+  await row.click();
+  await pollUntil(async () => (await row.getAttribute('aria-expanded')) === 'true', { timeoutMs: 10_000, what: `${what} to expand` });
+}
+
+export async function collapseRow(row) {
+  if ((await row.getAttribute('aria-expanded')) !== 'true') return;
+  await row.click();
+  await pollUntil(async () => (await row.getAttribute('aria-expanded')) === 'false', { timeoutMs: 10_000, what: 'row to collapse' });
+}
+
+/** The workspace folder's project row ("workspace", the fixture folder's name). */
+export function projectRow(pane, label = 'workspace') {
+  return treeRow(pane, 1, label).first();
+}
+
+/** The rendered rows in tree order: data-index, aria-level, label. */
+async function rowList(pane) {
+  const rows = await pane.locator('.monaco-list-row').evaluateAll((els) =>
+    els.map((e) => ({
+      index: Number(e.getAttribute('data-index')),
+      level: Number(e.getAttribute('aria-level')),
+      label: (e.querySelector('.label-name')?.textContent ?? '').trim(),
+      expanded: e.getAttribute('aria-expanded'),
+    })),
+  );
+  return rows.sort((a, b) => a.index - b.index);
+}
+
+/**
+ * The child of `parent` (a row locator) at `parent`'s level + 1 whose label matches, found by
+ * position (the rows after the parent, up to its next sibling), so that a "Manual" source under
+ * Instruction is never mistaken for the one under Persona. Waits for the children to load.
+ * Returns a locator pinned to the row's current position (use it right away).
+ */
+export async function childRow(pane, parent, label, { timeoutMs = 15_000 } = {}) {
+  const re = typeof label === 'string' ? new RegExp(`^\\s*${escapeRe(label)}\\s*$`) : label;
+  const index = await pollUntil(
+    async () => {
+      const at = Number(await parent.getAttribute('data-index', { timeout: 2000 }));
+      const level = Number(await parent.getAttribute('aria-level', { timeout: 2000 }));
+      for (const r of await rowList(pane)) {
+        if (r.index <= at) continue;
+        if (r.level <= level) break;
+        if (r.level === level + 1 && re.test(r.label)) return String(r.index);
+      }
+      return undefined;
+    },
+    { timeoutMs, intervalMs: 100, what: `tree row "${label}" under ${(await parent.locator('.label-name').first().textContent().catch(() => '?'))?.trim()}` },
+  );
+  return pane.locator(`.monaco-list-row[data-index="${index}"]`);
+}
+
+/**
+ * Expands project > category > source and returns the memory row labelled like `text`
+ * (waits for it: the tree refreshes by itself when memories change). The returned locator
+ * finds the memory by its label, so it survives tree refreshes.
+ */
+export async function showMemory(pane, { project = 'workspace', category, sourceType, text, timeoutMs = 30_000 }) {
+  const p = projectRow(pane, project);
+  await expandRow(p, `project ${project}`);
+  const c = await childRow(pane, p, CATEGORY_LABEL[category], { timeoutMs });
+  await expandRow(c, `category ${CATEGORY_LABEL[category]}`);
+  const src = await childRow(pane, c, SOURCE_LABEL[sourceType], { timeoutMs });
+  await expandRow(src, `source ${SOURCE_LABEL[sourceType]}`);
+  await childRow(pane, src, shortText(text), { timeoutMs });
+  const row = treeRow(pane, 4, shortText(text)).first();
+  await row.waitFor({ state: 'visible', timeout: timeoutMs });
+  return row;
+}
+
+/** Label, description and aria-label of a tree row. */
+export async function rowInfo(row) {
+  return {
+    label: ((await row.locator('.label-name').first().textContent()) ?? '').trim(),
+    description: ((await row.locator('.label-description').first().textContent().catch(() => '')) ?? '').trim(),
+    ariaLabel: (await row.getAttribute('aria-label')) ?? '',
+    selected: (await row.getAttribute('aria-selected')) === 'true',
+    icon: ((await row.locator('.custom-view-tree-node-item-icon, .codicon').first().getAttribute('class').catch(() => '')) ?? '').trim(),
+  };
+}
+
+/** Labels of the rows currently rendered in a pane (for error messages). */
+export async function visibleRows(pane) {
+  return pane
+    .locator('.monaco-list-row')
+    .evaluateAll((els) => els.map((e) => `${e.getAttribute('aria-level')}:${(e.querySelector('.label-name')?.textContent ?? '').trim()}${e.querySelector('.label-description')?.textContent ? ` (${e.querySelector('.label-description').textContent.trim()})` : ''}`));
+}

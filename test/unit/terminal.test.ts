@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyzeSession } from '../../sidecar/pipeline/index';
+import { errorLine, isTerminalSession, parseExecutions } from '../../sidecar/pipeline/terminal';
+import type { RawMessage } from '../../sidecar/pipeline/types';
+
+function run(cmd: string, exit: number, output: string, id: string): RawMessage[] {
+  return [
+    { role: 'user', content: `$ ${cmd}`, id: `${id}c` },
+    { role: 'tool', content: `exit ${exit} · ${output}`, id: `${id}r` },
+  ];
+}
+
+test('a failing command followed by its fix becomes one troubleshooting memory citing both', async () => {
+  const r = await analyzeSession({
+    project_id: 'p',
+    source_type: 'terminal',
+    messages: [
+      ...run('npm test', 1, '> jest\nError: Cannot find module "pg"\n    at require', '1'),
+      ...run('ls', 0, 'package.json src', '2'),
+      ...run('npm install pg@8.11.3', 0, 'added 14 packages', '3'),
+      ...run('npm test', 0, 'Tests: 42 passed', '4'),
+    ],
+  });
+  assert.equal(r.candidates.length, 1, JSON.stringify(r.candidates));
+  const c = r.candidates[0];
+  assert.equal(c.text, '`npm test` failed (exit 1: Error: Cannot find module "pg"); fixed by `npm install pg@8.11.3`, then `npm test` passed.');
+  assert.ok(c.source_ref.includes('msg:3c'), 'the fixing step is cited');
+  assert.equal(c.source_type, 'troubleshooting_log');
+  assert.equal(c.is_actionable, true);
+  assert.ok(c.source_ref.includes('msg:1c') && c.source_ref.includes('msg:4r'));
+  assert.match(c.reason, /terminal-fix/);
+  assert.ok(r.dropped.some((d) => d.text === '$ ls' && d.reason === 'drop:command-ok-no-lesson'));
+});
+
+test('plain command history teaches nothing; an unfixed failure is dropped with its reason', async () => {
+  const r = await analyzeSession({
+    project_id: 'p',
+    source_type: 'terminal',
+    messages: [...run('git status', 0, 'clean', '1'), ...run('make deploy', 2, 'make: *** [deploy] Error 2', '2')],
+  });
+  assert.deepEqual(r.candidates, []);
+  assert.deepEqual(
+    r.dropped.map((d) => d.reason),
+    ['drop:command-ok-no-lesson', 'drop:command-failed-unfixed'],
+  );
+});
+
+test('a changed command that succeeds is the fix', async () => {
+  const r = await analyzeSession({
+    project_id: 'p',
+    source_type: 'terminal',
+    messages: [...run('bash scripts/flash.sh --port 5020', 1, 'Error: connection refused on port 5020', '1'), ...run('bash scripts/flash.sh --port 502', 0, 'flashed', '2')],
+  });
+  assert.equal(r.candidates[0]?.text, '`bash scripts/flash.sh --port 5020` failed (exit 1: Error: connection refused on port 5020); `bash scripts/flash.sh --port 502` fixed it.');
+});
+
+test('a different program does not count as the fix', async () => {
+  const r = await analyzeSession({
+    project_id: 'p',
+    source_type: 'terminal',
+    messages: [...run('cargo build', 101, 'error[E0432]: unresolved import', '1'), ...run('git pull', 0, 'Already up to date.', '2')],
+  });
+  assert.deepEqual(r.candidates, []);
+});
+
+test('secrets in commands are redacted before the terminal stage sees them', async () => {
+  const r = await analyzeSession({
+    project_id: 'p',
+    source_type: 'terminal',
+    messages: [
+      ...run('curl -H "Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789" https://api.github.com/user', 22, 'curl: (22) 401 Unauthorized', '1'),
+      ...run('curl -H "Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789" https://api.github.com/user --fail-with-body', 0, '{"login":"x"}', '2'),
+    ],
+  });
+  assert.equal(r.candidates.length, 1);
+  assert.ok(!r.candidates[0].text.includes('ghp_abc'), r.candidates[0].text);
+  assert.match(r.candidates[0].text, /\[REDACTED:/);
+});
+
+test('helpers: parsing, detection, the error line', () => {
+  const msgs = [
+    { id: 'a', role: 'user' as const, content: '$ make', timestamp: '' },
+    { id: 'b', role: 'tool' as const, content: 'exit 2 · cc: fatal error: no input files', timestamp: '' },
+  ];
+  assert.deepEqual(parseExecutions(msgs), [{ command: 'make', exitCode: 2, output: 'cc: fatal error: no input files', commandId: 'a', resultId: 'b' }]);
+  assert.equal(isTerminalSession(msgs), true);
+  assert.equal(isTerminalSession([{ id: 'a', role: 'user', content: 'we decided to use vim', timestamp: '' }]), false);
+  assert.equal(errorLine('building\nstep 2\nERROR: disk full\nbye'), 'ERROR: disk full');
+  assert.equal(errorLine('all fine\nlast line'), 'last line');
+});
