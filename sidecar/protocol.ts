@@ -300,6 +300,34 @@ export interface ReembedResult {
 /** Extension/CLI -> sidecar: re-embed every memory with the configured model into a new collection; switches over only when complete; cancellable. */
 export const ReembedRequest = new RequestType<ReembedParams, ReembedResult, void>('mnemo/embedding/reembed');
 
+export interface BulkImportMemory {
+  text: string;
+  project_id: string;
+  /** Default: guessed from the text (as for remember). */
+  category?: Category;
+  /** Default 'import'. */
+  source_type?: SourceType;
+  /** UTC ISO-8601; default now. */
+  created_at?: string;
+}
+export interface BulkImportParams {
+  memories: BulkImportMemory[];
+  /** Progress is sent as mnemo/progress notifications with this token. */
+  progressToken?: string;
+}
+export interface BulkImportResult {
+  /** New memories stored (status active). */
+  imported: number;
+  /** Skipped: the same text or a near-duplicate (cosine distance under dedupDistance) is already stored or earlier in the import. */
+  duplicates: number;
+  /** Skipped: a near-duplicate of a memory marked wrong. */
+  blocked: number;
+  /** Secrets and personal details redacted. */
+  redactions: number;
+}
+/** Extension/CLI -> sidecar: import many ready-made memories at once (redacted, embedded and upserted in batches, deduplicated); cancellable. */
+export const BulkImportRequest = new RequestType<BulkImportParams, BulkImportResult, void>('mnemo/memory/import');
+
 /** The JSON-RPC error codes the sidecar uses (see sidecar/errors.ts). */
 export const ErrorCodes = {
   InvalidInput: -32602,

@@ -41,6 +41,9 @@ export function registerHandlers(conn: RpcConnection, svc: MnemoService, log: (l
     handle(P.CaptureSessionRequest, (p) => svc.capture(p)),
     handle(P.IngestRequest, (p) => svc.ingest(p)),
     handle(P.RememberRequest, (p) => svc.remember(p)),
+    handle(P.BulkImportRequest, (p, token) =>
+      svc.bulkImport(p?.memories, p?.progressToken ? (done, total) => void conn.sendNotification(P.ProgressNotification, { token: p.progressToken!, message: `Imported ${done} of ${total} memories`, percent: Math.round((done / Math.max(1, total)) * 100) }) : undefined, token),
+    ),
     handle(P.RecallRequest, (p) => svc.recall(p)),
     handle(P.ListRequest, (p) => svc.list(p ?? {})),
     handle(P.GetRequest, (p) => svc.get(p?.id)),

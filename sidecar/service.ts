@@ -20,6 +20,8 @@ import { extractWithLlm, extractionMessages, mergeRuleAndLlm, selectKnown, type 
 import type { Candidate, SessionInput } from './pipeline/types';
 import type {
   AuditEntry,
+  BulkImportMemory,
+  BulkImportResult,
   CaptureResult,
   ProgressParams,
   ReembedParams,
@@ -256,6 +258,7 @@ export class MnemoService {
     this.backupSchedule?.dispose();
     if (this.statusTimer) clearTimeout(this.statusTimer);
     await this.draining?.catch(() => undefined);
+    await this.writesBehind;
     this.queueInstance?.close();
     this.audit.close();
     await this.embedder.dispose().catch(() => undefined);
@@ -461,6 +464,7 @@ export class MnemoService {
     const project = session.project_id;
     const id = memoryId(project, c.text);
     const base = { text: c.text, category: c.category, is_actionable: c.is_actionable, source_ref: c.source_ref, score: c.score };
+    await this.writesBehind;
     const [same] = await this.store.get([id]);
     let existing = same;
     let distance = 0;
@@ -567,6 +571,121 @@ export class MnemoService {
     return decision;
   }
 
+  // ------------------------------------------------------------------ bulk import
+
+  /**
+   * Imports many ready-made memories: each text is redacted, embedded in batches of 64, deduplicated
+   * against the store (same id, or a near neighbour in the same project and category; one matching a
+   * memory marked wrong is blocked) and against the batch itself (earlier batches are already stored),
+   * and upserted per batch. Duplicates are skipped, not refreshed. Cancellable between batches.
+   */
+  async bulkImport(
+    memories: BulkImportMemory[],
+    onProgress?: (done: number, total: number) => void,
+    token?: { isCancellationRequested: boolean },
+  ): Promise<BulkImportResult> {
+    if (!Array.isArray(memories)) throw new InvalidInputError('import needs a memories array.');
+    memories.forEach((m, i) => {
+      if (!m || typeof m.text !== 'string' || !m.text.trim()) throw new InvalidInputError(`Memory ${i + 1} has no text.`);
+      if (typeof m.project_id !== 'string' || !m.project_id) throw new InvalidInputError(`Memory ${i + 1} has no project_id.`);
+      if (m.category !== undefined && !isCategory(m.category)) throw new InvalidInputError(`Memory ${i + 1} has an unknown category "${String(m.category)}".`);
+      if (m.source_type !== undefined && !isSourceType(m.source_type)) throw new InvalidInputError(`Memory ${i + 1} has an unknown source_type "${String(m.source_type)}".`);
+      if (m.created_at !== undefined && Number.isNaN(Date.parse(m.created_at))) throw new InvalidInputError(`Memory ${i + 1} has an invalid created_at "${m.created_at}".`);
+    });
+    await this.requireModel();
+    const result: BulkImportResult = { imported: 0, duplicates: 0, blocked: 0, redactions: 0 };
+    const seen = new Set<string>();
+    const projects = new Set<string>();
+    const batchSize = 64;
+    for (let start = 0; start < memories.length; start += batchSize) {
+      MnemoService.check(token);
+      const batch: { m: BulkImportMemory; text: string; id: string; category: Category }[] = [];
+      for (const m of memories.slice(start, start + batchSize)) {
+        const r = await redactText(m.text.trim().slice(0, 2000));
+        result.redactions += r.findings.reduce((n, f) => n + f.count, 0);
+        const id = memoryId(m.project_id, r.text);
+        if (seen.has(id)) {
+          result.duplicates++;
+          continue;
+        }
+        seen.add(id);
+        batch.push({ m, text: r.text, id, category: m.category ?? guessCategory(r.text) });
+      }
+      const stored = new Map((await this.store.get(batch.map((b) => b.id))).map((x) => [x.id, x]));
+      const fresh = batch.filter((b) => !stored.has(b.id));
+      // The same text already stored: a duplicate, or blocked when that memory was marked wrong.
+      for (const m of stored.values()) result[m.status === 'wrong' ? 'blocked' : 'duplicates']++;
+      const vectors = fresh.length ? await this.embedder.embed(fresh.map((b) => b.text)) : [];
+      // Nearest stored neighbour per item, one Chroma call per (project, category) group.
+      const nearest = new Map<number, { memory: Memory; distance: number }>();
+      const groups = new Map<string, number[]>();
+      fresh.forEach((b, i) => {
+        const k = JSON.stringify([b.m.project_id, b.category]);
+        groups.set(k, [...(groups.get(k) ?? []), i]);
+      });
+      for (const idx of groups.values()) {
+        const first = fresh[idx[0]!]!;
+        const hits = await this.store.queryMany(
+          idx.map((i) => vectors[i]!),
+          buildWhere({ project_id: first.m.project_id, category: first.category }),
+          1,
+        );
+        idx.forEach((i, j) => hits[j]?.[0] && nearest.set(i, hits[j][0]));
+      }
+      const now = this.now();
+      const records: { memory: Memory; vector: number[] }[] = [];
+      fresh.forEach((b, i) => {
+        const near = nearest.get(i);
+        if (near && near.distance < this.config.pipeline.dedupDistance) {
+          result[near.memory.status === 'wrong' ? 'blocked' : 'duplicates']++;
+          return;
+        }
+        const dup = records.some(
+          (r) => r.memory.project_id === b.m.project_id && r.memory.category === b.category && cosineDistance(r.vector, vectors[i]!) < this.config.pipeline.dedupDistance,
+        );
+        if (dup) {
+          result.duplicates++;
+          return;
+        }
+        const created = b.m.created_at ? new Date(b.m.created_at).toISOString() : now;
+        records.push({
+          vector: vectors[i]!,
+          memory: {
+            id: b.id,
+            text: b.text,
+            category: b.category,
+            source_type: b.m.source_type ?? 'import',
+            project_id: b.m.project_id,
+            confidence_score: 0.8,
+            is_actionable: /\d/.test(b.text) && /[A-Za-z\u4e00-\u9fff]{2,}/.test(b.text),
+            source_ref: [],
+            status: 'active',
+            created_at: created,
+            updated_at: now,
+            last_seen_at: created,
+            times_seen: 1,
+            added_by: this.config.user,
+            reason: 'bulk import',
+            score: 6,
+            embedding_model: this.embedder.modelId,
+            embedding_dim: vectors[i]!.length,
+            use_count: 0,
+          },
+        });
+      });
+      await this.store.upsert(records);
+      this.audit.append(
+        records.map((r) => ({ at: now, action: 'import' as const, memory_id: r.memory.id, project_id: r.memory.project_id, by: this.config.user, changes: snapshot(r.memory), note: 'bulk import' })),
+      );
+      for (const r of records) projects.add(r.memory.project_id);
+      result.imported += records.length;
+      onProgress?.(Math.min(memories.length, start + batchSize), memories.length);
+    }
+    if (projects.size) this.events.changed?.([...projects]);
+    this.scheduleStatus();
+    return result;
+  }
+
   // ------------------------------------------------------------------ recall
 
   async recall(p: RecallParams): Promise<RecallResult> {
@@ -607,8 +726,12 @@ export class MnemoService {
     );
     const kept = items.slice(0, included);
     if (p.mark_used !== false && kept.length > 0) {
+      // Written behind the answer: recall is on an agent's hot path; reads below wait for it.
       const now = this.now();
-      await this.store.updateMetadata(kept.map((i) => ({ ...i.memory, last_used_at: now, use_count: i.memory.use_count + 1 })));
+      const used = kept.map((i) => ({ ...i.memory, last_used_at: now, use_count: i.memory.use_count + 1 }));
+      this.writesBehind = this.writesBehind
+        .then(() => this.store.updateMetadata(used))
+        .catch((e: unknown) => this.log(`Marking recalled memories as used failed: ${errorMessage(e)}`));
     }
     return { items: kept, block, tokens };
   }
@@ -624,6 +747,7 @@ export class MnemoService {
   }
 
   private async findFiltered(f: MemoryFilter): Promise<Memory[]> {
+    await this.writesBehind;
     const projectIds = f.project_id ? (f.include_global === true ? [f.project_id, GLOBAL_PROJECT] : [f.project_id]) : undefined;
     const rows = await this.store.find(buildWhere({ ...f, project_id: undefined, project_ids: projectIds }));
     return rows.map((r) => r.memory);
@@ -631,6 +755,7 @@ export class MnemoService {
 
   async get(id: string): Promise<Memory> {
     if (typeof id !== 'string' || !id) throw new InvalidInputError('A memory id is required.');
+    await this.writesBehind;
     const [m] = await this.store.get([id]);
     if (!m) throw new NotFoundError(`No memory with id ${id}.`);
     return m;
@@ -847,6 +972,8 @@ export class MnemoService {
   // ------------------------------------------------------------------ re-embedding
 
   private reembedding = false;
+  /** Writes done behind an answer (recall's "used" marks); every read waits for them first. */
+  private writesBehind: Promise<void> = Promise.resolve();
 
   /**
    * Re-embeds every memory with the configured model into a new collection (keyed by model + dimension)
@@ -911,6 +1038,7 @@ export class MnemoService {
   // ------------------------------------------------------------------ stats, audit
 
   async stats(projectId?: string): Promise<StatsResult> {
+    await this.writesBehind;
     const all = (await this.store.find(buildWhere({ project_id: projectId }))).map((r) => r.memory);
     const since = this.clock().getTime() - 7 * DAY_MS;
     const byProject = new Map<string, ProjectStats>();

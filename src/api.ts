@@ -27,6 +27,8 @@ export interface MnemoApi {
   tools: LanguageModelTools;
   /** The status bar item (text, tooltip). */
   statusBarItem(): vscode.StatusBarItem;
+  /** How long activate() took, in ms (performance.now() around its body; `npm run bench` reports it). */
+  activationMs: number;
 }
 
 export function createApi(ctx: Ctx, parts: { terminal: TerminalCapture; chat: ChatCapture; tools: LanguageModelTools }): MnemoApi {
@@ -41,5 +43,6 @@ export function createApi(ctx: Ctx, parts: { terminal: TerminalCapture; chat: Ch
     chat: parts.chat,
     tools: parts.tools,
     statusBarItem: () => ctx.views.statusBar.item,
+    activationMs: 0,
   };
 }

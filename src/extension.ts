@@ -14,6 +14,7 @@ import { createViews } from './views';
 let ctx: Ctx | undefined;
 
 export function activate(context: vscode.ExtensionContext): MnemoApi {
+  const t0 = performance.now();
   const c = new Ctx(context);
   ctx = c;
   context.subscriptions.push(c);
@@ -24,7 +25,9 @@ export function activate(context: vscode.ExtensionContext): MnemoApi {
   const tools = new LanguageModelTools(c);
   c.pushExtension(terminal, chat, tools);
   void c.start();
-  return createApi(c, { terminal, chat, tools });
+  const api = createApi(c, { terminal, chat, tools });
+  api.activationMs = performance.now() - t0;
+  return api;
 }
 
 export function deactivate(): Promise<void> | undefined {

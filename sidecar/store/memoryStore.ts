@@ -322,6 +322,23 @@ export class MemoryStore {
     });
   }
 
+  /** Nearest neighbours of several vectors within one where, in one Chroma call (bulk import's dedup). */
+  async queryMany(vectors: number[][], where: Where | undefined, k: number): Promise<Neighbour[][]> {
+    const info = this.activeInfo;
+    if (!info || vectors.length === 0) return vectors.map(() => []);
+    for (const v of vectors) if (v.length !== info.dim) throw new DimensionMismatchError(info.dim, v.length, info.name);
+    return this.withChroma('search memories', async (c) => {
+      const col = await this.collection(c, info);
+      const r = await col.query({ queryEmbeddings: vectors, nResults: k, where, include: ['documents', 'metadatas', 'distances'] });
+      return vectors.map((_, q) =>
+        (r.ids[q] ?? []).map((id, i) => ({
+          memory: fromMetadata(id, r.documents[q]?.[i] ?? null, r.metadatas[q]?.[i] ?? null),
+          distance: r.distances[q]?.[i] ?? 2,
+        })),
+      );
+    });
+  }
+
   async delete(ids: string[], target?: ActiveCollection): Promise<void> {
     const info = target ?? this.activeInfo;
     if (ids.length === 0 || !info) return;

@@ -1,0 +1,58 @@
+/** Bulk import over JSON-RPC: batches, dedup within the import and against the store, tombstones, redaction, bad input. */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import * as P from '../../sidecar/protocol';
+import { SidecarSession, cleanupDataDir, tempDataDir, testConfig } from '../support/sidecarSession';
+
+describe('bulk import', () => {
+  const dataDir = tempDataDir();
+  let s: SidecarSession;
+  before(async () => {
+    s = await SidecarSession.start(testConfig(dataDir));
+  });
+  after(async () => {
+    await s?.stop();
+    cleanupDataDir(dataDir);
+  });
+
+  test('imports in batches, skips duplicates and tombstoned facts, redacts, reports progress', async () => {
+    const wrong = await s.request(P.RememberRequest, { text: 'PLC-3000 must use the Windows Server 2012 driver', project_id: 'bulk' });
+    await s.request(P.MarkWrongRequest, { id: wrong.id! });
+    await s.request(P.RememberRequest, { text: 'Backups of the historian run nightly at 01:00 UTC', project_id: 'bulk' });
+    const subjects = ['gateway', 'historian', 'firewall', 'broker', 'scanner', 'printer', 'router', 'badge reader', 'kiosk', 'camera'];
+    const memories: P.BulkImportMemory[] = subjects.flatMap((subject, i) =>
+      ['Rack A', 'Hall B', 'Site C', 'Lab D', 'Dock E', 'Roof F', 'Yard G', 'Gate H', 'Shop I', 'Room J', 'Wing K', 'Line L', 'Bay M', 'Pier N', 'Deck O'].map((place, j) => ({
+        text: `The ${subject} in ${place} was replaced by model X${i}${j}00 on day ${i * 15 + j + 1}`,
+        project_id: 'bulk',
+      })),
+    );
+    memories.push({ text: memories[0].text, project_id: 'bulk' }); // exact repeat inside the import
+    memories.push({ text: 'Backups of the historian run nightly at 01:00 UTC.', project_id: 'bulk' }); // already stored
+    memories.push({ text: 'PLC-3000 must use the Windows Server 2012 driver!', project_id: 'bulk' }); // marked wrong
+    memories.push({ text: 'The CI token is ghp_abcdefghijklmnopqrstuvwxyz0123456789 for the build bot', project_id: 'bulk' });
+    const progress: P.ProgressParams[] = [];
+    s.conn.onNotification(P.ProgressNotification, (p) => progress.push(p));
+    const r = await s.request(P.BulkImportRequest, { memories, progressToken: 'bulk-1' });
+    assert.ok(r.imported >= 100, JSON.stringify(r));
+    assert.ok(r.duplicates >= 2, JSON.stringify(r));
+    assert.equal(r.blocked, 1);
+    assert.equal(r.redactions, 1);
+    assert.equal(r.imported + r.duplicates + r.blocked, memories.length);
+    await s.waitFor('progress notifications', () => progress.filter((p) => p.token === 'bulk-1').length >= 2);
+    const list = await s.request(P.ListRequest, { project_id: 'bulk', limit: 10_000 });
+    assert.equal(list.total, r.imported + 2);
+    assert.ok(!list.items.some((m) => m.text.includes('ghp_abc')));
+    const audit = await s.request(P.AuditListRequest, { project_id: 'bulk', limit: 10_000 });
+    assert.ok(audit.entries.filter((e) => e.action === 'import' || e.action === 'create').length >= r.imported);
+  });
+
+  test('a malformed record is refused with one sentence and nothing is imported', async () => {
+    const before = await s.request(P.ListRequest, { project_id: 'bulk2' });
+    await assert.rejects(
+      s.request(P.BulkImportRequest, { memories: [{ text: 'fine', project_id: 'bulk2' }, { text: '', project_id: 'bulk2' }] }),
+      (e: { code: number; message: string }) => e.code === P.ErrorCodes.InvalidInput && /Memory 2 has no text/.test(e.message),
+    );
+    const after = await s.request(P.ListRequest, { project_id: 'bulk2' });
+    assert.equal(after.total, before.total);
+  });
+});
