@@ -52,7 +52,7 @@ import { openCaptureQueue, type DurableQueue } from './queue';
 import { entityOverlap, extractEntities } from './recall/entities';
 import { formatBlock } from './recall/format';
 import { ChromaSupervisor } from './store/chromaServer';
-import { MemoryStore, buildWhere, collectionNameFor, type ActiveCollection } from './store/memoryStore';
+import { MemoryStore, buildWhere, collectionNameFor, type ActiveCollection, type Neighbour } from './store/memoryStore';
 
 export interface ServiceEvents {
   status(p: StatusParams): void;
@@ -417,8 +417,12 @@ export class MnemoService {
     if (candidates.length > 0) {
       await embedMissing(candidates.map((c) => c.text));
       const changed: string[] = [];
-      for (let i = 0; i < candidates.length; i++) {
-        const decision = await this.storeCandidate(session, candidates[i]!, vectorOf.get(candidates[i]!.text)!);
+      const decisions = await this.storeCandidates(
+        session,
+        candidates,
+        candidates.map((c) => vectorOf.get(c.text)!),
+      );
+      for (const decision of decisions) {
         report[decision.outcome === 'stored' ? 'stored' : decision.outcome]++;
         if (decision.id && decision.outcome !== 'dropped') changed.push(decision.id);
         if (explain || decision.outcome !== 'dropped') report.decisions.push(decision);
@@ -459,82 +463,119 @@ export class MnemoService {
     return r;
   }
 
-  /** Dedup + store of one candidate (the dedup and store stages). */
-  private async storeCandidate(session: SessionInput, c: Candidate, vector: number[], confirmedBy?: string): Promise<IngestDecision> {
+  /**
+   * The dedup and store stages for a session's candidates, batched: one read of the candidates' ids, one
+   * nearest-neighbour query per category (project, then global), then one write of the new memories and
+   * one of the refreshed ones. Candidates are decided in order, so a candidate that repeats an earlier one
+   * of the same session refreshes it instead of adding a second memory.
+   */
+  private async storeCandidates(session: SessionInput, cands: Candidate[], vectors: number[][], confirmedBy?: string): Promise<IngestDecision[]> {
     const project = session.project_id;
-    const id = memoryId(project, c.text);
-    const base = { text: c.text, category: c.category, is_actionable: c.is_actionable, source_ref: c.source_ref, score: c.score };
+    const by = session.added_by ?? this.config.user;
+    const limit = this.config.pipeline.dedupDistance;
     await this.writesBehind;
-    const [same] = await this.store.get([id]);
-    let existing = same;
-    let distance = 0;
-    if (!existing) {
-      const near = await this.store.query(vector, buildWhere({ project_id: project, category: c.category }), 1);
-      if (near[0] && near[0].distance < this.config.pipeline.dedupDistance) {
-        existing = near[0].memory;
-        distance = near[0].distance;
+    const ids = cands.map((c) => memoryId(project, c.text));
+    const byId = new Map((await this.store.get([...new Set(ids)])).map((m) => [m.id, m]));
+    // Nearest stored neighbour of each candidate in its project and category, then among global memories.
+    const nearest = new Map<number, Neighbour>();
+    for (const scope of [project, GLOBAL_PROJECT]) {
+      for (const category of new Set(cands.map((c) => c.category))) {
+        const idx = cands.map((_c, i) => i).filter((i) => cands[i].category === category && !byId.has(ids[i]) && !nearest.has(i));
+        if (idx.length === 0) continue;
+        const hits = await this.store.queryMany(
+          idx.map((i) => vectors[i]),
+          buildWhere({ project_id: scope, category }),
+          1,
+        );
+        idx.forEach((i, j) => {
+          const h = hits[j]?.[0];
+          if (h && h.distance < limit) nearest.set(i, h);
+        });
       }
-    }
-    // A global memory with the same meaning also counts as known.
-    if (!existing) {
-      const near = await this.store.query(vector, buildWhere({ project_id: GLOBAL_PROJECT, category: c.category }), 1);
-      if (near[0] && near[0].distance < this.config.pipeline.dedupDistance) {
-        existing = near[0].memory;
-        distance = near[0].distance;
-      }
-    }
-    if (existing) {
-      if (existing.status === 'wrong') {
-        return { ...base, id: existing.id, outcome: 'dropped', reason: `blocked: matches ${existing.id}, which was marked wrong` };
-      }
-      const now = this.now();
-      const refs = [...new Set([...existing.source_ref, ...c.source_ref])].slice(-50);
-      const updated: Memory = { ...existing, last_seen_at: now, times_seen: existing.times_seen + 1, source_ref: refs, updated_at: now };
-      await this.store.updateMetadata([updated]);
-      this.audit.append([
-        {
-          at: now,
-          action: 'refresh',
-          memory_id: existing.id,
-          project_id: existing.project_id,
-          by: session.added_by ?? this.config.user,
-          changes: { times_seen: [existing.times_seen, updated.times_seen], last_seen_at: [existing.last_seen_at, now] },
-          note: distance > 0 ? `duplicate at cosine distance ${distance.toFixed(3)}` : 'same text seen again',
-        },
-      ]);
-      return {
-        ...base,
-        id: existing.id,
-        outcome: 'refreshed',
-        reason: `duplicate of ${existing.id}${distance > 0 ? ` (cosine distance ${distance.toFixed(3)} < ${this.config.pipeline.dedupDistance})` : ' (same text)'}`,
-      };
     }
     const now = this.now();
-    const memory: Memory = {
-      id,
-      text: c.text,
-      category: c.category,
-      source_type: c.source_type ?? session.source_type,
-      project_id: project,
-      confidence_score: round(c.confidence),
-      is_actionable: c.is_actionable,
-      source_ref: [...new Set([...c.source_ref, ...(session.source_ref ?? [])])],
-      status: c.pending ? 'pending' : confirmedBy ? 'confirmed' : 'active',
-      ...(confirmedBy && !c.pending ? { confirmed_by: confirmedBy } : {}),
-      created_at: now,
-      updated_at: now,
-      last_seen_at: now,
-      times_seen: 1,
-      added_by: session.added_by ?? this.config.user,
-      reason: c.pending && c.pending_reason ? `${c.reason}; pending: ${c.pending_reason}` : c.reason,
-      score: c.score,
-      embedding_model: this.embedder.modelId,
-      embedding_dim: vector.length,
-      use_count: 0,
-    };
-    await this.store.upsert([{ memory, vector }]);
-    this.audit.append([{ at: now, action: 'create', memory_id: id, project_id: project, by: memory.added_by, changes: snapshot(memory) }]);
-    return { ...base, id, outcome: c.pending ? 'pending' : 'stored', reason: memory.reason };
+    const created: { memory: Memory; vector: number[] }[] = [];
+    const refreshed = new Map<string, { before: Memory; after: Memory; note: string }>();
+    const decisions: IngestDecision[] = [];
+    cands.forEach((c, i) => {
+      const base = { text: c.text, category: c.category, is_actionable: c.is_actionable, source_ref: c.source_ref, score: c.score };
+      // What this candidate repeats: the same text stored, a near neighbour, or one created earlier in this batch.
+      let existing: Memory | undefined = refreshed.get(ids[i])?.after ?? byId.get(ids[i]);
+      let distance = 0;
+      if (!existing && nearest.has(i)) {
+        const n = nearest.get(i)!;
+        existing = refreshed.get(n.memory.id)?.after ?? n.memory;
+        distance = n.distance;
+      }
+      if (!existing) {
+        for (const r of created) {
+          if (r.memory.category !== c.category) continue;
+          const d = r.memory.id === ids[i] ? 0 : cosineDistance(r.vector, vectors[i]);
+          if (d < limit) {
+            existing = r.memory;
+            distance = d;
+            break;
+          }
+        }
+      }
+      if (existing?.status === 'wrong') {
+        decisions.push({ ...base, id: existing.id, outcome: 'dropped', reason: `blocked: matches ${existing.id}, which was marked wrong` });
+        return;
+      }
+      if (existing) {
+        const refs = [...new Set([...existing.source_ref, ...c.source_ref])].slice(-50);
+        const after: Memory = { ...existing, last_seen_at: now, times_seen: existing.times_seen + 1, source_ref: refs, updated_at: now };
+        const fresh = created.find((r) => r.memory.id === existing!.id);
+        if (fresh) fresh.memory = after; // repeated within this session: still one new memory
+        else refreshed.set(existing.id, { before: refreshed.get(existing.id)?.before ?? existing, after, note: distance > 0 ? `duplicate at cosine distance ${distance.toFixed(3)}` : 'same text seen again' });
+        decisions.push({
+          ...base,
+          id: existing.id,
+          outcome: 'refreshed',
+          reason: `duplicate of ${existing.id}${distance > 0 ? ` (cosine distance ${distance.toFixed(3)} < ${limit})` : ' (same text)'}`,
+        });
+        return;
+      }
+      const memory: Memory = {
+        id: ids[i],
+        text: c.text,
+        category: c.category,
+        source_type: c.source_type ?? session.source_type,
+        project_id: project,
+        confidence_score: round(c.confidence),
+        is_actionable: c.is_actionable,
+        source_ref: [...new Set([...c.source_ref, ...(session.source_ref ?? [])])],
+        status: c.pending ? 'pending' : confirmedBy ? 'confirmed' : 'active',
+        ...(confirmedBy && !c.pending ? { confirmed_by: confirmedBy } : {}),
+        created_at: now,
+        updated_at: now,
+        last_seen_at: now,
+        times_seen: 1,
+        added_by: by,
+        reason: c.pending && c.pending_reason ? `${c.reason}; pending: ${c.pending_reason}` : c.reason,
+        score: c.score,
+        embedding_model: this.embedder.modelId,
+        embedding_dim: vectors[i].length,
+        use_count: 0,
+      };
+      created.push({ memory, vector: vectors[i] });
+      decisions.push({ ...base, id: memory.id, outcome: c.pending ? 'pending' : 'stored', reason: memory.reason });
+    });
+    await this.store.upsert(created);
+    await this.store.updateMetadata([...refreshed.values()].map((r) => r.after));
+    this.audit.append([
+      ...created.map((r) => ({ at: now, action: 'create' as const, memory_id: r.memory.id, project_id: project, by, changes: snapshot(r.memory) })),
+      ...[...refreshed.values()].map((r) => ({
+        at: now,
+        action: 'refresh' as const,
+        memory_id: r.after.id,
+        project_id: r.after.project_id,
+        by,
+        changes: { times_seen: [r.before.times_seen, r.after.times_seen] as [unknown, unknown], last_seen_at: [r.before.last_seen_at, now] as [unknown, unknown] },
+        note: r.note,
+      })),
+    ]);
+    return decisions;
   }
 
   /** An explicit "remember this": redacted, deduplicated, stored (confirmed unless pending asked). */
@@ -565,7 +606,7 @@ export class MnemoService {
       pending_reason: p.pending ? 'explicit request waits for review' : undefined,
     };
     // A person asked for it: unless review was requested, it is confirmed by them.
-    const decision = await this.storeCandidate(session, candidate, vector, p.pending ? undefined : session.added_by);
+    const [decision] = await this.storeCandidates(session, [candidate], [vector], p.pending ? undefined : session.added_by);
     if (decision.id) this.events.changed?.([p.project_id], [decision.id]);
     this.scheduleStatus();
     return decision;
