@@ -85,7 +85,8 @@ export class ChatCapture implements vscode.Disposable {
     this.participant?.dispose();
   }
 
-  private async handle(
+  /** The participant's request handler (what the chat view calls for `@mnemo ...`). */
+  async handle(
     request: vscode.ChatRequest,
     context: vscode.ChatContext,
     stream: vscode.ChatResponseStream,

@@ -266,6 +266,34 @@ describe('Mnemo extension', function () {
     }
   });
 
+  it('@mnemo /remember then /recall answer through the participant handler with the real sidecar', async () => {
+    // No chat provider (Copilot) runs in this VS Code, so the chat view cannot send a request; the
+    // participant's own handler is called with what the chat view would pass.
+    const out: string[] = [];
+    const stream = {
+      markdown: (v: string | vscode.MarkdownString) => out.push(typeof v === 'string' ? v : v.value),
+      button: () => undefined,
+      progress: (v: string) => out.push(v),
+      reference: () => undefined,
+      anchor: () => undefined,
+      filetree: () => undefined,
+      push: () => undefined,
+    } as unknown as vscode.ChatResponseStream;
+    const tag = uniqueTag('chat');
+    const request = (command: string, prompt: string) =>
+      ({ command, prompt, references: [], toolReferences: [], model: undefined }) as unknown as vscode.ChatRequest;
+    const context = { history: [] } as unknown as vscode.ChatContext;
+    const token = new vscode.CancellationTokenSource().token;
+    const r1 = await api.chat.handle(request('remember', `The ${tag} staging cluster runs Kubernetes 1.30 on port 6443`), context, stream, token);
+    assert.match(out.join('\n'), /Remembered/);
+    const id = (r1.metadata as { memoryIds?: string[] }).memoryIds?.[0];
+    assert.ok(id, 'the remembered memory id is returned');
+    out.length = 0;
+    await api.chat.handle(request('recall', `${tag} staging cluster Kubernetes version`), context, stream, token);
+    assert.match(out.join('\n'), new RegExp(`${tag} staging cluster runs Kubernetes 1\\.30`));
+    await api.request(DeleteRequest, { ids: [id] });
+  });
+
   it('sends a terminal session through the durable queue, as a troubleshooting log when a failure is fixed', async () => {
     const terminal = vscode.window.createTerminal({ name: 'mnemo-editor-test' });
     try {
