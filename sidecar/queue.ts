@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pidAlive } from './util/process';
 
 export interface QueueEntry<T> {
   id: string;
@@ -128,14 +129,6 @@ export class DurableQueue<T> {
   }
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Opens this process's capture queue in `dir` (`capture-<pid>.jsonl`), so that several sidecars on one data

@@ -18,7 +18,7 @@ import { fork } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import type { FromWorker, OnnxDtype, ToWorker, WorkerInit } from './localMessages';
 import { EmbeddingUnavailableError, type EmbeddingProgress, type EmbeddingProvider } from './types';
-import { chunk } from './vectors';
+import { inBatches } from './vectors';
 
 export type { OnnxDtype } from './localMessages';
 
@@ -242,9 +242,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   async embed(texts: string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
     await this.ready();
-    const out: number[][] = [];
-    for (const batch of chunk(texts, this.batchSize)) out.push(...(await this.run(batch)));
-    return out;
+    return inBatches(texts, this.batchSize, (batch) => this.run(batch));
   }
 
   /** Resident memory of the worker's process (the sidecar's own for a thread), for benchmarks. */

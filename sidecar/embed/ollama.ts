@@ -1,7 +1,7 @@
 /** Embeddings from a running Ollama server (`POST /api/embed`). */
 import { HttpStatusError, postJson, toNormalizedVectors } from './http';
 import { EmbeddingUnavailableError, type EmbeddingProvider } from './types';
-import { chunk } from './vectors';
+import { inBatches } from './vectors';
 
 export interface OllamaEmbeddingOptions {
   /** Ollama model name. Default `bge-m3` (multilingual, 1024 dimensions; `ollama pull bge-m3`). */
@@ -60,9 +60,7 @@ export class OllamaEmbeddingProvider implements EmbeddingProvider {
   async embed(texts: string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
     await this.ready();
-    const out: number[][] = [];
-    for (const batch of chunk(texts, this.batchSize)) out.push(...(await this.request(batch)));
-    return out;
+    return inBatches(texts, this.batchSize, (batch) => this.request(batch));
   }
 
   async dispose(): Promise<void> {

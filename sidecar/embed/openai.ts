@@ -1,7 +1,7 @@
 /** Embeddings from any OpenAI-compatible server (`POST {baseUrl}/embeddings`). */
 import { HttpStatusError, postJson, toNormalizedVectors } from './http';
 import { EmbeddingUnavailableError, type EmbeddingProvider } from './types';
-import { chunk } from './vectors';
+import { inBatches } from './vectors';
 
 export interface OpenAIEmbeddingOptions {
   /** Model name. Default `text-embedding-3-small`. */
@@ -80,9 +80,7 @@ export class OpenAIEmbeddingProvider implements EmbeddingProvider {
   async embed(texts: string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
     await this.ready();
-    const out: number[][] = [];
-    for (const batch of chunk(texts, this.batchSize)) out.push(...(await this.request(batch)));
-    return out;
+    return inBatches(texts, this.batchSize, (batch) => this.request(batch));
   }
 
   async dispose(): Promise<void> {

@@ -36,3 +36,10 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   for (let i = 0; i < items.length; i += n) out.push(items.slice(i, i + n));
   return out;
 }
+
+/** Runs `run` over consecutive batches of at most `size` items and concatenates the results, in order. */
+export async function inBatches<T, R>(items: T[], size: number, run: (batch: T[]) => Promise<R[]>): Promise<R[]> {
+  const out: R[] = [];
+  for (const batch of chunk(items, size)) out.push(...(await run(batch)));
+  return out;
+}

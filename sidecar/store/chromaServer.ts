@@ -9,6 +9,7 @@ import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFile
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { StoreUnavailableError } from '../errors';
+import { pidAlive } from '../util/process';
 
 export interface ChromaEndpoint {
   host: string;
@@ -35,14 +36,6 @@ export async function heartbeat(host: string, port: number, ssl = false, headers
   }
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function freePort(preferred?: number): Promise<number> {
   const tryPort = (p: number) =>
