@@ -50,21 +50,21 @@ export const tests = [
       await wb.focusEditorArea();
       await page.keyboard.press('Control+P');
       const quick = page.locator('.quick-input-widget');
-      await quick.waitFor({ state: 'visible', timeout: 15_000 });
+      await quick.waitFor({ state: 'visible', timeout: 45_000 });
       await wb.waitQuickInputFocused();
       await page.keyboard.type('notes.md');
-      await quick.locator('.quick-input-list .monaco-list-row', { hasText: 'notes.md' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+      await quick.locator('.quick-input-list .monaco-list-row', { hasText: 'notes.md' }).first().waitFor({ state: 'visible', timeout: 45_000 });
       await page.keyboard.press('Enter');
       log('quick open: notes.md');
       const editor = page.locator('.part.editor .monaco-editor[data-uri$="notes.md"]').first();
-      await editor.waitFor({ state: 'visible', timeout: 15_000 });
-      await page.locator('.part.editor .tabs-container .tab.active', { hasText: 'notes.md' }).waitFor({ state: 'visible', timeout: 15_000 });
+      await editor.waitFor({ state: 'visible', timeout: 45_000 });
+      await page.locator('.part.editor .tabs-container .tab.active', { hasText: 'notes.md' }).waitFor({ state: 'visible', timeout: 45_000 });
       await page.keyboard.press('Control+G');
-      await quick.waitFor({ state: 'visible', timeout: 15_000 });
+      await quick.waitFor({ state: 'visible', timeout: 45_000 });
       await wb.waitQuickInputFocused();
       await page.keyboard.type('4');
       await page.keyboard.press('Enter');
-      await quick.waitFor({ state: 'hidden', timeout: 15_000 });
+      await quick.waitFor({ state: 'hidden', timeout: 45_000 });
       const line = '- The sidecar talks JSON-RPC over stdio.';
       await page
         .locator('.part.editor .monaco-editor .view-line', { hasText: 'JSON-RPC' })

@@ -28,7 +28,7 @@ export const tests = [
 
       await wb.runCommand('Mnemo: Search Memories', { keyboard: true });
       const widget = page.locator('.quick-input-widget');
-      await widget.locator('.quick-input-title', { hasText: 'Search Memories' }).waitFor({ state: 'visible', timeout: 15_000 });
+      await widget.locator('.quick-input-title', { hasText: 'Search Memories' }).waitFor({ state: 'visible', timeout: 45_000 });
       // Type like a person, once the keyboard focus is in the QuickPick's input.
       await wb.waitQuickInputFocused();
       await page.keyboard.type('quokka', { delay: 30 });
