@@ -49,7 +49,7 @@ export class Workbench {
     const widget = this.page.locator('.quick-input-widget');
     await this.focusEditorArea();
     await this.page.keyboard.press('F1');
-    await widget.waitFor({ state: 'visible', timeout: 15_000 });
+    await widget.waitFor({ state: 'visible', timeout: 45_000 });
     return widget;
   }
 
