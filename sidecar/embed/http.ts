@@ -3,7 +3,7 @@
  * timeout, and failures turned into one-sentence {@link EmbeddingUnavailableError}s.
  */
 import { EmbeddingUnavailableError } from './types';
-import { l2normalize } from './vectors';
+import { inBatches, l2normalize } from './vectors';
 
 export interface PostJsonOptions {
   /** What is being called, for messages, e.g. `Ollama` or `the OpenAI-compatible server`. */
@@ -127,4 +127,46 @@ function errorDetail(text: string): string {
   }
   detail = detail.replace(/\s+/g, ' ');
   return detail.length > 200 ? `${detail.slice(0, 197)}...` : detail;
+}
+
+/**
+ * What the HTTP providers share: the dimension is learned from one probe request (retried after a failure,
+ * e.g. once the server was started), texts go out in batches, and there is nothing to release.
+ */
+export abstract class HttpEmbeddingProvider {
+  abstract readonly modelId: string;
+  protected abstract readonly batchSize: number;
+  protected dim = 0;
+  private readying: Promise<void> | undefined;
+
+  /** One request: the vectors of `input`, L2-normalized, in order. */
+  protected abstract request(input: string[]): Promise<number[][]>;
+
+  dimension(): number {
+    if (!this.dim) throw new Error(`dimension() of ${this.modelId} is unknown until ready() resolves`);
+    return this.dim;
+  }
+
+  ready(): Promise<void> {
+    this.readying ??= this.request(['dimension probe']).then(
+      (v) => {
+        this.dim = v[0]!.length;
+      },
+      (err: unknown) => {
+        this.readying = undefined; // a later call retries (the server may have come up meanwhile)
+        throw err;
+      },
+    );
+    return this.readying;
+  }
+
+  async embed(texts: string[]): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    await this.ready();
+    return inBatches(texts, this.batchSize, (batch) => this.request(batch));
+  }
+
+  async dispose(): Promise<void> {
+    // Stateless HTTP: nothing to release.
+  }
 }

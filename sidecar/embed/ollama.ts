@@ -1,7 +1,6 @@
 /** Embeddings from a running Ollama server (`POST /api/embed`). */
-import { HttpStatusError, postJson, toNormalizedVectors } from './http';
+import { HttpEmbeddingProvider, HttpStatusError, postJson, toNormalizedVectors } from './http';
 import { EmbeddingUnavailableError, type EmbeddingProvider } from './types';
-import { inBatches } from './vectors';
 
 export interface OllamaEmbeddingOptions {
   /** Ollama model name. Default `bge-m3` (multilingual, 1024 dimensions; `ollama pull bge-m3`). */
@@ -21,16 +20,15 @@ export const OLLAMA_DEFAULTS = {
   batchSize: 32,
 } as const;
 
-export class OllamaEmbeddingProvider implements EmbeddingProvider {
+export class OllamaEmbeddingProvider extends HttpEmbeddingProvider implements EmbeddingProvider {
   readonly modelId: string;
   private readonly model: string;
   private readonly url: string;
   private readonly timeoutMs: number;
-  private readonly batchSize: number;
-  private dim = 0;
-  private readying: Promise<void> | undefined;
+  protected readonly batchSize: number;
 
   constructor(opts: OllamaEmbeddingOptions = {}) {
+    super();
     this.model = opts.model ?? OLLAMA_DEFAULTS.model;
     const base = opts.baseUrl ?? ollamaHostFromEnv() ?? OLLAMA_DEFAULTS.baseUrl;
     this.url = `${base.replace(/\/+$/, '')}/api/embed`;
@@ -39,35 +37,7 @@ export class OllamaEmbeddingProvider implements EmbeddingProvider {
     this.modelId = `ollama:${this.model}`;
   }
 
-  dimension(): number {
-    if (!this.dim) throw new Error(`dimension() of ${this.modelId} is unknown until ready() resolves`);
-    return this.dim;
-  }
-
-  ready(): Promise<void> {
-    this.readying ??= this.request(['dimension probe']).then(
-      (v) => {
-        this.dim = v[0]!.length;
-      },
-      (err: unknown) => {
-        this.readying = undefined; // let a later call retry (Ollama may have been started meanwhile)
-        throw err;
-      },
-    );
-    return this.readying;
-  }
-
-  async embed(texts: string[]): Promise<number[][]> {
-    if (texts.length === 0) return [];
-    await this.ready();
-    return inBatches(texts, this.batchSize, (batch) => this.request(batch));
-  }
-
-  async dispose(): Promise<void> {
-    // Stateless HTTP: nothing to release.
-  }
-
-  private async request(input: string[]): Promise<number[][]> {
+  protected async request(input: string[]): Promise<number[][]> {
     let answer: unknown;
     try {
       answer = await postJson(

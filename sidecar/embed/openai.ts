@@ -1,7 +1,6 @@
 /** Embeddings from any OpenAI-compatible server (`POST {baseUrl}/embeddings`). */
-import { HttpStatusError, postJson, toNormalizedVectors } from './http';
+import { HttpEmbeddingProvider, HttpStatusError, postJson, toNormalizedVectors } from './http';
 import { EmbeddingUnavailableError, type EmbeddingProvider } from './types';
-import { inBatches } from './vectors';
 
 export interface OpenAIEmbeddingOptions {
   /** Model name. Default `text-embedding-3-small`. */
@@ -28,19 +27,18 @@ export const OPENAI_DEFAULTS = {
   batchSize: 64,
 } as const;
 
-export class OpenAIEmbeddingProvider implements EmbeddingProvider {
+export class OpenAIEmbeddingProvider extends HttpEmbeddingProvider implements EmbeddingProvider {
   readonly modelId: string;
   private readonly model: string;
   private readonly url: string;
   private readonly apiKey: string | undefined;
   private readonly dimensions: number | undefined;
   private readonly timeoutMs: number;
-  private readonly batchSize: number;
+  protected readonly batchSize: number;
   private readonly requiresKey: boolean;
-  private dim = 0;
-  private readying: Promise<void> | undefined;
 
   constructor(opts: OpenAIEmbeddingOptions = {}) {
+    super();
     this.model = opts.model ?? OPENAI_DEFAULTS.model;
     const base = (opts.baseUrl ?? OPENAI_DEFAULTS.baseUrl).replace(/\/+$/, '');
     this.url = `${base}/embeddings`;
@@ -52,12 +50,7 @@ export class OpenAIEmbeddingProvider implements EmbeddingProvider {
     this.modelId = `openai:${this.model}${this.dimensions ? `:${this.dimensions}` : ''}`;
   }
 
-  dimension(): number {
-    if (!this.dim) throw new Error(`dimension() of ${this.modelId} is unknown until ready() resolves`);
-    return this.dim;
-  }
-
-  ready(): Promise<void> {
+  override ready(): Promise<void> {
     if (this.requiresKey && !this.apiKey) {
       return Promise.reject(
         new EmbeddingUnavailableError(
@@ -65,29 +58,10 @@ export class OpenAIEmbeddingProvider implements EmbeddingProvider {
         ),
       );
     }
-    this.readying ??= this.request(['dimension probe']).then(
-      (v) => {
-        this.dim = v[0]!.length;
-      },
-      (err: unknown) => {
-        this.readying = undefined;
-        throw err;
-      },
-    );
-    return this.readying;
+    return super.ready();
   }
 
-  async embed(texts: string[]): Promise<number[][]> {
-    if (texts.length === 0) return [];
-    await this.ready();
-    return inBatches(texts, this.batchSize, (batch) => this.request(batch));
-  }
-
-  async dispose(): Promise<void> {
-    // Stateless HTTP: nothing to release.
-  }
-
-  private async request(input: string[]): Promise<number[][]> {
+  protected async request(input: string[]): Promise<number[][]> {
     const headers: Record<string, string> = {};
     if (this.apiKey) headers['authorization'] = `Bearer ${this.apiKey}`;
     const body: Record<string, unknown> = { model: this.model, input, encoding_format: 'float' };
