@@ -176,16 +176,21 @@ const CHECKED_FIELDS = new Set([
 
 const AUDIT_ACTIONS = ['create', 'update', 'confirm', 'wrong', 'delete', 'decay', 'archive', 'refresh', 'promote', 'import', 'export'];
 
-/** Parses and checks one memories.jsonl line; returns why it is invalid as a string. */
-export function parseRecord(line: string, dim: number | null): BackupRecord | string {
-  let o: Record<string, unknown>;
+/** One JSONL line as an object, or why it is not one. */
+function parseObject(line: string): Record<string, unknown> | string {
+  let v: unknown;
   try {
-    const v: unknown = JSON.parse(line);
-    if (!v || typeof v !== 'object' || Array.isArray(v)) return 'not a JSON object';
-    o = v as Record<string, unknown>;
+    v = JSON.parse(line);
   } catch {
     return 'not valid JSON';
   }
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : 'not a JSON object';
+}
+
+/** Parses and checks one memories.jsonl line; returns why it is invalid as a string. */
+export function parseRecord(line: string, dim: number | null): BackupRecord | string {
+  const o = parseObject(line);
+  if (typeof o === 'string') return o;
   const str = (k: string): boolean => typeof o[k] === 'string';
   const num = (k: string): boolean => typeof o[k] === 'number' && Number.isFinite(o[k]);
   const time = (k: string): boolean => str(k) && Number.isFinite(Date.parse(o[k] as string));
@@ -242,14 +247,8 @@ export function parseRecord(line: string, dim: number | null): BackupRecord | st
 }
 
 function parseAuditEntry(line: string): ImportedAuditEntry | string {
-  let o: Record<string, unknown>;
-  try {
-    const v: unknown = JSON.parse(line);
-    if (!v || typeof v !== 'object' || Array.isArray(v)) return 'not a JSON object';
-    o = v as Record<string, unknown>;
-  } catch {
-    return 'not valid JSON';
-  }
+  const o = parseObject(line);
+  if (typeof o === 'string') return o;
   if (typeof o.at !== 'string' || !Number.isFinite(Date.parse(o.at))) return 'no time';
   if (typeof o.action !== 'string' || !AUDIT_ACTIONS.includes(o.action)) return `unknown action ${JSON.stringify(o.action)}`;
   if (typeof o.by !== 'string') return 'no author';

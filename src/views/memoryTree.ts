@@ -462,24 +462,24 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     return node as ProjectNode;
   }
 
-  private categoryNode(project: ProjectNode, category: Category): CategoryNode {
-    const id = `c${SEP}${project.projectId}${SEP}${category}`;
+  /** The registered node with this id, created by `make` the first time (nodes are stable for reveal). */
+  private intern<T extends TreeNode>(id: string, make: () => T): T {
     let node = this.registry.get(id);
     if (!node) {
-      node = { kind: 'category', id, parent: project, category, total: 0 };
+      node = make();
       this.registry.set(id, node);
     }
-    return node as CategoryNode;
+    return node as T;
+  }
+
+  private categoryNode(project: ProjectNode, category: Category): CategoryNode {
+    const id = `c${SEP}${project.projectId}${SEP}${category}`;
+    return this.intern<CategoryNode>(id, () => ({ kind: 'category', id, parent: project, category, total: 0 }));
   }
 
   private sourceNode(category: CategoryNode, sourceType: SourceType): SourceNode {
     const id = this.sourceKey(category.parent.projectId, category.category, sourceType);
-    let node = this.registry.get(id);
-    if (!node) {
-      node = { kind: 'source', id, parent: category, sourceType, total: 0 };
-      this.registry.set(id, node);
-    }
-    return node as SourceNode;
+    return this.intern<SourceNode>(id, () => ({ kind: 'source', id, parent: category, sourceType, total: 0 }));
   }
 
   private memoryNode(source: SourceNode, memory: Memory): MemoryNode {
