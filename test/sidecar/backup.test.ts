@@ -23,13 +23,11 @@ import {
 } from '../../sidecar/backup/index';
 import { sha256 } from '../../sidecar/backup/format';
 import { readZipDirectory, readZipEntry } from '../../sidecar/backup/zipReader';
-import { resolveConfig } from '../../sidecar/config';
-import { createEmbeddingProvider } from '../../sidecar/embed/index';
 import { BackupError, CancelledError, MnemoError } from '../../sidecar/errors';
 import { memoryId, STATUSES, type Memory } from '../../sidecar/model';
 import type { AuditEntry } from '../../sidecar/protocol';
 import { MnemoService } from '../../sidecar/service';
-import { cleanupDataDir, tempDataDir, testConfig } from '../support/sidecarSession';
+import { cleanupDataDir, tempDataDir, inProcessService } from '../support/sidecarSession';
 
 /** UTF-8, not only ASCII: 7-Zip reads such archives (it refuses to create them, hence {@link PACK_PASSWORD}). */
 const PASSWORD = 'correct horse battery staple 电池';
@@ -37,9 +35,7 @@ const PACK_PASSWORD = 'repacked by 7-Zip';
 
 function service(dataDir: string): MnemoService {
   // A tiny dedup distance: the seeded facts are deliberately similar and must all be stored.
-  const config = resolveConfig(testConfig(dataDir, { pipeline: { dedupDistance: 0.0001 } }));
-  const embedder = createEmbeddingProvider({ ...config.embedding, cacheDir: join(dataDir, 'models'), log: () => undefined });
-  return new MnemoService({ config, embedder, backgroundQueue: false });
+  return inProcessService(dataDir, { pipeline: { dedupDistance: 0.0001 } });
 }
 
 function sevenZip(): string {

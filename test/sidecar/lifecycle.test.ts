@@ -6,15 +6,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { resolveConfig } from '../../sidecar/config';
-import { createEmbeddingProvider } from '../../sidecar/embed/index';
 import { MnemoService } from '../../sidecar/service';
-import { REPO, cleanupDataDir, tempDataDir, testConfig } from '../support/sidecarSession';
+import { REPO, cleanupDataDir, tempDataDir, inProcessService } from '../support/sidecarSession';
 
 function service(dataDir: string, clock: () => Date, user = 'tester@ci'): MnemoService {
-  const config = resolveConfig({ ...testConfig(dataDir), user });
-  const embedder = createEmbeddingProvider({ ...config.embedding, cacheDir: join(dataDir, 'models'), log: () => undefined });
-  return new MnemoService({ config, embedder, clock, backgroundQueue: false });
+  return inProcessService(dataDir, { user }, { clock });
 }
 
 describe('lifecycle', () => {

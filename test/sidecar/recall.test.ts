@@ -3,26 +3,17 @@
  * empty vector recall (troubleshooting logs of the last 7 days), the token budget, and project isolation.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { resolveConfig } from '../../sidecar/config';
-import { createEmbeddingProvider } from '../../sidecar/embed/index';
 import { estimateTokens } from '../../sidecar/recall/format';
 import { MnemoService } from '../../sidecar/service';
-import { cleanupDataDir, tempDataDir, testConfig } from '../support/sidecarSession';
+import { cleanupDataDir, tempDataDir, inProcessService } from '../support/sidecarSession';
 
 describe('recall', () => {
   const dataDir = tempDataDir();
   let now = new Date('2026-11-20T08:00:00.000Z');
   let svc: MnemoService;
   before(async () => {
-    const config = resolveConfig(testConfig(dataDir));
-    svc = new MnemoService({
-      config,
-      embedder: createEmbeddingProvider({ ...config.embedding, cacheDir: join(dataDir, 'models'), log: () => undefined }),
-      clock: () => now,
-      backgroundQueue: false,
-    });
+    svc = inProcessService(dataDir, {}, { clock: () => now });
     await svc.start();
   });
   after(async () => {

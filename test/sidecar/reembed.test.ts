@@ -7,11 +7,9 @@ import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { resolveConfig } from '../../sidecar/config';
-import { createEmbeddingProvider } from '../../sidecar/embed/index';
 import { CancelledError, EmbeddingError } from '../../sidecar/errors';
 import { MnemoService } from '../../sidecar/service';
-import { TEST_MODEL, cleanupDataDir, tempDataDir, testConfig, testModelPath } from '../support/sidecarSession';
+import { TEST_MODEL, cleanupDataDir, tempDataDir, inProcessService, testModelPath } from '../support/sidecarSession';
 
 const dataDir = tempDataDir();
 // The same real weights published under a second model id: a different model as far as the store knows.
@@ -22,9 +20,7 @@ symlinkSync(join(testModelPath(), TEST_MODEL), join(models, TEST_MODEL));
 symlinkSync(join(testModelPath(), TEST_MODEL), join(models, 'Mnemo', 'minilm-v2-copy'));
 
 function service(model: string, background = false): MnemoService {
-  const config = resolveConfig(testConfig(dataDir, { embedding: { model, modelPath: models } }));
-  const embedder = createEmbeddingProvider({ ...config.embedding, cacheDir: join(dataDir, 'models'), log: () => undefined });
-  return new MnemoService({ config, embedder, backgroundQueue: background });
+  return inProcessService(dataDir, { embedding: { model, modelPath: models } }, { background });
 }
 
 after(() => cleanupDataDir(dataDir));

@@ -7,7 +7,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createMessageConnection, NotificationType0, RequestType, RequestType0, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import type { SidecarConfigInput } from '../../sidecar/config';
+import { resolveConfig, type SidecarConfigInput } from '../../sidecar/config';
+import { createEmbeddingProvider } from '../../sidecar/embed/index';
+import { MnemoService } from '../../sidecar/service';
 import { MemoriesChangedNotification, StatusNotification, type MemoriesChangedParams, type StatusParams } from '../../sidecar/protocol';
 
 export const REPO = resolve(__dirname, '..', '..');
@@ -29,8 +31,15 @@ export function testConfig(dataDir: string, extra: SidecarConfigInput = {}): Sid
     dataDir,
     ...extra,
     embedding: { provider: 'local', model: TEST_MODEL, modelPath: testModelPath(), allowRemote: false, ...(extra.embedding ?? {}) },
-    user: 'tester@ci',
+    user: extra.user ?? 'tester@ci',
   };
+}
+
+/** The real service in this process (as the CLI runs it) on a test data folder and the test model. */
+export function inProcessService(dataDir: string, extra: SidecarConfigInput = {}, opts: { clock?: () => Date; background?: boolean } = {}): MnemoService {
+  const config = resolveConfig(testConfig(dataDir, extra));
+  const embedder = createEmbeddingProvider({ ...config.embedding, cacheDir: join(dataDir, 'models'), log: () => undefined });
+  return new MnemoService({ config, embedder, clock: opts.clock, backgroundQueue: opts.background ?? false });
 }
 
 const Initialize = new RequestType<unknown, { serverInfo?: { name: string } }, void>('initialize');

@@ -2,18 +2,12 @@
  * Run under a TZ: stores memories at fixed UTC instants (Berlin afternoon = Shanghai night), prints the
  * stored times and the "new in the last 7 days" count as JSON on the last line.
  */
-import { join } from 'node:path';
-import { resolveConfig } from '../../sidecar/config';
-import { createEmbeddingProvider } from '../../sidecar/embed/index';
-import { MnemoService } from '../../sidecar/service';
-import { testConfig } from './sidecarSession';
+import { inProcessService } from './sidecarSession';
 
 async function main(): Promise<void> {
   const dataDir = process.argv[2];
   let now = new Date('2026-11-20T14:00:00.000Z'); // 15:00 in Berlin, 22:00 in Shanghai, 06:00 in Los Angeles
-  const config = resolveConfig(testConfig(dataDir));
-  const embedder = createEmbeddingProvider({ ...config.embedding, cacheDir: join(dataDir, 'models'), log: () => undefined });
-  const svc = new MnemoService({ config, embedder, clock: () => now, backgroundQueue: false });
+  const svc = inProcessService(dataDir, {}, { clock: () => now });
   await svc.start();
   const created: string[] = [];
   for (const [at, text] of [
