@@ -21,6 +21,8 @@ export const runtimeExternals = [
   '@secretlint/secretlint-rule-preset-recommend',
   'archiver',
   'archiver-zip-encrypted',
+  // Loaded lazily through createRequire (sidecar/pipeline/rules.ts), so esbuild never sees it.
+  'en-pos',
 ];
 
 const common = {
