@@ -42,7 +42,7 @@ const PRUNED = new Set([
   'undici-types',
 ]);
 /** Files inside kept packages that nothing loads at run time. */
-const DROP_FILE = [/\.map$/, /\.d\.[cm]?ts$/, /\.tsbuildinfo$/, /\.wasm$/, /\.(md|markdown)$/i];
+const DROP_FILE = [/\.map$/, /\.d\.[cm]?ts$/, /\.tsbuildinfo$/, /\.(md|markdown)$/i];
 const KEEP_FILE = [/^license/i, /^licence/i, /^notice/i, /^readme\.md$/i];
 
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
