@@ -11,6 +11,8 @@ import type { RawMessage } from '../sidecar/pipeline/types';
 import { EN1 } from './blocks/en1';
 import { EN2 } from './blocks/en2';
 import { EN3 } from './blocks/en3';
+import { ASIDES } from './blocks/asides';
+import { LATER } from './blocks/later';
 import { EN_ASSISTANT, EN_PEER, EN_USER, ZH_ASSISTANT, ZH_PEER, ZH_USER, type FillerPools } from './blocks/fillers';
 import type { ConversationBlock } from './blocks/types';
 import { ZH1 } from './blocks/zh1';
@@ -19,6 +21,14 @@ import { checkDataset, DATA_DIR, describeDataset, type Conversation, type Questi
 
 const SEED = 20261201;
 const TURN_RE = /^([AB])(#([\w-]*))?: ([\s\S]+)$/;
+const ASIDE_RE = /^(?:(\d+)\|)?([AB]): ([\s\S]+)$/;
+
+interface ParsedTurn {
+  who: 'A' | 'B';
+  fact: boolean;
+  label?: string;
+  text: string;
+}
 
 /** Draws lines from a pool without replacement (reshuffling once it is used up). */
 class Drawer {
@@ -52,7 +62,8 @@ function drawers(pools: FillerPools, rand: () => number): { open: Drawer; close:
   return { open: new Drawer(pools.open, rand), close: new Drawer(pools.close, rand) };
 }
 
-function build(blocks: ConversationBlock[]): Conversation[] {
+function build(written: ConversationBlock[]): Conversation[] {
+  const blocks = written.map((b) => (LATER[b.id] ? { ...b, sessions: [...b.sessions, LATER[b.id]!] } : b));
   const rand = prng(SEED);
   const pools = {
     en: { peer: drawers(EN_PEER, rand), user: drawers(EN_USER, rand), assistant: drawers(EN_ASSISTANT, rand) },
@@ -72,13 +83,51 @@ function build(blocks: ConversationBlock[]): Conversation[] {
     const used = new Set<string>();
     const labelIds = new Map<string, string>();
     const labels: Record<string, TurnLabel> = {};
-    const sessions = b.sessions.map((s, si) => {
-      const parsed = s.turns.map((t) => {
+    const parsedSessions: ParsedTurn[][] = b.sessions.map((s, si) =>
+      s.turns.map((t) => {
         const m = TURN_RE.exec(t);
         if (!m) throw new Error(`${b.id} session ${si + 1}: turn "${t.slice(0, 40)}" is not "A: ..." or "B#label: ...".`);
         return { who: m[1] as 'A' | 'B', fact: m[2] !== undefined, label: m[3] || undefined, text: m[4]!.trim() };
-      });
-      const n = b.fillers ?? 3;
+      }),
+    );
+    // Asides go right after a statement (not a question) of the same speaker that the other speaker does not
+    // answer next (the speaker goes on, or the session ends), so no reply loses the turn it answers.
+    let lastAck = '';
+    for (const a of ASIDES[b.id] ?? []) {
+      const m = ASIDE_RE.exec(a);
+      if (!m) throw new Error(`${b.id}: aside "${a.slice(0, 40)}" is not "A: ..." or "2|B: ...".`);
+      const who = m[2] as 'A' | 'B';
+      const pinned = m[1] ? Number(m[1]) - 1 : undefined;
+      if (pinned !== undefined && !parsedSessions[pinned]) throw new Error(`${b.id}: aside pinned to missing session ${m[1]}.`);
+      // With an assistant, the user says it after an assistant turn and the assistant acknowledges it.
+      const spotsIn = (turns: ParsedTurn[]): number[] =>
+        turns
+          .map((_, i) => i)
+          .filter((i) =>
+            withAssistant
+              ? i > 0 && speakers[turns[i]!.who].role === 'assistant' && speakers[who].role === 'user' && !/[?？]\s*$/.test(turns[i]!.text)
+              : i > 0 && turns[i]!.who === who && !/[?？]\s*$/.test(turns[i]!.text) && (i === turns.length - 1 || turns[i + 1]!.who === who),
+          );
+      const open = parsedSessions.map((_, i) => i).filter((i) => (pinned === undefined || i === pinned) && spotsIn(parsedSessions[i]!).length);
+      if (!open.length) throw new Error(`${b.id}: no place for the aside "${a.slice(0, 40)}"${pinned !== undefined ? ` in session ${pinned + 1}` : ''}.`);
+      const turns = parsedSessions[open[Math.floor(rand() * open.length)]!]!;
+      const spots = spotsIn(turns);
+      const at = spots[Math.floor(rand() * spots.length)]!;
+      const connectors = b.lang === 'zh' ? ['对了，', '另外，', '顺便说一下，'] : ['btw ', 'oh and ', 'also '];
+      const text = rand() < 0.5 ? connectors[Math.floor(rand() * connectors.length)]! + m[3]!.trim() : m[3]!.trim();
+      const insert: ParsedTurn[] = [{ who, fact: true, text }];
+      if (withAssistant) {
+        const acks = b.lang === 'zh' ? ['好的，记下了。', '明白。', '了解。', '收到。', '好的。'] : ['Noted.', 'Got it.', 'Good to know.', 'Thanks for telling me.', 'Understood.'];
+        let ack = acks[Math.floor(rand() * acks.length)]!;
+        if (ack === lastAck) ack = acks[(acks.indexOf(ack) + 1) % acks.length]!;
+        lastAck = ack;
+        insert.push({ who: who === 'A' ? 'B' : 'A', fact: false, text: ack });
+      }
+      turns.splice(at + 1, 0, ...insert);
+    }
+    const sessions = b.sessions.map((s, si) => {
+      const parsed = parsedSessions[si]!;
+      const n = b.fillers ?? 4;
       const atStart = 1 + Math.floor(rand() * Math.min(2, n));
       // Small talk opens a session: before its first turn when that is a question (the question then gets
       // its answer next) or when an assistant is one of the speakers (greetings, then the request), else right

@@ -110,7 +110,7 @@ export const EN1: ConversationBlock[] = [
           'B: Congratulations! Do you want a moving checklist?',
           'A: yes please. also Biscuit hates the car',
           'B: For a nervous dog, short practice drives in the week before help a lot.',
-          'A#vet: his vet visit last week cost 310 dollars for the vaccines and a tooth thing',
+          'A#vet: Biscuit\'s vet visit last week cost 310 dollars for the vaccines and a tooth thing',
           'B: That adds up. I can include the vet records on the checklist.',
         ],
       },

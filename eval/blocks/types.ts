@@ -43,7 +43,7 @@ export interface ConversationBlock {
   topic: string;
   a: Speaker;
   b: Speaker;
-  /** Filler turns drawn from the pool per session (default 3). */
+  /** Filler turns drawn from the pool per session (default 4). */
   fillers?: number;
   sessions: SessionBlock[];
   questions: QuestionBlock[];
