@@ -108,6 +108,8 @@ interface IngestStats {
   evidence_dropped_by: Record<string, number>;
   session_ms: number[];
   errors: string[];
+  /** What a reader needs to see why: stored memories from junk turns, evidence turns no memory cites. */
+  examples: { junk_stored: string[]; evidence_dropped: { id: string; text: string; reason: string }[] };
 }
 
 async function runMnemo(convs: Conversation[]): Promise<{ answers: Answer[]; latencies: number[]; ingest: IngestStats; returned: number[] }> {
@@ -126,6 +128,7 @@ async function runMnemo(convs: Conversation[]): Promise<{ answers: Answer[]; lat
     evidence_dropped_by: {},
     session_ms: [],
     errors: [],
+    examples: { junk_stored: [], evidence_dropped: [] },
   };
   const answers: Answer[] = [];
   const latencies: number[] = [];
@@ -164,7 +167,10 @@ async function runMnemo(convs: Conversation[]): Promise<{ answers: Answer[]; lat
           ids.forEach((id) => cited.add(id));
           if (d.outcome === 'stored' || d.outcome === 'pending') {
             stored++;
-            if (!ids.some((id) => c.labels[id] === 'fact')) ingest.junk_stored++;
+            if (!ids.some((id) => c.labels[id] === 'fact')) {
+              ingest.junk_stored++;
+              ingest.examples.junk_stored.push(`${c.id}: ${d.text}`);
+            }
           }
         }
       }
@@ -181,6 +187,7 @@ async function runMnemo(convs: Conversation[]): Promise<{ answers: Answer[]; lat
         const d = dropped.find((x) => x.text.length > 3 && text.includes(x.text.slice(0, 40)));
         const rule = d ? d.reason.replace(/\(.*$/, '') : 'no decision (skipped or merged)';
         ingest.evidence_dropped_by[rule] = (ingest.evidence_dropped_by[rule] ?? 0) + 1;
+        ingest.examples.evidence_dropped.push({ id, text, reason: d?.reason ?? rule });
       }
       log(`[${ci + 1}/${convs.length}] ingested ${c.id}: ${c.sessions.length} sessions, ${turns.length} turns -> ${stored} memories (${ms(t0)} ms)`);
       for (const q of c.questions) {
@@ -207,22 +214,35 @@ async function runMnemo(convs: Conversation[]): Promise<{ answers: Answer[]; lat
 
 // ------------------------------------------------------------------ baselines
 
-async function runBaselines(convs: Conversation[]): Promise<Record<'bm25' | 'dense' | 'fusion', Answer[]>> {
+interface BaselineTimes {
+  bm25_index_ms: number;
+  bm25_query_ms: number[];
+  dense_index_ms: number;
+}
+
+async function runBaselines(convs: Conversation[]): Promise<{ answers: Record<'bm25' | 'dense' | 'fusion', Answer[]>; times: BaselineTimes }> {
   const embedder = new LocalEmbeddingProvider({ model: TEST_MODEL, modelPath: testModelPath(), allowRemote: false, log: () => undefined });
   const out = { bm25: [] as Answer[], dense: [] as Answer[], fusion: [] as Answer[] };
+  const times: BaselineTimes = { bm25_index_ms: 0, bm25_query_ms: [], dense_index_ms: 0 };
   try {
     await embedder.ready();
     for (const [ci, c] of convs.entries()) {
       const t0 = performance.now();
       const turns = turnsOf(c);
+      let tb = performance.now();
       const bm25 = new Bm25Index(turns);
+      times.bm25_index_ms += performance.now() - tb;
+      tb = performance.now();
       const dense = await DenseIndex.build(turns, embedder);
+      times.dense_index_ms += performance.now() - tb;
       const denseRanks = await dense.searchMany(
         c.questions.map((q) => q.question),
         FUSION_DEPTH,
       );
       c.questions.forEach((q, i) => {
+        const tq = performance.now();
         const lex = bm25.search(q.question, FUSION_DEPTH);
+        times.bm25_query_ms.push(performance.now() - tq);
         const vec = denseRanks[i]!;
         const wrap = (ids: string[]): string[][] => ids.slice(0, K).map((id) => [id]);
         out.bm25.push({ question: q, items: wrap(lex) });
@@ -234,7 +254,7 @@ async function runBaselines(convs: Conversation[]): Promise<Record<'bm25' | 'den
   } finally {
     await embedder.dispose();
   }
-  return out;
+  return { answers: out, times };
 }
 
 // ------------------------------------------------------------------ report
@@ -277,7 +297,7 @@ async function main(): Promise<void> {
   if (!existsSync(SIDECAR_JS)) throw new Error(`${SIDECAR_JS} is missing after the build.`);
   const t0 = performance.now();
   const mnemo = await runMnemo(convs);
-  const baselines = await runBaselines(convs);
+  const { answers: baselines, times } = await runBaselines(convs);
   const lang = new Map(convs.flatMap((c) => c.questions.map((q) => [q.id, c.lang] as const)));
   const langOf = (q: Question): string => lang.get(q.id) ?? 'en';
   const systems: Record<string, SystemScores> = {
@@ -297,6 +317,11 @@ async function main(): Promise<void> {
     ingest_session_ms: { p50: percentile(ing.session_ms, 50), p95: percentile(ing.session_ms, 95), n: ing.session_ms.length },
     items_returned_mean: round(mnemo.returned.reduce((a, b) => a + b, 0) / Math.max(1, mnemo.returned.length), 2),
     empty_recalls: round(mnemo.returned.filter((n) => n === 0).length / Math.max(1, mnemo.returned.length)),
+  };
+  const baselineTimes = {
+    bm25_index_ms: Math.round(times.bm25_index_ms),
+    bm25_query_ms: { p50: round(percentile(times.bm25_query_ms, 50), 2), p95: round(percentile(times.bm25_query_ms, 95), 2) },
+    dense_index_ms: Math.round(times.dense_index_ms),
   };
 
   const out: string[] = [];
@@ -340,6 +365,7 @@ async function main(): Promise<void> {
         dataset,
         systems,
         mnemo: { ...summary, ingest: { ...ing, session_ms: undefined } },
+        baseline_times: baselineTimes,
         questions: perQuestion,
       },
       null,

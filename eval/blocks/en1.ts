@@ -264,7 +264,7 @@ export const EN1: ConversationBlock[] = [
           'B#book2: I gave up on Sapiens halfway, now I am hooked on The Overstory, trees have feelings apparently',
           'A: only you would switch from humans to trees',
           'A#trip: we\'re doing the lake house in Michigan again in August, same week as last year',
-          'B: jealous. I get four days off in total this summer',
+          'B#: jealous. I get four days off in total this summer',
           'B#car: I finally replaced my car, a used 2019 Subaru Outback, paid 21,500',
           'A: nice, very mom-of-dogs energy',
           'B: I don\'t even have a dog',

@@ -31,7 +31,7 @@ export const EN2: ConversationBlock[] = [
           'A: launch happened. that\'s why',
           'A#incident: the login queue melted because the Redis instance hit maxmemory, 4 GB, and evicted session keys',
           'B: in english please',
-          'A: people got kicked out because we ran out of memory for sessions',
+          'A#: people got kicked out because we ran out of memory for sessions',
           'A#fix: I moved sessions to a dedicated Redis with 16 GB and noeviction, queue is stable now',
           'B: you are a hero. go sleep',
           'A#kid: can\'t, my son Kaito has a fever too, so I\'m up anyway',
@@ -42,7 +42,7 @@ export const EN2: ConversationBlock[] = [
         at: '2026-01-08T11:10:00Z',
         turns: [
           'B: happy new year! how\'s Kaito?',
-          'A: all good, he got a bike for his birthday and hasn\'t stopped riding',
+          'A#: all good, he got a bike for his birthday and hasn\'t stopped riding',
           'A#tick2: good news, we bumped the tick rate to 60 Hz after the new instances came in',
           'B: the forums will be happy for once',
           'B#owner: Lucia takes over live ops from Monday, I\'m moving to the next project',
