@@ -27,14 +27,19 @@ import { CATEGORIES, checkDataset, describeDataset, loadDataset, type Conversati
 import { percentile, scoreSystem, type Answer, type SystemScores } from './lib/metrics';
 
 const REPO = path.resolve(__dirname, '..');
-const { values: args } = parseArgs({
-  options: {
-    only: { type: 'string' },
-    k: { type: 'string', default: '10' },
-  },
-});
-const K = Number(args.k);
-if (!Number.isInteger(K) || K < 1 || K > 50) throw new Error(`--k must be a whole number from 1 to 50, got "${args.k}".`);
+function options(): { only?: string; k: number } {
+  let values: { only?: string; k?: string };
+  try {
+    ({ values } = parseArgs({ options: { only: { type: 'string' }, k: { type: 'string', default: '10' } } }));
+  } catch (e) {
+    throw new Error(`${e instanceof Error ? e.message : String(e)} Usage: npm run eval -- [--only <conversation ids, comma-separated>] [--k <1-50>]`);
+  }
+  const k = Number(values.k);
+  if (!Number.isInteger(k) || k < 1 || k > 50) throw new Error(`--k must be a whole number from 1 to 50, got "${values.k}".`);
+  return { only: values.only, k };
+}
+let args: { only?: string; k: number };
+let K = 10;
 /** Candidates each baseline ranks before fusion. */
 const FUSION_DEPTH = 100;
 
@@ -280,6 +285,8 @@ function table(systems: Record<string, SystemScores>): string {
 }
 
 async function main(): Promise<void> {
+  args = options();
+  K = args.k;
   const all = loadDataset();
   const problems = checkDataset(all);
   if (problems.length) {
