@@ -275,7 +275,7 @@ export const ZH1: ConversationBlock[] = [
       q('multi-hop', '周婷的新公司是哪家，她在那里每天加班到几点？', '字节；每天加班到九点', 'job work', { key: '字节|九点' }),
       q('temporal', '李娜什么时候去的新疆自驾？', '2024 年夏天', 'trip', { key: '去年夏天' }),
       q('temporal', '周婷什么时候入职新公司？', '2025 年 3 月', 'job', { key: '下个月' }),
-      q('temporal', '煤球什么时候绝育的？', '2025 年 4 月最后一周', 'cat2', { key: '上周' }),
+      q('temporal', '煤球什么时候绝育的？', '2025 年 4 月 21–27 日那一周（5 月 4 日说的“上周”）', 'cat2', { key: '上周' }),
       q('temporal', '周婷打算什么时候去京都？', '2025 年 10 月', 'plan', { key: '十月' }),
       q('preference', '李娜现在最喜欢吃什么？', '潮汕牛肉火锅', 'fav2', { key: '潮汕牛肉火锅', supersedes: 'fav' }),
       q('preference', '李娜每周什么时候上网球课？', '每周二晚上', 'hobby', { key: '周二晚上' }),
