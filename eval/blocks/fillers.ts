@@ -2,6 +2,7 @@
  * Filler turns the generator places at the start and end of sessions: small talk, hedges, venting,
  * distractors that sound technical but state nothing durable. All are junk (no question asks about them).
  * Drawn without replacement per pool with a fixed seed, so a line repeats only after its pool is used up.
+ * No line names a weekday or a time of day: the generator does not know the speakers' clocks.
  */
 export interface FillerPools {
   open: string[];
@@ -12,7 +13,7 @@ export interface FillerPools {
 export const EN_PEER: FillerPools = {
   open: [
     'sorry, was in a meeting that could have been an email',
-    'ugh Mondays',
+    'ugh, meetings all day',
     'give me a sec, refilling my water',
     'I slept like four hours, be gentle',
     'ok I\'m here, what\'s up',
@@ -23,7 +24,7 @@ export const EN_PEER: FillerPools = {
     'my inbox is a crime scene',
     'hey hey',
     'lunch was so heavy, I need a nap',
-    'long week already and it\'s Tuesday',
+    'long week already',
     'phone\'s at 3% so I might vanish',
     'the train was late again, of course',
     'wait, is today a holiday somewhere? half the team is out',
@@ -39,7 +40,7 @@ export const EN_PEER: FillerPools = {
     'I swear this week has 9 days',
     'honestly I\'m running on vibes today',
     'sorry for the late reply, kids',
-    'morning, kind of',
+    'hi, kind of awake',
     'it\'s so hot in the office, the AC gave up',
     'can\'t believe it\'s already this late in the month',
     'random but have you tried that new sandwich place? it was fine I guess',
@@ -72,7 +73,7 @@ export const EN_PEER: FillerPools = {
     'I\'ll think about it',
     'ok my next meeting is starting',
     'cheers',
-    'night!',
+    'bye!',
     'agreed 100%',
     'hmm not sure, let me sleep on it',
     'right, ok',
@@ -121,12 +122,12 @@ export const EN_USER: FillerPools = {
     'so, um, where were we',
     'hi again! random stuff today',
     'ok brain dump incoming',
-    'morning. need your help with something',
+    'hey. need your help with something',
     'hey, got a few minutes?',
     'ok so. a thing happened',
     'back again, sorry for the spam',
     'hello from my couch',
-    'evening! quick check-in',
+    'quick check-in!',
   ],
   close: [
     'ok thanks',
@@ -158,7 +159,7 @@ export const EN_ASSISTANT: FillerPools = {
     'Hi! Hope your day is going okay.',
     'Hey, welcome back. What can I do for you?',
     'Hi! No rush, tell me what you need.',
-    'Good evening! How can I help?',
+    'Hi! How can I help?',
   ],
   close: [
     'You\'re welcome! Let me know if anything else comes up.',
@@ -180,8 +181,8 @@ export const ZH_PEER: FillerPools = {
     '在吗在吗',
     '刚开完会，脑子嗡嗡的',
     '今天好困啊，昨晚又没睡好',
-    '早，我先去接杯水',
-    '周一综合症犯了',
+    '等下，我先去接杯水',
+    '今天开了一上午的会',
     '外面下大雨，我鞋全湿了',
     '今天地铁挤死了',
     '我感觉有点感冒，不确定',
@@ -215,7 +216,7 @@ export const ZH_PEER: FillerPools = {
     '那先这样',
     '回头聊',
     '我去忙了',
-    '晚安',
+    '拜拜',
     '嗯嗯',
     '收到',
     '辛苦啦',
@@ -238,16 +239,16 @@ export const ZH_PEER: FillerPools = {
     '你说得对',
     '算了算了不想了',
     '好，谢啦',
-    '明天见',
+    '改天聊',
   ],
 };
 
 /** A user and an assistant (Chinese). */
 export const ZH_USER: FillerPools = {
-  open: ['你好呀', '又来找你了', '在吗', '今天事情好多', '先跟你吐槽一下', '我只有十分钟', '嗯，从哪说起呢', '晚上好', '早上好，又要麻烦你了', '嗨，我回来了'],
+  open: ['你好呀', '又来找你了', '在吗', '今天事情好多', '先跟你吐槽一下', '我只有十分钟', '嗯，从哪说起呢', '我又来了', '又要麻烦你了', '嗨，我回来了'],
   close: ['好的谢谢', '明白了', '我再想想', '行，先这样', '谢谢你', '有道理', '那我试试看', '今天就到这吧'],
 };
 export const ZH_ASSISTANT: FillerPools = {
-  open: ['你好！今天想聊点什么？', '欢迎回来。', '在的，请说。', '没问题，慢慢说。', '好的，我在听。', '你好，辛苦了！', '晚上好！有什么可以帮你的？', '在呢，有什么需要尽管说。'],
+  open: ['你好！今天想聊点什么？', '欢迎回来。', '在的，请说。', '没问题，慢慢说。', '好的，我在听。', '你好，辛苦了！', '你好！有什么可以帮你的？', '在呢，有什么需要尽管说。'],
   close: ['不客气，有需要随时找我。', '祝你顺利！', '好的，有问题再来问我。', '很高兴能帮上忙。', '加油！', '好的，回头见。'],
 };
