@@ -166,7 +166,7 @@ export const EN_ASSISTANT: FillerPools = {
     'Glad I could help.',
     'Anytime. Good luck!',
     'Sounds like a plan.',
-    'Happy to help. Have a good evening.',
+    'Happy to help. Have a good rest of your day.',
     'Take care!',
     'Let me know how it turns out.',
     'Sure thing.',
