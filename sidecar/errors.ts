@@ -54,6 +54,11 @@ export class CancelledError extends MnemoError {
   }
 }
 
+/** Throws CancelledError when the token was cancelled. */
+export function checkCancelled(token?: { isCancellationRequested: boolean }): void {
+  if (token?.isCancellationRequested) throw new CancelledError();
+}
+
 /** Message of any thrown value, without stack. */
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
