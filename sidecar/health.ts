@@ -52,11 +52,11 @@ export class Health {
     const { store, model } = this.deps;
     let health: HealthLevel = 'ok';
     let message = 'Mnemo is ready.';
-    let memoryCount: number | undefined;
-    let pendingCount: number | undefined;
+    let memory_count: number | undefined;
+    let pending_count: number | undefined;
     try {
-      memoryCount = await store.count();
-      pendingCount = (await store.find(buildWhere({ status: ['pending'] }))).length;
+      memory_count = await store.count();
+      pending_count = (await store.find(buildWhere({ status: ['pending'] }))).length;
     } catch (e) {
       health = 'error';
       message = `The memory store is unavailable: ${errorMessage(e)}`;
@@ -78,7 +78,7 @@ export class Health {
       health = 'warning';
       message = `${this.llmError.replace(/[.。]\s*$/, '')}; Mnemo keeps learning with the rules alone.`;
     }
-    return { health, message, memoryCount, pendingCount, queued: this.deps.queued() };
+    return { health, message, memory_count, pending_count, queued: this.deps.queued() };
   }
 
   close(): void {

@@ -67,7 +67,7 @@ export function serveStdio(overrides: SidecarConfigInput = {}): MessageConnectio
       events: {
         log,
         status: (s) => void conn.sendNotification(StatusNotification, s),
-        changed: (projectIds, ids) => void conn.sendNotification(MemoriesChangedNotification, { projectIds, ids }),
+        changed: (projectIds, ids) => void conn.sendNotification(MemoriesChangedNotification, { project_ids: projectIds, ids }),
         progress: (p) => void conn.sendNotification(ProgressNotification, p),
       },
     });

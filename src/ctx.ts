@@ -327,7 +327,7 @@ export class Ctx implements vscode.Disposable {
    * Runs a long request with a cancellable notification: the sidecar's mnemo/progress messages for this
    * request's token drive it, and Cancel cancels the request.
    */
-  async requestWithProgress<P extends { progressToken?: string }, R>(type: RequestType<P, R, void>, params: P, title: string): Promise<R> {
+  async requestWithProgress<P extends { progress_token?: string }, R>(type: RequestType<P, R, void>, params: P, title: string): Promise<R> {
     const token = `${type.method}#${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, cancel) => {
       let last = 0;
@@ -340,7 +340,7 @@ export class Ctx implements vscode.Disposable {
         done: () => undefined,
       });
       try {
-        return await this.request(type, { ...params, progressToken: token }, cancel);
+        return await this.request(type, { ...params, progress_token: token }, cancel);
       } finally {
         this.progress.delete(token);
       }

@@ -36,8 +36,8 @@ export class Maintenance {
       core,
       () => {
         const b = core.config.backup;
-        if (!b.folder || !b.password || !b.every || b.every === 'off') return undefined;
-        return { folder: b.folder, every: b.every, keep: b.keep ?? 7, password: b.password };
+        if (!b.folder || !b.password || !b.schedule || b.schedule === 'off') return undefined;
+        return { folder: b.folder, every: b.schedule, keep: b.keep, password: b.password };
       },
       { clock: core.clock, log: (l) => (l.startsWith('Scheduled backup failed') ? core.log.error(l) : core.log.info(l)) },
     );

@@ -31,7 +31,7 @@ export class Reembedder {
     const previous = store.active;
     if (previous && previous.model === model && previous.dim === dim) return { migrated: 0, model, dim };
     const target: ActiveCollection = { name: collectionNameFor(model, dim), model, dim };
-    const progress = (message: string, percent?: number) => p.progressToken && this.progress({ token: p.progressToken, message, percent });
+    const progress = (message: string, percent?: number) => p.progress_token && this.progress({ token: p.progress_token, message, percent });
     this.running = true;
     try {
       await store.dropCollection(target.name); // leftovers of an abandoned run
