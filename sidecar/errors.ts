@@ -41,6 +41,10 @@ export class DimensionMismatchError extends MnemoError {
   }
 }
 
+/**
+ * The embedding model is unavailable or failed (the base of the embedding family; providers throw its
+ * subclass EmbeddingUnavailableError, sidecar/embed/types.ts). A capture that meets one stays queued.
+ */
 export class EmbeddingError extends MnemoError {
   override name = 'EmbeddingError';
   override readonly code = ErrorCodes.EmbeddingUnavailable;

@@ -166,6 +166,14 @@ export interface AuditEntry {
 export const StatusNotification = new NotificationType<StatusParams>('mnemo/status');
 /** Sidecar -> extension: memories of these projects changed; refresh those subtrees. */
 export const MemoriesChangedNotification = new NotificationType<MemoriesChangedParams>('mnemo/memories/changed');
+export interface LogParams {
+  /** error: something failed (shown as an error in the output channel); warn: degraded, retried; info: what happened. */
+  level: 'error' | 'warn' | 'info';
+  /** One line, never a secret. */
+  message: string;
+}
+/** Sidecar -> extension: one line of the sidecar's log, at its level (the extension's LogOutputChannel shows it so). */
+export const LogNotification = new NotificationType<LogParams>('mnemo/log');
 /** Sidecar -> extension: progress of a long request that was given a progress_token. */
 export const ProgressNotification = new NotificationType<ProgressParams>('mnemo/progress');
 

@@ -18,10 +18,8 @@ export interface RpcConnection {
 export function toResponseError(err: unknown): ResponseError<void> {
   if (err instanceof ResponseError) return err as ResponseError<void>;
   if (err instanceof BackupError) return new ResponseError(err.code, err.message, { reason: err.reason }) as unknown as ResponseError<void>;
+  // One family: every typed error (embedding, invalid session, store, LLM, backup) is a MnemoError with its code.
   if (err instanceof MnemoError) return new ResponseError(err.code, err.message);
-  const name = (err as { name?: string })?.name;
-  if (name === 'EmbeddingUnavailableError') return new ResponseError(P.ErrorCodes.EmbeddingUnavailable, errorMessage(err));
-  if (name === 'InvalidSessionError') return new ResponseError(P.ErrorCodes.InvalidInput, errorMessage(err));
   return new ResponseError(P.ErrorCodes.Internal, `Mnemo hit an internal error: ${errorMessage(err)}`);
 }
 

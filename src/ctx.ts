@@ -13,6 +13,7 @@ import type { NotificationType, RequestType } from 'vscode-jsonrpc';
 import {
   ConfigChangedNotification,
   LlmCompleteRequest,
+  LogNotification,
   MemoriesChangedNotification,
   ProgressNotification,
   StatusNotification,
@@ -166,6 +167,7 @@ export class Ctx implements vscode.Disposable {
       }),
       onNotification(client, MemoriesChangedNotification, (p) => this.memoriesEmitter.fire(p)),
       onNotification(client, ProgressNotification, (p) => this.onProgress(p)),
+      onNotification(client, LogNotification, (p) => this.log[p.level === 'error' || p.level === 'warn' ? p.level : 'info'](`[sidecar] ${p.message}`)),
       onRequest(client, LlmCompleteRequest, (p, token) => completeWithVscodeLm(p, token)),
     );
     try {

@@ -1,7 +1,9 @@
 /**
  * The capture worker: a captured session is redacted and appended to the durable queue (on disk before
  * the request returns), then processed in the background in order. While the model or the store is
- * unavailable, captures stay queued; only a capture that fails for another reason three times is dropped.
+ * unavailable — the model is loading or missing, the embedding worker crashed, Chroma is down — a capture
+ * stays queued and is retried (backing off from 1 s to a minute); only a capture that fails for another
+ * reason three times is dropped.
  */
 import { join } from 'node:path';
 import type { Core } from '../core';
@@ -15,6 +17,9 @@ import { validateSession } from './input';
 export class CaptureWorker {
   private queueInstance: DurableQueue<SessionInput> | undefined;
   private draining: Promise<void> | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  /** Consecutive drains stopped by an unavailable model or store; sets the retry delay. */
+  private unavailableStreak = 0;
 
   constructor(
     private readonly core: Core,
@@ -78,10 +83,12 @@ export class CaptureWorker {
           `Processed capture ${next.id.slice(0, 8)} (${next.payload.source_type}, ${next.payload.project_id}): ${report.stored} stored, ${report.refreshed} refreshed, ${report.pending} pending, ${report.dropped} dropped${report.skipped ? ` (${report.skipped})` : ''}`,
         );
         this.queue.markDone(next.id);
+        this.unavailableStreak = 0;
       } catch (e) {
         if (e instanceof EmbeddingError || e instanceof StoreUnavailableError) {
           core.log.warn(`Capture ${next.id.slice(0, 8)} stays queued: ${errorMessage(e)}`);
-          return; // retried when the model/store is back
+          this.retryLater(); // also retried as soon as the model (re)loads
+          return;
         }
         this.queue.markFailed(next.id, errorMessage(e));
         core.log.error(`Capture ${next.id.slice(0, 8)} failed: ${errorMessage(e)}`);
@@ -91,6 +98,17 @@ export class CaptureWorker {
         }
       }
     }
+  }
+
+  /** Drains again after a backoff (1 s, 2 s, 4 s … at most a minute) when processing in the background. */
+  private retryLater(): void {
+    if (!this.background || this.retryTimer || this.core.disposed) return;
+    const delay = Math.min(60_000, 1000 * 2 ** this.unavailableStreak++);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.kick();
+    }, delay);
+    this.retryTimer.unref?.();
   }
 
   /** Waits until the queue is empty (or the timeout passes); returns how many remain. */
@@ -106,6 +124,7 @@ export class CaptureWorker {
 
   /** Waits for the drain in flight, then closes the queue file. */
   async close(): Promise<void> {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     await this.draining?.catch(() => undefined);
     this.queueInstance?.close();
   }

@@ -1,26 +1,8 @@
 /** Types shared by the pipeline stages (normalize -> redact -> rules -> extract -> score -> dedup -> store). */
 import type { Category, SourceType } from '../model';
 
-/** A message as it arrives (transcript file, chat export, terminal capture). */
-export interface RawMessage {
-  role: string;
-  content: string;
-  name?: string;
-  id?: string;
-  /** ISO-8601 (any offset) or epoch millis. */
-  timestamp?: string | number;
-}
-
-/** One session to learn from. */
-export interface SessionInput {
-  project_id: string;
-  source_type: SourceType;
-  messages: RawMessage[];
-  /** Refs that apply to the whole session (file, terminal name, export file). */
-  source_ref?: string[];
-  added_by?: string;
-  session_id?: string;
-}
+/** Sessions and their messages are wire types: the contract declares them. */
+export type { RawMessage, SessionInput } from '../protocol';
 
 export type Role = 'user' | 'assistant' | 'system' | 'tool';
 
