@@ -35,6 +35,23 @@ export interface SessionInput {
   session_id?: string;
 }
 
+/**
+ * One finished terminal command as the extension captures it. A terminal session (source_type
+ * `terminal`) carries each as two messages, written and read by sidecar/shared/terminal.ts only:
+ * `$ <command>` (role user) and `exit <code|unknown> · <output>` (role tool). The sidecar's terminal stage
+ * decides which failures were fixed (docs/design.md); the extension does not.
+ */
+export interface TerminalCommandRecord {
+  command: string;
+  /** Absent when the shell did not report one. */
+  exit_code?: number;
+  /** ANSI-stripped and bounded by `mnemo.capture.terminal.maxOutputBytes`. */
+  output: string;
+  /** UTC ISO-8601. */
+  started_at?: string;
+  ended_at?: string;
+}
+
 // ---------------------------------------------------------------- shared shapes
 
 export type Health = 'ok' | 'warning' | 'error';

@@ -155,7 +155,7 @@ export const SECRETS = {
 } as const;
 
 /** Compile the terminal exclude patterns; returns the regexes and the ones that failed. */
-export function compilePatterns(patterns: string[]): { regexes: RegExp[]; invalid: string[] } {
+export function compilePatterns(patterns: readonly string[]): { regexes: RegExp[]; invalid: string[] } {
   const regexes: RegExp[] = [];
   const invalid: string[] = [];
   for (const p of patterns) {
