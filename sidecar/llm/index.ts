@@ -29,7 +29,7 @@ export interface LlmSettings {
   model?: string;
   /** Bearer key; never logged. */
   apiKey?: string;
-  /** Connect timeout in ms. Default 5000 (seed 003 §4.4). */
+  /** Connect timeout in ms. Default 5000 (docs/design.md, Extraction with an LLM). */
   connectTimeoutMs: number;
   /** Read timeout in ms (openai-compatible) / whole-call timeout (vscode-lm). Default 30000 / 60000. */
   readTimeoutMs: number;

@@ -58,7 +58,7 @@ export interface CandidateFeatures {
   tech_terms: number;
   /** Venting marker present (but the sentence had enough content to be kept). */
   vent: boolean;
-  /** A hard compatibility/necessity claim with no evidence (seed 003 memory pollution). */
+  /** A hard compatibility/necessity claim with no evidence (docs/design.md, memory pollution). */
   unverified_claim: boolean;
   /** Length of the kept text in characters. */
   length: number;
