@@ -276,7 +276,7 @@ async function benchIngest(out: Record<string, unknown>, loadRss: Record<string,
     const lag = monitorEventLoopDelay({ resolution: 10 });
     lag.enable();
     const t0 = performance.now();
-    const res = await b.s.request(BulkImportRequest, { memories, progressToken: 'bulk' });
+    const res = await b.s.request(BulkImportRequest, { memories, progress_token: 'bulk' });
     const sec = (performance.now() - t0) / 1000;
     lag.disable();
     loadRss.bulk_import = sampler.stop();

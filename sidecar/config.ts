@@ -1,13 +1,17 @@
 /**
- * The sidecar's configuration: built by the extension from its settings (LSP initializationOptions),
- * or by the CLI from flags and environment variables. Every field has a documented default.
+ * The sidecar's configuration: built by the extension from its settings (LSP initializationOptions,
+ * protocol.ts {@link InitializationOptions}), or by the CLI from flags and environment variables. What
+ * neither gives gets package.json's default (sidecar/shared/settings.ts); a setting keeps its name.
  */
-import { homedir, hostname, userInfo } from 'node:os';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_DECAY, type DecaySettings } from './lifecycle/decay';
 import { resolveLlmSettings, type LlmSettings } from './llm/index';
+import type { EmbeddingSettingsInput, InitializationOptions } from './protocol';
+import { currentUser } from './shared/identity';
+import { SETTING_DEFAULTS } from './shared/settings';
 
-export interface EmbeddingSettings {
+export interface EmbeddingSettings extends EmbeddingSettingsInput {
   /** `local` (transformers.js, default), `ollama`, or `openai` (any OpenAI-compatible /v1/embeddings). */
   provider: 'local' | 'ollama' | 'openai';
   /** Model id; default depends on the provider (local: see sidecar/embed). */
@@ -44,14 +48,14 @@ export interface RecallSettings {
   minSimilarity: number;
 }
 
-/** Scheduled encrypted backups (sidecar/backup/schedule.ts); off unless folder, every and password are set. */
+/** Scheduled encrypted backups (sidecar/backup/schedule.ts); off unless folder, schedule and password are set. */
 export interface BackupSettings {
-  /** Folder the backups go to. */
+  /** `mnemo.backup.folder`: folder the backups go to. */
   folder?: string;
-  /** 'off' (default), 'daily' or 'weekly'. */
-  every?: 'off' | 'daily' | 'weekly';
-  /** How many backups to keep. Default 7. */
-  keep?: number;
+  /** `mnemo.backup.schedule`: 'off' (default), 'daily' or 'weekly'. */
+  schedule: 'off' | 'daily' | 'weekly';
+  /** `mnemo.backup.keep`: how many backups to keep. Default 7. */
+  keep: number;
   /** From SecretStorage (the extension) or MNEMO_BACKUP_PASSWORD; never written to disk by Mnemo. */
   password?: string;
 }
@@ -86,26 +90,30 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'mnemo');
 }
 
-export function defaultUser(): string {
-  let name = 'unknown';
-  try {
-    name = userInfo().username;
-  } catch {
-    name = process.env.USER ?? process.env.USERNAME ?? 'unknown';
-  }
-  return `${name}@${hostname()}`;
-}
+/** The defaults of package.json (sidecar/shared/settings.ts). */
+export const DEFAULT_PIPELINE: PipelineSettings = {
+  dedupDistance: SETTING_DEFAULTS['pipeline.dedupDistance'],
+  reviewScoreThreshold: SETTING_DEFAULTS['pipeline.reviewScoreThreshold'],
+};
+/** The defaults of package.json; weakSimilarity and minSimilarity are not settings (docs/design.md, Recall). */
+export const DEFAULT_RECALL: RecallSettings = {
+  topK: SETTING_DEFAULTS['recall.topK'],
+  minConfidence: SETTING_DEFAULTS['recall.minConfidence'],
+  tokenBudget: SETTING_DEFAULTS['recall.tokenBudget'],
+  weakSimilarity: 0.7,
+  minSimilarity: 0.3,
+};
 
-export const DEFAULT_PIPELINE: PipelineSettings = { dedupDistance: 0.15, reviewScoreThreshold: 4 };
-export const DEFAULT_RECALL: RecallSettings = { topK: 3, minConfidence: 0.6, tokenBudget: 800, weakSimilarity: 0.7, minSimilarity: 0.3 };
+/** The sidecar's input: the protocol's initialization options (the CLI builds the same). */
+export type SidecarConfigInput = InitializationOptions;
 
-type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
-export type SidecarConfigInput = DeepPartial<SidecarConfig>;
+const SCHEDULES: readonly BackupSettings['schedule'][] = ['off', 'daily', 'weekly'];
 
 /** Merges explicit options over environment variables over defaults. */
 export function resolveConfig(input: SidecarConfigInput = {}, env: NodeJS.ProcessEnv = process.env): SidecarConfig {
   const emb = input.embedding ?? {};
-  const provider = (emb.provider ?? env.MNEMO_EMBEDDING_PROVIDER ?? 'local') as EmbeddingSettings['provider'];
+  const provider = (emb.provider ?? env.MNEMO_EMBEDDING_PROVIDER ?? SETTING_DEFAULTS['embedding.provider']) as EmbeddingSettings['provider'];
+  const schedule = input.backup?.schedule ?? env.MNEMO_BACKUP_SCHEDULE ?? env.MNEMO_BACKUP_EVERY;
   return {
     dataDir: input.dataDir || defaultDataDir(env),
     chromaUrl: input.chromaUrl || env.MNEMO_CHROMA_URL || undefined,
@@ -124,12 +132,12 @@ export function resolveConfig(input: SidecarConfigInput = {}, env: NodeJS.Proces
     decay: { ...DEFAULT_DECAY, ...definedOnly(input.decay ?? {}) },
     backup: {
       folder: input.backup?.folder || env.MNEMO_BACKUP_FOLDER || undefined,
-      every: input.backup?.every ?? ((env.MNEMO_BACKUP_EVERY as BackupSettings['every']) || 'off'),
-      keep: input.backup?.keep ?? 7,
+      schedule: SCHEDULES.includes(schedule as BackupSettings['schedule']) ? (schedule as BackupSettings['schedule']) : SETTING_DEFAULTS['backup.schedule'],
+      keep: input.backup?.keep ?? SETTING_DEFAULTS['backup.keep'],
       password: input.backup?.password || env.MNEMO_BACKUP_PASSWORD || undefined,
     },
     llm: resolveLlmSettings(input.llm, env),
-    user: input.user || env.MNEMO_USER || defaultUser(),
+    user: input.user || env.MNEMO_USER || currentUser(env),
   };
 }
 

@@ -41,6 +41,10 @@ export class DimensionMismatchError extends MnemoError {
   }
 }
 
+/**
+ * The embedding model is unavailable or failed (the base of the embedding family; providers throw its
+ * subclass EmbeddingUnavailableError, sidecar/embed/types.ts). A capture that meets one stays queued.
+ */
 export class EmbeddingError extends MnemoError {
   override name = 'EmbeddingError';
   override readonly code = ErrorCodes.EmbeddingUnavailable;
@@ -52,6 +56,11 @@ export class CancelledError extends MnemoError {
   constructor(message = 'The operation was cancelled; nothing was changed.') {
     super(message);
   }
+}
+
+/** Throws CancelledError when the token was cancelled. */
+export function checkCancelled(token?: { isCancellationRequested: boolean }): void {
+  if (token?.isCancellationRequested) throw new CancelledError();
 }
 
 /** Message of any thrown value, without stack. */

@@ -1,12 +1,56 @@
 /**
  * THE contract between the extension and the sidecar. One constant per message, namespaced
  * `mnemo/<noun>/<verb>`, each with a JSDoc line saying who sends it and why. Every message is documented
- * in docs/protocol.md (a unit test enforces it). Nothing here imports `vscode`.
+ * in docs/protocol.md (a unit test enforces it). A leaf: it imports `vscode-jsonrpc` and the data model
+ * only, and every type that crosses the wire is declared here, never borrowed from an implementation
+ * (test/unit/architecture.test.ts enforces it).
+ *
+ * Casing: message fields are snake_case, like the stored memory (`project_id`, `top_k`,
+ * `progress_token`); the settings inside {@link InitializationOptions} keep the names of their
+ * `mnemo.*` settings in package.json (`dedupDistance`, `confirmedFactor`, `schedule`), never renamed.
  */
 import { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { Category, Memory, MemoryStatus, SourceType } from './model';
-import type { SessionInput } from './pipeline/types';
-import type { SidecarConfigInput } from './config';
+
+// ---------------------------------------------------------------- sessions
+
+/** A message as it arrives (transcript file, chat export, terminal capture). */
+export interface RawMessage {
+  role: string;
+  content: string;
+  name?: string;
+  id?: string;
+  /** ISO-8601 (any offset) or epoch millis. */
+  timestamp?: string | number;
+}
+
+/** One session to learn from. */
+export interface SessionInput {
+  project_id: string;
+  source_type: SourceType;
+  messages: RawMessage[];
+  /** Refs that apply to the whole session (file, terminal name, export file). */
+  source_ref?: string[];
+  added_by?: string;
+  session_id?: string;
+}
+
+/**
+ * One finished terminal command as the extension captures it. A terminal session (source_type
+ * `terminal`) carries each as two messages, written and read by sidecar/shared/terminal.ts only:
+ * `$ <command>` (role user) and `exit <code|unknown> · <output>` (role tool). The sidecar's terminal stage
+ * decides which failures were fixed (docs/design.md); the extension does not.
+ */
+export interface TerminalCommandRecord {
+  command: string;
+  /** Absent when the shell did not report one. */
+  exit_code?: number;
+  /** ANSI-stripped and bounded by `mnemo.capture.terminal.maxOutputBytes`. */
+  output: string;
+  /** UTC ISO-8601. */
+  started_at?: string;
+  ended_at?: string;
+}
 
 // ---------------------------------------------------------------- shared shapes
 
@@ -17,22 +61,22 @@ export interface StatusParams {
   /** One sentence a person understands, e.g. "Embedding model not found: set mnemo.embedding.modelPath." */
   message: string;
   /** Memories stored (all projects), when known. */
-  memoryCount?: number;
+  memory_count?: number;
   /** Memories waiting in the review queue, when known. */
-  pendingCount?: number;
+  pending_count?: number;
   /** Captures waiting in the durable queue. */
   queued?: number;
 }
 
 export interface MemoriesChangedParams {
   /** Projects whose memories changed; the tree refreshes only these subtrees. */
-  projectIds: string[];
+  project_ids: string[];
   /** Ids that changed, when known. */
   ids?: string[];
 }
 
 export interface ProgressParams {
-  /** The token the request was given (`progressToken`). */
+  /** The token the request was given (`progress_token`). */
   token: string;
   message: string;
   /** 0..100 when known. */
@@ -139,7 +183,15 @@ export interface AuditEntry {
 export const StatusNotification = new NotificationType<StatusParams>('mnemo/status');
 /** Sidecar -> extension: memories of these projects changed; refresh those subtrees. */
 export const MemoriesChangedNotification = new NotificationType<MemoriesChangedParams>('mnemo/memories/changed');
-/** Sidecar -> extension: progress of a long request that was given a progressToken. */
+export interface LogParams {
+  /** error: something failed (shown as an error in the output channel); warn: degraded, retried; info: what happened. */
+  level: 'error' | 'warn' | 'info';
+  /** One line, never a secret. */
+  message: string;
+}
+/** Sidecar -> extension: one line of the sidecar's log, at its level (the extension's LogOutputChannel shows it so). */
+export const LogNotification = new NotificationType<LogParams>('mnemo/log');
+/** Sidecar -> extension: progress of a long request that was given a progress_token. */
 export const ProgressNotification = new NotificationType<ProgressParams>('mnemo/progress');
 
 // ---------------------------------------------------------------- requests (extension/CLI -> sidecar)
@@ -286,7 +338,7 @@ export const AckNoticesRequest = new RequestType<{ ids: string[]; user?: string 
 
 export interface ReembedParams {
   /** Progress is sent as mnemo/progress notifications with this token. */
-  progressToken?: string;
+  progress_token?: string;
 }
 export interface ReembedResult {
   /** Memories copied into the new collection. */
@@ -313,7 +365,7 @@ export interface BulkImportMemory {
 export interface BulkImportParams {
   memories: BulkImportMemory[];
   /** Progress is sent as mnemo/progress notifications with this token. */
-  progressToken?: string;
+  progress_token?: string;
 }
 export interface BulkImportResult {
   /** New memories stored (status active). */
@@ -354,8 +406,51 @@ export interface LlmSettingsInput {
   apiKey?: string;
 }
 
-/** What the extension sends as LSP `initializationOptions` (built from the `mnemo.*` settings by src/client.ts): the sidecar config plus `llm`. */
-export type InitializationOptions = SidecarConfigInput & { llm?: LlmSettingsInput };
+/** Embedding settings (`mnemo.embedding.*`); a change needs a sidecar restart. */
+export interface EmbeddingSettingsInput {
+  /** `local` (transformers.js, default), `ollama`, or `openai` (any OpenAI-compatible /v1/embeddings). */
+  provider?: 'local' | 'ollama' | 'openai';
+  /** Model id; default depends on the provider. */
+  model?: string;
+  /** Folder holding the model files (air-gapped sites). */
+  modelPath?: string;
+  /** Mirror / base URL of the model hub for the first-use download. */
+  remoteHost?: string;
+  /** Base URL of the ollama / openai-compatible server. */
+  baseUrl?: string;
+  /** API key for `openai` (from SecretStorage). */
+  apiKey?: string;
+  /** Allow downloading the model on first use (default true). */
+  allowRemote?: boolean;
+}
+
+/**
+ * What the extension sends as LSP `initializationOptions` (built from the `mnemo.*` settings by
+ * src/client.ts) and in {@link ConfigChangedNotification}; the CLI builds the same from flags and
+ * environment. Every field is optional: the sidecar fills the defaults of package.json
+ * (sidecar/config.ts). Setting names are the `mnemo.<section>.<key>` names, unchanged.
+ */
+export interface InitializationOptions {
+  /** Where everything lives: chroma/, queue/, audit/, models/, logs/. */
+  dataDir?: string;
+  /** Who changes are attributed to: user@machine. */
+  user?: string;
+  /** `mnemo.chroma.url`: a remote/team Chroma server; empty = embedded server. */
+  chromaUrl?: string;
+  /** From SecretStorage `mnemo.chroma.token`. */
+  chromaToken?: string;
+  embedding?: EmbeddingSettingsInput;
+  /** `mnemo.pipeline.*` */
+  pipeline?: { dedupDistance?: number; reviewScoreThreshold?: number };
+  /** `mnemo.recall.*`; weakSimilarity and minSimilarity are not settings (CLI and tests only). */
+  recall?: { topK?: number; minConfidence?: number; tokenBudget?: number; weakSimilarity?: number; minSimilarity?: number };
+  /** `mnemo.decay.*` */
+  decay?: { factor?: number; confirmedFactor?: number; floor?: number };
+  /** `mnemo.backup.*`, plus the saved password (SecretStorage `mnemo.backup.password`) scheduled backups need. */
+  backup?: { schedule?: 'off' | 'daily' | 'weekly'; folder?: string; keep?: number; password?: string };
+  /** `mnemo.llm.*`; the CLI may also pass a preset name and timeouts (MNEMO_LLM_*). */
+  llm?: Partial<LlmSettingsInput> & { preset?: string; connectTimeoutMs?: number; readTimeoutMs?: number };
+}
 
 /** Extension -> sidecar: settings that need no restart changed (pipeline, recall, decay, llm); params are the whole new initializationOptions. */
 export const ConfigChangedNotification = new NotificationType<InitializationOptions>('mnemo/config/changed');
@@ -387,10 +482,23 @@ export interface BackupExportParams {
   /** Include the vectors, so a restore with the same model needs no re-embedding. Default true. */
   include_vectors?: boolean;
   /** When set, progress is sent as {@link ProgressNotification}s with this token. */
-  progressToken?: string;
+  progress_token?: string;
 }
-/** `{ file, counts: { memories, audit_entries, vectors, by_status }, bytes }` */
-export type BackupExportResult = import('./backup/export').ExportResult;
+/** What a backup holds. */
+export interface BackupCounts {
+  memories: number;
+  audit_entries: number;
+  /** Memories that carry a vector. */
+  vectors: number;
+  by_status: Record<MemoryStatus, number>;
+}
+export interface BackupExportResult {
+  /** Absolute path of the backup written. */
+  file: string;
+  counts: BackupCounts;
+  /** Size of the backup file. */
+  bytes: number;
+}
 /** Extension/CLI -> sidecar: write an AES-256 encrypted ZIP backup (memories, audit log, manifest); cancellable, audited. */
 export const BackupExportRequest = new RequestType<BackupExportParams, BackupExportResult, void>('mnemo/backup/export');
 
@@ -398,22 +506,69 @@ export interface BackupInspectParams {
   file: string;
   password: string;
 }
+/** A memory of the backup whose id already exists in the store. */
+export interface BackupConflict {
+  /** The id in the backup, which already exists in the store. */
+  id: string;
+  project_id: string;
+  text: string;
+  /** False when the stored memory is identical to the backup's. */
+  differs: boolean;
+  /** The fields whose values differ. */
+  fields: string[];
+}
 /** Counts, projects, embedding model, whether import re-embeds, and the ids that already exist in the store. */
-export type BackupPreview = import('./backup/import').BackupPreview;
+export interface BackupPreview {
+  file: string;
+  format_version: number;
+  /** UTC time the backup was made. */
+  created_at: string;
+  created_by: string;
+  /** The exported project, or null for every project. */
+  project_id: string | null;
+  projects: string[];
+  counts: BackupCounts;
+  /** The embedding model and dimension the backup's vectors were made with. */
+  embedding: { model: string | null; dim: number | null };
+  vectors_included: boolean;
+  /** The store's active collection (absent when no store was given or it is still empty). */
+  store?: { model: string; dim: number };
+  /** Whether importing would re-embed texts with the store's model (different model/dimension, or no vectors). */
+  needs_reembed: boolean;
+  /** Ids of the backup that already exist in the store (only when a store was given). */
+  conflicts: BackupConflict[];
+}
 /** Extension/CLI -> sidecar: decrypt and verify a backup and preview what importing it would do; changes nothing. */
 export const BackupInspectRequest = new RequestType<BackupInspectParams, BackupPreview, void>('mnemo/backup/inspect');
 
+export type BackupImportMode = 'skip' | 'overwrite' | 'new-project';
 export interface BackupImportParams {
   file: string;
   password: string;
   /** skip: keep stored memories with the same id; overwrite: replace them; new-project: import everything under `new_project_id`. */
-  mode: 'skip' | 'overwrite' | 'new-project';
+  mode: BackupImportMode;
   /** Required for mode new-project; that project must have no memories yet. */
   new_project_id?: string;
   /** When set, progress is sent as {@link ProgressNotification}s with this token. */
-  progressToken?: string;
+  progress_token?: string;
 }
-/** `{ mode, inserted, overwritten, skipped, reembedded, audit_entries, merged, projects, ids }` */
-export type BackupImportResult = import('./backup/import').ImportResult;
+export interface BackupImportResult {
+  mode: BackupImportMode;
+  /** New memories written. */
+  inserted: number;
+  /** Existing memories replaced (mode overwrite). */
+  overwritten: number;
+  /** Existing memories kept as they were (mode skip, or identical ones). */
+  skipped: number;
+  /** Memories whose texts were re-embedded with the store's model. */
+  reembedded: number;
+  /** Audit entries appended (the backup's, marked imported, plus one `import` entry per memory written). */
+  audit_entries: number;
+  /** Backup memories merged away because their texts became the same id under the new project. */
+  merged: number;
+  projects: string[];
+  /** Ids written. */
+  ids: string[];
+}
 /** Extension/CLI -> sidecar: restore a backup, all or nothing (a failure or cancellation midway is rolled back); audited. */
 export const BackupImportRequest = new RequestType<BackupImportParams, BackupImportResult, void>('mnemo/backup/import');

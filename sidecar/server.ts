@@ -18,10 +18,8 @@ export interface RpcConnection {
 export function toResponseError(err: unknown): ResponseError<void> {
   if (err instanceof ResponseError) return err as ResponseError<void>;
   if (err instanceof BackupError) return new ResponseError(err.code, err.message, { reason: err.reason }) as unknown as ResponseError<void>;
+  // One family: every typed error (embedding, invalid session, store, LLM, backup) is a MnemoError with its code.
   if (err instanceof MnemoError) return new ResponseError(err.code, err.message);
-  const name = (err as { name?: string })?.name;
-  if (name === 'EmbeddingUnavailableError') return new ResponseError(P.ErrorCodes.EmbeddingUnavailable, errorMessage(err));
-  if (name === 'InvalidSessionError') return new ResponseError(P.ErrorCodes.InvalidInput, errorMessage(err));
   return new ResponseError(P.ErrorCodes.Internal, `Mnemo hit an internal error: ${errorMessage(err)}`);
 }
 
@@ -42,7 +40,7 @@ export function registerHandlers(conn: RpcConnection, svc: MnemoService, log: (l
     handle(P.IngestRequest, (p) => svc.ingest(p)),
     handle(P.RememberRequest, (p) => svc.remember(p)),
     handle(P.BulkImportRequest, (p, token) =>
-      svc.bulkImport(p?.memories, p?.progressToken ? (done, total) => void conn.sendNotification(P.ProgressNotification, { token: p.progressToken!, message: `Imported ${done} of ${total} memories`, percent: Math.round((done / Math.max(1, total)) * 100) }) : undefined, token),
+      svc.bulkImport(p?.memories, p?.progress_token ? (done, total) => void conn.sendNotification(P.ProgressNotification, { token: p.progress_token!, message: `Imported ${done} of ${total} memories`, percent: Math.round((done / Math.max(1, total)) * 100) }) : undefined, token),
     ),
     handle(P.RecallRequest, (p) => svc.recall(p)),
     handle(P.ListRequest, (p) => svc.list(p ?? {})),
@@ -62,11 +60,11 @@ export function registerHandlers(conn: RpcConnection, svc: MnemoService, log: (l
     handle(P.AckNoticesRequest, async (p) => ({ acknowledged: await svc.ackNotices(p) })),
     handle(P.ReembedRequest, (p, token) => svc.reembed(p ?? {}, token)),
     handle(P.BackupExportRequest, (p, token) =>
-      exportBackup(svc, { out: p.out, password: p.password, projectId: p.project_id, includeVectors: p.include_vectors, onProgress: progress(p.progressToken), token }),
+      exportBackup(svc, { out: p.out, password: p.password, projectId: p.project_id, includeVectors: p.include_vectors, onProgress: progress(p.progress_token), token }),
     ),
     handle(P.BackupInspectRequest, (p) => inspectBackup(p.file, p.password, svc)),
     handle(P.BackupImportRequest, (p, token) =>
-      importBackup(svc, p.file, p.password, { mode: p.mode, newProjectId: p.new_project_id, onProgress: progress(p.progressToken), token }),
+      importBackup(svc, p.file, p.password, { mode: p.mode, newProjectId: p.new_project_id, onProgress: progress(p.progress_token), token }),
     ),
     handle(P.FlushQueueRequest, async (p) => ({ remaining: await svc.flush(p?.timeout_ms) })),
   ];

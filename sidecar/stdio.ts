@@ -6,28 +6,29 @@
 import { CancellationTokenSource, createMessageConnection, NotificationType, NotificationType0, RequestType, RequestType0, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { mkdirSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveConfig, type SidecarConfigInput } from './config';
+import { resolveConfig } from './config';
 import { createEmbeddingProvider } from './embed/index';
 import { errorMessage } from './errors';
-import { ConfigChangedNotification, LlmCompleteRequest, MemoriesChangedNotification, ProgressNotification, StatusNotification } from './protocol';
+import type { LogLevel } from './core';
+import { ConfigChangedNotification, LlmCompleteRequest, LogNotification, MemoriesChangedNotification, ProgressNotification, StatusNotification, type InitializationOptions } from './protocol';
 import { registerHandlers } from './server';
 import { MnemoService } from './service';
 
-const Initialize = new RequestType<{ initializationOptions?: SidecarConfigInput; processId?: number | null }, unknown, void>('initialize');
+const Initialize = new RequestType<{ initializationOptions?: InitializationOptions; processId?: number | null }, unknown, void>('initialize');
 const Shutdown = new RequestType0<null, void>('shutdown');
 const Exit = new NotificationType0('exit');
 const Initialized = new NotificationType<unknown>('initialized');
-const LogMessage = new NotificationType<{ type: number; message: string }>('window/logMessage');
 
 export const SIDECAR_VERSION = '0.1.0';
 
-export function serveStdio(overrides: SidecarConfigInput = {}): MessageConnection {
+export function serveStdio(overrides: InitializationOptions = {}): MessageConnection {
   const conn = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
   let service: MnemoService | undefined;
   let logFile: string | undefined;
-  const log = (line: string) => {
-    const stamped = `${new Date().toISOString()} ${line}`;
-    void conn.sendNotification(LogMessage, { type: 4, message: line });
+  /** One line at its level: to the extension (mnemo/log) and to logs/sidecar.log. */
+  const log = (line: string, level: LogLevel = 'info') => {
+    const stamped = `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${line}`;
+    void conn.sendNotification(LogNotification, { level, message: line });
     if (logFile) {
       try {
         appendFileSync(logFile, stamped + '\n');
@@ -51,7 +52,7 @@ export function serveStdio(overrides: SidecarConfigInput = {}): MessageConnectio
       ...config.embedding,
       cacheDir: join(config.dataDir, 'models'),
       onProgress: (p) => void conn.sendNotification(StatusNotification, { health: 'ok', message: p.message }),
-      log,
+      log: (line) => log(line),
     });
     service = new MnemoService({
       config,
@@ -67,15 +68,15 @@ export function serveStdio(overrides: SidecarConfigInput = {}): MessageConnectio
       events: {
         log,
         status: (s) => void conn.sendNotification(StatusNotification, s),
-        changed: (projectIds, ids) => void conn.sendNotification(MemoriesChangedNotification, { projectIds, ids }),
+        changed: (projectIds, ids) => void conn.sendNotification(MemoriesChangedNotification, { project_ids: projectIds, ids }),
         progress: (p) => void conn.sendNotification(ProgressNotification, p),
       },
     });
-    registerHandlers(conn, service, log);
+    registerHandlers(conn, service, (line) => log(line, 'error'));
     log(`Mnemo sidecar ${SIDECAR_VERSION} (pid ${process.pid}), data in ${config.dataDir}`);
     const svc = service;
     void svc.start().catch((e: unknown) => {
-      log(`Start failed: ${errorMessage(e)}`);
+      log(`Start failed: ${errorMessage(e)}`, 'error');
       void conn.sendNotification(StatusNotification, { health: 'error', message: errorMessage(e) });
     });
     return { capabilities: {}, serverInfo: { name: 'mnemo-sidecar', version: SIDECAR_VERSION } };

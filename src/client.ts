@@ -3,7 +3,6 @@
  * and restarts it after a crash, within a budget: more than {@link MAX_RESTARTS} crashes in
  * {@link RESTART_WINDOW_MS} and we stop and say so in the status bar instead of looping.
  */
-import * as os from 'node:os';
 import * as vscode from 'vscode';
 import {
   CloseAction,
@@ -17,6 +16,7 @@ import {
 } from 'vscode-languageclient/node';
 import type { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { InitializationOptions } from '../sidecar/protocol';
+import { currentUser } from '../sidecar/shared/identity';
 import { config } from './config';
 
 export const MAX_RESTARTS = 5;
@@ -53,20 +53,12 @@ export interface Secrets {
   backupPassword?: string;
 }
 
-/** user@machine, recorded with every memory and audit entry. */
-export function currentUser(): string {
-  let user = 'user';
-  try {
-    user = os.userInfo().username || user;
-  } catch {
-    // no passwd entry (containers); keep the default
-  }
-  return `${user}@${os.hostname()}`;
-}
+/** user@machine, recorded with every memory and audit entry (sidecar/shared/identity.ts, the same in every process). */
+export { currentUser };
 
 /**
- * The sidecar's configuration (sidecar/config.ts `SidecarConfigInput`, plus `llm`) from the settings and
- * secrets; sent in `initialize` and `mnemo/config/changed`. Empty settings are left out, so the
+ * The sidecar's configuration (protocol.ts `InitializationOptions`) from the settings and secrets, each
+ * under its setting's name; sent in `initialize` and `mnemo/config/changed`. Empty settings are left out, so the
  * sidecar's own defaults and MNEMO_* environment variables apply.
  */
 export function buildInitializationOptions(dataDir: string, secrets: Secrets): InitializationOptions {
@@ -96,11 +88,11 @@ export function buildInitializationOptions(dataDir: string, secrets: Secrets): I
     },
     decay: {
       factor: config.decay.factor(),
-      slowFactor: config.decay.confirmedFactor(),
+      confirmedFactor: config.decay.confirmedFactor(),
       floor: config.decay.floor(),
     },
     backup: {
-      every: config.backup.schedule(),
+      schedule: config.backup.schedule(),
       folder: config.backup.folder() || undefined,
       keep: config.backup.keep(),
       password: secrets.backupPassword || undefined,

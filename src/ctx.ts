@@ -13,6 +13,7 @@ import type { NotificationType, RequestType } from 'vscode-jsonrpc';
 import {
   ConfigChangedNotification,
   LlmCompleteRequest,
+  LogNotification,
   MemoriesChangedNotification,
   ProgressNotification,
   StatusNotification,
@@ -166,6 +167,7 @@ export class Ctx implements vscode.Disposable {
       }),
       onNotification(client, MemoriesChangedNotification, (p) => this.memoriesEmitter.fire(p)),
       onNotification(client, ProgressNotification, (p) => this.onProgress(p)),
+      onNotification(client, LogNotification, (p) => this.log[p.level === 'error' || p.level === 'warn' ? p.level : 'info'](`[sidecar] ${p.message}`)),
       onRequest(client, LlmCompleteRequest, (p, token) => completeWithVscodeLm(p, token)),
     );
     try {
@@ -327,7 +329,7 @@ export class Ctx implements vscode.Disposable {
    * Runs a long request with a cancellable notification: the sidecar's mnemo/progress messages for this
    * request's token drive it, and Cancel cancels the request.
    */
-  async requestWithProgress<P extends { progressToken?: string }, R>(type: RequestType<P, R, void>, params: P, title: string): Promise<R> {
+  async requestWithProgress<P extends { progress_token?: string }, R>(type: RequestType<P, R, void>, params: P, title: string): Promise<R> {
     const token = `${type.method}#${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, cancel) => {
       let last = 0;
@@ -340,7 +342,7 @@ export class Ctx implements vscode.Disposable {
         done: () => undefined,
       });
       try {
-        return await this.request(type, { ...params, progressToken: token }, cancel);
+        return await this.request(type, { ...params, progress_token: token }, cancel);
       } finally {
         this.progress.delete(token);
       }

@@ -8,7 +8,8 @@ import { chmodSync, closeSync, createWriteStream, existsSync, fsyncSync, mkdirSy
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { CancelledError, InvalidInputError } from '../errors';
-import type { AuditEntry } from '../protocol';
+import type { AuditEntry, BackupExportResult } from '../protocol';
+import { MIN_PASSWORD_LENGTH, backupPasswordProblem } from '../shared/backupPassword';
 import { buildWhere } from '../store/memoryStore';
 import {
   AUDIT_FILE,
@@ -44,16 +45,10 @@ export interface ExportOptions {
   clock?: () => Date;
 }
 
-export interface ExportResult {
-  /** Absolute path of the backup written. */
-  file: string;
-  counts: BackupCounts;
-  /** Size of the backup file. */
-  bytes: number;
-}
+/** The result of mnemo/backup/export (declared by the contract). */
+export type ExportResult = BackupExportResult;
 
-/** Minimum length of a backup password. */
-export const MIN_PASSWORD_LENGTH = 8;
+export { MIN_PASSWORD_LENGTH };
 const ZIP_FORMAT = 'zip-encrypted';
 
 function registerZipEncrypted(): void {
@@ -81,8 +76,9 @@ export function resolveBackupTarget(out: string, projectId: string | undefined, 
 
 /** Writes an encrypted backup and returns where, with its counts. */
 export async function exportBackup(svc: BackupHost, opts: ExportOptions): Promise<ExportResult> {
-  if (typeof opts.password !== 'string' || opts.password.length < MIN_PASSWORD_LENGTH) {
-    throw new InvalidInputError(`The backup password must have at least ${MIN_PASSWORD_LENGTH} characters.`);
+  const passwordProblem = backupPasswordProblem(opts.password);
+  if (passwordProblem) {
+    throw new InvalidInputError(passwordProblem);
   }
   const clock = opts.clock ?? (() => new Date());
   const progress = opts.onProgress ?? (() => undefined);

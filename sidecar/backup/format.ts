@@ -12,7 +12,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { BackupError, type BackupFailure } from '../errors';
 import { STATUSES, isCategory, isSourceType, isStatus, type Memory, type MemoryStatus } from '../model';
-import type { AuditEntry } from '../protocol';
+import type { AuditEntry, BackupCounts } from '../protocol';
 import { ZipReadError, readZipDirectory, readZipEntry, type ZipFailure } from './zipReader';
 
 export const BACKUP_FORMAT = 'mnemo-backup';
@@ -34,13 +34,8 @@ export interface CancellationFlag {
   readonly isCancellationRequested: boolean;
 }
 
-export interface BackupCounts {
-  memories: number;
-  audit_entries: number;
-  /** Memories that carry a vector. */
-  vectors: number;
-  by_status: Record<MemoryStatus, number>;
-}
+/** What a backup holds (declared by the contract: it is part of the export, inspect and import results). */
+export type { BackupCounts };
 
 export interface BackupManifest {
   format: typeof BACKUP_FORMAT;

@@ -1,17 +1,7 @@
-/** What backup needs from the memory service (MnemoService satisfies it); tests may pass their own. */
-import type { SidecarConfig } from '../config';
-import type { EmbeddingProvider } from '../embed/types';
-import type { AuditLog } from '../lifecycle/audit';
-import type { MemoryStore } from '../store/memoryStore';
+/**
+ * What backup needs from the memory service: a slice of the shared context (sidecar/core.ts), which
+ * MnemoService implements; tests may pass their own.
+ */
+import type { Core } from '../core';
 
-export interface BackupHost {
-  readonly store: MemoryStore;
-  readonly audit: AuditLog;
-  readonly config: SidecarConfig;
-  /** The embedding provider, used to re-embed when a backup's model differs from the store's. */
-  readonly embedding: EmbeddingProvider;
-  /** Resolves when the model is loaded and matches the store's active collection (which it creates). */
-  requireModel(): Promise<void>;
-  /** Tells the extension which projects changed (tree refresh) and refreshes the status counts. */
-  notifyChanged(projectIds: string[], ids?: string[]): void;
-}
+export type BackupHost = Pick<Core, 'store' | 'audit' | 'config' | 'embedding' | 'requireModel' | 'notifyChanged'>;

@@ -7,13 +7,12 @@
 import { basename } from 'node:path';
 import { BackupError, CancelledError, InvalidInputError, MnemoError, errorMessage } from '../errors';
 import { memoryId, type Memory } from '../model';
-import type { AuditEntry } from '../protocol';
+import type { AuditEntry, BackupConflict, BackupImportMode, BackupImportResult, BackupPreview } from '../protocol';
 import { buildWhere, type ActiveCollection } from '../store/memoryStore';
 import {
   canonical,
   differingFields,
   loadBackup,
-  type BackupCounts,
   type BackupProgress,
   type BackupRecord,
   type CancellationFlag,
@@ -22,40 +21,13 @@ import {
 } from './format';
 import type { BackupHost } from './host';
 
-export type ImportMode = 'skip' | 'overwrite' | 'new-project';
+export type ImportMode = BackupImportMode;
+/** The result of mnemo/backup/import (declared by the contract). */
+export type ImportResult = BackupImportResult;
+export type { BackupConflict, BackupPreview };
 export const IMPORT_MODES: readonly ImportMode[] = ['skip', 'overwrite', 'new-project'];
 
-export interface BackupConflict {
-  /** The id in the backup, which already exists in the store. */
-  id: string;
-  project_id: string;
-  text: string;
-  /** False when the stored memory is identical to the backup's. */
-  differs: boolean;
-  /** The fields whose values differ. */
-  fields: string[];
-}
 
-export interface BackupPreview {
-  file: string;
-  format_version: number;
-  /** UTC time the backup was made. */
-  created_at: string;
-  created_by: string;
-  /** The exported project, or null for every project. */
-  project_id: string | null;
-  projects: string[];
-  counts: BackupCounts;
-  /** The embedding model and dimension the backup's vectors were made with. */
-  embedding: { model: string | null; dim: number | null };
-  vectors_included: boolean;
-  /** The store's active collection (absent when no store was given or it is still empty). */
-  store?: { model: string; dim: number };
-  /** Whether importing would re-embed texts with the store's model (different model/dimension, or no vectors). */
-  needs_reembed: boolean;
-  /** Ids of the backup that already exist in the store (only when a store was given). */
-  conflicts: BackupConflict[];
-}
 
 export interface ImportOptions {
   /** skip: keep existing memories; overwrite: replace them with the backup's; new-project: import everything under `newProjectId` (ids recomputed). */
@@ -71,24 +43,6 @@ export interface ImportOptions {
   batchSize?: number;
 }
 
-export interface ImportResult {
-  mode: ImportMode;
-  /** New memories written. */
-  inserted: number;
-  /** Existing memories replaced (mode overwrite). */
-  overwritten: number;
-  /** Existing memories kept as they were (mode skip, or identical ones). */
-  skipped: number;
-  /** Memories whose texts were re-embedded with the store's model. */
-  reembedded: number;
-  /** Audit entries appended (the backup's, marked imported, plus one `import` entry per memory written). */
-  audit_entries: number;
-  /** Backup memories merged away because their texts became the same id under the new project. */
-  merged: number;
-  projects: string[];
-  /** Ids written. */
-  ids: string[];
-}
 
 /** Decrypts and verifies a backup and previews it; with a store, lists the ids that already exist there. */
 export async function inspectBackup(file: string, password: string, against?: BackupHost): Promise<BackupPreview> {

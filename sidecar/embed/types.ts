@@ -1,4 +1,6 @@
 /** An embedding provider turns texts into L2-normalized vectors of a fixed dimension. */
+import { EmbeddingError } from '../errors';
+
 export interface EmbeddingProvider {
   /** Stable model id, e.g. `local:Xenova/all-MiniLM-L6-v2`; collections are keyed by it and the dimension. */
   readonly modelId: string;
@@ -18,9 +20,11 @@ export interface EmbeddingProgress {
   percent?: number;
 }
 
-export class EmbeddingUnavailableError extends Error {
+/**
+ * A provider cannot embed (model missing, server down, worker crashed): one sentence saying why and what
+ * to do. Part of the one embedding error family: it is an {@link EmbeddingError} (JSON-RPC code
+ * EmbeddingUnavailable), so the capture worker keeps a capture queued instead of counting a failure.
+ */
+export class EmbeddingUnavailableError extends EmbeddingError {
   override name = 'EmbeddingUnavailableError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }

@@ -1,22 +1,28 @@
 /**
- * Monthly confidence decay (seed 003 §4.3): confidence x factor for each full calendar month since the
+ * Monthly confidence decay (docs/design.md, "Decay, feedback and cleaning"): confidence x factor for each full calendar month since the
  * memory's decay anchor (its creation, then the last month decay was applied through). The anchor moves by
  * whole months, so decay is applied exactly once per month whatever happens — restarts, sleep, months
  * offline (catch-up applies factor^n). Confirmed memories and memories recalled in the last 30 days decay
  * slower. Under the floor a memory is archived, never deleted. Pure functions; the service applies a plan.
  */
 import type { Memory } from '../model';
+import { SETTING_DEFAULTS } from '../shared/settings';
 
 export interface DecaySettings {
-  /** Monthly multiplier. Default 0.95. */
+  /** `mnemo.decay.factor`: monthly multiplier. Default 0.95. */
   factor: number;
-  /** Monthly multiplier for confirmed memories and those recalled and used in the last 30 days. Default 0.98. */
-  slowFactor: number;
-  /** Under this confidence a memory is archived. Default 0.1. */
+  /** `mnemo.decay.confirmedFactor`: monthly multiplier for confirmed memories and those recalled and used in the last 30 days. Default 0.98. */
+  confirmedFactor: number;
+  /** `mnemo.decay.floor`: under this confidence a memory is archived. Default 0.1. */
   floor: number;
 }
 
-export const DEFAULT_DECAY: DecaySettings = { factor: 0.95, slowFactor: 0.98, floor: 0.1 };
+/** The defaults of package.json (sidecar/shared/settings.ts). */
+export const DEFAULT_DECAY: DecaySettings = {
+  factor: SETTING_DEFAULTS['decay.factor'],
+  confirmedFactor: SETTING_DEFAULTS['decay.confirmedFactor'],
+  floor: SETTING_DEFAULTS['decay.floor'],
+};
 
 export interface DecayStep {
   id: string;
@@ -63,7 +69,7 @@ export function planDecay(memories: Memory[], asOf: Date, s: DecaySettings = DEF
     const months = fullMonthsBetween(anchor, asOf);
     if (months === 0) continue;
     const slow = m.status === 'confirmed' || (!!m.last_used_at && Date.parse(m.last_used_at) >= recentUse);
-    const after = Math.round(m.confidence_score * Math.pow(slow ? s.slowFactor : s.factor, months) * 10000) / 10000;
+    const after = Math.round(m.confidence_score * Math.pow(slow ? s.confirmedFactor : s.factor, months) * 10000) / 10000;
     steps.push({
       id: m.id,
       text: m.text,

@@ -4,6 +4,7 @@
  * `vscode-lm` (VS Code's models through the extension).
  */
 import type { LlmSettingsInput } from '../protocol';
+import { LLM_PRESETS, isLlmPreset, type LlmPresetName } from '../shared/llmPresets';
 import { OPENAI_COMPATIBLE_DEFAULTS, OpenAiCompatibleProvider, isLoopback } from './openai';
 import { LlmUnavailableError, type LlmProvider } from './types';
 import { VSCODE_LM_DEFAULT_TIMEOUT_MS, VsCodeLmProvider, type VsCodeLmCall } from './vscodeLm';
@@ -12,26 +13,7 @@ export * from './types';
 export { CircuitBreaker, OpenAiCompatibleProvider, OPENAI_COMPATIBLE_DEFAULTS, parseRetryAfter, type OpenAiCompatibleOptions } from './openai';
 export { VsCodeLmProvider, estimateTokens, type VsCodeLmCall } from './vscodeLm';
 
-export const LLM_PRESET_NAMES = ['custom', 'glm-4-flash', 'deepseek', 'openai', 'ollama'] as const;
-export type LlmPresetName = (typeof LLM_PRESET_NAMES)[number];
-
-export interface LlmPreset {
-  /** For messages. */
-  label: string;
-  baseUrl: string;
-  model: string;
-  /** Environment variables holding this service's key, tried after MNEMO_LLM_API_KEY (only while the base URL is the preset's host). */
-  keyEnv: string[];
-  requiresKey: boolean;
-}
-
-/** The presets of `mnemo.llm.preset` (package.json lists the same names). */
-export const LLM_PRESETS: Readonly<Record<Exclude<LlmPresetName, 'custom'>, LlmPreset>> = {
-  'glm-4-flash': { label: 'GLM-4-Flash', baseUrl: 'https://open.bigmodel.cn/api/paas/v4', model: 'glm-4-flash', keyEnv: ['GLM_API_KEY'], requiresKey: true },
-  deepseek: { label: 'DeepSeek', baseUrl: 'https://api.deepseek.com/v1', model: 'deepseek-chat', keyEnv: ['DEEPSEEK_API_KEY'], requiresKey: true },
-  openai: { label: 'OpenAI', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', keyEnv: ['OPENAI_API_KEY'], requiresKey: true },
-  ollama: { label: 'Ollama', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:7b', keyEnv: [], requiresKey: false },
-};
+export { LLM_PRESET_NAMES, LLM_PRESETS, type LlmPreset, type LlmPresetName } from '../shared/llmPresets';
 
 export type LlmProviderKind = LlmSettingsInput['provider'];
 
@@ -47,7 +29,7 @@ export interface LlmSettings {
   model?: string;
   /** Bearer key; never logged. */
   apiKey?: string;
-  /** Connect timeout in ms. Default 5000 (seed 003 §4.4). */
+  /** Connect timeout in ms. Default 5000 (docs/design.md, Extraction with an LLM). */
   connectTimeoutMs: number;
   /** Read timeout in ms (openai-compatible) / whole-call timeout (vscode-lm). Default 30000 / 60000. */
   readTimeoutMs: number;
@@ -57,10 +39,6 @@ export interface LlmSettings {
 export type LlmSettingsLike = Partial<LlmSettingsInput> & { preset?: string; connectTimeoutMs?: number; readTimeoutMs?: number };
 
 const PROVIDERS: readonly LlmProviderKind[] = ['off', 'openai-compatible', 'vscode-lm'];
-
-function isPreset(v: unknown): v is LlmPresetName {
-  return typeof v === 'string' && (LLM_PRESET_NAMES as readonly string[]).includes(v);
-}
 
 function positive(...vals: unknown[]): number | undefined {
   for (const v of vals) {
@@ -91,7 +69,7 @@ export function resolveLlmSettings(input: LlmSettingsLike | undefined = {}, env:
   const i = input ?? {};
   const str = (...vals: (string | undefined)[]): string | undefined => vals.map((v) => v?.trim()).find((v) => !!v);
   const presetRaw = str(i.preset, env.MNEMO_LLM_PRESET);
-  const preset: LlmPresetName = isPreset(presetRaw) ? presetRaw : 'custom';
+  const preset: LlmPresetName = isLlmPreset(presetRaw) ? presetRaw : 'custom';
   const envProvider = str(env.MNEMO_LLM_PROVIDER);
   let provider: LlmProviderKind =
     (PROVIDERS as readonly string[]).includes(i.provider ?? '') ? i.provider! : (PROVIDERS as readonly string[]).includes(envProvider ?? '') ? (envProvider as LlmProviderKind) : 'off';

@@ -14,7 +14,7 @@ export interface LlmMessage {
 
 /** Options of one completion. */
 export interface LlmCompleteOptions {
-  /** Sampling temperature; extraction uses 0.1 (seed 000: stable, parseable output). */
+  /** Sampling temperature; extraction uses 0.1 (docs/design.md, Extraction with an LLM: stable, parseable output). */
   temperature: number;
   /** Upper bound of the answer's length in tokens; extraction uses 800. */
   max_tokens: number;

@@ -39,21 +39,21 @@ export const EXTRACTION_SYSTEM_PROMPT = [
   'Write each item in the language of the conversation (keep the three JSON keys in English).',
 ].join('\n');
 
-/** Header of the known-memories block appended to the system prompt (seed 000 step 3). */
+/** Header of the known-memories block appended to the system prompt (docs/design.md, Extraction with an LLM). */
 export const KNOWN_HEADER = '已知记忆（不要重复提取这些内容）：';
 
 export const EXTRACT_DEFAULTS = {
   temperature: 0.1,
   max_tokens: 800,
-  /** Known memories injected at most (seed 000: 15 items, 500 characters, each cut to 100). */
+  /** Known memories injected at most (docs/design.md: 15 items, 500 characters, each cut to 100). */
   maxKnown: 15,
   maxKnownChars: 500,
   maxKnownItemChars: 100,
-  /** The conversation sent: its last 4000 characters (seed 000). */
+  /** The conversation sent: its last 4000 characters (docs/design.md, Capture and the extraction window). */
   maxConversationChars: MAX_SESSION_CHARS,
-  /** One item at most (seed 000 rule 4). */
+  /** One item at most (docs/design.md, Extraction with an LLM). */
   maxItemChars: 80,
-  /** Shorter items are dropped (seed 000: `len(item.strip()) < 5`). */
+  /** Shorter items are dropped (docs/design.md: items under 5 characters). */
   minItemChars: 5,
 } as const;
 
@@ -91,7 +91,7 @@ const ZERO: LlmUsage = { prompt_tokens: 0, completion_tokens: 0 };
 
 const PREFIX: Record<NormalizedMessage['role'], string> = { user: '用户', assistant: '助手', tool: '工具', system: '系统' };
 
-/** The conversation as seed 000 sends it: `用户：...` / `助手：...` lines, the last `maxChars` characters. */
+/** The conversation as docs/design.md (Extraction with an LLM) sends it: `用户：...` / `助手：...` lines, the last `maxChars` characters. */
 export function formatConversation(messages: readonly NormalizedMessage[], maxChars: number = EXTRACT_DEFAULTS.maxConversationChars): string {
   const lines = messages.filter((m) => m.role !== 'system' && m.content.trim()).map((m) => `${PREFIX[m.role]}：${m.content.trim()}`);
   const text = lines.join('\n');
@@ -515,7 +515,7 @@ export const AGREEMENT_CAP = 0.98;
  *   that one `similar` says is the same: the rule candidate is kept (its text is a span of what the
  *   person said, the LLM's is a paraphrase) with confidence +0.1 (at most 0.98) and reason
  *   `<rule reason> +llm-agrees`. The category becomes the LLM's when they differ (the model applies
- *   seed 000's taxonomy to the whole conversation, the rules to one sentence; e.g. a preference the
+ *   the persona/episodic/instruction taxonomy (docs/design.md) to the whole conversation, the rules to one sentence; e.g. a preference the
  *   rules kept by its verb as an instruction), noted as `+llm-category(<llm> over <rules>)`; dedup then
  *   compares it with memories of that category. The review gate of the rule candidate stays as it was.
  * - A rule candidate the LLM did not propose: pending, `pending_reason` "the LLM did not propose it"

@@ -1,6 +1,6 @@
 /**
  * Stage 1: normalize. Validates a session, maps roles, assigns ids, converts timestamps to UTC,
- * strips terminal escape codes and cuts the text down to the extraction window (seed 000: at most
+ * strips terminal escape codes and cuts the text down to the extraction window (docs/design.md, Capture and the extraction window: at most
  * 500 characters per message, at most the last 4,000 characters of a session, skip sessions with
  * fewer than 2 substantive lines). Pure: no I/O.
  */
@@ -8,11 +8,11 @@ import { InvalidInputError } from '../errors';
 import type { NormalizedMessage, RawMessage, Role, SessionInput } from './types';
 import { isSmallTalk, meaningfulLength } from './lexicon';
 
-/** Per-message extraction window in characters (code points). Default 500 (seed 000). */
+/** Per-message extraction window in characters (code points). Default 500 (docs/design.md). */
 export const MAX_MESSAGE_CHARS = 500;
-/** Session extraction window: the last N characters are kept. Default 4,000 (seed 000). */
+/** Session extraction window: the last N characters are kept. Default 4,000 (docs/design.md). */
 export const MAX_SESSION_CHARS = 4000;
-/** Sessions with fewer substantive lines are skipped. Default 2 (seed 000). */
+/** Sessions with fewer substantive lines are skipped. Default 2 (docs/design.md). */
 export const MIN_SUBSTANTIVE_LINES = 2;
 
 /** The session given to the pipeline is malformed; `message` is one sentence saying what and where. JSON-RPC code InvalidInput. */
@@ -130,7 +130,7 @@ const ISO_RE =
 
 /**
  * A timestamp as UTC ISO-8601 with `Z`. Accepts ISO-8601 with any offset (no offset = UTC, the
- * convention of seed 003's fix for cross-timezone teams), epoch seconds or milliseconds (numbers or
+ * convention docs/design.md asks of cross-timezone teams), epoch seconds or milliseconds (numbers or
  * digit strings; below 1e11 is seconds). Returns undefined when it cannot be read.
  */
 export function toUtcIso(value: string | number): string | undefined {

@@ -1,6 +1,6 @@
 /**
  * Stage 2: redact. Secrets and personal data become typed placeholders (`[REDACTED:github-token]`)
- * before anything is scored, stored or shown (seed 002's checklist: passwords, keys, ID numbers,
+ * before anything is scored, stored or shown (docs/design.md, What is not a memory: passwords, keys, ID numbers,
  * phone numbers, bank cards, API keys). Credentials are found by secretlint's recommended preset
  * plus our own rules for what it does not cover; personal data (Chinese resident ID numbers with the
  * GB 11643 checksum, mobile numbers, Luhn-valid bank cards, e-mail addresses) by our rules only.

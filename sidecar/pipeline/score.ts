@@ -1,7 +1,7 @@
 /**
- * Stage: score. A 0-10 knowledge-value score per candidate (seed 003's "第二级：软打分", here from
+ * Stage: score. A 0-10 knowledge-value score per candidate (docs/design.md, Score and the review gate; here from
  * rule features rather than a fine-tuned model; the {@link Scorer} interface lets a model-based
- * scorer replace it), the initial confidence derived from it, and the review gate (seed 003's
+ * scorer replace it), the initial confidence derived from it, and the review gate (docs/design.md's
  * "第三级：人工确认门禁"): low scores, explicit requests and unverified hard claims wait for a person.
  * Pure: no I/O.
  */
@@ -33,7 +33,7 @@ export const DEFAULT_REVIEW_THRESHOLD = 4;
 
 /**
  * Initial confidence from a score: `min(0.95, 0.5 + score / 20)`.
- * 0 -> 0.50, 2 -> 0.60 (the recall floor of seed 003), 4 -> 0.70, 6 -> 0.80, 8 -> 0.90, >= 9 -> 0.95.
+ * 0 -> 0.50, 2 -> 0.60 (the recall floor, docs/design.md), 4 -> 0.70, 6 -> 0.80, 8 -> 0.90, >= 9 -> 0.95.
  * Nothing starts below 0.5 (the "clean low confidence" line) or at 1.0 (kept for confirmed memories).
  */
 export function confidenceFromScore(score: number): number {

@@ -1,10 +1,12 @@
 /**
  * The terminal stage (after redact, beside the rules): a terminal session arrives as `$ <command>` (user)
- * and `exit <code> · <output>` (tool) messages. Raw commands and their output are not facts; what is
+ * and `exit <code> · <output>` (tool) messages (the format of sidecar/shared/terminal.ts). This is the
+ * one place that decides whether a failure was fixed; the extension only records what ran. Raw commands and their output are not facts; what is
  * worth remembering is a failing command followed by the command that fixed it. That pair becomes one
  * troubleshooting candidate: what failed, how (exit code and the first error line), and what fixed it.
  */
 import type { SourceType } from '../model';
+import { parseCommandMessage, parseResultMessage } from '../shared/terminal';
 import type { Candidate, Dropped, NormalizedMessage } from './types';
 
 export interface Execution {
@@ -15,23 +17,20 @@ export interface Execution {
   resultId?: string;
 }
 
-const CMD = /^\$ (.+)$/s;
-const RESULT = /^exit (-?\d+|unknown) · ?(.*)$/s;
-
 /** Pairs `$ cmd` messages with the `exit N · output` that follows them. */
 export function parseExecutions(messages: NormalizedMessage[]): Execution[] {
   const out: Execution[] = [];
   for (const m of messages) {
-    const cmd = m.role === 'user' ? CMD.exec(m.content.trim()) : null;
-    if (cmd) {
-      out.push({ command: cmd[1].trim(), exitCode: undefined, output: '', commandId: m.id });
+    const command = m.role === 'user' ? parseCommandMessage(m.content) : undefined;
+    if (command !== undefined) {
+      out.push({ command, exitCode: undefined, output: '', commandId: m.id });
       continue;
     }
-    const res = m.role === 'tool' ? RESULT.exec(m.content.trim()) : null;
+    const res = m.role === 'tool' ? parseResultMessage(m.content) : undefined;
     const last = out[out.length - 1];
     if (res && last && last.resultId === undefined) {
-      last.exitCode = res[1] === 'unknown' ? undefined : Number(res[1]);
-      last.output = res[2].trim();
+      last.exitCode = res.exitCode;
+      last.output = res.output;
       last.resultId = m.id;
     }
   }
@@ -41,7 +40,7 @@ export function parseExecutions(messages: NormalizedMessage[]): Execution[] {
 /** True when the session looks like terminal capture (most messages are commands or results). */
 export function isTerminalSession(messages: NormalizedMessage[]): boolean {
   if (messages.length === 0) return false;
-  const shaped = messages.filter((m) => (m.role === 'user' && CMD.test(m.content.trim())) || (m.role === 'tool' && RESULT.test(m.content.trim())));
+  const shaped = messages.filter((m) => (m.role === 'user' && parseCommandMessage(m.content) !== undefined) || (m.role === 'tool' && parseResultMessage(m.content) !== undefined));
   return shaped.length >= Math.ceil(messages.length * 0.8);
 }
 

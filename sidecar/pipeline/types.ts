@@ -1,26 +1,8 @@
 /** Types shared by the pipeline stages (normalize -> redact -> rules -> extract -> score -> dedup -> store). */
 import type { Category, SourceType } from '../model';
 
-/** A message as it arrives (transcript file, chat export, terminal capture). */
-export interface RawMessage {
-  role: string;
-  content: string;
-  name?: string;
-  id?: string;
-  /** ISO-8601 (any offset) or epoch millis. */
-  timestamp?: string | number;
-}
-
-/** One session to learn from. */
-export interface SessionInput {
-  project_id: string;
-  source_type: SourceType;
-  messages: RawMessage[];
-  /** Refs that apply to the whole session (file, terminal name, export file). */
-  source_ref?: string[];
-  added_by?: string;
-  session_id?: string;
-}
+/** Sessions and their messages are wire types: the contract declares them. */
+export type { RawMessage, SessionInput } from '../protocol';
 
 export type Role = 'user' | 'assistant' | 'system' | 'tool';
 
@@ -76,7 +58,7 @@ export interface CandidateFeatures {
   tech_terms: number;
   /** Venting marker present (but the sentence had enough content to be kept). */
   vent: boolean;
-  /** A hard compatibility/necessity claim with no evidence (seed 003 memory pollution). */
+  /** A hard compatibility/necessity claim with no evidence (docs/design.md, memory pollution). */
   unverified_claim: boolean;
   /** Length of the kept text in characters. */
   length: number;

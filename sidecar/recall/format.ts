@@ -1,5 +1,5 @@
 /**
- * Formats recalled memories into one injection block (seed 003 §3.2), under a token budget:
+ * Formats recalled memories into one injection block (docs/design.md, Recall), under a token budget:
  *
  *   【记忆ID: mem_…】 来源：故障排查日志 | 项目：SCADA-V2.3 | 时间：2024-05-22T14:30:00Z
  *   内容：PLC-3000 通讯中断时 …

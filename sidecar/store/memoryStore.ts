@@ -137,6 +137,8 @@ export class MemoryStore {
   private collections = new Map<string, Collection>();
   private activeInfo: ActiveCollection | undefined;
   private readonly stateFile: string;
+  /** Writes done behind an answer (recall's "used" marks); every read waits for them first. */
+  private behind: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly supervisor: ChromaSupervisor,
@@ -152,6 +154,22 @@ export class MemoryStore {
         this.activeInfo = undefined;
       }
     }
+  }
+
+  /**
+   * Updates metadata behind the caller's answer (recall marks memories used without making the agent
+   * wait). Every read of this store waits for such writes first, so nobody reads what was just answered
+   * as it was before; a failure is logged, never thrown.
+   */
+  writeBehind(what: string, memories: Memory[]): void {
+    this.behind = this.behind
+      .then(() => this.updateMetadata(memories))
+      .catch((e: unknown) => this.log(`${what} failed: ${e instanceof Error ? e.message : String(e)}`));
+  }
+
+  /** Resolves when the writes behind are done (dispose, tests). */
+  settled(): Promise<void> {
+    return this.behind;
   }
 
   /** The collection memories are read from and written to, once known. */
@@ -272,6 +290,7 @@ export class MemoryStore {
   }
 
   async get(ids: string[]): Promise<Memory[]> {
+    await this.behind;
     if (ids.length === 0 || !this.activeInfo) return [];
     const info = this.activeInfo;
     return this.withChroma('read memories', async (c) => {
@@ -283,6 +302,7 @@ export class MemoryStore {
 
   /** All memories matching a where (paged internally). */
   async find(where: Where | undefined, opts: { withVectors?: boolean; collection?: ActiveCollection } = {}): Promise<{ memory: Memory; vector?: number[] }[]> {
+    await this.behind;
     const info = opts.collection ?? this.activeInfo;
     if (!info) return [];
     return this.withChroma('list memories', async (c) => {
@@ -308,6 +328,7 @@ export class MemoryStore {
 
   /** Nearest neighbours of a vector within a where. */
   async query(vector: number[], where: Where | undefined, k: number): Promise<Neighbour[]> {
+    await this.behind;
     const info = this.activeInfo;
     if (!info) return [];
     if (vector.length !== info.dim) throw new DimensionMismatchError(info.dim, vector.length, info.name);
@@ -324,6 +345,7 @@ export class MemoryStore {
 
   /** Nearest neighbours of several vectors within one where, in one Chroma call (bulk import's dedup). */
   async queryMany(vectors: number[][], where: Where | undefined, k: number): Promise<Neighbour[][]> {
+    await this.behind;
     const info = this.activeInfo;
     if (!info || vectors.length === 0) return vectors.map(() => []);
     for (const v of vectors) if (v.length !== info.dim) throw new DimensionMismatchError(info.dim, v.length, info.name);
@@ -349,6 +371,7 @@ export class MemoryStore {
   }
 
   async count(): Promise<number> {
+    await this.behind;
     const info = this.activeInfo;
     if (!info) return 0;
     return this.withChroma('count memories', async (c) => (await this.collection(c, info)).count());

@@ -2,13 +2,13 @@
  * Terminal capture through shell integration (feature-detected): every finished command (command line,
  * cwd, exit code, duration, output bounded and ANSI-stripped) joins its terminal's session; a session
  * is sent with `mnemo/capture/session` after `mnemo.capture.terminal.idleGapSeconds` of quiet or when
- * the terminal closes. A failing command followed by a successful similar one makes it a
- * troubleshooting log. Excluded command lines never leave the extension.
+ * the terminal closes, as a `terminal` session in the format of sidecar/shared/terminal.ts. Whether a
+ * failing command was fixed is the sidecar's call (its terminal stage), not ours. Excluded command lines
+ * never leave the extension.
  */
 import * as vscode from 'vscode';
-import type { SourceType } from '../../sidecar/model';
-import type { RawMessage, SessionInput } from '../../sidecar/pipeline/types';
-import { CaptureSessionRequest } from '../../sidecar/protocol';
+import { CaptureSessionRequest, type RawMessage, type SessionInput } from '../../sidecar/protocol';
+import { terminalMessages } from '../../sidecar/shared/terminal';
 import { currentUser } from '../client';
 import { compilePatterns, config } from '../config';
 import type { Ctx } from '../ctx';
@@ -52,50 +52,18 @@ export interface Execution {
   output: string;
 }
 
-function tokens(command: string): string[] {
-  return command.trim().split(/\s+/).filter(Boolean);
-}
-
-/** Same program and mostly the same words (e.g. `npm test` -> `npm test -- --runInBand`). */
-export function similarCommands(a: string, b: string): boolean {
-  const ta = tokens(a);
-  const tb = tokens(b);
-  if (!ta.length || !tb.length) return false;
-  const prog = (t: string[]): string => (t[0] === 'sudo' && t.length > 1 ? t[1] : t[0]);
-  if (prog(ta) !== prog(tb)) return false;
-  const sa = new Set(ta);
-  const sb = new Set(tb);
-  const inter = [...sa].filter((x) => sb.has(x)).length;
-  const union = new Set([...sa, ...sb]).size;
-  return inter / union >= 0.4 || (ta.length > 1 && tb.length > 1 && ta[1] === tb[1]);
-}
-
-/** A failing command later followed by a successful similar one. */
-export function isTroubleshooting(executions: Execution[]): boolean {
-  for (let i = 0; i < executions.length; i++) {
-    const failed = executions[i];
-    if (failed.exitCode === undefined || failed.exitCode === 0) continue;
-    for (let j = i + 1; j < executions.length; j++) {
-      const later = executions[j];
-      if (later.exitCode === 0 && similarCommands(failed.command, later.command)) return true;
-    }
-  }
-  return false;
-}
-
 /** The session's messages: `$ <cmd>` (user, at start) and `exit <code> · <output>` (tool, at end). */
 export function sessionMessages(sessionId: string, executions: Execution[]): RawMessage[] {
-  const messages: RawMessage[] = [];
-  executions.forEach((e, i) => {
-    messages.push({ role: 'user', content: `$ ${e.command}`, id: `${sessionId}:${i}:cmd`, timestamp: new Date(e.startedAt).toISOString() });
-    messages.push({
-      role: 'tool',
-      content: `exit ${e.exitCode ?? 'unknown'} · ${e.output}`,
-      id: `${sessionId}:${i}:out`,
-      timestamp: new Date(e.endedAt).toISOString(),
-    });
-  });
-  return messages;
+  return terminalMessages(
+    sessionId,
+    executions.map((e) => ({
+      command: e.command,
+      exit_code: e.exitCode,
+      output: e.output,
+      started_at: new Date(e.startedAt).toISOString(),
+      ended_at: new Date(e.endedAt).toISOString(),
+    })),
+  );
 }
 
 interface Running {
@@ -249,12 +217,11 @@ export class TerminalCapture implements vscode.Disposable {
     this.sessions.delete(terminal);
     if (session.timer) clearTimeout(session.timer);
     if (session.executions.length === 0) return;
-    const source_type: SourceType = isTroubleshooting(session.executions) ? 'troubleshooting_log' : 'terminal';
     const cwds = [...new Set(session.executions.map((e) => e.cwd).filter((c): c is string => !!c))];
     try {
       const input: SessionInput = {
         project_id: projectIdForCwd(cwds[0]),
-        source_type,
+        source_type: 'terminal',
         messages: sessionMessages(session.id, session.executions),
         source_ref: [`terminal:${terminal.name}`, ...cwds.map((c) => `cwd:${c}`)],
         added_by: currentUser(),
@@ -263,9 +230,7 @@ export class TerminalCapture implements vscode.Disposable {
       const result = await this.ctx.request(CaptureSessionRequest, input);
       this.sent++;
       this.lastSent = input;
-      this.ctx.log.info(
-        `Captured terminal session ${session.id} (${session.executions.length} commands, ${source_type}${result.redactions ? `, ${result.redactions} redactions` : ''}).`,
-      );
+      this.ctx.log.info(`Captured terminal session ${session.id} (${session.executions.length} commands${result.redactions ? `, ${result.redactions} redactions` : ''}).`);
     } catch (err) {
       this.ctx.log.warn(`Terminal session ${session.id} was not captured: ${errorDetail(err)}`);
     }

@@ -7,11 +7,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { BackupExportRequest, BackupImportRequest, BackupInspectRequest } from '../../sidecar/protocol';
+import { MIN_PASSWORD_LENGTH as MIN_PASSWORD } from '../../sidecar/shared/backupPassword';
 import { SECRETS, config } from '../config';
 import type { Ctx } from '../ctx';
 import { projectLabel, workspaceProjects } from '../projects';
 
-const MIN_PASSWORD = 8;
 
 async function askPassword(title: string, confirm: boolean): Promise<string | undefined> {
   const password = await vscode.window.showInputBox({

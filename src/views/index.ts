@@ -66,7 +66,7 @@ export function createViews(ctx: Ctx): Views {
       reviewView.message = n > 0 ? `${n} pending — select one or many, then confirm or reject.` : undefined;
     }),
     ctx.onDidChangeMemories((p) => {
-      if (p.projectIds.length) memories.refreshProjects(p.projectIds);
+      if (p.project_ids.length) memories.refreshProjects(p.project_ids);
       else memories.refreshAll();
       review.refresh();
     }),
@@ -79,7 +79,7 @@ export function createViews(ctx: Ctx): Views {
       }
     }),
     ctx.onDidChangeStatus((s) => {
-      if (s.pendingCount) void digest.maybeShow();
+      if (s.pending_count) void digest.maybeShow();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => refreshAll()),
     vscode.workspace.onDidChangeConfiguration((e) => {

@@ -46,20 +46,20 @@ export class StatusBar implements vscode.Disposable {
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
     }
     const parts = [`${icon} Mnemo`];
-    if (state === 'running' && status?.memoryCount !== undefined) parts.push(`${status.memoryCount}`);
-    if (state === 'running' && status?.pendingCount) parts.push(`$(inbox) ${status.pendingCount}`);
+    if (state === 'running' && status?.memory_count !== undefined) parts.push(`${status.memory_count}`);
+    if (state === 'running' && status?.pending_count) parts.push(`$(inbox) ${status.pending_count}`);
     if (state === 'failed' || state === 'stopped') parts.push('stopped');
     this.item.text = parts.join(' ');
 
     tip.appendMarkdown(`**Mnemo** — ${escape(health)}\n\n`);
-    if (status?.memoryCount !== undefined) tip.appendMarkdown(`${status.memoryCount} memories`);
-    if (status?.pendingCount !== undefined) tip.appendMarkdown(` · ${status.pendingCount} waiting for review`);
+    if (status?.memory_count !== undefined) tip.appendMarkdown(`${status.memory_count} memories`);
+    if (status?.pending_count !== undefined) tip.appendMarkdown(` · ${status.pending_count} waiting for review`);
     if (status?.queued) tip.appendMarkdown(` · ${status.queued} captures queued`);
     tip.appendMarkdown('\n\n[Dashboard](command:mnemo.openDashboard) · [Output](command:mnemo.showOutput)');
     if (state !== 'running') tip.appendMarkdown(' · [Restart Sidecar](command:mnemo.restartSidecar)');
     this.item.tooltip = tip;
     this.item.accessibilityInformation = {
-      label: `Mnemo: ${health}${status?.memoryCount !== undefined ? ` ${status.memoryCount} memories.` : ''}${status?.pendingCount ? ` ${status.pendingCount} pending review.` : ''}`,
+      label: `Mnemo: ${health}${status?.memory_count !== undefined ? ` ${status.memory_count} memories.` : ''}${status?.pending_count ? ` ${status.pending_count} pending review.` : ''}`,
     };
   }
 }

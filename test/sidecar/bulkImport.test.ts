@@ -32,7 +32,7 @@ describe('bulk import', () => {
     memories.push({ text: 'The CI token is ghp_abcdefghijklmnopqrstuvwxyz0123456789 for the build bot', project_id: 'bulk' });
     const progress: P.ProgressParams[] = [];
     s.conn.onNotification(P.ProgressNotification, (p) => progress.push(p));
-    const r = await s.request(P.BulkImportRequest, { memories, progressToken: 'bulk-1' });
+    const r = await s.request(P.BulkImportRequest, { memories, progress_token: 'bulk-1' });
     assert.ok(r.imported >= 100, JSON.stringify(r));
     assert.ok(r.duplicates >= 2, JSON.stringify(r));
     assert.equal(r.blocked, 1);

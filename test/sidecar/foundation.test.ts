@@ -96,7 +96,7 @@ describe('sidecar over JSON-RPC', () => {
     const after = await s.request(P.ListRequest, { project_id: 'plant-a' });
     assert.equal(after.total, before.total);
     assert.deepEqual(after.items.map((m) => m.id).sort(), before.items.map((m) => m.id).sort());
-    const status = await s.waitFor('a status with counts', () => s.statuses.find((x) => x.memoryCount !== undefined && x.health === 'ok'));
-    assert.equal(status.memoryCount, after.total);
+    const status = await s.waitFor('a status with counts', () => s.statuses.find((x) => x.memory_count !== undefined && x.health === 'ok'));
+    assert.equal(status.memory_count, after.total);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * LLM extraction inside the real sidecar, against a real local HTTP server speaking the chat-completions
- * protocol: seed 000's tests 1 and 2, and a dead LLM that leaves the rules in charge.
+ * protocol: the acceptance conversations 1 and 2 of docs/design.md, and a dead LLM that leaves the rules in charge.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -10,7 +10,7 @@ import { createMessageConnection, NotificationType0, RequestType, RequestType0, 
 import { resolveConfig, type SidecarConfigInput } from '../../sidecar/config';
 import { createEmbeddingProvider } from '../../sidecar/embed/index';
 import { MnemoService } from '../../sidecar/service';
-import { MemoriesChangedNotification, StatusNotification, type MemoriesChangedParams, type StatusParams } from '../../sidecar/protocol';
+import { LogNotification, MemoriesChangedNotification, StatusNotification, type LogParams, type MemoriesChangedParams, type StatusParams } from '../../sidecar/protocol';
 
 export const REPO = resolve(__dirname, '..', '..');
 export const SIDECAR_JS = join(REPO, 'dist', 'sidecar.js');
@@ -50,6 +50,8 @@ export class SidecarSession {
   readonly statuses: StatusParams[] = [];
   readonly changes: MemoriesChangedParams[] = [];
   readonly stderr: string[] = [];
+  /** The sidecar's log lines (mnemo/log), with their levels. */
+  readonly logs: LogParams[] = [];
   private constructor(
     readonly proc: ChildProcess,
     readonly conn: MessageConnection,
@@ -63,7 +65,7 @@ export class SidecarSession {
     proc.stderr!.on('data', (d: Buffer) => s.stderr.push(d.toString()));
     conn.onNotification(StatusNotification, (p) => s.statuses.push(p));
     conn.onNotification(MemoriesChangedNotification, (p) => s.changes.push(p));
-    conn.onNotification('window/logMessage', () => undefined);
+    conn.onNotification(LogNotification, (p) => s.logs.push(p));
     conn.onError(() => undefined);
     conn.listen();
     await conn.sendRequest(Initialize, { processId: process.pid, initializationOptions: config, capabilities: {} });

@@ -1,5 +1,5 @@
 /**
- * The extract stage (seed 000) against a real chat-completions server on 127.0.0.1: what is sent
+ * The extract stage (docs/design.md, Extraction with an LLM) against a real chat-completions server on 127.0.0.1: what is sent
  * (prompt, temperature 0.1, max_tokens 800, known memories, nothing secret), how answers are read,
  * failures as one sentence; the merge with the rule stage; the token counter.
  */
@@ -41,7 +41,7 @@ const SEED_SESSION: SessionInput = {
   ],
 };
 
-/** What GLM-4-Flash answers for test 1 (seed 000's "预期输出"). */
+/** What GLM-4-Flash answers for test 1 (the expected output of docs/design.md's first acceptance conversation). */
 const SEED_ANSWER = JSON.stringify({
   persona: ['用户习惯使用vim编辑器，不要推荐nano'],
   episodic: [],
@@ -76,7 +76,7 @@ function answer(content: string): void {
   server.handle((_r, res) => sendJson(res, 200, completion(content, { prompt_tokens: 412, completion_tokens: 58 })));
 }
 
-describe('extractWithLlm (seed 000 test 1)', () => {
+describe('extractWithLlm (acceptance conversation 1)', () => {
   test('one persona and two instructions, with what was sent asserted', async () => {
     answer(SEED_ANSWER);
     const messages = await pipelineMessages(SEED_SESSION);

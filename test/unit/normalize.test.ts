@@ -88,7 +88,7 @@ describe('normalizeSession', () => {
     assert.ok(!r.messages.some((m) => m.id === 'q0'), 'oldest messages are dropped');
   });
 
-  it('skips sessions with fewer than 2 substantive lines, with a reason (seed 000)', () => {
+  it('skips sessions with fewer than 2 substantive lines, with a reason (docs/design.md)', () => {
     const r = normalizeSession(session([{ role: 'user', content: '你好' }, { role: 'assistant', content: '在的，有什么可以帮你？' }]), clock);
     assert.match(r.skipped ?? '', /1 substantive line/);
     const greetings = normalizeSession(session([{ role: 'user', content: 'hi' }, { role: 'user', content: 'thanks!' }]), clock);

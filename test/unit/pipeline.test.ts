@@ -6,7 +6,7 @@ import type { SessionInput } from '../../sidecar/pipeline/types';
 const clock = (): Date => new Date('2026-05-15T12:30:00.000Z');
 
 describe('analyzeSession', () => {
-  it('runs the seed 000 test conversation end to end', async () => {
+  it('runs the first acceptance conversation of docs/design.md end to end', async () => {
     const input: SessionInput = {
       project_id: 'demo',
       source_type: 'chat',

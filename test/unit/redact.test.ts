@@ -63,7 +63,7 @@ describe('redact: behaviour', () => {
     assert.equal(r.text, 'DATABASE_URL=postgres://app:[REDACTED:url-password]@db.internal:5432/scada');
   });
 
-  it('hides the value of env and config assignments but keeps the name (seed 002 docker-compose)', async () => {
+  it('hides the value of env and config assignments but keeps the name (a docker-compose file, docs/design.md)', async () => {
     const r = await redactText('HERMES_MODEL_API_KEY: sk-xxxxxxxxxxxxxx\nHERMES_MODEL_NAME: gpt-4o-mini');
     assert.equal(r.text, 'HERMES_MODEL_API_KEY: [REDACTED:secret-assignment]\nHERMES_MODEL_NAME: gpt-4o-mini');
   });

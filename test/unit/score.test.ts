@@ -64,7 +64,7 @@ describe('score', () => {
     assert.match(c.pending_reason ?? '', /explicit request \(请记录\)/);
   });
 
-  it('review gate: an unverified hard compatibility claim waits for a person (seed 003 memory pollution)', () => {
+  it('review gate: an unverified hard compatibility claim waits for a person (memory pollution, docs/design.md)', () => {
     const c = scored('PLC-3000 必须用 Windows Server 2012 驱动');
     assert.equal(c.pending, true);
     assert.match(c.pending_reason ?? '', /unverified/);

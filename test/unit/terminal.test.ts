@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { analyzeSession } from '../../sidecar/pipeline/index';
 import { errorLine, isTerminalSession, parseExecutions } from '../../sidecar/pipeline/terminal';
 import type { RawMessage } from '../../sidecar/pipeline/types';
+import { parseCommandMessage, parseResultMessage, terminalMessages } from '../../sidecar/shared/terminal';
 
 function run(cmd: string, exit: number, output: string, id: string): RawMessage[] {
   return [
@@ -88,4 +89,39 @@ test('helpers: parsing, detection, the error line', () => {
   assert.equal(isTerminalSession([{ id: 'a', role: 'user', content: 'we decided to use vim', timestamp: '' }]), false);
   assert.equal(errorLine('building\nstep 2\nERROR: disk full\nbye'), 'ERROR: disk full');
   assert.equal(errorLine('all fine\nlast line'), 'last line');
+});
+
+test('the terminal message format is written and read by one module (sidecar/shared/terminal.ts)', () => {
+  const messages = terminalMessages('t1', [
+    { command: 'make', exit_code: 2, output: 'make: *** [all] Error 2', started_at: '2026-01-01T00:00:00.000Z', ended_at: '2026-01-01T00:00:01.000Z' },
+    { command: 'make clean', output: '' },
+  ]);
+  assert.deepEqual(
+    messages.map((m) => [m.role, m.content, m.id]),
+    [
+      ['user', '$ make', 't1:0:cmd'],
+      ['tool', 'exit 2 · make: *** [all] Error 2', 't1:0:out'],
+      ['user', '$ make clean', 't1:1:cmd'],
+      ['tool', 'exit unknown · ', 't1:1:out'],
+    ],
+  );
+  assert.equal(parseCommandMessage(messages[0]!.content), 'make');
+  assert.deepEqual(parseResultMessage(messages[1]!.content), { exitCode: 2, output: 'make: *** [all] Error 2' });
+  assert.deepEqual(parseResultMessage(messages[3]!.content), { exitCode: undefined, output: '' });
+  assert.equal(parseCommandMessage('make'), undefined);
+  assert.equal(parseResultMessage('exit code 2'), undefined);
+});
+
+test('the fix is found once, in the sidecar: a similar later success, not an unrelated one', async () => {
+  const session = (runs: [string, number][]) =>
+    analyzeSession({ project_id: 'p', source_type: 'terminal', messages: runs.flatMap(([cmd, exit], i) => run(cmd, exit, exit ? 'Error: failed' : 'ok', `${i}`)) });
+  const fixed = await session([
+    ['npm test', 1],
+    ['git status', 0],
+    ['npm test -- --runInBand', 0],
+  ]);
+  assert.equal(fixed.candidates.length, 1);
+  assert.equal(fixed.candidates[0]!.source_type, 'troubleshooting_log');
+  assert.equal((await session([['npm test', 0], ['npm run build', 0]])).candidates.length, 0);
+  assert.equal((await session([['npm test', 0], ['cargo build', 1]])).candidates.length, 0);
 });

@@ -305,13 +305,18 @@ describe('Mnemo extension', function () {
       await api.terminal.flush(terminal);
       assert.equal(api.terminal.sent, before + 1, 'one session was sent');
       const sent = api.terminal.lastSent;
-      assert.equal(sent?.source_type, 'troubleshooting_log');
+      assert.equal(sent?.source_type, 'terminal', 'the extension records what ran; the sidecar finds the fix');
       assert.equal(sent?.project_id, mainProject());
       assert.deepEqual(sent?.messages.map((m) => m.role), ['user', 'tool', 'user', 'tool']);
       assert.equal(sent?.messages[0].content, '$ npm test');
       assert.match(sent?.messages[1].content ?? '', /^exit 1 · Error/);
       const { remaining } = await api.request(FlushQueueRequest, { timeout_ms: 60_000 });
       assert.equal(remaining, 0, 'the sidecar processed the queued session');
+      const logs = await api.request(ListRequest, { project_id: mainProject(), source_type: 'troubleshooting_log', limit: 10_000 });
+      assert.ok(
+        logs.items.some((m) => m.text.includes('`npm test` failed') && m.text.includes('left-pad')),
+        'the fixed failure is stored as a troubleshooting log',
+      );
     } finally {
       terminal.dispose();
     }

@@ -1,0 +1,88 @@
+/**
+ * The status the extension shows in its status bar (`mnemo/status`): one health level and one sentence,
+ * from the store's health, the model gate, the last LLM extraction and the counts. Sent debounced, so a
+ * burst of changes sends one status.
+ */
+import type { ModelGate } from './core';
+import { errorMessage } from './errors';
+import type { Health as HealthLevel, StatusParams } from './protocol';
+import { buildWhere, type MemoryStore } from './store/memoryStore';
+
+export interface HealthDeps {
+  store: MemoryStore;
+  model: ModelGate;
+  /** Captures waiting in the durable queue. */
+  queued: () => number;
+  send: (s: StatusParams) => void;
+}
+
+export class Health {
+  private storeState: { ok: boolean; message: string } = { ok: true, message: '' };
+  /** The last extraction's failure (one sentence); cleared by the next success. */
+  private llmError: string | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly deps: HealthDeps) {}
+
+  /** The Chroma supervisor's view of the store. */
+  setStore(ok: boolean, message: string): void {
+    this.storeState = { ok, message };
+    this.schedule();
+  }
+
+  /** The last LLM extraction's failure, or undefined after a success. */
+  setLlmError(error: string | undefined): void {
+    if (error === this.llmError) return;
+    this.llmError = error;
+    this.schedule();
+  }
+
+  /** Sends the status in 200 ms unless a send is already due. */
+  schedule(): void {
+    if (this.closed || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.compute().then((s) => this.deps.send(s));
+    }, 200);
+    this.timer.unref?.();
+  }
+
+  async compute(): Promise<StatusParams> {
+    const { store, model } = this.deps;
+    let health: HealthLevel = 'ok';
+    let message = 'Mnemo is ready.';
+    let memory_count: number | undefined;
+    let pending_count: number | undefined;
+    try {
+      memory_count = await store.count();
+      pending_count = (await store.find(buildWhere({ status: ['pending'] }))).length;
+    } catch (e) {
+      health = 'error';
+      message = `The memory store is unavailable: ${errorMessage(e)}`;
+    }
+    if (health === 'ok' && !this.storeState.ok) {
+      health = 'warning';
+      message = this.storeState.message;
+    }
+    if (health === 'ok' && model.state === 'error') {
+      health = 'warning';
+      message = `Embedding model unavailable (${model.error.replace(/\.$/, '')}); captures are queued and keyword search still works.`;
+    } else if (health === 'ok' && model.mismatchMessage) {
+      health = 'warning';
+      message = model.mismatchMessage;
+    } else if (health === 'ok' && model.state === 'loading') {
+      message = 'Loading the embedding model; captures are queued meanwhile.';
+    }
+    if (health === 'ok' && this.llmError) {
+      health = 'warning';
+      message = `${this.llmError.replace(/[.。]\s*$/, '')}; Mnemo keeps learning with the rules alone.`;
+    }
+    return { health, message, memory_count, pending_count, queued: this.deps.queued() };
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * Bulk import of ready-made memories: each text is redacted, embedded in batches of 64, deduplicated
+ * (ingest/dedup.ts) against the store (same id, or a near neighbour in the same project and category;
+ * one matching a memory marked wrong is blocked) and against the import itself (earlier batches are
+ * already stored), and upserted per batch. Duplicates are skipped, not refreshed. Cancellable between
+ * batches.
+ */
+import type { Core } from '../core';
+import { checkCancelled, InvalidInputError } from '../errors';
+import { snapshot } from '../lifecycle/auditChanges';
+import { isCategory, isSourceType, memoryId, type Category, type Memory } from '../model';
+import { redactText } from '../pipeline/redact';
+import type { BulkImportMemory, BulkImportResult } from '../protocol';
+import { buildWhere, type Neighbour } from '../store/memoryStore';
+import { decideDedup } from './dedup';
+import { guessCategory, looksActionable } from './input';
+
+const BATCH = 64;
+
+function validate(memories: BulkImportMemory[]): void {
+  if (!Array.isArray(memories)) throw new InvalidInputError('import needs a memories array.');
+  memories.forEach((m, i) => {
+    if (!m || typeof m.text !== 'string' || !m.text.trim()) throw new InvalidInputError(`Memory ${i + 1} has no text.`);
+    if (typeof m.project_id !== 'string' || !m.project_id) throw new InvalidInputError(`Memory ${i + 1} has no project_id.`);
+    if (m.category !== undefined && !isCategory(m.category)) throw new InvalidInputError(`Memory ${i + 1} has an unknown category "${String(m.category)}".`);
+    if (m.source_type !== undefined && !isSourceType(m.source_type)) throw new InvalidInputError(`Memory ${i + 1} has an unknown source_type "${String(m.source_type)}".`);
+    if (m.created_at !== undefined && Number.isNaN(Date.parse(m.created_at))) throw new InvalidInputError(`Memory ${i + 1} has an invalid created_at "${m.created_at}".`);
+  });
+}
+
+export async function bulkImport(
+  core: Core,
+  memories: BulkImportMemory[],
+  onProgress?: (done: number, total: number) => void,
+  token?: { isCancellationRequested: boolean },
+): Promise<BulkImportResult> {
+  validate(memories);
+  const { store, config } = core;
+  await core.requireModel();
+  const limit = config.pipeline.dedupDistance;
+  const result: BulkImportResult = { imported: 0, duplicates: 0, blocked: 0, redactions: 0 };
+  const seen = new Set<string>();
+  const projects = new Set<string>();
+  for (let start = 0; start < memories.length; start += BATCH) {
+    checkCancelled(token);
+    const batch: { m: BulkImportMemory; text: string; id: string; category: Category }[] = [];
+    for (const m of memories.slice(start, start + BATCH)) {
+      const r = await redactText(m.text.trim().slice(0, 2000));
+      result.redactions += r.findings.reduce((n, f) => n + f.count, 0);
+      const id = memoryId(m.project_id, r.text);
+      if (seen.has(id)) {
+        result.duplicates++;
+        continue;
+      }
+      seen.add(id);
+      batch.push({ m, text: r.text, id, category: m.category ?? guessCategory(r.text) });
+    }
+    const stored = new Map((await store.get(batch.map((b) => b.id))).map((x) => [x.id, x]));
+    const fresh = batch.filter((b) => !stored.has(b.id));
+    // The same text already stored: a duplicate, or blocked when that memory was marked wrong.
+    for (const m of stored.values()) {
+      const d = decideDedup({ id: m.id, text: m.text, category: m.category, project_id: m.project_id, vector: [] }, { sameId: m }, limit);
+      if (d.kind !== 'new') result[d.kind === 'blocked' ? 'blocked' : 'duplicates']++;
+    }
+    const vectors = fresh.length ? await core.embedding.embed(fresh.map((b) => b.text)) : [];
+    // Nearest stored neighbour per item, one Chroma call per (project, category) group.
+    const nearest = new Map<number, Neighbour>();
+    const groups = new Map<string, number[]>();
+    fresh.forEach((b, i) => {
+      const k = JSON.stringify([b.m.project_id, b.category]);
+      groups.set(k, [...(groups.get(k) ?? []), i]);
+    });
+    for (const idx of groups.values()) {
+      const first = fresh[idx[0]!]!;
+      const hits = await store.queryMany(
+        idx.map((i) => vectors[i]!),
+        buildWhere({ project_id: first.m.project_id, category: first.category }),
+        1,
+      );
+      idx.forEach((i, j) => hits[j]?.[0] && nearest.set(i, hits[j][0]));
+    }
+    const now = core.now();
+    const records: { memory: Memory; vector: number[] }[] = [];
+    fresh.forEach((b, i) => {
+      const d = decideDedup(
+        { id: b.id, text: b.text, category: b.category, project_id: b.m.project_id, vector: vectors[i]! },
+        { neighbour: nearest.get(i), earlier: records },
+        limit,
+      );
+      if (d.kind !== 'new') {
+        result[d.kind === 'blocked' ? 'blocked' : 'duplicates']++;
+        return;
+      }
+      const created = b.m.created_at ? new Date(b.m.created_at).toISOString() : now;
+      records.push({
+        vector: vectors[i]!,
+        memory: {
+          id: b.id,
+          text: b.text,
+          category: b.category,
+          source_type: b.m.source_type ?? 'import',
+          project_id: b.m.project_id,
+          confidence_score: 0.8,
+          is_actionable: looksActionable(b.text),
+          source_ref: [],
+          status: 'active',
+          created_at: created,
+          updated_at: now,
+          last_seen_at: created,
+          times_seen: 1,
+          added_by: config.user,
+          reason: 'bulk import',
+          score: 6,
+          embedding_model: core.embedding.modelId,
+          embedding_dim: vectors[i]!.length,
+          use_count: 0,
+        },
+      });
+    });
+    await store.upsert(records);
+    core.audit.append(
+      records.map((r) => ({ at: now, action: 'import' as const, memory_id: r.memory.id, project_id: r.memory.project_id, by: config.user, changes: snapshot(r.memory), note: 'bulk import' })),
+    );
+    for (const r of records) projects.add(r.memory.project_id);
+    result.imported += records.length;
+    onProgress?.(Math.min(memories.length, start + BATCH), memories.length);
+  }
+  core.notifyChanged([...projects]);
+  return result;
+}

@@ -1,0 +1,60 @@
+/**
+ * The dedup decision, pure: does a candidate repeat something already known — the same text stored
+ * (same id), its nearest stored neighbour, or a memory created earlier in the same batch — and is that
+ * memory a tombstone (marked wrong) that blocks it? Used by ingest (a duplicate refreshes the memory it
+ * repeats) and by bulk import (a duplicate is skipped). No Chroma, no embedder: the caller looks the
+ * neighbours up and passes them in.
+ */
+import { cosineDistance } from '../embed/vectors';
+import type { Category, Memory } from '../model';
+
+export interface DedupCandidate {
+  /** The id the candidate would be stored under (memoryId of its project and text). */
+  id: string;
+  /** The candidate's text; with the matched memory's text it is what a same-fact check (fact vs update) compares. */
+  text: string;
+  category: Category;
+  project_id: string;
+  vector: number[];
+}
+
+/** What the caller knows that the candidate might repeat; pass each memory in its latest version. */
+export interface DedupKnown {
+  /** The stored memory with the candidate's id. */
+  sameId?: Memory;
+  /** The candidate's nearest stored neighbour (any distance; the decision applies the limit). */
+  neighbour?: { memory: Memory; distance: number };
+  /** Memories created earlier in this batch, in order, with their vectors. */
+  earlier?: readonly { memory: Memory; vector: number[] }[];
+}
+
+/** How the repeated memory was found. */
+export type DedupVia = 'same-id' | 'neighbour' | 'batch';
+
+export type DedupDecision =
+  | { kind: 'new' }
+  /** Repeats `of`, at this cosine distance (0 for the same text). */
+  | { kind: 'duplicate'; of: Memory; distance: number; via: DedupVia }
+  /** Repeats `of`, which was marked wrong: never stored again. */
+  | { kind: 'blocked'; of: Memory; distance: number; via: DedupVia };
+
+/**
+ * Decides one candidate. The same id wins over a neighbour, a neighbour (under `limit`) over an earlier
+ * memory of the batch; an earlier memory counts only in the same project and category.
+ */
+export function decideDedup(c: DedupCandidate, known: DedupKnown, limit: number): DedupDecision {
+  const match = findMatch(c, known, limit);
+  if (!match) return { kind: 'new' };
+  return { kind: match.memory.status === 'wrong' ? 'blocked' : 'duplicate', of: match.memory, distance: match.distance, via: match.via };
+}
+
+function findMatch(c: DedupCandidate, known: DedupKnown, limit: number): { memory: Memory; distance: number; via: DedupVia } | undefined {
+  if (known.sameId) return { memory: known.sameId, distance: 0, via: 'same-id' };
+  if (known.neighbour && known.neighbour.distance < limit) return { ...known.neighbour, via: 'neighbour' };
+  for (const r of known.earlier ?? []) {
+    if (r.memory.project_id !== c.project_id || r.memory.category !== c.category) continue;
+    const distance = r.memory.id === c.id ? 0 : cosineDistance(r.vector, c.vector);
+    if (distance < limit) return { memory: r.memory, distance, via: 'batch' };
+  }
+  return undefined;
+}

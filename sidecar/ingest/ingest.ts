@@ -1,0 +1,187 @@
+/**
+ * Ingest: a session through the pipeline (normalize -> redact -> rules -> extract (LLM) -> score) and
+ * then dedup -> store; and an explicit "remember this", which enters at dedup. Owns the LLM provider of
+ * the extract stage, its token accounting and its abort on dispose.
+ */
+import type { Core } from '../core';
+import { cosineDistance } from '../embed/vectors';
+import { errorMessage, InvalidInputError } from '../errors';
+import { createLlmProvider, type LlmDeps, type LlmProvider, type LlmSettings } from '../llm/index';
+import { LlmUsageCounter } from '../llm/usage';
+import { GLOBAL_PROJECT, isCategory } from '../model';
+import { extractionMessages, extractWithLlm, mergeRuleAndLlm, selectKnown, type ExtractResult } from '../pipeline/extract';
+import { analyzeSession } from '../pipeline/index';
+import { redactText } from '../pipeline/redact';
+import type { Candidate, SessionInput } from '../pipeline/types';
+import type { IngestDecision, IngestParams, IngestReport, RememberParams } from '../protocol';
+import { buildWhere } from '../store/memoryStore';
+import { guessCategory, looksActionable, validateSession } from './input';
+import { storeCandidates } from './storeCandidates';
+
+/** Embedding cosine distance under which an LLM fact and a rule candidate say the same (agreement). */
+const LLM_AGREEMENT_DISTANCE = 0.25;
+
+export interface IngestOptions {
+  llmDeps?: LlmDeps;
+  /** A ready provider instead of the one config.llm describes (tests). */
+  llmProvider?: LlmProvider;
+  /** The last extraction's failure (one sentence), or undefined after a success: shown in the status. */
+  onLlmError: (error: string | undefined) => void;
+}
+
+export class Ingest {
+  private llm: LlmProvider | undefined;
+  private readonly llmDeps: LlmDeps;
+  readonly llmUsage: LlmUsageCounter;
+  /** Aborts LLM calls in flight on dispose. */
+  private readonly llmAbort = new AbortController();
+
+  constructor(
+    private readonly core: Core,
+    private readonly opts: IngestOptions,
+  ) {
+    this.llmDeps = opts.llmDeps ?? {};
+    this.llm = opts.llmProvider ?? createLlmProvider(core.config.llm, this.llmDeps);
+    this.llmUsage = new LlmUsageCounter(core.config.dataDir, core.clock);
+  }
+
+  /** Switches the extract stage's provider when the LLM settings changed. */
+  useLlm(next: LlmSettings): void {
+    if (JSON.stringify(next) === JSON.stringify(this.core.config.llm)) return;
+    this.llm?.dispose?.();
+    this.core.config.llm = next;
+    this.llm = createLlmProvider(next, this.llmDeps);
+    this.opts.onLlmError(undefined);
+    this.core.log.info(`LLM extraction: ${this.llm?.id ?? 'off (rules only)'}`); // the id never holds the key
+    this.core.refreshStatus();
+  }
+
+  /** Processes a session now and reports every decision. */
+  async ingest(params: IngestParams): Promise<IngestReport> {
+    validateSession(params);
+    return this.process(params, params.explain ?? true);
+  }
+
+  /** The pipeline, dedup and store for one (validated) session. */
+  async process(session: SessionInput, explain: boolean): Promise<IngestReport> {
+    const { core } = this;
+    const analysis = await analyzeSession(session, {
+      reviewScoreThreshold: core.config.pipeline.reviewScoreThreshold,
+      clock: core.clock,
+    });
+    const report: IngestReport = { project_id: session.project_id, decisions: [], stored: 0, refreshed: 0, pending: 0, dropped: 0 };
+    if (analysis.skipped) report.skipped = analysis.skipped;
+    // The extract stage (LLM) runs beside the rest; it never throws and is bounded by its timeouts.
+    const llmRun = this.llm && !analysis.skipped ? this.extract(this.llm, session) : undefined;
+    for (const d of analysis.dropped) {
+      report.dropped++;
+      if (explain) report.decisions.push({ text: d.text, outcome: 'dropped', reason: d.reason });
+    }
+    let candidates = analysis.candidates;
+    const vectorOf = new Map<string, number[]>();
+    const embedMissing = async (texts: string[]): Promise<void> => {
+      const missing = [...new Set(texts)].filter((t) => !vectorOf.has(t));
+      if (missing.length === 0) return;
+      await core.requireModel();
+      const vs = await core.embedding.embed(missing);
+      missing.forEach((t, i) => vectorOf.set(t, vs[i]!));
+    };
+    if (llmRun) {
+      const llm = await llmRun;
+      // On an LLM failure the rules' candidates stand as they are (nothing goes to review because of it).
+      if (llm.error === undefined && (candidates.length > 0 || llm.candidates.length > 0)) {
+        await embedMissing([...candidates, ...llm.candidates].map((c) => c.text));
+        const similar = (a: string, b: string): boolean => cosineDistance(vectorOf.get(a)!, vectorOf.get(b)!) < LLM_AGREEMENT_DISTANCE;
+        candidates = await mergeRuleAndLlm(candidates, llm.candidates, similar, analysis.dropped);
+      }
+    }
+    if (candidates.length > 0) {
+      await embedMissing(candidates.map((c) => c.text));
+      const changed: string[] = [];
+      const decisions = await storeCandidates(
+        core,
+        session,
+        candidates,
+        candidates.map((c) => vectorOf.get(c.text)!),
+      );
+      for (const decision of decisions) {
+        report[decision.outcome === 'stored' ? 'stored' : decision.outcome]++;
+        if (decision.id && decision.outcome !== 'dropped') changed.push(decision.id);
+        if (explain || decision.outcome !== 'dropped') report.decisions.push(decision);
+      }
+      if (changed.length) core.notifyChanged([session.project_id], changed);
+    }
+    core.refreshStatus();
+    return report;
+  }
+
+  /**
+   * The extract stage for one session: the project's known memories (so the LLM reports only what is
+   * new, docs/design.md "Extraction"), the call, token accounting and the status. Never throws.
+   */
+  private async extract(provider: LlmProvider, session: SessionInput): Promise<ExtractResult> {
+    const { core } = this;
+    const messages = await extractionMessages(session, core.clock);
+    let known: string[] = [];
+    try {
+      const rows = await core.store.find(buildWhere({ project_ids: [session.project_id, GLOBAL_PROJECT], status: ['active', 'confirmed', 'pending'] }));
+      known = selectKnown(rows.map((r) => r.memory));
+    } catch (e) {
+      core.log.warn(`LLM extraction without known memories (${errorMessage(e)}).`);
+    }
+    const r = await extractWithLlm(provider, messages, known, {
+      source_type: session.source_type,
+      reviewScoreThreshold: core.config.pipeline.reviewScoreThreshold,
+      signal: this.llmAbort.signal,
+    });
+    if (r.skipped || core.disposed) return r;
+    const totals = this.llmUsage.record({ usage: r.usage, error: r.error });
+    const tokens = `${r.usage.prompt_tokens}+${r.usage.completion_tokens} tokens${r.usage.estimated ? ' (estimated)' : ''}`;
+    const line = `LLM extraction (${provider.id}, ${known.length} known): ${r.error?.replace(/[.。]\s*$/, '') ?? `${r.candidates.length} candidate(s)`}; ${tokens}. ${LlmUsageCounter.describe(totals)}`;
+    if (r.error) core.log.warn(line);
+    else core.log.info(line);
+    if (r.guard_redactions > 0) core.log.warn(`The LLM prompt guard redacted ${r.guard_redactions} secret(s) the redact stage had missed.`);
+    this.opts.onLlmError(r.error);
+    return r;
+  }
+
+  /** An explicit "remember this": redacted, deduplicated, stored (confirmed unless pending asked). */
+  async remember(p: RememberParams): Promise<IngestDecision> {
+    const { core } = this;
+    if (!p || typeof p.text !== 'string' || !p.text.trim()) throw new InvalidInputError('There is nothing to remember: the text is empty.');
+    if (typeof p.project_id !== 'string' || !p.project_id) throw new InvalidInputError('remember needs a project_id.');
+    if (p.category !== undefined && !isCategory(p.category)) throw new InvalidInputError(`Unknown category "${String(p.category)}".`);
+    const { text } = await redactText(p.text.trim().slice(0, 2000));
+    await core.requireModel();
+    const [vector] = await core.embedding.embed([text]);
+    const session: SessionInput = {
+      project_id: p.project_id,
+      source_type: p.source_type ?? 'manual',
+      messages: [{ role: 'user', content: text }],
+      added_by: p.added_by ?? core.config.user,
+    };
+    const candidate: Candidate = {
+      text,
+      category: p.category ?? guessCategory(text),
+      source_type: p.source_type ?? 'manual',
+      is_actionable: looksActionable(text),
+      source_ref: p.source_ref ?? [],
+      message_ids: [],
+      reason: 'explicit: remembered on request',
+      score: 8,
+      confidence: p.pending ? 0.7 : 0.9,
+      pending: !!p.pending,
+      pending_reason: p.pending ? 'explicit request waits for review' : undefined,
+    };
+    // A person asked for it: unless review was requested, it is confirmed by them.
+    const [decision] = await storeCandidates(core, session, [candidate], [vector], p.pending ? undefined : session.added_by);
+    if (decision.id) core.notifyChanged([p.project_id], [decision.id]);
+    else core.refreshStatus();
+    return decision;
+  }
+
+  dispose(): void {
+    this.llmAbort.abort();
+    this.llm?.dispose?.();
+  }
+}

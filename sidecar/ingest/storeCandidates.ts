@@ -1,0 +1,118 @@
+/**
+ * The dedup and store stages for a session's candidates, batched: one read of the candidates' ids, one
+ * nearest-neighbour query per category (project, then global), then one write of the new memories and
+ * one of the refreshed ones. Candidates are decided in order (ingest/dedup.ts), so a candidate that
+ * repeats an earlier one of the same session refreshes it instead of adding a second memory.
+ */
+import type { Core } from '../core';
+import { snapshot } from '../lifecycle/auditChanges';
+import { GLOBAL_PROJECT, memoryId, type Memory } from '../model';
+import type { Candidate, SessionInput } from '../pipeline/types';
+import type { IngestDecision } from '../protocol';
+import { buildWhere, type Neighbour } from '../store/memoryStore';
+import { round } from '../util/numbers';
+import { decideDedup } from './dedup';
+
+export async function storeCandidates(core: Core, session: SessionInput, cands: Candidate[], vectors: number[][], confirmedBy?: string): Promise<IngestDecision[]> {
+  const { store, config } = core;
+  const project = session.project_id;
+  const by = session.added_by ?? config.user;
+  const limit = config.pipeline.dedupDistance;
+  const ids = cands.map((c) => memoryId(project, c.text));
+  const byId = new Map((await store.get([...new Set(ids)])).map((m) => [m.id, m]));
+  // Nearest stored neighbour of each candidate in its project and category, then among global memories.
+  const nearest = new Map<number, Neighbour>();
+  for (const scope of [project, GLOBAL_PROJECT]) {
+    for (const category of new Set(cands.map((c) => c.category))) {
+      const idx = cands.map((_c, i) => i).filter((i) => cands[i].category === category && !byId.has(ids[i]) && !nearest.has(i));
+      if (idx.length === 0) continue;
+      const hits = await store.queryMany(
+        idx.map((i) => vectors[i]),
+        buildWhere({ project_id: scope, category }),
+        1,
+      );
+      idx.forEach((i, j) => {
+        const h = hits[j]?.[0];
+        if (h && h.distance < limit) nearest.set(i, h);
+      });
+    }
+  }
+  const now = core.now();
+  const created: { memory: Memory; vector: number[] }[] = [];
+  const refreshed = new Map<string, { before: Memory; after: Memory; note: string }>();
+  const decisions: IngestDecision[] = [];
+  cands.forEach((c, i) => {
+    const base = { text: c.text, category: c.category, is_actionable: c.is_actionable, source_ref: c.source_ref, score: c.score };
+    // What this candidate repeats, each in its latest version: the same text stored, a near neighbour, or one created earlier in this batch.
+    const stored = refreshed.get(ids[i])?.after ?? byId.get(ids[i]);
+    const n = nearest.get(i);
+    const decision = decideDedup(
+      { id: ids[i], text: c.text, category: c.category, project_id: project, vector: vectors[i] },
+      { sameId: stored, neighbour: n && { memory: refreshed.get(n.memory.id)?.after ?? n.memory, distance: n.distance }, earlier: created },
+      limit,
+    );
+    if (decision.kind === 'blocked') {
+      decisions.push({ ...base, id: decision.of.id, outcome: 'dropped', reason: `blocked: matches ${decision.of.id}, which was marked wrong` });
+      return;
+    }
+    if (decision.kind === 'duplicate') {
+      const { of: existing, distance } = decision;
+      const refs = [...new Set([...existing.source_ref, ...c.source_ref])].slice(-50);
+      const after: Memory = { ...existing, last_seen_at: now, times_seen: existing.times_seen + 1, source_ref: refs, updated_at: now };
+      const fresh = created.find((r) => r.memory.id === existing.id);
+      if (fresh) fresh.memory = after; // repeated within this session: still one new memory
+      else
+        refreshed.set(existing.id, {
+          before: refreshed.get(existing.id)?.before ?? existing,
+          after,
+          note: distance > 0 ? `duplicate at cosine distance ${distance.toFixed(3)}` : 'same text seen again',
+        });
+      decisions.push({
+        ...base,
+        id: existing.id,
+        outcome: 'refreshed',
+        reason: `duplicate of ${existing.id}${distance > 0 ? ` (cosine distance ${distance.toFixed(3)} < ${limit})` : ' (same text)'}`,
+      });
+      return;
+    }
+    const memory: Memory = {
+      id: ids[i],
+      text: c.text,
+      category: c.category,
+      source_type: c.source_type ?? session.source_type,
+      project_id: project,
+      confidence_score: round(c.confidence),
+      is_actionable: c.is_actionable,
+      source_ref: [...new Set([...c.source_ref, ...(session.source_ref ?? [])])],
+      status: c.pending ? 'pending' : confirmedBy ? 'confirmed' : 'active',
+      ...(confirmedBy && !c.pending ? { confirmed_by: confirmedBy } : {}),
+      created_at: now,
+      updated_at: now,
+      last_seen_at: now,
+      times_seen: 1,
+      added_by: by,
+      reason: c.pending && c.pending_reason ? `${c.reason}; pending: ${c.pending_reason}` : c.reason,
+      score: c.score,
+      embedding_model: core.embedding.modelId,
+      embedding_dim: vectors[i].length,
+      use_count: 0,
+    };
+    created.push({ memory, vector: vectors[i] });
+    decisions.push({ ...base, id: memory.id, outcome: c.pending ? 'pending' : 'stored', reason: memory.reason });
+  });
+  await store.upsert(created);
+  await store.updateMetadata([...refreshed.values()].map((r) => r.after));
+  core.audit.append([
+    ...created.map((r) => ({ at: now, action: 'create' as const, memory_id: r.memory.id, project_id: project, by, changes: snapshot(r.memory) })),
+    ...[...refreshed.values()].map((r) => ({
+      at: now,
+      action: 'refresh' as const,
+      memory_id: r.after.id,
+      project_id: r.after.project_id,
+      by,
+      changes: { times_seen: [r.before.times_seen, r.after.times_seen] as [unknown, unknown], last_seen_at: [r.before.last_seen_at, now] as [unknown, unknown] },
+      note: r.note,
+    })),
+  ]);
+  return decisions;
+}

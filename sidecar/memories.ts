@@ -1,0 +1,190 @@
+/**
+ * Memories as a person sees them: browse (list, get), search (keyword or by meaning), the mutations a
+ * person makes (confirm, mark wrong, edit, promote, delete — each audited and announced), the audit log,
+ * and the notices a user gets when a memory they confirmed was marked wrong by someone else.
+ */
+import type { Core } from './core';
+import { InvalidInputError, NotFoundError } from './errors';
+import { diff, snapshot } from './lifecycle/auditChanges';
+import { GLOBAL_PROJECT, isCategory, type Memory } from './model';
+import { redactText } from './pipeline/redact';
+import type { AuditEntry, FeedbackParams, ListParams, ListResult, MemoryFilter, Notice, SearchParams, SearchResult, UpdateParams } from './protocol';
+import { buildWhere } from './store/memoryStore';
+import { clampInt, round } from './util/numbers';
+
+export class Memories {
+  constructor(private readonly core: Core) {}
+
+  // ------------------------------------------------------------------ browse and search
+
+  async list(p: ListParams = {}): Promise<ListResult> {
+    const all = await this.findFiltered(p);
+    all.sort((a, b) => b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id));
+    const offset = Math.max(0, p.offset ?? 0);
+    const limit = clampInt(p.limit ?? 200, 1, 10_000);
+    return { items: all.slice(offset, offset + limit), total: all.length };
+  }
+
+  private async findFiltered(f: MemoryFilter): Promise<Memory[]> {
+    const projectIds = f.project_id ? (f.include_global === true ? [f.project_id, GLOBAL_PROJECT] : [f.project_id]) : undefined;
+    const rows = await this.core.store.find(buildWhere({ ...f, project_id: undefined, project_ids: projectIds }));
+    return rows.map((r) => r.memory);
+  }
+
+  async get(id: string): Promise<Memory> {
+    if (typeof id !== 'string' || !id) throw new InvalidInputError('A memory id is required.');
+    const [m] = await this.core.store.get([id]);
+    if (!m) throw new NotFoundError(`No memory with id ${id}.`);
+    return m;
+  }
+
+  async search(p: SearchParams): Promise<SearchResult> {
+    if (!p || typeof p.query !== 'string' || !p.query.trim()) throw new InvalidInputError('The search query is empty.');
+    const limit = clampInt(p.limit ?? 50, 1, 1000);
+    if (p.mode === 'semantic') {
+      await this.core.requireModel();
+      const [vector] = await this.core.embedding.embed([p.query]);
+      const projectIds = p.project_id ? [p.project_id, ...(p.include_global === false ? [] : [GLOBAL_PROJECT])] : undefined;
+      const hits = await this.core.store.query(vector, buildWhere({ ...p, project_id: undefined, project_ids: projectIds }), limit);
+      return { items: hits.map((h) => ({ memory: h.memory, score: round(1 - h.distance) })) };
+    }
+    const terms = p.query
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((t) => t.length > 0);
+    const all = await this.findFiltered({ ...p, include_global: p.include_global ?? true });
+    const items = all
+      .map((memory) => {
+        const hay = `${memory.text} ${memory.source_ref.join(' ')} ${memory.id}`.toLowerCase();
+        const hits = terms.filter((t) => hay.includes(t)).length;
+        return { memory, score: round(hits / terms.length) };
+      })
+      .filter((x) => x.score === 1)
+      .sort((a, b) => b.memory.created_at.localeCompare(a.memory.created_at))
+      .slice(0, limit);
+    return { items };
+  }
+
+  // ------------------------------------------------------------------ mutations
+
+  /** Reads, mutates, writes (re-embedding a new text when asked), audits and announces one memory. */
+  async change(
+    id: string,
+    by: string | undefined,
+    action: AuditEntry['action'],
+    mutate: (m: Memory) => Memory,
+    opts: { reembed?: boolean; note?: string } = {},
+  ): Promise<Memory> {
+    const { core } = this;
+    const before = await this.get(id);
+    const now = core.now();
+    const after = { ...mutate({ ...before }), updated_at: now };
+    if (opts.reembed && after.text !== before.text) {
+      await core.requireModel();
+      const [vector] = await core.embedding.embed([after.text]);
+      after.embedding_model = core.embedding.modelId;
+      after.embedding_dim = vector.length;
+      await core.store.upsert([{ memory: after, vector }]);
+    } else {
+      await core.store.updateMetadata([after]);
+    }
+    core.audit.append([{ at: now, action, memory_id: id, project_id: after.project_id, by: by ?? core.config.user, changes: diff(before, after), note: opts.note }]);
+    core.notifyChanged([...new Set([before.project_id, after.project_id])], [id]);
+    return after;
+  }
+
+  async confirm(p: FeedbackParams): Promise<Memory> {
+    const by = p.by ?? this.core.config.user;
+    return this.change(p.id, by, 'confirm', (m) => ({
+      ...m,
+      status: 'confirmed',
+      confirmed_by: by,
+      confidence_score: round(Math.max(m.confidence_score, Math.min(1, m.confidence_score + 0.1), 0.8)),
+    }));
+  }
+
+  async markWrong(p: FeedbackParams): Promise<Memory> {
+    const by = p.by ?? this.core.config.user;
+    const at = this.core.now();
+    return this.change(p.id, by, 'wrong', (m) => ({
+      ...m,
+      status: 'wrong',
+      confidence_score: 0,
+      wrong_by: by,
+      wrong_at: at,
+      // Whoever confirmed it is told, in their editor, the next time they open the project.
+      ...(m.confirmed_by && m.confirmed_by !== by ? { notify_user: m.confirmed_by } : {}),
+    }));
+  }
+
+  async update(p: UpdateParams): Promise<Memory> {
+    if (!p || !p.patch || typeof p.patch !== 'object') throw new InvalidInputError('update needs a patch.');
+    const patch = p.patch;
+    if (patch.text !== undefined && (typeof patch.text !== 'string' || !patch.text.trim())) throw new InvalidInputError('The new text is empty.');
+    if (patch.confidence_score !== undefined && !(patch.confidence_score >= 0 && patch.confidence_score <= 1)) {
+      throw new InvalidInputError('Confidence must be between 0 and 1.');
+    }
+    if (patch.category !== undefined && !isCategory(patch.category)) throw new InvalidInputError(`Unknown category "${String(patch.category)}".`);
+    const text = patch.text !== undefined ? (await redactText(patch.text.trim())).text : undefined;
+    return this.change(
+      p.id,
+      p.by,
+      'update',
+      (m) => ({
+        ...m,
+        ...(text !== undefined ? { text } : {}),
+        ...(patch.confidence_score !== undefined ? { confidence_score: round(patch.confidence_score) } : {}),
+        ...(patch.is_actionable !== undefined ? { is_actionable: !!patch.is_actionable } : {}),
+        ...(patch.source_ref !== undefined ? { source_ref: patch.source_ref.map(String) } : {}),
+        ...(patch.category !== undefined ? { category: patch.category } : {}),
+        ...(patch.status !== undefined ? { status: patch.status } : {}),
+      }),
+      { reembed: true },
+    );
+  }
+
+  async promote(p: FeedbackParams): Promise<Memory> {
+    const m = await this.get(p.id);
+    if (m.project_id === GLOBAL_PROJECT) return m;
+    return this.change(p.id, p.by, 'promote', (x) => ({ ...x, project_id: GLOBAL_PROJECT, promoted_from: x.project_id }), {
+      note: `promoted from ${m.project_id} to global`,
+    });
+  }
+
+  async delete(ids: string[], by?: string): Promise<number> {
+    const { core } = this;
+    if (!Array.isArray(ids) || ids.length === 0) throw new InvalidInputError('No memory ids to delete.');
+    const found = await core.store.get(ids);
+    if (found.length === 0) throw new NotFoundError(`No memory with id ${ids[0]}.`);
+    await core.store.delete(found.map((m) => m.id));
+    const now = core.now();
+    core.audit.append(
+      found.map((m) => ({ at: now, action: 'delete' as const, memory_id: m.id, project_id: m.project_id, by: by ?? core.config.user, changes: snapshot(m, true) })),
+    );
+    core.notifyChanged([...new Set(found.map((m) => m.project_id))], found.map((m) => m.id));
+    return found.length;
+  }
+
+  auditList(p: { memory_id?: string; project_id?: string; limit?: number }): AuditEntry[] {
+    return this.core.audit.query(p);
+  }
+
+  // ------------------------------------------------------------------ notices
+
+  /** Memories this user confirmed that someone else has marked wrong since. */
+  async notices(p: { user?: string; project_ids?: string[] }): Promise<Notice[]> {
+    const user = p.user ?? this.core.config.user;
+    const rows = await this.core.store.find(buildWhere({ project_ids: p.project_ids, status: ['wrong'] }));
+    return rows
+      .map((r) => r.memory)
+      .filter((m) => m.notify_user === user)
+      .map((memory) => ({ memory, by: memory.wrong_by ?? 'someone', at: memory.wrong_at ?? memory.updated_at }));
+  }
+
+  async ackNotices(p: { ids: string[]; user?: string }): Promise<number> {
+    const user = p.user ?? this.core.config.user;
+    const found = (await this.core.store.get(p.ids ?? [])).filter((m) => m.notify_user === user);
+    await this.core.store.updateMetadata(found.map((m) => ({ ...m, notify_user: undefined })));
+    return found.length;
+  }
+}

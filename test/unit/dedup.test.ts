@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { decideDedup, type DedupCandidate } from '../../sidecar/ingest/dedup';
+import type { Memory } from '../../sidecar/model';
+
+const LIMIT = 0.15;
+
+function memory(id: string, over: Partial<Memory> = {}): Memory {
+  return {
+    id,
+    text: `text of ${id}`,
+    category: 'instruction',
+    source_type: 'manual',
+    project_id: 'p1',
+    confidence_score: 0.9,
+    is_actionable: false,
+    source_ref: [],
+    status: 'active',
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    last_seen_at: '2026-01-01T00:00:00.000Z',
+    times_seen: 1,
+    added_by: 'tester@ci',
+    reason: 'test',
+    score: 6,
+    embedding_model: 'test',
+    embedding_dim: 2,
+    use_count: 0,
+    ...over,
+  };
+}
+
+function candidate(over: Partial<DedupCandidate> = {}): DedupCandidate {
+  return { id: 'new', text: 'Set the retry limit to 5', category: 'instruction', project_id: 'p1', vector: [1, 0], ...over };
+}
+
+test('a candidate nothing resembles is new', () => {
+  assert.deepEqual(decideDedup(candidate(), {}, LIMIT), { kind: 'new' });
+  const far = { memory: memory('m1'), distance: 0.4 };
+  assert.deepEqual(decideDedup(candidate(), { neighbour: far }, LIMIT), { kind: 'new' });
+});
+
+test('the same text stored is a duplicate at distance 0, even when a neighbour is nearer in another memory', () => {
+  const stored = memory('new');
+  const d = decideDedup(candidate(), { sameId: stored, neighbour: { memory: memory('m2'), distance: 0.01 } }, LIMIT);
+  assert.deepEqual(d, { kind: 'duplicate', of: stored, distance: 0, via: 'same-id' });
+});
+
+test('a neighbour under the limit is a duplicate; at the limit it is not', () => {
+  const m = memory('m1');
+  assert.deepEqual(decideDedup(candidate(), { neighbour: { memory: m, distance: 0.1 } }, LIMIT), { kind: 'duplicate', of: m, distance: 0.1, via: 'neighbour' });
+  assert.equal(decideDedup(candidate(), { neighbour: { memory: m, distance: LIMIT } }, LIMIT).kind, 'new');
+});
+
+test('a match marked wrong blocks the candidate, whichever way it was found', () => {
+  const wrong = memory('m1', { status: 'wrong' });
+  assert.equal(decideDedup(candidate(), { sameId: wrong }, LIMIT).kind, 'blocked');
+  assert.equal(decideDedup(candidate(), { neighbour: { memory: wrong, distance: 0.05 } }, LIMIT).kind, 'blocked');
+  assert.equal(decideDedup(candidate(), { earlier: [{ memory: wrong, vector: [1, 0] }] }, LIMIT).kind, 'blocked');
+});
+
+test('an earlier memory of the batch counts only in the same project and category, by cosine distance', () => {
+  const same = { memory: memory('e1'), vector: [1, 0.05] };
+  const otherCategory = { memory: memory('e2', { category: 'persona' }), vector: [1, 0] };
+  const otherProject = { memory: memory('e3', { project_id: 'p2' }), vector: [1, 0] };
+  const orthogonal = { memory: memory('e4'), vector: [0, 1] };
+  assert.equal(decideDedup(candidate(), { earlier: [otherCategory, otherProject, orthogonal] }, LIMIT).kind, 'new');
+  const d = decideDedup(candidate(), { earlier: [otherCategory, same] }, LIMIT);
+  assert.equal(d.kind, 'duplicate');
+  assert.equal(d.kind === 'duplicate' && d.of.id, 'e1');
+  assert.equal(d.kind === 'duplicate' && d.via, 'batch');
+  assert.ok(d.kind === 'duplicate' && d.distance > 0 && d.distance < LIMIT);
+});
+
+test('an earlier memory with the candidate id is the same text (distance 0), whatever the vectors', () => {
+  const d = decideDedup(candidate(), { earlier: [{ memory: memory('new'), vector: [0, 1] }] }, LIMIT);
+  assert.deepEqual(d.kind === 'duplicate' && [d.distance, d.via], [0, 'batch']);
+});
+
+test('a stored neighbour wins over an earlier memory of the batch', () => {
+  const n = memory('stored');
+  const d = decideDedup(candidate(), { neighbour: { memory: n, distance: 0.1 }, earlier: [{ memory: memory('e1'), vector: [1, 0] }] }, LIMIT);
+  assert.equal(d.kind === 'duplicate' && d.of.id, 'stored');
+});
