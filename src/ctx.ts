@@ -28,6 +28,7 @@ import { completeWithVscodeLm } from './llm';
 import { clearProjectCache } from './projects';
 import { ContextKey } from './views/contextValues';
 import type { Views } from './views';
+import { Command, type CommandId } from './commandIds';
 
 export type SidecarState = 'starting' | 'running' | 'stopped' | 'failed';
 
@@ -146,7 +147,7 @@ export class Ctx implements vscode.Disposable {
         this.gaveUp = true;
         this.setState('failed', 'it crashed repeatedly and was stopped');
         void vscode.window.showErrorMessage(message, 'Restart Sidecar', 'Show Output').then((choice) => {
-          if (choice === 'Restart Sidecar') void vscode.commands.executeCommand('mnemo.restartSidecar');
+          if (choice === 'Restart Sidecar') void vscode.commands.executeCommand(Command.restartSidecar);
           else if (choice === 'Show Output') this.log.show();
         });
       },
@@ -247,7 +248,7 @@ export class Ctx implements vscode.Disposable {
 
   /** Registers a command whose failures are logged with their stack and shown as one sentence. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- command arguments come untyped from VS Code
-  registerCommand(id: string, handler: (...args: any[]) => unknown): void {
+  registerCommand(id: CommandId, handler: (...args: any[]) => unknown): void {
     this.pushExtension(
       vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         try {
@@ -266,12 +267,12 @@ export class Ctx implements vscode.Disposable {
     const message = describeError(err);
     if (err instanceof SidecarDownError) {
       void vscode.window.showWarningMessage(message, 'Restart Sidecar', 'Show Output').then((choice) => {
-        if (choice === 'Restart Sidecar') void vscode.commands.executeCommand('mnemo.restartSidecar');
+        if (choice === 'Restart Sidecar') void vscode.commands.executeCommand(Command.restartSidecar);
         else if (choice === 'Show Output') this.log.show();
       });
       return;
     }
-    if (errorCode(err) === ErrorCodes.NotFound) void vscode.commands.executeCommand('mnemo.refreshViews');
+    if (errorCode(err) === ErrorCodes.NotFound) void vscode.commands.executeCommand(Command.refreshViews);
     void vscode.window.showErrorMessage(message);
   }
 
@@ -318,7 +319,7 @@ export class Ctx implements vscode.Disposable {
   private async promptRestart(why: string): Promise<void> {
     if (this._state === 'stopped') return;
     const choice = await vscode.window.showInformationMessage(`${why} Restart the memory service to apply them?`, 'Restart Now', 'Later');
-    if (choice === 'Restart Now') await vscode.commands.executeCommand('mnemo.restartSidecar');
+    if (choice === 'Restart Now') await vscode.commands.executeCommand(Command.restartSidecar);
   }
 
   // ------------------------------------------------------------------ progress

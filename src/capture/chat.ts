@@ -14,6 +14,7 @@ import type { Ctx } from '../ctx';
 import { describeError, errorDetail } from '../errors';
 import { projectIdForUri, projectLabel, workspaceProjectIds } from '../projects';
 import { CATEGORY_LABEL, percent, shortText } from '../views/present';
+import { Command } from '../commandIds';
 
 export const PARTICIPANT_ID = 'mnemo.chat';
 
@@ -130,7 +131,7 @@ export class ChatCapture implements vscode.Disposable {
     } else {
       const what = decision.outcome === 'refreshed' ? 'I already knew that; refreshed it' : decision.outcome === 'pending' ? 'Remembered; it waits in the review queue' : 'Remembered';
       stream.markdown(`${what}${decision.category ? ` (${CATEGORY_LABEL[decision.category]})` : ''} for **${projectLabel(currentProject())}**.`);
-      if (decision.id) stream.button({ command: 'mnemo.editMemory', arguments: [decision.id], title: 'Edit' });
+      if (decision.id) stream.button({ command: Command.editMemory, arguments: [decision.id], title: 'Edit' });
     }
     return { metadata: { command: 'remember', memoryIds: decision.id ? [decision.id] : [] } };
   }
@@ -159,7 +160,7 @@ export class ChatCapture implements vscode.Disposable {
       stream.markdown(`Nothing recalled above ${percent(config.recall.minConfidence())} confidence.`);
     } else {
       stream.markdown(`${listItems(result)}\n\nAn agent would receive ${result.tokens} tokens of context for this.`);
-      stream.button({ command: 'mnemo.previewInjection', arguments: [query], title: 'Preview Injection' });
+      stream.button({ command: Command.previewInjection, arguments: [query], title: 'Preview Injection' });
     }
     return { metadata: { command: 'recall', memoryIds: result.items.map((i) => i.memory.id) } };
   }
@@ -180,7 +181,7 @@ export class ChatCapture implements vscode.Disposable {
     stream.markdown(
       `Best match (${best.channel} ${best.score.toFixed(2)}, ${percent(best.memory.confidence_score)} confidence):\n\n> ${shortText(best.memory.text, 400)}\n\nMark it as wrong? It will no longer be recalled, and Mnemo will not learn it again.`,
     );
-    stream.button({ command: 'mnemo.markWrong', arguments: [best.memory.id], title: 'Mark as Wrong' });
+    stream.button({ command: Command.markWrong, arguments: [best.memory.id], title: 'Mark as Wrong' });
     if (result.items.length > 1) {
       stream.markdown(`\n\nOther candidates:\n${result.items
         .slice(1)

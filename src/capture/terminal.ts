@@ -14,6 +14,7 @@ import { compilePatterns, config } from '../config';
 import type { Ctx } from '../ctx';
 import { errorDetail } from '../errors';
 import { projectIdForCwd } from '../projects';
+import { BuiltinCommand } from '../commandIds';
 
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[PX^_][^\u001b]*\u001b\\|\u001b[@-Z\\-_]|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
@@ -285,7 +286,7 @@ export class TerminalCapture implements vscode.Disposable {
           'Turn Off Terminal Capture',
         )
         .then((choice) => {
-          if (choice === 'Open Setting') void vscode.commands.executeCommand('workbench.action.openSettings', 'terminal.integrated.shellIntegration.enabled');
+          if (choice === 'Open Setting') void vscode.commands.executeCommand(BuiltinCommand.openSettings, 'terminal.integrated.shellIntegration.enabled');
           else if (choice === 'Turn Off Terminal Capture') {
             void vscode.workspace.getConfiguration('mnemo').update('capture.terminal.enabled', false, vscode.ConfigurationTarget.Global);
           }

@@ -10,6 +10,7 @@ import { BackupExportRequest, BackupImportRequest, BackupInspectRequest } from '
 import { SECRETS, config } from '../config';
 import type { Ctx } from '../ctx';
 import { projectLabel, workspaceProjects } from '../projects';
+import { BuiltinCommand, Command } from '../commandIds';
 
 const MIN_PASSWORD = 8;
 
@@ -33,7 +34,7 @@ async function askPassword(title: string, confirm: boolean): Promise<string | un
 }
 
 export function register(ctx: Ctx): void {
-  ctx.registerCommand('mnemo.exportBackup', async () => {
+  ctx.registerCommand(Command.exportBackup, async () => {
     const projects = workspaceProjects();
     const scope = await vscode.window.showQuickPick(
       [
@@ -70,14 +71,14 @@ export function register(ctx: Ctx): void {
         'Reveal',
       );
       if (keep === 'Save Password for Scheduled Backups') await ctx.extension.secrets.store(SECRETS.backupPassword, password);
-      if (keep === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(r.file));
+      if (keep === 'Reveal') void vscode.commands.executeCommand(BuiltinCommand.revealFileInOS, vscode.Uri.file(r.file));
     } else {
       void vscode.window.showInformationMessage(`Mnemo: backed up ${r.counts.memories} memories to ${path.basename(r.file)} (AES-256).`);
     }
     return r;
   });
 
-  ctx.registerCommand('mnemo.importBackup', async (fileArg?: vscode.Uri) => {
+  ctx.registerCommand(Command.importBackup, async (fileArg?: vscode.Uri) => {
     const file =
       fileArg ??
       (

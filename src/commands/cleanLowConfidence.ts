@@ -10,6 +10,7 @@ import type { Ctx } from '../ctx';
 import { projectLabel, workspaceProjects } from '../projects';
 import { CATEGORY_LABEL, LOW_CONFIDENCE, percent, shortText } from '../views/present';
 import { relativeAge } from '../time';
+import { Command } from '../commandIds';
 
 /** The preview (`mnemo/clean/preview`): memories of the workspace projects (and Global) under the threshold. */
 export async function lowConfidenceMemories(ctx: Ctx, threshold = LOW_CONFIDENCE): Promise<Memory[]> {
@@ -22,7 +23,7 @@ export async function lowConfidenceMemories(ctx: Ctx, threshold = LOW_CONFIDENCE
 }
 
 export function register(ctx: Ctx): void {
-  ctx.registerCommand('mnemo.cleanLowConfidence', async () => {
+  ctx.registerCommand(Command.cleanLowConfidence, async () => {
     const memories = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Mnemo: finding low-confidence memories…' },
       () => lowConfidenceMemories(ctx),

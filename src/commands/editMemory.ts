@@ -9,11 +9,12 @@ import { currentUser } from '../client';
 import type { Ctx } from '../ctx';
 import { CATEGORY_LABEL } from '../views/present';
 import { resolveMemories } from './pick';
+import { Command } from '../commandIds';
 
 const STEPS = 5;
 
 export function register(ctx: Ctx): void {
-  ctx.registerCommand('mnemo.editMemory', async (...args: unknown[]) => {
+  ctx.registerCommand(Command.editMemory, async (...args: unknown[]) => {
     const [memory] = (await resolveMemories(ctx, args, { title: 'Mnemo: Edit Memory' })) ?? [];
     if (!memory) return undefined;
     const patch = await askPatch(memory);

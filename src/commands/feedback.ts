@@ -9,6 +9,7 @@ import { currentUser } from '../client';
 import type { Ctx } from '../ctx';
 import { shortText } from '../views/present';
 import { resolveMemories } from './pick';
+import { Command } from '../commandIds';
 
 async function applyAll(ctx: Ctx, memories: Memory[], fn: (m: Memory) => Promise<Memory>): Promise<{ done: Memory[]; failed: unknown[] }> {
   const done: Memory[] = [];
@@ -35,7 +36,7 @@ function what(memories: Memory[]): string {
 }
 
 export function register(ctx: Ctx): void {
-  ctx.registerCommand('mnemo.confirmMemory', async (...args: unknown[]) => {
+  ctx.registerCommand(Command.confirmMemory, async (...args: unknown[]) => {
     const memories = await resolveMemories(ctx, args, { title: 'Mnemo: Confirm', statuses: ['active', 'pending', 'wrong'], many: true });
     if (!memories?.length) return undefined;
     const { done } = await applyAll(ctx, memories, (m) => ctx.request(ConfirmRequest, { id: m.id, by: currentUser() }));
@@ -61,6 +62,6 @@ export function register(ctx: Ctx): void {
     });
     return done;
   };
-  ctx.registerCommand('mnemo.markWrong', (...args: unknown[]) => markWrong('Mnemo: Mark as Wrong', args));
-  ctx.registerCommand('mnemo.rejectMemory', (...args: unknown[]) => markWrong('Mnemo: Reject Pending Memory', args));
+  ctx.registerCommand(Command.markWrong, (...args: unknown[]) => markWrong('Mnemo: Mark as Wrong', args));
+  ctx.registerCommand(Command.rejectMemory, (...args: unknown[]) => markWrong('Mnemo: Reject Pending Memory', args));
 }

@@ -10,6 +10,7 @@ import { currentUser } from '../client';
 import type { Ctx } from '../ctx';
 import { UserError } from '../errors';
 import { pickProject } from './pick';
+import { Command } from '../commandIds';
 
 export interface ImportSummary {
   files: number;
@@ -79,7 +80,7 @@ export async function importChatFiles(
 }
 
 export function register(ctx: Ctx): void {
-  ctx.registerCommand('mnemo.importChat', async (arg?: unknown) => {
+  ctx.registerCommand(Command.importChat, async (arg?: unknown) => {
     const uris =
       arg instanceof vscode.Uri
         ? [arg]

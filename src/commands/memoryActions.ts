@@ -12,6 +12,7 @@ import { UserError } from '../errors';
 import { workspaceProjects } from '../projects';
 import { shortText } from '../views/present';
 import { resolveMemories } from './pick';
+import { Command } from '../commandIds';
 
 /** `src/a.ts:12`, `file:src/a.ts:12:3`, `/abs/a.ts:12` -> path and 0-based line; undefined for msg:/URLs. */
 export function parseFileRef(ref: string): { file: string; line: number } | undefined {
@@ -44,14 +45,14 @@ export async function resolveFileRef(memory: Memory, file: string): Promise<vsco
 }
 
 export function register(ctx: Ctx): void {
-  ctx.registerCommand('mnemo.copyMemory', async (...args: unknown[]) => {
+  ctx.registerCommand(Command.copyMemory, async (...args: unknown[]) => {
     const memories = await resolveMemories(ctx, args, { title: 'Mnemo: Copy Memory', many: true });
     if (!memories?.length) return;
     await vscode.env.clipboard.writeText(memories.map((m) => m.text).join('\n'));
     void vscode.window.setStatusBarMessage(`Copied ${memories.length === 1 ? 'the memory' : `${memories.length} memories`}.`, 3000);
   });
 
-  ctx.registerCommand('mnemo.promoteMemory', async (...args: unknown[]) => {
+  ctx.registerCommand(Command.promoteMemory, async (...args: unknown[]) => {
     const memories = await resolveMemories(ctx, args, { title: 'Mnemo: Promote to Global', statuses: ['active', 'confirmed', 'pending'], many: true });
     if (!memories?.length) return undefined;
     const already = memories.filter((m) => m.project_id === GLOBAL_PROJECT);
@@ -65,7 +66,7 @@ export function register(ctx: Ctx): void {
     return promoted;
   });
 
-  ctx.registerCommand('mnemo.deleteMemory', async (...args: unknown[]) => {
+  ctx.registerCommand(Command.deleteMemory, async (...args: unknown[]) => {
     const memories = await resolveMemories(ctx, args, { title: 'Mnemo: Delete Memory', statuses: ['active', 'pending', 'confirmed', 'wrong', 'archived'], many: true });
     if (!memories?.length) return undefined;
     const label = memories.length === 1 ? `“${shortText(memories[0].text, 80)}”` : `${memories.length} memories`;
@@ -82,7 +83,7 @@ export function register(ctx: Ctx): void {
     return deleted;
   });
 
-  ctx.registerCommand('mnemo.openSource', async (...args: unknown[]) => {
+  ctx.registerCommand(Command.openSource, async (...args: unknown[]) => {
     const [memory] = (await resolveMemories(ctx, args, { title: 'Mnemo: Open Source' })) ?? [];
     if (!memory) return undefined;
     const refs = memory.source_ref.map((r) => ({ ref: r, file: parseFileRef(r) })).filter((r) => r.file);

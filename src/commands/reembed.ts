@@ -5,9 +5,10 @@
 import * as vscode from 'vscode';
 import { ReembedRequest } from '../../sidecar/protocol';
 import type { Ctx } from '../ctx';
+import { Command } from '../commandIds';
 
 export function register(ctx: Ctx): void {
-  ctx.registerCommand('mnemo.reembedMemories', async () => {
+  ctx.registerCommand(Command.reembedMemories, async () => {
     const r = await ctx.requestWithProgress(ReembedRequest, {}, 'Mnemo: re-embedding memories');
     const msg =
       r.migrated === 0 && !r.previous

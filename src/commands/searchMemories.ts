@@ -11,6 +11,7 @@ import { describeError } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
 import { daysAgoUtc } from '../time';
 import { CATEGORY_LABEL, description, shortText, SOURCE_LABEL } from '../views/present';
+import { BuiltinCommand, Command } from '../commandIds';
 
 type Mode = SearchParams['mode'];
 
@@ -35,7 +36,7 @@ interface ResultPick extends vscode.QuickPickItem {
 
 /** Shows a memory in the Memories tree: focus the view, pin the memory into its subtree, reveal. */
 export async function revealMemory(ctx: Ctx, memory: Memory): Promise<void> {
-  await vscode.commands.executeCommand('mnemo.views.memories.focus');
+  await vscode.commands.executeCommand(BuiltinCommand.focusMemories);
   const node = ctx.views.memories.nodeForMemory(memory);
   try {
     await ctx.views.memoriesView.reveal(node, { select: true, focus: true, expand: true });
@@ -52,20 +53,20 @@ export function register(ctx: Ctx): void {
   let mode: Mode = 'keyword';
   const filters: Filters = {};
 
-  ctx.registerCommand('mnemo.revealMemory', async (arg?: unknown) => {
+  ctx.registerCommand(Command.revealMemory, async (arg?: unknown) => {
     const node = arg as { memory?: Memory; id?: string } | undefined;
     if (node?.memory) {
       await revealMemory(ctx, node.memory);
       return node.memory;
     }
     const id = typeof arg === 'string' ? arg : node?.id;
-    if (!id) return vscode.commands.executeCommand('mnemo.searchMemories');
+    if (!id) return vscode.commands.executeCommand(Command.searchMemories);
     const memory = await ctx.request(GetRequest, { id });
     await revealMemory(ctx, memory);
     return memory;
   });
 
-  ctx.registerCommand('mnemo.searchMemories', async (initialQuery?: unknown) => {
+  ctx.registerCommand(Command.searchMemories, async (initialQuery?: unknown) => {
     await ctx.ready();
     const qp = vscode.window.createQuickPick<ResultPick>();
     qp.matchOnDescription = true;

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { SECRETS } from '../config';
 import type { Ctx } from '../ctx';
+import { Command } from '../commandIds';
 
 async function setSecret(ctx: Ctx, key: string, title: string, prompt: string): Promise<boolean | undefined> {
   const had = (await ctx.extension.secrets.get(key)) !== undefined;
@@ -27,10 +28,10 @@ async function setSecret(ctx: Ctx, key: string, title: string, prompt: string): 
 
 export function register(ctx: Ctx): void {
   // The context listens to secret changes: the token prompts a restart, the key is pushed live.
-  ctx.registerCommand('mnemo.setChromaToken', () =>
+  ctx.registerCommand(Command.setChromaToken, () =>
     setSecret(ctx, SECRETS.chromaToken, 'Mnemo: Set Chroma Token', 'The token of your Chroma server (sent as the auth header).'),
   );
-  ctx.registerCommand('mnemo.setLlmApiKey', () =>
+  ctx.registerCommand(Command.setLlmApiKey, () =>
     setSecret(ctx, SECRETS.llmApiKey, 'Mnemo: Set LLM API Key', 'The API key of the OpenAI-compatible LLM (also used by the "openai" embedding provider).'),
   );
 }

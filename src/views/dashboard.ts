@@ -12,6 +12,7 @@ import { describeError } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
 import { daysAgoUtc, formatLocalWithUtc } from '../time';
 import type { TreeFilter } from './memoryTree';
+import { BuiltinCommand } from '../commandIds';
 
 type Metric = 'total' | 'new7d' | 'actionable' | 'pending' | 'bucket';
 
@@ -107,7 +108,7 @@ export class Dashboard implements vscode.Disposable {
       void this.refresh();
     } else if (m?.type === 'filter' && typeof m.projectId === 'string') {
       this.onFilter(filterFor(m.projectId, m.metric, m.bucket));
-      void vscode.commands.executeCommand('mnemo.views.memories.focus');
+      void vscode.commands.executeCommand(BuiltinCommand.focusMemories);
     }
   }
 

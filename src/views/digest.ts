@@ -9,6 +9,7 @@ import type { Ctx } from '../ctx';
 import { errorDetail } from '../errors';
 import { localDay } from '../time';
 import { shortText } from './present';
+import { BuiltinCommand } from '../commandIds';
 
 export const DIGEST_SIZE = 10;
 const LAST_SHOWN_KEY = 'mnemo.digest.lastShownDay';
@@ -39,7 +40,7 @@ export class DailyDigest {
       void vscode.window
         .showInformationMessage(`Mnemo: ${top.length} memories wait for your review today: ${names}${more}.`, 'Review', 'Not Today')
         .then((choice) => {
-          if (choice === 'Review') void vscode.commands.executeCommand('mnemo.views.review.focus');
+          if (choice === 'Review') void vscode.commands.executeCommand(BuiltinCommand.focusReview);
         });
       return true;
     } catch (err) {

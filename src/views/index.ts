@@ -1,5 +1,6 @@
 /** Creates the views (extension lifetime) and wires them to the context's events. */
 import * as vscode from 'vscode';
+import { ViewId } from '../commandIds';
 import type { Ctx } from '../ctx';
 import { ContextKey } from './contextValues';
 import { Dashboard } from './dashboard';
@@ -27,13 +28,13 @@ export interface Views {
 
 export function createViews(ctx: Ctx): Views {
   const memories = new MemoryTreeProvider(ctx);
-  const memoriesView = vscode.window.createTreeView('mnemo.views.memories', {
+  const memoriesView = vscode.window.createTreeView(ViewId.memories, {
     treeDataProvider: memories,
     showCollapseAll: true,
     canSelectMany: true,
   });
   const review = new ReviewTreeProvider(ctx);
-  const reviewView = vscode.window.createTreeView('mnemo.views.review', { treeDataProvider: review, canSelectMany: true });
+  const reviewView = vscode.window.createTreeView(ViewId.review, { treeDataProvider: review, canSelectMany: true });
   const documents = new MnemoDocuments(ctx);
   const statusBar = new StatusBar(ctx);
   const digest = new DailyDigest(ctx, (limit) => review.pending(limit));

@@ -23,6 +23,7 @@ import {
   STATUS_CONTEXT,
   tooltip,
 } from './present';
+import { Command } from '../commandIds';
 
 export const PAGE_SIZE = 50;
 /** Statuses the tree lists unless a filter says otherwise (archived memories are out of sight). */
@@ -217,7 +218,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         item.description = page ? `${page.items.length} of ${page.total}` : undefined;
         item.iconPath = new vscode.ThemeIcon('ellipsis');
         item.contextValue = ContextValue.LoadMore;
-        item.command = { command: 'mnemo.loadMore', title: 'Load More', arguments: [node] };
+        item.command = { command: Command.loadMore, title: 'Load More', arguments: [node] };
         item.accessibilityInformation = { label: `Load more memories${page ? `, ${page.items.length} of ${page.total} shown` : ''}` };
         return item;
       }
@@ -250,7 +251,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     } catch (err) {
       this.ctx.log.error(`Loading memories failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       return [this.info(node?.kind === 'project' ? node : undefined, 'Could not load memories; see "Mnemo: Show Output".', {
-        command: 'mnemo.showOutput',
+        command: Command.showOutput,
         title: 'Show Output',
       })];
     }
@@ -318,10 +319,10 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
           project,
           message,
           this._filter
-            ? { command: 'mnemo.clearFilter', title: 'Clear Filter' }
+            ? { command: Command.clearFilter, title: 'Clear Filter' }
             : project.projectId === GLOBAL_PROJECT
               ? undefined
-              : { command: 'mnemo.rememberSelection', title: 'Remember Selection' },
+              : { command: Command.rememberSelection, title: 'Remember Selection' },
         ),
       ];
     }

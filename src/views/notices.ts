@@ -10,6 +10,7 @@ import { errorDetail } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
 import { formatLocalWithUtc } from '../time';
 import { shortText } from './present';
+import { Command } from '../commandIds';
 
 export async function checkNotices(ctx: Ctx): Promise<Notice[]> {
   let notices: Notice[];
@@ -38,7 +39,7 @@ export async function checkNotices(ctx: Ctx): Promise<Notice[]> {
           })),
           { title: 'Mnemo: memories marked wrong by others', placeHolder: 'Choose one to see it in the tree' },
         );
-        if (picked) void vscode.commands.executeCommand('mnemo.revealMemory', picked.notice.memory.id);
+        if (picked) void vscode.commands.executeCommand(Command.revealMemory, picked.notice.memory.id);
       }
       if (choice) await ctx.request(AckNoticesRequest, { ids: notices.map((n) => n.memory.id), user: currentUser() });
     } catch (err) {

@@ -1,6 +1,7 @@
 /** The status bar item: sidecar health (from `mnemo/status`), memory count and pending count. */
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
+import { BuiltinCommand, Command } from '../commandIds';
 
 export class StatusBar implements vscode.Disposable {
   readonly item: vscode.StatusBarItem;
@@ -10,7 +11,7 @@ export class StatusBar implements vscode.Disposable {
     this.item = vscode.window.createStatusBarItem('mnemo.status', vscode.StatusBarAlignment.Left, 10);
     this.item.name = 'Mnemo';
     // The view container's built-in "show" command: opens the Mnemo view.
-    this.item.command = { command: 'workbench.view.extension.mnemo', title: 'Open Mnemo' };
+    this.item.command = { command: BuiltinCommand.showMnemoContainer, title: 'Open Mnemo' };
     this.disposables.push(
       this.item,
       ctx.onDidChangeState(() => this.render()),
@@ -27,7 +28,7 @@ export class StatusBar implements vscode.Disposable {
   render(): void {
     const { state, status } = this.ctx;
     const tip = new vscode.MarkdownString(undefined, true);
-    tip.isTrusted = { enabledCommands: ['mnemo.restartSidecar', 'mnemo.showOutput', 'mnemo.openDashboard'] };
+    tip.isTrusted = { enabledCommands: [Command.restartSidecar, Command.showOutput, Command.openDashboard] };
     let icon: string;
     let health: string;
     this.item.backgroundColor = undefined;
