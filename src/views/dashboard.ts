@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { GLOBAL_PROJECT, type MemoryStatus } from '../../sidecar/model';
 import { StatsRequest, type ProjectStats, type StatsResult } from '../../sidecar/protocol';
+import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { describeError } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
@@ -181,7 +182,7 @@ for (const el of document.querySelectorAll('[data-project]')) {
       `embedding ${esc(stats.embedding_model)} (${stats.embedding_ready ? 'ready' : 'not loaded yet'})`,
       `Chroma ${esc(stats.chroma)}`,
       stats.llm_tokens ? `LLM ${stats.llm_tokens.extractions} extractions, ${stats.llm_tokens.prompt + stats.llm_tokens.completion} tokens` : '',
-      `as of ${esc(formatLocalWithUtc(new Date().toISOString()))}`,
+      `as of ${esc(formatLocalWithUtc(new Date().toISOString(), config.display.timeZone()))}`,
     ]
       .filter(Boolean)
       .join(' · ');

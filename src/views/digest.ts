@@ -25,7 +25,7 @@ export class DailyDigest {
   /** Shows the digest unless it was shown today, is disabled, or nothing is pending. */
   async maybeShow(): Promise<boolean> {
     if (this.inFlight || !config.review.dailyDigest() || !this.ctx.isRunning) return false;
-    const today = localDay();
+    const today = localDay(new Date(), config.display.timeZone());
     if (this.ctx.extension.globalState.get<string>(LAST_SHOWN_KEY) === today) return false;
     this.inFlight = true;
     try {

@@ -11,7 +11,7 @@ import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { describeError } from '../errors';
 import { projectLabel, workspaceProjectIds } from '../projects';
-import { formatLocalWithUtc } from '../time';
+import { formatLocalWithUtc, zoneName } from '../time';
 import { CATEGORY_LABEL, percent, shortText, SOURCE_LABEL } from './present';
 
 export const DOC_SCHEME = 'mnemo';
@@ -66,7 +66,7 @@ export class MnemoDocuments implements vscode.TextDocumentContentProvider, vscod
 
   private async audit(projectId: string | undefined, memoryId: string | undefined, token: vscode.CancellationToken): Promise<string> {
     const { entries } = await this.ctx.request(AuditListRequest, { project_id: projectId, memory_id: memoryId, limit: AUDIT_LIMIT }, token);
-    const zone = config.display.timeZone() ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const zone = zoneName(config.display.timeZone());
     const scope = memoryId ? `memory ${memoryId}` : projectId ? `project ${projectLabel(projectId)} (${projectId})` : 'all projects';
     const header = [
       `Mnemo audit log — ${scope}`,
@@ -120,7 +120,7 @@ export class MnemoDocuments implements vscode.TextDocumentContentProvider, vscod
 }
 
 export function formatAuditEntry(e: AuditEntry): string {
-  const parts = [formatLocalWithUtc(e.at), e.action.padEnd(8), e.memory_id ?? '-', e.project_id ? `[${e.project_id}]` : '', `by ${e.by}`];
+  const parts = [formatLocalWithUtc(e.at, config.display.timeZone()), e.action.padEnd(8), e.memory_id ?? '-', e.project_id ? `[${e.project_id}]` : '', `by ${e.by}`];
   let line = parts.filter(Boolean).join('  ');
   if (e.changes) {
     const changes = Object.entries(e.changes).map(([field, [before, after]]) => `${field}: ${show(before)} → ${show(after)}`);

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { AckNoticesRequest, NoticesRequest, type Notice } from '../../sidecar/protocol';
 import { currentUser } from '../client';
+import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { errorDetail } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
@@ -34,7 +35,7 @@ export async function checkNotices(ctx: Ctx): Promise<Notice[]> {
           notices.map((n) => ({
             label: shortText(n.memory.text, 100),
             description: `${projectLabel(n.memory.project_id)} · marked wrong by ${n.by}`,
-            detail: formatLocalWithUtc(n.at),
+            detail: formatLocalWithUtc(n.at, config.display.timeZone()),
             notice: n,
           })),
           { title: 'Mnemo: memories marked wrong by others', placeHolder: 'Choose one to see it in the tree' },

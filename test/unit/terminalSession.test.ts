@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { boundOutput, isTroubleshooting, sessionMessages, similarCommands, stripAnsi, type Execution } from '../../src/capture/terminalSession';
+
+const ex = (command: string, exitCode: number | undefined, output = '', startedAt = 0, endedAt = 1): Execution => ({ command, exitCode, startedAt, endedAt, output });
+
+test('output loses ANSI colours, shell-integration marks and progress overwrites', () => {
+  assert.equal(stripAnsi('\u001b]633;C\u0007\u001b[31merror\u001b[0m: x\r\nprogress 10%\rprogress 100%\n'), 'error: x\nprogress 100%\n');
+  assert.equal(stripAnsi('\u001b]0;title\u001b\\plain\u0007'), 'plain');
+  assert.equal(stripAnsi('tab\tkept'), 'tab\tkept');
+});
+
+test('long output keeps its head and its tail (where errors are), within the byte bound', () => {
+  const long = `HEAD${'a'.repeat(10_000)}TAIL`;
+  const bounded = boundOutput(long, 1024);
+  assert.ok(Buffer.byteLength(bounded) <= 1024 + 40, `bounded to ${Buffer.byteLength(bounded)} bytes`);
+  assert.ok(bounded.startsWith('HEAD'));
+  assert.ok(bounded.endsWith('TAIL'));
+  assert.match(bounded, /output truncated/);
+  assert.equal(boundOutput('  short\n', 1024), 'short', 'short output is only trimmed');
+});
+
+test('bounding never splits a multi-byte character into a replacement mark', () => {
+  const bounded = boundOutput('错'.repeat(2000), 512);
+  assert.doesNotMatch(bounded, /\uFFFD/);
+});
+
+test('similar commands: same program and mostly the same words', () => {
+  assert.ok(similarCommands('npm test', 'npm test -- --runInBand'));
+  assert.ok(similarCommands('sudo apt install x', 'apt install x'));
+  assert.ok(!similarCommands('npm test', 'git status'));
+  assert.ok(!similarCommands('', 'npm test'));
+});
+
+test('a failing command later followed by a similar success is troubleshooting; other orders are not', () => {
+  assert.ok(isTroubleshooting([ex('npm test', 1), ex('git status', 0), ex('npm test -- --runInBand', 0)]));
+  assert.ok(!isTroubleshooting([ex('npm test', 0), ex('npm run build', 0)]));
+  assert.ok(!isTroubleshooting([ex('npm test', 0), ex('cargo build', 1)]));
+  assert.ok(!isTroubleshooting([ex('npm test -- --runInBand', 0), ex('npm test', 1)]), 'the success must come after the failure');
+  assert.ok(!isTroubleshooting([ex('npm test', undefined), ex('npm test', 0)]), 'an unknown exit code is not a failure');
+});
+
+test('a session becomes `$ cmd` user messages and `exit N · output` tool messages, with ids and times', () => {
+  const msgs = sessionMessages('t1', [ex('make', 2, 'boom', Date.parse('2026-12-01T00:00:00Z'), Date.parse('2026-12-01T00:00:03Z')), ex('make', undefined)]);
+  assert.deepEqual(
+    msgs.map((m) => [m.role, m.content, m.id]),
+    [
+      ['user', '$ make', 't1:0:cmd'],
+      ['tool', 'exit 2 · boom', 't1:0:out'],
+      ['user', '$ make', 't1:1:cmd'],
+      ['tool', 'exit unknown · ', 't1:1:out'],
+    ],
+  );
+  assert.equal(msgs[0].timestamp, '2026-12-01T00:00:00.000Z');
+  assert.equal(msgs[1].timestamp, '2026-12-01T00:00:03.000Z');
+});
