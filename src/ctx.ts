@@ -27,10 +27,15 @@ import { describeError, errorCode, errorDetail, SidecarDownError } from './error
 import { completeWithVscodeLm } from './llm';
 import { clearProjectCache } from './projects';
 import { ContextKey } from './views/contextValues';
-import type { Views } from './views';
 import { Command, type CommandId } from './commandIds';
 
 export type SidecarState = 'starting' | 'running' | 'stopped' | 'failed';
+
+/** What changed: these projects' memories (these ids, when known), or everything when `projectIds` is absent. */
+export interface MemoriesChange {
+  projectIds?: string[];
+  ids?: string[];
+}
 
 /** How long a command waits for a sidecar that is still starting before saying it is down. */
 const START_WAIT_MS = 60_000;
@@ -59,12 +64,12 @@ export class Ctx implements vscode.Disposable {
   private readonly statusEmitter = new vscode.EventEmitter<StatusParams>();
   /** Fires on `mnemo/status`. */
   readonly onDidChangeStatus = this.statusEmitter.event;
-  private readonly memoriesEmitter = new vscode.EventEmitter<MemoriesChangedParams>();
-  /** Fires on `mnemo/memories/changed`. */
+  private readonly memoriesEmitter = new vscode.EventEmitter<MemoriesChange>();
+  /**
+   * Fires on `mnemo/memories/changed` and when a person asks for a refresh: the one path by which the
+   * views reload (one-way data flow; no command refreshes a view by hand).
+   */
   readonly onDidChangeMemories = this.memoriesEmitter.event;
-
-  /** The views; set by activate() right after construction. */
-  views!: Views;
 
   constructor(readonly extension: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel('Mnemo', { log: true });
@@ -165,7 +170,9 @@ export class Ctx implements vscode.Disposable {
         this._status = p;
         this.statusEmitter.fire(p);
       }),
-      onNotification(client, MemoriesChangedNotification, (p) => this.memoriesEmitter.fire(p)),
+      onNotification(client, MemoriesChangedNotification, (p: MemoriesChangedParams) =>
+        this.memoriesEmitter.fire(p.projectIds?.length ? { projectIds: p.projectIds, ids: p.ids } : {}),
+      ),
       onNotification(client, ProgressNotification, (p) => this.onProgress(p)),
       onRequest(client, LlmCompleteRequest, (p, token) => completeWithVscodeLm(p, token)),
     );
@@ -244,6 +251,14 @@ export class Ctx implements vscode.Disposable {
     await sendNotification(client, type, params);
   }
 
+  /**
+   * Tells every view that everything may have changed (Refresh, a NotFound answer, writes by another
+   * process such as the CLI, which the sidecar cannot see): raised like a change notification.
+   */
+  announceChange(change: MemoriesChange = {}): void {
+    this.memoriesEmitter.fire(change);
+  }
+
   // ------------------------------------------------------------------ commands
 
   /** Registers a command whose failures are logged with their stack and shown as one sentence. */
@@ -272,7 +287,8 @@ export class Ctx implements vscode.Disposable {
       });
       return;
     }
-    if (errorCode(err) === ErrorCodes.NotFound) void vscode.commands.executeCommand(Command.refreshViews);
+    // The memory is gone (another window, the CLI): what the views show is stale.
+    if (errorCode(err) === ErrorCodes.NotFound) this.announceChange();
     void vscode.window.showErrorMessage(message);
   }
 

@@ -18,14 +18,14 @@ export function activate(context: vscode.ExtensionContext): MnemoApi {
   const c = new Ctx(context);
   ctx = c;
   context.subscriptions.push(c);
-  c.views = createViews(c);
-  registerCommands(c);
+  const views = createViews(c);
+  registerCommands(c, views);
   const terminal = new TerminalCapture(c);
   const chat = new ChatCapture(c);
   const tools = new LanguageModelTools(c);
   c.pushExtension(terminal, chat, tools);
   void c.start();
-  const api = createApi(c, { terminal, chat, tools });
+  const api = createApi(c, views, { terminal, chat, tools });
   api.activationMs = performance.now() - t0;
   return api;
 }

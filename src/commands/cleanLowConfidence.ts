@@ -64,7 +64,6 @@ export function register(ctx: Ctx): void {
     const { changed } = await ctx.request(CleanRequest, { ids, action: action.value, by: currentUser() });
     const archived = action.value === 'archive' ? changed : 0;
     const deleted = action.value === 'delete' ? changed : 0;
-    ctx.views.refreshAll();
     void vscode.window.showInformationMessage(action.value === 'delete' ? `Deleted ${deleted} memories.` : `Archived ${archived} memories.`);
     return { archived, deleted };
   });

@@ -7,15 +7,16 @@ import { CATEGORIES, type Category, type Memory } from '../../sidecar/model';
 import { UpdateRequest, type UpdateParams } from '../../sidecar/protocol';
 import { currentUser } from '../client';
 import type { Ctx } from '../ctx';
+import type { Views } from '../views';
 import { CATEGORY_LABEL } from '../views/present';
 import { resolveMemories } from './pick';
 import { Command } from '../commandIds';
 
 const STEPS = 5;
 
-export function register(ctx: Ctx): void {
+export function register(ctx: Ctx, views: Views): void {
   ctx.registerCommand(Command.editMemory, async (...args: unknown[]) => {
-    const [memory] = (await resolveMemories(ctx, args, { title: 'Mnemo: Edit Memory' })) ?? [];
+    const [memory] = (await resolveMemories(ctx, views, args, { title: 'Mnemo: Edit Memory' })) ?? [];
     if (!memory) return undefined;
     const patch = await askPatch(memory);
     if (!patch) return undefined;
@@ -24,8 +25,6 @@ export function register(ctx: Ctx): void {
       return memory;
     }
     const updated = await ctx.request(UpdateRequest, { id: memory.id, patch, by: currentUser() });
-    ctx.views.memories.updateMemory(updated);
-    ctx.views.review.refresh();
     void vscode.window.showInformationMessage('Memory updated.');
     return updated;
   });

@@ -7,6 +7,7 @@ import type { Memory } from '../../sidecar/model';
 import { ConfirmRequest, MarkWrongRequest, UpdateRequest } from '../../sidecar/protocol';
 import { currentUser } from '../client';
 import type { Ctx } from '../ctx';
+import type { Views } from '../views';
 import { shortText } from '../views/present';
 import { resolveMemories } from './pick';
 import { Command } from '../commandIds';
@@ -19,13 +20,11 @@ async function applyAll(ctx: Ctx, memories: Memory[], fn: (m: Memory) => Promise
       try {
         const updated = await fn(m);
         done.push(updated);
-        ctx.views.memories.updateMemory(updated);
       } catch (err) {
         failed.push(err);
       }
     }),
   );
-  ctx.views.review.refresh();
   if (failed.length && done.length === 0) throw failed[0];
   if (failed.length) ctx.reportError(failed[0], `${failed.length} of ${memories.length} updates`);
   return { done, failed };
@@ -35,9 +34,9 @@ function what(memories: Memory[]): string {
   return memories.length === 1 ? `“${shortText(memories[0].text, 60)}”` : `${memories.length} memories`;
 }
 
-export function register(ctx: Ctx): void {
+export function register(ctx: Ctx, views: Views): void {
   ctx.registerCommand(Command.confirmMemory, async (...args: unknown[]) => {
-    const memories = await resolveMemories(ctx, args, { title: 'Mnemo: Confirm', statuses: ['active', 'pending', 'wrong'], many: true });
+    const memories = await resolveMemories(ctx, views, args, { title: 'Mnemo: Confirm', statuses: ['active', 'pending', 'wrong'], many: true });
     if (!memories?.length) return undefined;
     const { done } = await applyAll(ctx, memories, (m) => ctx.request(ConfirmRequest, { id: m.id, by: currentUser() }));
     void vscode.window.showInformationMessage(`Confirmed ${what(done)}.`);
@@ -45,7 +44,7 @@ export function register(ctx: Ctx): void {
   });
 
   const markWrong = async (title: string, args: unknown[]): Promise<Memory[] | undefined> => {
-    const memories = await resolveMemories(ctx, args, { title, statuses: ['active', 'pending', 'confirmed'], many: true });
+    const memories = await resolveMemories(ctx, views, args, { title, statuses: ['active', 'pending', 'confirmed'], many: true });
     if (!memories?.length) return undefined;
     const before = new Map(memories.map((m) => [m.id, m]));
     const { done } = await applyAll(ctx, memories, (m) => ctx.request(MarkWrongRequest, { id: m.id, by: currentUser() }));

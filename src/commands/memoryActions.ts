@@ -8,6 +8,7 @@ import { GLOBAL_PROJECT, type Memory } from '../../sidecar/model';
 import { DeleteRequest, PromoteRequest } from '../../sidecar/protocol';
 import { currentUser } from '../client';
 import type { Ctx } from '../ctx';
+import type { Views } from '../views';
 import { UserError } from '../errors';
 import { workspaceProjects } from '../projects';
 import { shortText } from '../views/present';
@@ -37,22 +38,21 @@ export async function resolveFileRef(memory: Memory, file: string): Promise<vsco
   return undefined;
 }
 
-export function register(ctx: Ctx): void {
+export function register(ctx: Ctx, views: Views): void {
   ctx.registerCommand(Command.copyMemory, async (...args: unknown[]) => {
-    const memories = await resolveMemories(ctx, args, { title: 'Mnemo: Copy Memory', many: true });
+    const memories = await resolveMemories(ctx, views, args, { title: 'Mnemo: Copy Memory', many: true });
     if (!memories?.length) return;
     await vscode.env.clipboard.writeText(memories.map((m) => m.text).join('\n'));
     void vscode.window.setStatusBarMessage(`Copied ${memories.length === 1 ? 'the memory' : `${memories.length} memories`}.`, 3000);
   });
 
   ctx.registerCommand(Command.promoteMemory, async (...args: unknown[]) => {
-    const memories = await resolveMemories(ctx, args, { title: 'Mnemo: Promote to Global', statuses: ['active', 'confirmed', 'pending'], many: true });
+    const memories = await resolveMemories(ctx, views, args, { title: 'Mnemo: Promote to Global', statuses: ['active', 'confirmed', 'pending'], many: true });
     if (!memories?.length) return undefined;
     const already = memories.filter((m) => m.project_id === GLOBAL_PROJECT);
     const todo = memories.filter((m) => m.project_id !== GLOBAL_PROJECT);
     if (todo.length === 0) throw new UserError('Already global: it is recalled in every project.');
     const promoted = await Promise.all(todo.map((m) => ctx.request(PromoteRequest, { id: m.id, by: currentUser() })));
-    ctx.views.memories.refreshProjects([...new Set([...todo.map((m) => m.project_id), GLOBAL_PROJECT])]);
     void vscode.window.showInformationMessage(
       `Promoted ${promoted.length === 1 ? `“${shortText(promoted[0].text, 60)}”` : `${promoted.length} memories`} to Global; every project recalls it now.${already.length ? ` ${already.length} already global.` : ''}`,
     );
@@ -60,7 +60,7 @@ export function register(ctx: Ctx): void {
   });
 
   ctx.registerCommand(Command.deleteMemory, async (...args: unknown[]) => {
-    const memories = await resolveMemories(ctx, args, { title: 'Mnemo: Delete Memory', statuses: ['active', 'pending', 'confirmed', 'wrong', 'archived'], many: true });
+    const memories = await resolveMemories(ctx, views, args, { title: 'Mnemo: Delete Memory', statuses: ['active', 'pending', 'confirmed', 'wrong', 'archived'], many: true });
     if (!memories?.length) return undefined;
     const label = memories.length === 1 ? `“${shortText(memories[0].text, 80)}”` : `${memories.length} memories`;
     const ok = await vscode.window.showWarningMessage(
@@ -70,14 +70,12 @@ export function register(ctx: Ctx): void {
     );
     if (ok !== 'Delete') return undefined;
     const { deleted } = await ctx.request(DeleteRequest, { ids: memories.map((m) => m.id), by: currentUser() });
-    ctx.views.memories.refreshProjects([...new Set(memories.map((m) => m.project_id))]);
-    ctx.views.review.refresh();
     void vscode.window.showInformationMessage(`Deleted ${deleted} ${deleted === 1 ? 'memory' : 'memories'}.`);
     return deleted;
   });
 
   ctx.registerCommand(Command.openSource, async (...args: unknown[]) => {
-    const [memory] = (await resolveMemories(ctx, args, { title: 'Mnemo: Open Source' })) ?? [];
+    const [memory] = (await resolveMemories(ctx, views, args, { title: 'Mnemo: Open Source' })) ?? [];
     if (!memory) return undefined;
     const refs = memory.source_ref.map((r) => ({ ref: r, file: parseFileRef(r) })).filter((r) => r.file);
     if (refs.length === 0) {

@@ -25,7 +25,6 @@ export function register(ctx: Ctx): void {
     }
     await ctx.ready();
     const uri = auditUri(scope);
-    ctx.views.documents.refresh(uri);
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc, { preview: true });
     return doc;

@@ -4,11 +4,12 @@
  */
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
+import type { Views } from '../views';
 import { SidecarDownError } from '../errors';
 import type { MoreNode, SourceNode } from '../views/memoryTree';
 import { BuiltinCommand, Command } from '../commandIds';
 
-export function register(ctx: Ctx): void {
+export function register(ctx: Ctx, views: Views): void {
   ctx.registerCommand(Command.showOutput, () => ctx.log.show(true));
 
   ctx.registerCommand(Command.restartSidecar, async () => {
@@ -17,19 +18,18 @@ export function register(ctx: Ctx): void {
     void vscode.window.setStatusBarMessage('Mnemo: memory service restarted.', 4000);
   });
 
-  ctx.registerCommand(Command.openDashboard, () => ctx.views.dashboard.open());
+  ctx.registerCommand(Command.openDashboard, () => views.dashboard.open());
 
-  ctx.registerCommand(Command.clearFilter, () => ctx.views.setFilter(undefined));
+  ctx.registerCommand(Command.clearFilter, () => views.setFilter(undefined));
 
-  ctx.registerCommand(Command.refreshViews, () => ctx.views.refreshAll());
+  ctx.registerCommand(Command.refreshViews, () => ctx.announceChange());
 
   ctx.registerCommand(Command.loadMore, (node?: MoreNode | SourceNode) => {
-    if (node && (node.kind === 'more' || node.kind === 'source')) return ctx.views.memories.loadMore(node);
+    if (node && (node.kind === 'more' || node.kind === 'source')) return views.memories.loadMore(node);
     return undefined;
   });
 
   ctx.registerCommand(Command.reviewPending, async () => {
     await vscode.commands.executeCommand(BuiltinCommand.focusReview);
-    ctx.views.review.refresh();
   });
 }

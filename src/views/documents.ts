@@ -44,8 +44,9 @@ export class MnemoDocuments implements vscode.TextDocumentContentProvider, vscod
     this.emitter.dispose();
   }
 
-  refresh(uri: vscode.Uri): void {
-    this.emitter.fire(uri);
+  /** Regenerates the open Mnemo documents (memories changed, or a refresh was asked for). */
+  refreshOpen(): void {
+    for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === DOC_SCHEME && doc.uri.path.startsWith('/audit/')) this.emitter.fire(doc.uri);
   }
 
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {

@@ -1,7 +1,15 @@
-/** Creates the views (extension lifetime) and wires them to the context's events. */
+/**
+ * Creates the views (extension lifetime). Data flows one way: the views subscribe to the context's
+ * events (`onDidChangeMemories` — the sidecar's `mnemo/memories/changed`, or a refresh a person asked
+ * for — and the sidecar's state) and reload themselves; commands change memories through the sidecar and
+ * never refresh a view by hand. The context does not hold the views: activate() hands them to the few
+ * commands that act on them (reveal, selection, filter, load more, dashboard).
+ */
 import * as vscode from 'vscode';
-import { ViewId } from '../commandIds';
-import type { Ctx } from '../ctx';
+import type { Memory } from '../../sidecar/model';
+import { BuiltinCommand, ViewId } from '../commandIds';
+import type { Ctx, MemoriesChange } from '../ctx';
+import { errorDetail } from '../errors';
 import { ContextKey } from './contextValues';
 import { Dashboard } from './dashboard';
 import { DailyDigest } from './digest';
@@ -12,6 +20,9 @@ import { MemoryDecorations } from './present';
 import { ReviewTreeProvider, type ReviewNode } from './reviewTree';
 import { StatusBar } from './statusBar';
 
+/** Changes within this window are applied as one reload (a clean archives many memories one by one). */
+const COALESCE_MS = 50;
+
 export interface Views {
   memories: MemoryTreeProvider;
   memoriesView: vscode.TreeView<TreeNode>;
@@ -21,9 +32,11 @@ export interface Views {
   documents: MnemoDocuments;
   statusBar: StatusBar;
   digest: DailyDigest;
-  /** Refresh every view (after a restart, a time zone change, a NotFound error). */
-  refreshAll(): void;
   setFilter(filter: TreeFilter | undefined): void;
+  /** Shows a memory in the Memories tree: focus the view, pin the memory into its subtree, reveal. */
+  reveal(memory: Memory): Promise<void>;
+  /** The memories selected in the Memories and Review views. */
+  selectedMemories(): Memory[];
 }
 
 export function createViews(ctx: Ctx): Views {
@@ -42,11 +55,42 @@ export function createViews(ctx: Ctx): Views {
   const setFilter = (filter: TreeFilter | undefined): void => memories.setFilter(filter);
   const dashboard = new Dashboard(ctx, setFilter);
 
-  const refreshAll = (): void => {
-    memories.refreshAll();
+  // ---------------------------------------------------------------- the one reload path
+  let pending: Set<string> | 'all' | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const reload = (): void => {
+    timer = undefined;
+    const what = pending;
+    pending = undefined;
+    if (what === 'all' || what === undefined) memories.refreshAll();
+    else memories.refreshProjects([...what]);
     review.refresh();
-    void dashboard.refresh();
+    documents.refreshOpen();
   };
+  const onChange = (change: MemoriesChange): void => {
+    if (!change.projectIds?.length) pending = 'all';
+    else if (pending !== 'all') {
+      pending ??= new Set();
+      for (const id of change.projectIds) pending.add(id);
+    }
+    timer ??= setTimeout(reload, COALESCE_MS);
+  };
+
+  const reveal = async (memory: Memory): Promise<void> => {
+    await vscode.commands.executeCommand(BuiltinCommand.focusMemories);
+    const node = memories.nodeForMemory(memory);
+    try {
+      await memoriesView.reveal(node, { select: true, focus: true, expand: true });
+    } catch (err) {
+      // A reload raced the reveal: rebuild the tree once and try again.
+      ctx.log.warn(`Reveal retry: ${errorDetail(err)}`);
+      memories.refreshAll();
+      await memoriesView.reveal(memories.nodeForMemory(memory), { select: true, focus: true, expand: true });
+    }
+  };
+
+  const selectedMemories = (): Memory[] =>
+    [...memoriesView.selection, ...reviewView.selection].flatMap((n) => (n.kind === 'memory' || n.kind === 'review' ? [n.memory] : []));
 
   ctx.pushExtension(
     memories,
@@ -56,24 +100,20 @@ export function createViews(ctx: Ctx): Views {
     documents,
     statusBar,
     dashboard,
+    { dispose: () => timer && clearTimeout(timer) },
     vscode.window.registerFileDecorationProvider(new MemoryDecorations()),
     vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, documents),
     memories.onDidChangeFilter((filter) => {
       memoriesView.description = filter ? `Filter: ${filter.label}` : undefined;
-      void vscode.commands.executeCommand('setContext', ContextKey.FilterActive, filter !== undefined);
+      void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.FilterActive, filter !== undefined);
     }),
     review.onDidChangeCount((n) => {
       reviewView.badge = n > 0 ? { value: n, tooltip: `${n} memories wait for review` } : undefined;
       reviewView.message = n > 0 ? `${n} pending — select one or many, then confirm or reject.` : undefined;
     }),
-    ctx.onDidChangeMemories((p) => {
-      if (p.projectIds.length) memories.refreshProjects(p.projectIds);
-      else memories.refreshAll();
-      review.refresh();
-    }),
+    ctx.onDidChangeMemories(onChange),
     ctx.onDidChangeState((state) => {
-      memories.refreshAll();
-      review.refresh();
+      onChange({});
       if (state === 'running') {
         void digest.maybeShow();
         void checkNotices(ctx);
@@ -82,12 +122,12 @@ export function createViews(ctx: Ctx): Views {
     ctx.onDidChangeStatus((s) => {
       if (s.pendingCount) void digest.maybeShow();
     }),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => refreshAll()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => onChange({})),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('mnemo.display.timeZone')) refreshAll();
+      if (e.affectsConfiguration('mnemo.display.timeZone')) onChange({});
     }),
   );
-  void vscode.commands.executeCommand('setContext', ContextKey.FilterActive, false);
+  void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.FilterActive, false);
 
-  return { memories, memoriesView, review, reviewView, dashboard, documents, statusBar, digest, refreshAll, setFilter };
+  return { memories, memoriesView, review, reviewView, dashboard, documents, statusBar, digest, setFilter, reveal, selectedMemories };
 }

@@ -147,25 +147,6 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     }
   }
 
-  /** Replace a memory in place after a mutation (mark wrong, confirm, edit) and repaint its node. */
-  updateMemory(memory: Memory): void {
-    const node = this.registry.get(this.memoryKey(memory.id));
-    if (node?.kind !== 'memory') return;
-    const p = node.parent;
-    if (p.parent.category !== memory.category || p.sourceType !== memory.source_type || p.parent.parent.projectId !== memory.project_id) {
-      // It moved: the projects' change notification will rebuild both places.
-      this.refreshProjects([p.parent.parent.projectId, memory.project_id]);
-      return;
-    }
-    node.memory = memory;
-    const page = this.pages.get(p.id);
-    if (page) {
-      page.items = page.items.map((m) => (m.id === memory.id ? memory : m));
-      page.pinned = page.pinned.map((m) => (m.id === memory.id ? memory : m));
-    }
-    this.emitter.fire(node);
-  }
-
   // ------------------------------------------------------------------ TreeDataProvider
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
