@@ -6,10 +6,11 @@
  */
 import * as vscode from 'vscode';
 import { CATEGORIES, GLOBAL_PROJECT, SOURCE_TYPES, type Category, type Memory, type MemoryStatus, type SourceType } from '../../sidecar/model';
-import { ListRequest, type ListParams } from '../../sidecar/protocol';
+import { CountsRequest, ListRequest, type ListParams } from '../../sidecar/protocol';
 import type { Ctx } from '../ctx';
 import { projectLabel, workspaceProjects } from '../projects';
 import { ContextValue } from './contextValues';
+import { treeCounts, type TreeCounts } from './counts';
 import {
   accessibilityLabel,
   CATEGORY_ICON,
@@ -99,6 +100,8 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private readonly childCache = new Map<string, TreeNode[]>();
   private readonly pages = new Map<string, Page>();
   private readonly extraProjects = new Set<string>();
+  /** One `mnemo/memory/counts` per project (under the filter), shared by its category and source nodes. */
+  private readonly counts = new Map<string, Promise<TreeCounts>>();
   private _filter: TreeFilter | undefined;
   /** Bumped on every refresh; a load that started before a refresh does not write stale results. */
   private generation = 0;
@@ -127,6 +130,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     this.generation++;
     this.childCache.clear();
     this.pages.clear();
+    this.counts.clear();
     this.emitter.fire();
   }
 
@@ -135,6 +139,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     this.generation++;
     for (const projectId of projectIds) {
       const node = this.registry.get(this.projectKey(projectId));
+      this.counts.delete(projectId);
       if (!node) continue;
       const prefix = `${projectId}${SEP}`;
       for (const key of [...this.childCache.keys()]) {
@@ -273,14 +278,22 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     };
   }
 
-  private async count(params: ListParams): Promise<number> {
-    const r = await this.ctx.request(ListRequest, { ...params, limit: 1, offset: 0 });
-    return r.total;
+  /** The project's numbers under the filter: one counts request, reused by every node below the project. */
+  private projectCounts(projectId: string): Promise<TreeCounts> {
+    let counts = this.counts.get(projectId);
+    if (!counts) {
+      const { status, ...filter } = this.baseParams(projectId);
+      const statuses = status ?? TREE_STATUSES;
+      counts = this.ctx.request(CountsRequest, { ...filter, status: statuses }).then((r) => treeCounts(r.groups, statuses));
+      counts.catch(() => this.counts.delete(projectId));
+      this.counts.set(projectId, counts);
+    }
+    return counts;
   }
 
   private async categoryNodes(project: ProjectNode): Promise<TreeNode[]> {
-    const base = this.baseParams(project.projectId);
-    const totals = await Promise.all(CATEGORIES.map((category) => this.count({ ...base, category })));
+    const counts = await this.projectCounts(project.projectId);
+    const totals = CATEGORIES.map((category) => counts.byCategory.get(category) ?? 0);
     const nodes: TreeNode[] = [];
     CATEGORIES.forEach((category, i) => {
       const pinned = this.hasPinned(`${project.projectId}${SEP}${category}${SEP}`);
@@ -311,8 +324,8 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   private async sourceNodes(category: CategoryNode): Promise<TreeNode[]> {
-    const base = { ...this.baseParams(category.parent.projectId), category: category.category };
-    const totals = await Promise.all(SOURCE_TYPES.map((source_type) => this.count({ ...base, source_type })));
+    const counts = (await this.projectCounts(category.parent.projectId)).bySource.get(category.category);
+    const totals = SOURCE_TYPES.map((sourceType) => counts?.get(sourceType) ?? 0);
     const nodes: TreeNode[] = [];
     SOURCE_TYPES.forEach((sourceType, i) => {
       const id = this.sourceKey(category.parent.projectId, category.category, sourceType);
