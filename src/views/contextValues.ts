@@ -3,6 +3,7 @@
  * One memory value per status so menus can hide "Confirm" on confirmed and "Mark as Wrong" on wrong.
  */
 export const enum ContextValue {
+  Others = 'mnemo:others',
   Project = 'mnemo:project',
   Category = 'mnemo:category',
   Source = 'mnemo:source',

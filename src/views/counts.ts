@@ -74,3 +74,20 @@ export function scopeCounts(groups: readonly CountGroup[], workspaceProjectIds: 
     others,
   };
 }
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The scope's numbers in words (status bar tooltip and screen readers). */
+export function describeScope(s: ScopeCounts, projectLabel: (projectId: string) => string): string[] {
+  const names = s.workspace.map((p) => projectLabel(p.projectId)).join(', ');
+  const lines = [`${plural(s.memories, 'memory', 'memories')} in this workspace's projects (${names})`];
+  lines.push(s.pending ? `${s.pending} waiting for review` : 'nothing waiting for review');
+  if (s.retired) lines.push(`${s.retired} marked wrong or archived, not counted`);
+  if (s.others.length) {
+    const more = s.others.reduce((n, p) => n + p.memories, 0);
+    lines.push(`${plural(more, 'memory', 'memories')} in ${plural(s.others.length, 'other project')} (under "Other projects")`);
+  }
+  return lines;
+}

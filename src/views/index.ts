@@ -19,6 +19,7 @@ import { checkNotices } from './notices';
 import { MemoryDecorations } from './present';
 import { ReviewTreeProvider, type ReviewNode } from './reviewTree';
 import { StatusBar } from './statusBar';
+import { WorkspaceCounts } from './workspaceCounts';
 
 /** Changes within this window are applied as one reload (a clean archives many memories one by one). */
 const COALESCE_MS = 50;
@@ -32,6 +33,8 @@ export interface Views {
   documents: MnemoDocuments;
   statusBar: StatusBar;
   digest: DailyDigest;
+  /** The workspace-scoped numbers shared by the status bar, the Review Queue badge, the digest and "Other projects". */
+  counts: WorkspaceCounts;
   setFilter(filter: TreeFilter | undefined): void;
   /** Shows a memory in the Memories tree: focus the view, pin the memory into its subtree, reveal. */
   reveal(memory: Memory): Promise<void>;
@@ -40,7 +43,8 @@ export interface Views {
 }
 
 export function createViews(ctx: Ctx): Views {
-  const memories = new MemoryTreeProvider(ctx);
+  const counts = new WorkspaceCounts(ctx);
+  const memories = new MemoryTreeProvider(ctx, counts);
   const memoriesView = vscode.window.createTreeView(ViewId.memories, {
     treeDataProvider: memories,
     showCollapseAll: true,
@@ -49,8 +53,8 @@ export function createViews(ctx: Ctx): Views {
   const review = new ReviewTreeProvider(ctx);
   const reviewView = vscode.window.createTreeView(ViewId.review, { treeDataProvider: review, canSelectMany: true });
   const documents = new MnemoDocuments(ctx);
-  const statusBar = new StatusBar(ctx);
-  const digest = new DailyDigest(ctx, (limit) => review.pending(limit));
+  const statusBar = new StatusBar(ctx, counts);
+  const digest = new DailyDigest(ctx, counts, (limit) => review.pending(limit));
 
   const setFilter = (filter: TreeFilter | undefined): void => memories.setFilter(filter);
   const dashboard = new Dashboard(ctx, setFilter);
@@ -66,6 +70,7 @@ export function createViews(ctx: Ctx): Views {
     else memories.refreshProjects([...what]);
     review.refresh();
     documents.refreshOpen();
+    void counts.reload();
   };
   const onChange = (change: MemoriesChange): void => {
     if (!change.projectIds?.length) pending = 'all';
@@ -93,6 +98,7 @@ export function createViews(ctx: Ctx): Views {
     [...memoriesView.selection, ...reviewView.selection].flatMap((n) => (n.kind === 'memory' || n.kind === 'review' ? [n.memory] : []));
 
   ctx.pushExtension(
+    counts,
     memories,
     memoriesView,
     review,
@@ -100,6 +106,7 @@ export function createViews(ctx: Ctx): Views {
     documents,
     statusBar,
     dashboard,
+    digest,
     { dispose: () => timer && clearTimeout(timer) },
     vscode.window.registerFileDecorationProvider(new MemoryDecorations()),
     vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, documents),
@@ -107,20 +114,17 @@ export function createViews(ctx: Ctx): Views {
       memoriesView.description = filter ? `Filter: ${filter.label}` : undefined;
       void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.FilterActive, filter !== undefined);
     }),
-    review.onDidChangeCount((n) => {
-      reviewView.badge = n > 0 ? { value: n, tooltip: `${n} memories wait for review` } : undefined;
+    counts.onDidChange((c) => {
+      // The badge and the status bar show the same number: pending memories of the workspace's projects.
+      const n = c?.pending ?? 0;
+      reviewView.badge = n > 0 ? { value: n, tooltip: `${n} memories of this workspace's projects wait for review` } : undefined;
       reviewView.message = n > 0 ? `${n} pending — select one or many, then confirm or reject.` : undefined;
+      if (n > 0) void digest.maybeShow();
     }),
     ctx.onDidChangeMemories(onChange),
     ctx.onDidChangeState((state) => {
       onChange({});
-      if (state === 'running') {
-        void digest.maybeShow();
-        void checkNotices(ctx);
-      }
-    }),
-    ctx.onDidChangeStatus((s) => {
-      if (s.pendingCount) void digest.maybeShow();
+      if (state === 'running') void checkNotices(ctx);
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => onChange({})),
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -129,5 +133,5 @@ export function createViews(ctx: Ctx): Views {
   );
   void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.FilterActive, false);
 
-  return { memories, memoriesView, review, reviewView, dashboard, documents, statusBar, digest, setFilter, reveal, selectedMemories };
+  return { memories, memoriesView, review, reviewView, dashboard, documents, statusBar, digest, counts, setFilter, reveal, selectedMemories };
 }

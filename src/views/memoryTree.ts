@@ -1,6 +1,6 @@
 /**
- * `mnemo.views.memories`: project (one per workspace folder, plus Global) > category > source type >
- * memory. Children load lazily with `mnemo/memory/list` (paged); `mnemo/memories/changed` refreshes
+ * `mnemo.views.memories`: project (one per workspace folder, plus Global, then "Other projects" holding the
+ * store's other projects) > category > source type > memory. Children load lazily with `mnemo/memory/list` (paged); `mnemo/memories/changed` refreshes
  * only the subtrees of the projects it names. Node objects are kept in a registry so that the same id
  * is always the same object (needed by onDidChangeTreeData(element) and TreeView.reveal).
  */
@@ -11,6 +11,7 @@ import type { Ctx } from '../ctx';
 import { projectLabel, workspaceProjects } from '../projects';
 import { ContextValue } from './contextValues';
 import { treeCounts, type TreeCounts } from './counts';
+import type { WorkspaceCounts } from './workspaceCounts';
 import {
   accessibilityLabel,
   CATEGORY_ICON,
@@ -46,6 +47,13 @@ export interface ProjectNode {
   kind: 'project';
   id: string;
   projectId: string;
+  /** Set for a project outside the workspace, listed under "Other projects". */
+  parent?: OthersNode;
+}
+/** "Other projects": the store's projects that are not open in this workspace (never recalled here). */
+export interface OthersNode {
+  kind: 'others';
+  id: string;
 }
 export interface CategoryNode {
   kind: 'category';
@@ -79,7 +87,7 @@ export interface InfoNode {
   message: string;
   command?: vscode.Command;
 }
-export type TreeNode = ProjectNode | CategoryNode | SourceNode | MemoryNode | MoreNode | InfoNode;
+export type TreeNode = OthersNode | ProjectNode | CategoryNode | SourceNode | MemoryNode | MoreNode | InfoNode;
 
 interface Page {
   items: Memory[];
@@ -89,6 +97,7 @@ interface Page {
 }
 
 const SEP = '\u0000';
+const OTHERS_ID = `o${SEP}others`;
 
 export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<TreeNode | undefined | void>();
@@ -106,9 +115,26 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   /** Bumped on every refresh; a load that started before a refresh does not write stale results. */
   private generation = 0;
 
-  constructor(private readonly ctx: Ctx) {}
+  private othersSignature = '';
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly scope: WorkspaceCounts,
+  ) {
+    // The "Other projects" node appears, disappears or changes its list when the store's other projects do.
+    this.subscription = scope.onDidChange((c) => {
+      const signature = (c?.others ?? []).map((p) => `${p.projectId}:${p.memories}`).join(',');
+      if (signature === this.othersSignature) return;
+      this.othersSignature = signature;
+      this.childCache.delete('');
+      this.childCache.delete(OTHERS_ID);
+      this.emitter.fire();
+    });
+  }
 
   dispose(): void {
+    this.subscription.dispose();
     this.emitter.dispose();
     this.filterEmitter.dispose();
   }
@@ -156,12 +182,33 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
     switch (node.kind) {
+      case 'others': {
+        const others = this.scope.current?.others ?? [];
+        const n = others.reduce((sum, p) => sum + p.memories, 0);
+        const item = new vscode.TreeItem('Other projects', vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = node.id;
+        item.description = others.length ? `${n} ${n === 1 ? 'memory' : 'memories'} in ${others.length}` : undefined;
+        item.tooltip = "Projects in the store that are not open in this workspace. Their memories are not recalled here (unless promoted to Global) and are not in this workspace's counts.";
+        item.iconPath = new vscode.ThemeIcon('folder-library');
+        item.contextValue = ContextValue.Others;
+        item.accessibilityInformation = { label: `Other projects, not open in this workspace: ${n} memories in ${others.length} projects` };
+        return item;
+      }
       case 'project': {
         const isGlobal = node.projectId === GLOBAL_PROJECT;
-        const item = new vscode.TreeItem(projectLabel(node.projectId), vscode.TreeItemCollapsibleState.Expanded);
+        const other = this.scope.current?.others.find((p) => p.projectId === node.projectId);
+        const item = new vscode.TreeItem(projectLabel(node.projectId), node.parent ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
         item.id = node.id;
-        item.description = isGlobal ? 'shared by every project' : node.projectId;
-        item.tooltip = isGlobal ? 'Global memories are recalled in every project.' : `Project id: ${node.projectId}`;
+        item.description = isGlobal
+          ? 'shared by every project'
+          : other
+            ? `${other.memories}${other.pending ? ` · ${other.pending} pending` : ''}`
+            : node.projectId;
+        item.tooltip = isGlobal
+          ? 'Global memories are recalled in every project.'
+          : node.parent
+            ? `Project id: ${node.projectId} — not open in this workspace, so not recalled here.`
+            : `Project id: ${node.projectId}`;
         item.iconPath = new vscode.ThemeIcon(isGlobal ? 'globe' : 'repo');
         item.contextValue = ContextValue.Project;
         item.accessibilityInformation = { label: `${isGlobal ? 'Global memories' : `Project ${projectLabel(node.projectId)}`}, id ${node.projectId}` };
@@ -222,7 +269,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
-    return node.kind === 'project' ? undefined : node.parent;
+    return node.kind === 'others' ? undefined : node.parent;
   }
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
@@ -248,6 +295,8 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private async loadChildren(node: TreeNode | undefined): Promise<TreeNode[]> {
     if (!node) return this.projectNodes();
     switch (node.kind) {
+      case 'others':
+        return this.otherProjectNodes();
       case 'project':
         return this.categoryNodes(node);
       case 'category':
@@ -259,11 +308,39 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     }
   }
 
-  private projectNodes(): TreeNode[] {
-    const ids = this._filter?.projectId
-      ? [this._filter.projectId]
-      : [...workspaceProjects().map((p) => p.projectId), ...[...this.extraProjects].filter((id) => !workspaceProjects().some((p) => p.projectId === id))];
-    return ids.map((projectId) => this.projectNode(projectId));
+  private async projectNodes(): Promise<TreeNode[]> {
+    if (this._filter?.projectId) {
+      const node = this.projectNode(this._filter.projectId);
+      node.parent = undefined;
+      return [node];
+    }
+    const nodes: TreeNode[] = workspaceProjects().map((p) => {
+      const node = this.projectNode(p.projectId);
+      node.parent = undefined;
+      return node;
+    });
+    if ((await this.otherProjectIds()).length) nodes.push(this.othersNode());
+    return nodes;
+  }
+
+  /** Projects outside the workspace: those the counts found, and those revealed or filtered to. */
+  private async otherProjectIds(): Promise<string[]> {
+    const inWorkspace = new Set(workspaceProjects().map((p) => p.projectId));
+    const counted = (await this.scope.ensure())?.others.map((p) => p.projectId) ?? [];
+    return [...new Set([...counted, ...this.extraProjects])].filter((id) => !inWorkspace.has(id));
+  }
+
+  private async otherProjectNodes(): Promise<TreeNode[]> {
+    const others = this.othersNode();
+    return (await this.otherProjectIds()).map((projectId) => {
+      const node = this.projectNode(projectId);
+      node.parent = others;
+      return node;
+    });
+  }
+
+  private othersNode(): OthersNode {
+    return this.intern<OthersNode>(OTHERS_ID, () => ({ kind: 'others', id: OTHERS_ID }));
   }
 
   private baseParams(projectId: string): ListParams {
@@ -404,13 +481,18 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   nodeForMemory(memory: Memory): MemoryNode {
     if (this._filter && !this.matchesFilter(memory)) this.setFilter(undefined);
     const projectId = memory.project_id;
-    const known = workspaceProjects().some((p) => p.projectId === projectId) || this.extraProjects.has(projectId);
-    if (!known) {
-      this.extraProjects.add(projectId);
-      this.childCache.delete('');
-      this.emitter.fire();
-    }
+    const inWorkspace = workspaceProjects().some((p) => p.projectId === projectId);
     const project = this.projectNode(projectId);
+    if (!inWorkspace && this._filter?.projectId !== projectId) {
+      // Under "Other projects": make sure that node and this project are listed.
+      project.parent = this.othersNode();
+      if (!this.extraProjects.has(projectId)) {
+        this.extraProjects.add(projectId);
+        this.childCache.delete('');
+        this.childCache.delete(OTHERS_ID);
+        this.emitter.fire();
+      }
+    }
     const category = this.categoryNode(project, memory.category);
     const source = this.sourceNode(category, memory.source_type);
     let page = this.pages.get(source.id);

@@ -24,15 +24,11 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
   readonly onDidChangeTreeData = this.emitter.event;
   private items: ReviewNode[] | undefined;
   private loading: Promise<ReviewNode[]> | undefined;
-  private readonly countEmitter = new vscode.EventEmitter<number>();
-  /** Fires with the number of pending memories after each load (the view badge). */
-  readonly onDidChangeCount = this.countEmitter.event;
 
   constructor(private readonly ctx: Ctx) {}
 
   dispose(): void {
     this.emitter.dispose();
-    this.countEmitter.dispose();
   }
 
   refresh(): void {
@@ -89,7 +85,6 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
   private async load(): Promise<ReviewNode[]> {
     const memories = await this.pending();
     this.items = memories.map((memory) => ({ kind: 'review', id: `r:${memory.id}`, memory }));
-    this.countEmitter.fire(this.items.length);
     return this.items;
   }
 

@@ -1,13 +1,26 @@
-/** The status bar item: sidecar health (from `mnemo/status`), memory count and pending count. */
+/**
+ * The status bar item: sidecar health (from `mnemo/status`), and the workspace-scoped memory and pending
+ * counts ({@link WorkspaceCounts}, the same numbers as the Review Queue badge). Success feedback of commands
+ * is flashed here too ({@link StatusBar.flash}) instead of notifications.
+ */
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
+import { projectLabel } from '../projects';
+import { describeScope } from './counts';
+import type { WorkspaceCounts } from './workspaceCounts';
 import { BuiltinCommand, Command } from '../commandIds';
 
 export class StatusBar implements vscode.Disposable {
   readonly item: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly ctx: Ctx) {
+  private flashText: string | undefined;
+  private flashTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly counts: WorkspaceCounts,
+  ) {
     this.item = vscode.window.createStatusBarItem('mnemo.status', vscode.StatusBarAlignment.Left, 10);
     this.item.name = 'Mnemo';
     // The view container's built-in "show" command: opens the Mnemo view.
@@ -16,13 +29,36 @@ export class StatusBar implements vscode.Disposable {
       this.item,
       ctx.onDidChangeState(() => this.render()),
       ctx.onDidChangeStatus(() => this.render()),
+      counts.onDidChange(() => this.render()),
     );
     this.render();
     this.item.show();
   }
 
   dispose(): void {
+    if (this.flashTimer) clearTimeout(this.flashTimer);
     for (const d of this.disposables) d.dispose();
+  }
+
+  /**
+   * Shows a short success message in the item for a few seconds ("$(check) Confirmed 2 memories"), the
+   * quiet replacement of an information toast; the full sentence goes to the item's tooltip and the log.
+   */
+  flash(message: string, ms = 5000): void {
+    this.flashText = message;
+    this.ctx.log.info(message);
+    if (this.flashTimer) clearTimeout(this.flashTimer);
+    this.flashTimer = setTimeout(() => {
+      this.flashText = undefined;
+      this.flashTimer = undefined;
+      this.render();
+    }, ms);
+    this.render();
+  }
+
+  /** The message being flashed, if any (tests read it). */
+  get flashing(): string | undefined {
+    return this.flashText;
   }
 
   render(): void {
@@ -46,21 +82,23 @@ export class StatusBar implements vscode.Disposable {
       health = `Mnemo's memory service is not running (${this.ctx.reason}).`;
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
     }
+    const counts = state === 'running' ? this.counts.current : undefined;
     const parts = [`${icon} Mnemo`];
-    if (state === 'running' && status?.memoryCount !== undefined) parts.push(`${status.memoryCount}`);
-    if (state === 'running' && status?.pendingCount) parts.push(`$(inbox) ${status.pendingCount}`);
+    if (counts) parts.push(`${counts.memories}`);
+    if (counts?.pending) parts.push(`$(inbox) ${counts.pending}`);
     if (state === 'failed' || state === 'stopped') parts.push('stopped');
-    this.item.text = parts.join(' ');
+    this.item.text = this.flashText ? `$(check) ${this.flashText}` : parts.join(' ');
 
+    const scope = counts ? describeScope(counts, projectLabel) : [];
+    if (this.flashText) tip.appendMarkdown(`${escape(this.flashText)}\n\n---\n\n`);
     tip.appendMarkdown(`**Mnemo** — ${escape(health)}\n\n`);
-    if (status?.memoryCount !== undefined) tip.appendMarkdown(`${status.memoryCount} memories`);
-    if (status?.pendingCount !== undefined) tip.appendMarkdown(` · ${status.pendingCount} waiting for review`);
-    if (status?.queued) tip.appendMarkdown(` · ${status.queued} captures queued`);
-    tip.appendMarkdown('\n\n[Dashboard](command:mnemo.openDashboard) · [Output](command:mnemo.showOutput)');
-    if (state !== 'running') tip.appendMarkdown(' · [Restart Sidecar](command:mnemo.restartSidecar)');
+    if (scope.length) tip.appendMarkdown(scope.map(escape).join('  \n'));
+    if (status?.queued) tip.appendMarkdown(`${scope.length ? '  \n' : ''}${status.queued} captures queued`);
+    tip.appendMarkdown(`\n\n[Dashboard](command:${Command.openDashboard}) · [Output](command:${Command.showOutput})`);
+    if (state !== 'running') tip.appendMarkdown(` · [Restart Sidecar](command:${Command.restartSidecar})`);
     this.item.tooltip = tip;
     this.item.accessibilityInformation = {
-      label: `Mnemo: ${health}${status?.memoryCount !== undefined ? ` ${status.memoryCount} memories.` : ''}${status?.pendingCount ? ` ${status.pendingCount} pending review.` : ''}`,
+      label: `Mnemo: ${this.flashText ? `${this.flashText}. ` : ''}${health}${scope.length ? ` ${scope.join('; ')}.` : ''}`,
     };
   }
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Memory } from '../../sidecar/model';
 import { tallyCounts } from '../../sidecar/counts';
-import { scopeCounts, treeCounts } from '../../src/views/counts';
+import { describeScope, scopeCounts, treeCounts } from '../../src/views/counts';
 
 type M = Pick<Memory, 'project_id' | 'status' | 'category' | 'source_type'>;
 const m = (project_id: string, status: M['status'], category: M['category'] = 'instruction', source_type: M['source_type'] = 'manual'): M => ({
@@ -66,4 +66,16 @@ test('a workspace project without memories still has its row, at zero', () => {
     ['global', 0],
   ]);
   assert.equal(s.others.length, 0);
+});
+
+test('the scope is said in words, naming the projects counted and what is left out', () => {
+  const s = scopeCounts(tallyCounts(STORE).groups, ['acme', 'global']);
+  const label = (id: string) => (id === 'global' ? 'Global' : id.toUpperCase());
+  assert.deepEqual(describeScope(s, label), [
+    "4 memories in this workspace's projects (ACME, Global)",
+    '1 waiting for review',
+    '2 marked wrong or archived, not counted',
+    '2 memories in 1 other project (under "Other projects")',
+  ]);
+  assert.deepEqual(describeScope(scopeCounts([], ['global']), label), ["0 memories in this workspace's projects (Global)", 'nothing waiting for review']);
 });
