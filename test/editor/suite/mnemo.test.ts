@@ -9,11 +9,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MnemoApi } from '../../../src/api';
 import type { Memory } from '../../../sidecar/model';
-import { DeleteRequest, FlushQueueRequest, GetRequest, ListRequest, RememberRequest, SearchRequest, StatsRequest } from '../../../sidecar/protocol';
+import { CountsRequest, DeleteRequest, FlushQueueRequest, GetRequest, ListRequest, RememberRequest, SearchRequest, StatsRequest } from '../../../sidecar/protocol';
+import { IN_USE } from '../../../src/views/counts';
 import type { MemoryNode, TreeNode } from '../../../src/views/memoryTree';
 import type { ReviewNode } from '../../../src/views/reviewTree';
 import { filterFor } from '../../../src/views/dashboard';
-import { loadManifest, loadRunConfig } from './harness';
+import { loadRunConfig } from './harness';
 
 const TEST_MODEL = 'Xenova/all-MiniLM-L6-v2';
 
@@ -253,17 +254,57 @@ describe('Mnemo extension', function () {
     assert.equal(stored.status, 'pending');
   });
 
-  it('registers the @mnemo chat participant', () => {
-    const manifest = loadManifest() as ReturnType<typeof loadManifest> & {
-      contributes?: { chatParticipants?: { id: string; name: string; commands?: { name: string }[] }[] };
-    };
-    const declared = manifest.contributes?.chatParticipants?.find((p) => p.id === 'mnemo.chat');
-    assert.ok(declared, 'package.json declares the participant');
-    assert.equal(declared.name, 'mnemo');
-    assert.deepEqual(declared.commands?.map((c) => c.name), ['remember', 'recall', 'forget']);
-    if (typeof vscode.chat?.createChatParticipant === 'function') {
-      assert.equal(api.chat.participant?.id, 'mnemo.chat');
-    }
+  /** A response stream that records what the participant writes and the buttons it offers. */
+  function recordingStream(): { stream: vscode.ChatResponseStream; text: () => string; buttons: vscode.Command[] } {
+    const out: string[] = [];
+    const buttons: vscode.Command[] = [];
+    const stream = {
+      markdown: (v: string | vscode.MarkdownString) => out.push(typeof v === 'string' ? v : v.value),
+      button: (c: vscode.Command) => buttons.push(c),
+      progress: (v: string) => out.push(v),
+      reference: () => undefined,
+      anchor: () => undefined,
+      filetree: () => undefined,
+      push: () => undefined,
+    } as unknown as vscode.ChatResponseStream;
+    return { stream, text: () => out.join('\n'), buttons };
+  }
+
+  it('the registered @mnemo participant answers from memory without a model, and /forget marks the memory wrong', async function () {
+    if (typeof vscode.chat?.createChatParticipant !== 'function') this.skip();
+    const participant = api.chat.participant;
+    assert.ok(participant, 'the participant is registered');
+    assert.equal(participant.id, 'mnemo.chat');
+    const tag = uniqueTag('forget');
+    const text = `The ${tag} release train leaves every Thursday at 15:00`;
+    const id = await remember(text, mainProject());
+    const context = { history: [] } as unknown as vscode.ChatContext;
+    const token = new vscode.CancellationTokenSource().token;
+    const request = (command: string | undefined, prompt: string) =>
+      ({ command, prompt, references: [], toolReferences: [], model: undefined }) as unknown as vscode.ChatRequest;
+
+    // What the chat view calls for "@mnemo <question>": the handler VS Code holds for the participant.
+    const asked = recordingStream();
+    const capturedBefore = api.chat.captured;
+    const answer = await waitFor('the answer to name the memory', async () => {
+      const r = await participant.requestHandler(request(undefined, `when does the ${tag} release train leave?`), context, asked.stream, token);
+      return asked.text().includes(tag) ? r : undefined;
+    });
+    assert.match(asked.text(), /No language model is available, so here is what I remember/);
+    assert.ok((answer as { metadata?: { memoryIds?: string[] } }).metadata?.memoryIds?.includes(id), 'the result names the recalled memory');
+    const followups = await participant.followupProvider?.provideFollowups(answer as vscode.ChatResult, context, token);
+    assert.deepEqual(followups?.map((f) => f.command), ['recall'], 'it offers to show the recalled memories');
+    await waitFor('the exchange to be captured for learning', () => api.chat.captured > capturedBefore);
+
+    // "@mnemo /forget …": the best match, and a Mark as Wrong button that works.
+    const forgot = recordingStream();
+    await participant.requestHandler(request('forget', `${tag} release train Thursday`), context, forgot.stream, token);
+    assert.match(forgot.text(), new RegExp(`${tag} release train leaves every Thursday`));
+    const button = forgot.buttons.find((b) => b.command === 'mnemo.markWrong');
+    assert.ok(button, `a Mark as Wrong button; got ${JSON.stringify(forgot.buttons)}`);
+    assert.deepEqual(button.arguments, [id]);
+    await vscode.commands.executeCommand(button.command, ...(button.arguments ?? []));
+    await waitFor('the memory to be wrong in the store', async () => (await api.request(GetRequest, { id })).status === 'wrong');
   });
 
   it('@mnemo /remember then /recall answer through the participant handler with the real sidecar', async () => {
@@ -317,10 +358,59 @@ describe('Mnemo extension', function () {
     }
   });
 
-  it('the status bar shows the sidecar health and counts', async () => {
-    await waitFor('a status from the sidecar', () => api.status());
+  /** What the status bar should count: memories in use and pending, in the workspace's projects (Global included). */
+  async function expectedCounts(): Promise<{ memories: number; pending: number }> {
+    const scope = new Set(api.projects().map((p) => p.projectId));
+    const { groups } = await api.request(CountsRequest, {});
+    const inScope = groups.filter((g) => scope.has(g.project_id) && IN_USE.includes(g.status));
+    return { memories: inScope.reduce((n, g) => n + g.count, 0), pending: inScope.filter((g) => g.status === 'pending').reduce((n, g) => n + g.count, 0) };
+  }
+
+  /** Waits until the status bar (not flashing a message) shows exactly these numbers. */
+  async function statusBarShows(what: string, expected: () => Promise<{ memories: number; pending: number }>): Promise<string> {
+    return waitFor(`the status bar to show ${what}`, async () => {
+      const item = api.statusBarItem();
+      if (api.views.statusBar.flashing) return undefined;
+      const { memories, pending } = await expected();
+      const want = `Mnemo ${memories}${pending ? ` $(inbox) ${pending}` : ''}`;
+      return item.text.endsWith(want) ? item.text : undefined;
+    });
+  }
+
+  it('the status bar shows the health and the workspace-scoped counts, agreeing with the Review Queue badge', async () => {
+    const status = await waitFor('a status from the sidecar', () => api.status());
     const item = api.statusBarItem();
-    assert.match(item.text, /Mnemo/);
+    const icon = status.health === 'error' ? '$(error)' : status.health === 'warning' ? '$(warning)' : '$(database)';
+    assert.ok(item.text.startsWith(`${icon} Mnemo`), `health icon for ${status.health}: ${item.text}`);
+    const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip);
+    assert.ok(tooltip.includes(status.message.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&')), `the tooltip says the health: ${tooltip}`);
     assert.equal(typeof item.command === 'object' ? item.command.command : item.command, 'workbench.view.extension.mnemo');
+    await statusBarShows('the current counts', expectedCounts);
+    const before = await expectedCounts();
+
+    // A pending memory of this workspace: one more memory, one more pending, in the bar and the badge.
+    const id = await remember(`Maybe rotate the ${uniqueTag('bar')} TLS certificates monthly.`, mainProject(), { pending: true });
+    await statusBarShows('one more pending memory', async () => ({ memories: before.memories + 1, pending: before.pending + 1 }));
+    assert.equal(api.views.reviewView.badge?.value, before.pending + 1, 'the badge counts the same pending memories');
+    assert.match(String(api.statusBarItem().accessibilityInformation?.label), /in this workspace's projects/);
+
+    // A pending memory of a project outside the workspace changes neither number; "Other projects" lists it.
+    const outside = `editor-test-${uniqueTag('other')}`;
+    await remember(`Perhaps the ${uniqueTag('outside')} cron should run hourly.`, outside, { pending: true });
+    const roots = await waitFor('the Other projects node', async () => {
+      const r = await api.views.memories.getChildren();
+      return r.some((n) => n.kind === 'others') ? r : undefined;
+    });
+    const others = roots.find((n) => n.kind === 'others');
+    assert.ok(others);
+    await waitFor('the outside project under Other projects', async () =>
+      (await api.views.memories.getChildren(others)).some((n) => n.kind === 'project' && n.projectId === outside),
+    );
+    await statusBarShows('the same counts as before the outside memory', async () => ({ memories: before.memories + 1, pending: before.pending + 1 }));
+
+    // Confirming it empties the queue again, everywhere.
+    await vscode.commands.executeCommand('mnemo.confirmMemory', id);
+    await statusBarShows('the pending count back', async () => ({ memories: before.memories + 1, pending: before.pending }));
+    assert.equal(api.views.reviewView.badge?.value, before.pending || undefined);
   });
 });
