@@ -11,6 +11,7 @@ export const Command = {
   markWrong: 'mnemo.markWrong',
   rejectMemory: 'mnemo.rejectMemory',
   editMemory: 'mnemo.editMemory',
+  editMemoryText: 'mnemo.editMemoryText',
   openSource: 'mnemo.openSource',
   copyMemory: 'mnemo.copyMemory',
   promoteMemory: 'mnemo.promoteMemory',

@@ -14,6 +14,7 @@ import { ContextKey } from './contextValues';
 import { Dashboard } from './dashboard';
 import { DailyDigest } from './digest';
 import { DOC_SCHEME, MnemoDocuments } from './documents';
+import { EditForms } from './editForm';
 import { MemoryTreeProvider, type TreeFilter, type TreeNode } from './memoryTree';
 import { checkNotices } from './notices';
 import { MemoryDecorations } from './present';
@@ -33,6 +34,8 @@ export interface Views {
   documents: MnemoDocuments;
   statusBar: StatusBar;
   digest: DailyDigest;
+  /** The edit forms (one webview tab per memory being edited). */
+  editForms: EditForms;
   /** The workspace-scoped numbers shared by the status bar, the Review Queue badge, the digest and "Other projects". */
   counts: WorkspaceCounts;
   setFilter(filter: TreeFilter | undefined): void;
@@ -54,6 +57,7 @@ export function createViews(ctx: Ctx): Views {
   const reviewView = vscode.window.createTreeView(ViewId.review, { treeDataProvider: review, canSelectMany: true });
   const documents = new MnemoDocuments(ctx);
   const statusBar = new StatusBar(ctx, counts);
+  const editForms = new EditForms(ctx, statusBar);
   const digest = new DailyDigest(ctx, counts, (limit) => review.pending(limit));
 
   const setFilter = (filter: TreeFilter | undefined): void => memories.setFilter(filter);
@@ -107,6 +111,7 @@ export function createViews(ctx: Ctx): Views {
     statusBar,
     dashboard,
     digest,
+    editForms,
     { dispose: () => timer && clearTimeout(timer) },
     vscode.window.registerFileDecorationProvider(new MemoryDecorations()),
     vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, documents),
@@ -133,5 +138,5 @@ export function createViews(ctx: Ctx): Views {
   );
   void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.FilterActive, false);
 
-  return { memories, memoriesView, review, reviewView, dashboard, documents, statusBar, digest, counts, setFilter, reveal, selectedMemories };
+  return { memories, memoriesView, review, reviewView, dashboard, documents, statusBar, digest, editForms, counts, setFilter, reveal, selectedMemories };
 }

@@ -97,9 +97,11 @@ export class StatusBar implements vscode.Disposable {
     tip.appendMarkdown(`\n\n[Dashboard](command:${Command.openDashboard}) · [Output](command:${Command.showOutput})`);
     if (state !== 'running') tip.appendMarkdown(` · [Restart Sidecar](command:${Command.restartSidecar})`);
     this.item.tooltip = tip;
-    this.item.accessibilityInformation = {
-      label: `Mnemo: ${this.flashText ? `${this.flashText}. ` : ''}${health}${scope.length ? ` ${scope.join('; ')}.` : ''}`,
-    };
+    // "N memories." and "N pending review." first (screen readers, and the UI tests' readiness check), then the scope.
+    const numbers = counts
+      ? ` ${counts.memories} ${counts.memories === 1 ? 'memory' : 'memories'}.${counts.pending ? ` ${counts.pending} pending review.` : ''} Counted: ${scope.join('; ')}.`
+      : '';
+    this.item.accessibilityInformation = { label: `Mnemo: ${this.flashText ? `${this.flashText}. ` : ''}${health}${numbers}` };
   }
 }
 

@@ -9,8 +9,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MnemoApi } from '../../../src/api';
 import type { Memory } from '../../../sidecar/model';
-import { CountsRequest, DeleteRequest, FlushQueueRequest, GetRequest, ListRequest, RememberRequest, SearchRequest, StatsRequest } from '../../../sidecar/protocol';
+import { AuditListRequest, CountsRequest, DeleteRequest, FlushQueueRequest, GetRequest, ListRequest, RememberRequest, SearchRequest, StatsRequest } from '../../../sidecar/protocol';
 import { IN_USE } from '../../../src/views/counts';
+import { formValues } from '../../../src/commands/editPatch';
 import type { MemoryNode, TreeNode } from '../../../src/views/memoryTree';
 import type { ReviewNode } from '../../../src/views/reviewTree';
 import { filterFor } from '../../../src/views/dashboard';
@@ -158,6 +159,49 @@ describe('Mnemo extension', function () {
       return n && n.memory.status === 'wrong' ? n : undefined;
     });
     assert.equal(api.views.memories.getTreeItem(after).contextValue, 'mnemo:memory:wrong');
+  });
+
+  it('the edit form opens with the current values; editing only the text leaves category and actionable unchanged', async () => {
+    const projectId = mainProject();
+    const tag = uniqueTag('edit');
+    const id = await remember(`Deploy the ${tag} gatway with make release on Fridays at 10.`, projectId);
+    const memory = await api.request(GetRequest, { id });
+    assert.equal(memory.category, 'instruction');
+    const wasActionable = memory.is_actionable;
+    const saved = vscode.commands.executeCommand<Memory | undefined>('mnemo.editMemory', id);
+    await waitFor('the edit form to open', () => api.views.editForms.openIds.includes(id));
+
+    // What the form's Save posts when only the typo was fixed: every other field as it opened.
+    const opened = formValues(memory);
+    assert.equal(opened.category, 'instruction', 'the form opens on the current category, not the first one');
+    assert.equal(opened.actionable, wasActionable);
+    await api.views.editForms.receive(id, { type: 'save', values: { ...opened, text: memory.text.replace('gatway', 'gateway') } });
+    const updated = await saved;
+    assert.ok(updated, 'Save resolves with the updated memory');
+    assert.equal(updated.text, `Deploy the ${tag} gateway with make release on Fridays at 10.`);
+    const stored = await api.request(GetRequest, { id });
+    assert.equal(stored.category, 'instruction', 'the category is unchanged');
+    assert.equal(stored.is_actionable, wasActionable, 'actionable is unchanged');
+    assert.equal(stored.confidence_score, memory.confidence_score, 'confidence is unchanged');
+    assert.deepEqual(stored.source_ref, memory.source_ref, 'sources are unchanged');
+    const { entries } = await api.request(AuditListRequest, { memory_id: id, limit: 5 });
+    const update = entries.find((e) => e.action === 'update');
+    assert.deepEqual(Object.keys(update?.changes ?? {}).filter((k) => k !== 'updated_at' && !k.startsWith('embedding')), ['text'], 'the audit log records the text alone');
+    assert.match(api.views.statusBar.flashing ?? '', /^Updated “.*”: text$/, 'the status bar says what changed');
+    assert.equal(api.views.editForms.openIds.includes(id), false, 'the form closed after saving');
+
+    // Changing the category says so; saving untouched values changes nothing.
+    const again = vscode.commands.executeCommand<Memory | undefined>('mnemo.editMemory', id);
+    await waitFor('the edit form to open again', () => api.views.editForms.openIds.includes(id));
+    await api.views.editForms.receive(id, { type: 'save', values: { ...formValues(stored), category: 'persona' } });
+    assert.equal((await again)?.category, 'persona');
+    assert.match(api.views.statusBar.flashing ?? '', /category Instruction → Persona/);
+    const untouched = vscode.commands.executeCommand<Memory | undefined>('mnemo.editMemory', id);
+    await waitFor('the edit form to open a third time', () => api.views.editForms.openIds.includes(id));
+    const current = await api.request(GetRequest, { id });
+    await api.views.editForms.receive(id, { type: 'save', values: formValues(current) });
+    assert.equal(await untouched, undefined, 'nothing to save');
+    assert.equal((await api.request(GetRequest, { id })).updated_at, current.updated_at, 'nothing was written');
   });
 
   it('the review queue lists pending memories and confirms them', async () => {
