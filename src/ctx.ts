@@ -23,7 +23,7 @@ import {
 } from '../sidecar/protocol';
 import { buildInitializationOptions, createClient, onNotification, onRequest, RestartBudget, sendNotification, sendRequest, type Secrets } from './client';
 import { REQUIRES_SIDECAR_RESTART, SECRETS, SIDECAR_LIVE_SECTIONS } from './config';
-import { describeError, errorCode, errorDetail, SidecarDownError } from './errors';
+import { describeError, errorCode, errorDetail, SidecarDownError, UserError } from './errors';
 import { completeWithVscodeLm } from './llm';
 import { clearProjectCache } from './projects';
 import { ContextKey } from './views/contextValues';
@@ -276,10 +276,16 @@ export class Ctx implements vscode.Disposable {
     );
   }
 
-  /** Logs the stack and shows one sentence. */
+  /** Logs the stack and shows one sentence (an expected {@link UserError}: a warning, logged without a stack). */
   reportError(err: unknown, where: string): void {
-    this.log.error(`${where} failed: ${errorDetail(err)}`);
     const message = describeError(err);
+    if (err instanceof UserError) {
+      // An expected case (nothing selected, no file reference…): one sentence, no stack, no red toast.
+      this.log.info(`${where}: ${message}`);
+      void vscode.window.showWarningMessage(message);
+      return;
+    }
+    this.log.error(`${where} failed: ${errorDetail(err)}`);
     if (err instanceof SidecarDownError) {
       void vscode.window.showWarningMessage(message, 'Restart Sidecar', 'Show Output').then((choice) => {
         if (choice === 'Restart Sidecar') void vscode.commands.executeCommand(Command.restartSidecar);

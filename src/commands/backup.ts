@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { BackupExportRequest, BackupImportRequest, BackupInspectRequest } from '../../sidecar/protocol';
 import { SECRETS, config } from '../config';
 import type { Ctx } from '../ctx';
+import type { Views } from '../views';
 import { projectLabel, workspaceProjects } from '../projects';
 import { BuiltinCommand, Command } from '../commandIds';
 
@@ -33,7 +34,7 @@ async function askPassword(title: string, confirm: boolean): Promise<string | un
   return again === password ? password : undefined;
 }
 
-export function register(ctx: Ctx): void {
+export function register(ctx: Ctx, views: Views): void {
   ctx.registerCommand(Command.exportBackup, async () => {
     const projects = workspaceProjects();
     const scope = await vscode.window.showQuickPick(
@@ -73,7 +74,7 @@ export function register(ctx: Ctx): void {
       if (keep === 'Save Password for Scheduled Backups') await ctx.extension.secrets.store(SECRETS.backupPassword, password);
       if (keep === 'Reveal') void vscode.commands.executeCommand(BuiltinCommand.revealFileInOS, vscode.Uri.file(r.file));
     } else {
-      void vscode.window.showInformationMessage(`Mnemo: backed up ${r.counts.memories} memories to ${path.basename(r.file)} (AES-256).`);
+      views.statusBar.flash(`Backed up ${r.counts.memories} memories to ${r.file} (AES-256)`);
     }
     return r;
   });
@@ -127,8 +128,8 @@ export function register(ctx: Ctx): void {
       { file: file.fsPath, password, mode: mode.mode, new_project_id: newProjectId?.trim() },
       'Mnemo: restoring memories',
     );
-    void vscode.window.showInformationMessage(
-      `Mnemo: restored ${r.inserted} new and ${r.overwritten} replaced memories (${r.skipped} kept as stored${r.reembedded ? `, ${r.reembedded} re-embedded` : ''}).`,
+    views.statusBar.flash(
+      `Restored ${r.inserted} new and ${r.overwritten} replaced memories (${r.skipped} kept as stored${r.reembedded ? `, ${r.reembedded} re-embedded` : ''})`,
     );
     return r;
   });

@@ -7,6 +7,7 @@ import type { Memory } from '../../sidecar/model';
 import { CleanPreviewRequest, CleanRequest } from '../../sidecar/protocol';
 import { currentUser } from '../client';
 import type { Ctx } from '../ctx';
+import type { Views } from '../views';
 import { projectLabel, workspaceProjects } from '../projects';
 import { CATEGORY_LABEL, LOW_CONFIDENCE, percent, shortText } from '../views/present';
 import { relativeAge } from '../time';
@@ -22,14 +23,14 @@ export async function lowConfidenceMemories(ctx: Ctx, threshold = LOW_CONFIDENCE
     .sort((a, b) => a.confidence_score - b.confidence_score);
 }
 
-export function register(ctx: Ctx): void {
+export function register(ctx: Ctx, views: Views): void {
   ctx.registerCommand(Command.cleanLowConfidence, async () => {
     const memories = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Mnemo: finding low-confidence memories…' },
       () => lowConfidenceMemories(ctx),
     );
     if (memories.length === 0) {
-      void vscode.window.showInformationMessage(`No memories under ${percent(LOW_CONFIDENCE)} confidence; nothing to clean.`);
+      views.statusBar.flash(`No memories under ${percent(LOW_CONFIDENCE)} confidence; nothing to clean`);
       return { archived: 0, deleted: 0 };
     }
     const items = memories.map((m) => ({
@@ -64,7 +65,7 @@ export function register(ctx: Ctx): void {
     const { changed } = await ctx.request(CleanRequest, { ids, action: action.value, by: currentUser() });
     const archived = action.value === 'archive' ? changed : 0;
     const deleted = action.value === 'delete' ? changed : 0;
-    void vscode.window.showInformationMessage(action.value === 'delete' ? `Deleted ${deleted} memories.` : `Archived ${archived} memories.`);
+    views.statusBar.flash(action.value === 'delete' ? `Deleted ${deleted} memories` : `Archived ${archived} memories`);
     return { archived, deleted };
   });
 }

@@ -39,7 +39,7 @@ export function register(ctx: Ctx, views: Views): void {
     const memories = await resolveMemories(ctx, views, args, { title: 'Mnemo: Confirm', statuses: ['active', 'pending', 'wrong'], many: true });
     if (!memories?.length) return undefined;
     const { done } = await applyAll(ctx, memories, (m) => ctx.request(ConfirmRequest, { id: m.id, by: currentUser() }));
-    void vscode.window.showInformationMessage(`Confirmed ${what(done)}.`);
+    views.statusBar.flash(`Confirmed ${what(done)}`);
     return done;
   });
 

@@ -43,7 +43,7 @@ export function register(ctx: Ctx, views: Views): void {
     const memories = await resolveMemories(ctx, views, args, { title: 'Mnemo: Copy Memory', many: true });
     if (!memories?.length) return;
     await vscode.env.clipboard.writeText(memories.map((m) => m.text).join('\n'));
-    void vscode.window.setStatusBarMessage(`Copied ${memories.length === 1 ? 'the memory' : `${memories.length} memories`}.`, 3000);
+    views.statusBar.flash(`Copied ${memories.length === 1 ? 'the memory' : `${memories.length} memories`}`);
   });
 
   ctx.registerCommand(Command.promoteMemory, async (...args: unknown[]) => {
@@ -53,8 +53,8 @@ export function register(ctx: Ctx, views: Views): void {
     const todo = memories.filter((m) => m.project_id !== GLOBAL_PROJECT);
     if (todo.length === 0) throw new UserError('Already global: it is recalled in every project.');
     const promoted = await Promise.all(todo.map((m) => ctx.request(PromoteRequest, { id: m.id, by: currentUser() })));
-    void vscode.window.showInformationMessage(
-      `Promoted ${promoted.length === 1 ? `“${shortText(promoted[0].text, 60)}”` : `${promoted.length} memories`} to Global; every project recalls it now.${already.length ? ` ${already.length} already global.` : ''}`,
+    views.statusBar.flash(
+      `Promoted ${promoted.length === 1 ? `“${shortText(promoted[0].text, 40)}”` : `${promoted.length} memories`} to Global${already.length ? ` (${already.length} already global)` : ''}`,
     );
     return promoted;
   });
@@ -70,7 +70,7 @@ export function register(ctx: Ctx, views: Views): void {
     );
     if (ok !== 'Delete') return undefined;
     const { deleted } = await ctx.request(DeleteRequest, { ids: memories.map((m) => m.id), by: currentUser() });
-    void vscode.window.showInformationMessage(`Deleted ${deleted} ${deleted === 1 ? 'memory' : 'memories'}.`);
+    views.statusBar.flash(`Deleted ${deleted} ${deleted === 1 ? 'memory' : 'memories'}`);
     return deleted;
   });
 

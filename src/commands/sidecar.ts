@@ -15,7 +15,7 @@ export function register(ctx: Ctx, views: Views): void {
   ctx.registerCommand(Command.restartSidecar, async () => {
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Mnemo: restarting the memory service' }, () => ctx.restart());
     if (!ctx.isRunning) throw new SidecarDownError(ctx.reason);
-    void vscode.window.setStatusBarMessage('Mnemo: memory service restarted.', 4000);
+    views.statusBar.flash('Memory service restarted');
   });
 
   ctx.registerCommand(Command.openDashboard, () => views.dashboard.open());

@@ -215,6 +215,7 @@ describe('Mnemo extension', function () {
     const item = api.views.review.getTreeItem(pending);
     assert.match(String(item.description), /score/, 'the review item shows its score');
     await vscode.commands.executeCommand('mnemo.confirmMemory', pending, [pending]);
+    assert.match(api.views.statusBar.flashing ?? '', /^Confirmed “Maybe the review/, 'success is said in the status bar, not a toast');
     await waitFor('the store to say confirmed', async () => (await api.request(GetRequest, { id })).status === 'confirmed');
     await waitFor('the queue to drop it', async () => !(await api.views.review.getChildren()).some((n) => n.memory.id === id));
   });
