@@ -11,6 +11,7 @@ import { SECRETS, config } from '../config';
 import type { Ctx } from '../ctx';
 import type { Views } from '../views';
 import { projectLabel, workspaceProjects } from '../projects';
+import { formatLocalWithUtc } from '../time';
 import { BuiltinCommand, Command } from '../commandIds';
 
 const MIN_PASSWORD = 8;
@@ -101,7 +102,7 @@ export function register(ctx: Ctx, views: Views): void {
     const differ = preview.conflicts.filter((c) => c.differs).length;
     const summary =
       `${preview.counts.memories} memories of ${preview.projects.map(projectLabel).join(', ') || 'no project'}, ` +
-      `made ${new Date(preview.created_at).toLocaleString()} by ${preview.created_by}. ` +
+      `made ${formatLocalWithUtc(preview.created_at, config.display.timeZone())} by ${preview.created_by}. ` +
       `${preview.conflicts.length} already stored (${differ} differ).` +
       (preview.needs_reembed ? ' Texts will be re-embedded with the current model.' : '');
     const mode = await vscode.window.showQuickPick(

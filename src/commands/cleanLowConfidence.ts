@@ -10,7 +10,8 @@ import type { Ctx } from '../ctx';
 import type { Views } from '../views';
 import { projectLabel, workspaceProjects } from '../projects';
 import { CATEGORY_LABEL, LOW_CONFIDENCE, percent, shortText } from '../views/present';
-import { relativeAge } from '../time';
+import { formatLocal, relativeAge } from '../time';
+import { config } from '../config';
 import { Command } from '../commandIds';
 
 /** The preview (`mnemo/clean/preview`): memories of the workspace projects (and Global) under the threshold. */
@@ -36,7 +37,7 @@ export function register(ctx: Ctx, views: Views): void {
     const items = memories.map((m) => ({
       label: shortText(m.text, 100),
       description: `${percent(m.confidence_score)} · ${projectLabel(m.project_id)} · ${CATEGORY_LABEL[m.category] ?? m.category}`,
-      detail: `${m.status} · created ${relativeAge(m.created_at)} · used ${m.use_count}× · ${m.reason}`,
+      detail: `${m.status} · created ${formatLocal(m.created_at, config.display.timeZone())} (${relativeAge(m.created_at)}) · used ${m.use_count}× · ${m.reason}`,
       picked: true,
       memory: m,
     }));

@@ -11,7 +11,7 @@ import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { describeError } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
-import { daysAgoUtc, formatLocalWithUtc } from '../time';
+import { daysAgoUtc, formatLocal, formatUtc } from '../time';
 import type { TreeFilter } from './memoryTree';
 import { BuiltinCommand } from '../commandIds';
 
@@ -182,7 +182,10 @@ for (const el of document.querySelectorAll('[data-project]')) {
       `embedding ${esc(stats.embedding_model)} (${stats.embedding_ready ? 'ready' : 'not loaded yet'})`,
       `Chroma ${esc(stats.chroma)}`,
       stats.llm_tokens ? `LLM ${stats.llm_tokens.extractions} extractions, ${stats.llm_tokens.prompt + stats.llm_tokens.completion} tokens` : '',
-      `as of ${esc(formatLocalWithUtc(new Date().toISOString(), config.display.timeZone()))}`,
+      (() => {
+        const now = new Date().toISOString();
+        return `as of <span title="${esc(formatUtc(now))}">${esc(formatLocal(now, config.display.timeZone()))}</span>`;
+      })(),
     ]
       .filter(Boolean)
       .join(' · ');

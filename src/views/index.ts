@@ -24,6 +24,8 @@ import { WorkspaceCounts } from './workspaceCounts';
 
 /** Changes within this window are applied as one reload (a clean archives many memories one by one). */
 const COALESCE_MS = 50;
+/** Visible views re-render this often, so that relative ages ("2 minutes ago") stay true. */
+const REPAINT_MS = 60_000;
 
 export interface Views {
   memories: MemoryTreeProvider;
@@ -113,6 +115,13 @@ export function createViews(ctx: Ctx): Views {
     digest,
     editForms,
     { dispose: () => timer && clearTimeout(timer) },
+    (() => {
+      const repaint = setInterval(() => {
+        if (memoriesView.visible) memories.repaint();
+        if (reviewView.visible) review.repaint();
+      }, REPAINT_MS);
+      return { dispose: () => clearInterval(repaint) };
+    })(),
     vscode.window.registerFileDecorationProvider(new MemoryDecorations()),
     vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, documents),
     memories.onDidChangeFilter((filter) => {

@@ -160,6 +160,11 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     this.emitter.fire();
   }
 
+  /** Re-renders the loaded items without reloading them (ages such as "3 minutes ago" stay true). */
+  repaint(): void {
+    this.emitter.fire();
+  }
+
   /** Refresh only these projects' subtrees (unknown projects are ignored: they are not shown). */
   refreshProjects(projectIds: string[]): void {
     this.generation++;

@@ -31,6 +31,11 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
     this.emitter.dispose();
   }
 
+  /** Re-renders the loaded items without reloading them (ages stay true). */
+  repaint(): void {
+    if (this.items) this.emitter.fire();
+  }
+
   refresh(): void {
     this.items = undefined;
     this.loading = undefined;
