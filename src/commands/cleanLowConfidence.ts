@@ -10,6 +10,7 @@ import type { Ctx } from '../ctx';
 import type { Views } from '../views';
 import { projectLabel, workspaceProjects } from '../projects';
 import { CATEGORY_LABEL, LOW_CONFIDENCE, percent, shortText } from '../views/present';
+import { explainReason } from '../views/reasons';
 import { formatLocal, relativeAge } from '../time';
 import { config } from '../config';
 import { Command } from '../commandIds';
@@ -37,7 +38,7 @@ export function register(ctx: Ctx, views: Views): void {
     const items = memories.map((m) => ({
       label: shortText(m.text, 100),
       description: `${percent(m.confidence_score)} · ${projectLabel(m.project_id)} · ${CATEGORY_LABEL[m.category] ?? m.category}`,
-      detail: `${m.status} · created ${formatLocal(m.created_at, config.display.timeZone())} (${relativeAge(m.created_at)}) · used ${m.use_count}× · ${m.reason}`,
+      detail: `${m.status} · created ${formatLocal(m.created_at, config.display.timeZone())} (${relativeAge(m.created_at)}) · used ${m.use_count}× · ${explainReason(m.reason)}`,
       picked: true,
       memory: m,
     }));

@@ -5,6 +5,7 @@
  */
 import type { Category, Memory, MemoryStatus, SourceType } from '../../sidecar/model';
 import { formatLocal, formatUtc, relativeAge } from '../time';
+import { explainReason } from './reasons';
 
 export const LOW_CONFIDENCE = 0.5;
 
@@ -110,9 +111,10 @@ export function tooltipRows(m: Memory, c: TooltipContext): [string, string][] {
     ['Category', `${CATEGORY_LABEL[m.category] ?? m.category} · ${SOURCE_LABEL[m.source_type] ?? m.source_type}`],
     ['Project', c.projectLabel(m.project_id) + (m.promoted_from ? ` (promoted from ${m.promoted_from})` : '')],
     ['Status', (STATUS_LABEL[m.status] ?? m.status) + (m.confirmed_by ? ` by ${m.confirmed_by}` : '')],
-    ['Confidence', `${percent(m.confidence_score)} · score ${m.score.toFixed(1)}/10`],
+    ['Confidence', `${percent(m.confidence_score)} — how likely it still holds (it fades when unused, rises when confirmed)`],
+    ['Worth', `${m.score.toFixed(1)} of 10 — how useful it looked when it was captured`],
     ['Actionable', m.is_actionable ? 'yes' : 'no'],
-    ['Kept because', m.reason || '—'],
+    ['Kept because', explainReason(m.reason)],
     ['Source', m.source_ref.length ? m.source_ref.join(', ') : '—'],
     ['Seen / used', `${m.times_seen}× seen · ${m.use_count}× used${m.last_used_at ? ` (last ${relativeAge(m.last_used_at, now)})` : ''}`],
     ['Created', at(m.created_at)],

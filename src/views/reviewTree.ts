@@ -9,6 +9,7 @@ import { ListRequest } from '../../sidecar/protocol';
 import type { Ctx } from '../ctx';
 import { projectLabel, workspaceProjects } from '../projects';
 import { ContextValue } from './contextValues';
+import { explainReason } from './reasons';
 import { accessibilityLabel, decorationUri, icon, percent, shortText, tooltip } from './present';
 
 export const REVIEW_LIMIT = 200;
@@ -46,13 +47,14 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
     const m = node.memory;
     const item = new vscode.TreeItem(shortText(m.text), vscode.TreeItemCollapsibleState.None);
     item.id = node.id;
-    item.description = `score ${m.score.toFixed(1)} · ${percent(m.confidence_score)} · ${m.reason || 'no reason given'} · ${projectLabel(m.project_id)}`;
+    const why = explainReason(m.reason);
+    item.description = `${percent(m.confidence_score)} · ${projectLabel(m.project_id)} · ${why}`;
     item.tooltip = tooltip(m);
     item.iconPath = icon(m);
     item.resourceUri = decorationUri(m);
     item.contextValue = ContextValue.ReviewItem;
     item.accessibilityInformation = {
-      label: `Pending: ${accessibilityLabel(m)} Score ${m.score.toFixed(1)} of 10. Kept because ${m.reason || 'no reason given'}.`,
+      label: `Pending: ${accessibilityLabel(m)} Worth ${m.score.toFixed(1)} of 10. Kept because: ${why}.`,
       role: 'treeitem',
     };
     return item;

@@ -61,7 +61,9 @@ test('the tooltip shows local times with UTC, the project by its label, and ever
   assert.equal(rows.get('Updated'), '2026-12-01 10:43 · 9 hours ago (2026-12-01 02:43 UTC)');
   assert.equal(rows.get('Project'), 'label of acme/api');
   assert.equal(rows.get('Status'), 'confirmed by ann@box');
-  assert.equal(rows.get('Confidence'), '86% · score 9.0/10');
+  assert.equal(rows.get('Confidence'), '86% — how likely it still holds (it fades when unused, rises when confirmed)');
+  assert.equal(rows.get('Worth'), '9.0 of 10 — how useful it looked when it was captured');
+  assert.equal(rows.get('Kept because'), 'You asked to remember this', 'the rule syntax reads as words');
   assert.equal(rows.get('Source'), 'src/deploy.ts:12');
   assert.equal(when('2026-12-01T02:43:00Z', 'UTC', NOW).utc, '2026-12-01 02:43 UTC');
 });

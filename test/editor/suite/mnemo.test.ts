@@ -213,7 +213,7 @@ describe('Mnemo extension', function () {
       return items.find((n: ReviewNode) => n.memory.id === id);
     });
     const item = api.views.review.getTreeItem(pending);
-    assert.match(String(item.description), /score/, 'the review item shows its score');
+    assert.match(String(item.description), /You asked to remember this/, 'the review item says why it was kept, in words');
     await vscode.commands.executeCommand('mnemo.confirmMemory', pending, [pending]);
     assert.match(api.views.statusBar.flashing ?? '', /^Confirmed “Maybe the review/, 'success is said in the status bar, not a toast');
     await waitFor('the store to say confirmed', async () => (await api.request(GetRequest, { id })).status === 'confirmed');
