@@ -22,5 +22,7 @@ export const enum ContextKey {
   /** 'starting' | 'running' | 'stopped' | 'failed' */
   SidecarState = 'mnemo.sidecarState',
   FilterActive = 'mnemo.filterActive',
+  /** 'ok' | 'warning' | 'error' from `mnemo/status` ('unknown' until the first one): the welcome views key off 'error'. */
+  StoreHealth = 'mnemo.storeHealth',
   ChatAvailable = 'mnemo.chatAvailable',
 }

@@ -66,6 +66,7 @@ export function createViews(ctx: Ctx): Views {
   const dashboard = new Dashboard(ctx, setFilter);
 
   // ---------------------------------------------------------------- the one reload path
+  let lastHealth: string | undefined;
   let pending: Set<string> | 'all' | undefined;
   let timer: NodeJS.Timeout | undefined;
   const reload = (): void => {
@@ -136,6 +137,12 @@ export function createViews(ctx: Ctx): Views {
       if (n > 0) void digest.maybeShow();
     }),
     ctx.onDidChangeMemories(onChange),
+    ctx.onDidChangeStatus((s) => {
+      void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.StoreHealth, s.health);
+      // The store came back or went away: the views switch between their rows and the welcome view.
+      if ((s.health === 'error') !== (lastHealth === 'error')) onChange({});
+      lastHealth = s.health;
+    }),
     ctx.onDidChangeState((state) => {
       onChange({});
       if (state === 'running') void checkNotices(ctx);
@@ -146,6 +153,7 @@ export function createViews(ctx: Ctx): Views {
     }),
   );
   void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.FilterActive, false);
+  void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.StoreHealth, 'unknown');
 
   return { memories, memoriesView, review, reviewView, dashboard, documents, statusBar, digest, editForms, counts, setFilter, reveal, selectedMemories };
 }

@@ -278,7 +278,8 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
-    if (!this.ctx.isRunning) return [];
+    // Down, or up without its store: no rows, so the welcome view (package.json viewsWelcome) says why, with actions.
+    if (!this.ctx.isRunning || this.ctx.status?.health === 'error') return [];
     const key = node?.id ?? '';
     const cached = this.childCache.get(key);
     if (cached) return cached;

@@ -65,7 +65,7 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
   }
 
   async getChildren(node?: ReviewNode): Promise<ReviewNode[]> {
-    if (node || !this.ctx.isRunning) return [];
+    if (node || !this.ctx.isRunning || this.ctx.status?.health === 'error') return [];
     if (this.items) return this.items;
     this.loading ??= this.load();
     try {

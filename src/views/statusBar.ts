@@ -15,6 +15,7 @@ export class StatusBar implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
 
   private flashText: string | undefined;
+  private lastError: string | undefined;
   private flashTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -28,7 +29,13 @@ export class StatusBar implements vscode.Disposable {
     this.disposables.push(
       this.item,
       ctx.onDidChangeState(() => this.render()),
-      ctx.onDidChangeStatus(() => this.render()),
+      ctx.onDidChangeStatus((s) => {
+        // The sidecar's own message for a store failure is a raw client error (with advice for browsers);
+        // it goes to the log, and the tooltip says what it means for the user.
+        if (s.health === 'error' && s.message !== this.lastError) ctx.log.warn(`Memory store unavailable: ${s.message}`);
+        this.lastError = s.health === 'error' ? s.message : undefined;
+        this.render();
+      }),
       counts.onDidChange(() => this.render()),
     );
     this.render();
@@ -71,7 +78,10 @@ export class StatusBar implements vscode.Disposable {
     if (state === 'running') {
       const h = status?.health ?? 'ok';
       icon = h === 'error' ? '$(error)' : h === 'warning' ? '$(warning)' : '$(database)';
-      health = status?.message ?? 'Mnemo is running.';
+      health =
+        h === 'error'
+          ? 'Mnemo cannot reach its memory store (ChromaDB), so memories cannot be shown or saved; captures wait in the queue. The Mnemo view says what to check; details are in the output.'
+          : (status?.message ?? 'Mnemo is running.');
       if (h === 'error') this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
       else if (h === 'warning') this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else if (state === 'starting') {

@@ -428,6 +428,7 @@ describe('Mnemo extension', function () {
     const icon = status.health === 'error' ? '$(error)' : status.health === 'warning' ? '$(warning)' : '$(database)';
     assert.ok(item.text.startsWith(`${icon} Mnemo`), `health icon for ${status.health}: ${item.text}`);
     const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip);
+    assert.notEqual(status.health, 'error', `the test store is reachable: ${status.message}`);
     assert.ok(tooltip.includes(status.message.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&')), `the tooltip says the health: ${tooltip}`);
     assert.equal(typeof item.command === 'object' ? item.command.command : item.command, 'workbench.view.extension.mnemo');
     await statusBarShows('the current counts', expectedCounts);
