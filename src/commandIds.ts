@@ -13,6 +13,7 @@ export const Command = {
   editMemory: 'mnemo.editMemory',
   editMemoryText: 'mnemo.editMemoryText',
   openSource: 'mnemo.openSource',
+  showMemory: 'mnemo.showMemory',
   copyMemory: 'mnemo.copyMemory',
   promoteMemory: 'mnemo.promoteMemory',
   deleteMemory: 'mnemo.deleteMemory',

@@ -11,6 +11,7 @@ import type { Ctx } from '../ctx';
 import type { Views } from '../views';
 import { UserError } from '../errors';
 import { workspaceProjects } from '../projects';
+import { memoryUri } from '../views/documents';
 import { shortText } from '../views/present';
 import { resolveMemories } from './pick';
 import { parseFileRef } from './sourceRef';
@@ -38,7 +39,20 @@ export async function resolveFileRef(memory: Memory, file: string): Promise<vsco
   return undefined;
 }
 
+/** Opens a memory's details (text, fields in words, sources explained) in a read-only editor. */
+async function showDetails(memory: Memory): Promise<vscode.TextDocument> {
+  const doc = await vscode.workspace.openTextDocument(memoryUri(memory));
+  await vscode.window.showTextDocument(doc, { preview: true });
+  return doc;
+}
+
 export function register(ctx: Ctx, views: Views): void {
+  ctx.registerCommand(Command.showMemory, async (...args: unknown[]) => {
+    const [memory] = (await resolveMemories(ctx, views, args, { title: 'Mnemo: Show Memory Details', statuses: ['active', 'pending', 'confirmed', 'wrong', 'archived'] })) ?? [];
+    if (!memory) return undefined;
+    return showDetails(memory);
+  });
+
   ctx.registerCommand(Command.copyMemory, async (...args: unknown[]) => {
     const memories = await resolveMemories(ctx, views, args, { title: 'Mnemo: Copy Memory', many: true });
     if (!memories?.length) return;
@@ -79,9 +93,10 @@ export function register(ctx: Ctx, views: Views): void {
     if (!memory) return undefined;
     const refs = memory.source_ref.map((r) => ({ ref: r, file: parseFileRef(r) })).filter((r) => r.file);
     if (refs.length === 0) {
-      throw new UserError(
-        memory.source_ref.length ? `This memory has no file reference (its sources: ${memory.source_ref.join(', ')}).` : 'This memory has no recorded source.',
-      );
+      // Learned from a conversation, a terminal or an import: no file to open; the details say where it came from.
+      await showDetails(memory);
+      views.statusBar.flash('No file to open for this memory; its sources are listed in its details');
+      return undefined;
     }
     const chosen =
       refs.length === 1

@@ -123,3 +123,60 @@ export function tooltipRows(m: Memory, c: TooltipContext): [string, string][] {
     ['Id', m.id],
   ];
 }
+
+/** What a source reference is, in words (the detail view lists each with this). */
+export function describeSourceRef(ref: string, isFile: boolean): string {
+  if (isFile) return 'a file and line: Open Source opens it';
+  const kind = /^([\w-]+):/.exec(ref)?.[1];
+  switch (kind) {
+    case 'msg':
+      return 'a message of the conversation or terminal session it was learned from (the session itself is not kept)';
+    case 'terminal':
+      return 'the terminal it was captured in';
+    case 'cwd':
+      return 'the folder the commands ran in';
+    case 'chat':
+      return 'a conversation with @mnemo';
+    case 'chat-export':
+    case 'vscode-chat-export':
+      return 'an imported chat export';
+    case 'http':
+    case 'https':
+      return 'a web page';
+    default:
+      return 'where it came from';
+  }
+}
+
+/**
+ * The memory detail document: its text, then every field in words — category, status, confidence, why it
+ * was kept, who and when (local time with UTC), how often it was used, and its sources, each explained.
+ */
+export function memoryDetail(m: Memory, c: TooltipContext & { isFileRef: (ref: string) => boolean }): string {
+  const now = c.now ?? Date.now();
+  const at = (iso: string | undefined): string => {
+    const w = when(iso, c.timeZone, now);
+    return `${w.text} (${w.utc})`;
+  };
+  const rows: [string, string][] = [
+    ['Category', `${CATEGORY_LABEL[m.category] ?? m.category} — ${CATEGORY_DETAIL[m.category] ?? ''} · from ${SOURCE_LABEL[m.source_type] ?? m.source_type}`],
+    ['Status', (STATUS_LABEL[m.status] ?? m.status) + (m.confirmed_by ? ` by ${m.confirmed_by}` : '') + (m.wrong_by ? ` · marked wrong by ${m.wrong_by}` : '')],
+    ['Confidence', `${percent(m.confidence_score)} — how likely it still holds (it fades when unused, rises when confirmed)`],
+    ['Worth', `${m.score.toFixed(1)} of 10 — how useful it looked when it was captured`],
+    ['Kept because', explainReason(m.reason)],
+    ['Actionable', m.is_actionable ? 'yes — a step, rule or command an agent can act on' : 'no — background knowledge'],
+    ['Project', `${c.projectLabel(m.project_id)} (${m.project_id})${m.promoted_from ? `, promoted from ${m.promoted_from}` : ''}`],
+    ['Added by', m.added_by || '—'],
+    ['Created', at(m.created_at)],
+    ['Updated', at(m.updated_at)],
+    ['Seen', `${m.times_seen}× (last ${at(m.last_seen_at)})`],
+    ['Used', m.use_count ? `${m.use_count}× in an agent's context, last ${at(m.last_used_at)}` : 'not yet recalled for an agent'],
+    ['Id', m.id],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length)) + 2;
+  const lines = [m.text, '', ...rows.map(([k, v]) => `${k.padEnd(width)}${v}`), '', 'Sources'];
+  if (m.source_ref.length === 0) lines.push('  none recorded');
+  const refWidth = Math.min(48, Math.max(...m.source_ref.map((r) => r.length), 0) + 2);
+  for (const ref of m.source_ref) lines.push(`  ${ref.padEnd(refWidth)}${describeSourceRef(ref, c.isFileRef(ref))}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { Memory } from '../../sidecar/model';
 import { parseFileRef } from '../../src/commands/sourceRef';
 import { describeError } from '../../src/errors';
-import { accessibilityLabel, description, marks, percent, shortText, tooltipRows, when } from '../../src/views/memoryText';
+import { accessibilityLabel, description, marks, memoryDetail, percent, shortText, tooltipRows, when } from '../../src/views/memoryText';
 
 const NOW = Date.parse('2026-12-01T12:00:00Z');
 
@@ -83,4 +83,23 @@ test('errors become one sentence: the sidecar\'s own, or one per code', () => {
   assert.equal(describeError(new Error('plain failure')), 'plain failure.');
   assert.match(describeError(new Error('Client is not running')), /memory service is not running/);
   assert.match(describeError(new Error('line one\n    at x')), /internal error/);
+});
+
+test('the detail view says every field in words and explains each source', () => {
+  const doc = memoryDetail(memory({ source_ref: ['src/deploy.ts:12', 'msg:m5', 'terminal:bash', 'cwd:/repo'], use_count: 2, last_used_at: '2026-12-01T02:43:00Z' }), {
+    projectLabel: () => 'api',
+    timeZone: 'Asia/Shanghai',
+    now: NOW,
+    isFileRef: (r) => parseFileRef(r) !== undefined,
+  });
+  const lines = doc.split('\n');
+  assert.equal(lines[0], 'Deploy the gateway with make release, never by hand.');
+  assert.match(doc, /^Kept because +You asked to remember this$/m);
+  assert.match(doc, /^Project +api \(acme\/api\)$/m);
+  assert.match(doc, /^Used +2× in an agent's context, last 2026-12-01 10:43 · 9 hours ago \(2026-12-01 02:43 UTC\)$/m);
+  assert.match(doc, /^ {2}src\/deploy\.ts:12 +a file and line: Open Source opens it$/m);
+  assert.match(doc, /^ {2}msg:m5 +a message of the conversation or terminal session/m);
+  assert.match(doc, /^ {2}terminal:bash +the terminal it was captured in$/m);
+  assert.match(doc, /^ {2}cwd:\/repo +the folder the commands ran in$/m);
+  assert.match(memoryDetail(memory({ source_ref: [] }), { projectLabel: (id) => id, timeZone: 'UTC', isFileRef: () => false }), /Sources\n {2}none recorded\n$/);
 });

@@ -204,6 +204,23 @@ describe('Mnemo extension', function () {
     assert.equal((await api.request(GetRequest, { id })).updated_at, current.updated_at, 'nothing was written');
   });
 
+  it('Open Source on a memory learned from a conversation opens its details instead of failing', async () => {
+    const id = await remember(`The ${uniqueTag('details')} on-call rota changes every Monday at 09:00.`, mainProject(), { source_ref: ['msg:m5', 'terminal:bash'] });
+    await vscode.commands.executeCommand('mnemo.openSource', id);
+    const editor = await waitFor('the details editor', () =>
+      vscode.window.activeTextEditor?.document.uri.scheme === 'mnemo' && vscode.window.activeTextEditor.document.uri.path.startsWith('/memory/')
+        ? vscode.window.activeTextEditor
+        : undefined,
+    );
+    const text = editor.document.getText();
+    assert.match(text, /on-call rota changes every Monday/);
+    assert.match(text, /^Kept because +You asked to remember this/m, 'why, in words');
+    assert.match(text, /^ {2}msg:m5 +a message of the conversation/m, 'each source explained');
+    assert.match(text, /^ {2}terminal:bash +the terminal it was captured in$/m);
+    assert.match(api.views.statusBar.flashing ?? '', /No file to open/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('the review queue lists pending memories and confirms them', async () => {
     const projectId = mainProject();
     const id = await remember(`Maybe the ${uniqueTag('review')} cache should be flushed after every deploy.`, projectId, { pending: true });
