@@ -1,7 +1,8 @@
 /**
- * `mnemo.views.memories`: project (one per workspace folder, plus Global, then "Other projects" holding the
- * store's other projects) > category > source type > memory. Children load lazily with `mnemo/memory/list` (paged); `mnemo/memories/changed` refreshes
- * only the subtrees of the projects it names. Node objects are kept in a registry so that the same id
+ * `mnemo.views.memories`: project (one per workspace folder, plus Global, then "Other projects" holding
+ * the store's other projects) > category > source type > memory. The numbers come from one
+ * `mnemo/memory/counts` per project; memories load lazily with `mnemo/memory/list` (paged). A change
+ * (views/index.ts, the one reload path) refreshes only the subtrees of the projects it names. Node objects are kept in a registry so that the same id
  * is always the same object (needed by onDidChangeTreeData(element) and TreeView.reveal).
  */
 import * as vscode from 'vscode';
@@ -368,7 +369,10 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       const { status, ...filter } = this.baseParams(projectId);
       const statuses = status ?? TREE_STATUSES;
       counts = this.ctx.request(CountsRequest, { ...filter, status: statuses }).then((r) => treeCounts(r.groups, statuses));
-      counts.catch(() => this.counts.delete(projectId));
+      const mine = counts;
+      counts.catch(() => {
+        if (this.counts.get(projectId) === mine) this.counts.delete(projectId);
+      });
       this.counts.set(projectId, counts);
     }
     return counts;
