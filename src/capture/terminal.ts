@@ -14,7 +14,7 @@ import { compilePatterns, config } from '../config';
 import type { Ctx } from '../ctx';
 import { errorDetail } from '../errors';
 import { projectIdForCwd } from '../projects';
-import { boundOutput, isTroubleshooting, sessionMessages, type Execution } from './terminalSession';
+import { boundOutput, isExcludedCommand, isTroubleshooting, sessionMessages, type Execution } from './terminalSession';
 
 export type { Execution } from './terminalSession';
 import { BuiltinCommand } from '../commandIds';
@@ -92,9 +92,9 @@ export class TerminalCapture implements vscode.Disposable {
     }
   }
 
-  /** Whether a command line is excluded from capture. */
+  /** Whether a command line is excluded from capture (per command of a chain for `^…` patterns). */
   isExcluded(command: string): boolean {
-    return this.excludes.regexes.some((r) => r.test(command));
+    return isExcludedCommand(command, this.excludes.regexes);
   }
 
   private onStart(e: vscode.TerminalShellExecutionStartEvent): void {

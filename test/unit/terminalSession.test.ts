@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { boundOutput, isTroubleshooting, sessionMessages, similarCommands, stripAnsi, type Execution } from '../../src/capture/terminalSession';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { boundOutput, isExcludedCommand, isTroubleshooting, sessionMessages, similarCommands, splitCommandChain, stripAnsi, type Execution } from '../../src/capture/terminalSession';
 
 const ex = (command: string, exitCode: number | undefined, output = '', startedAt = 0, endedAt = 1): Execution => ({ command, exitCode, startedAt, endedAt, output });
 
@@ -53,4 +55,32 @@ test('a session becomes `$ cmd` user messages and `exit N · output` tool messag
   );
   assert.equal(msgs[0].timestamp, '2026-12-01T00:00:00.000Z');
   assert.equal(msgs[1].timestamp, '2026-12-01T00:00:03.000Z');
+});
+
+/** The default `mnemo.capture.terminal.excludePatterns` of package.json, compiled as src/config.ts does. */
+function defaultExcludes(): RegExp[] {
+  const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, { default: unknown }> } };
+  };
+  const patterns = manifest.contributes.configuration.properties['mnemo.capture.terminal.excludePatterns'].default as string[];
+  return patterns.map((p) => (p.startsWith('(?i)') ? new RegExp(p.slice(4), 'i') : new RegExp(p)));
+}
+
+test('a chain is split into its commands outside quotes', () => {
+  assert.deepEqual(splitCommandChain('cd src && npm test; make || echo "a && b; c" | tee log'), ['cd src', 'npm test', 'make', 'echo "a && b; c"', 'tee log']);
+  assert.deepEqual(splitCommandChain("git commit -m 'fix; again' && git push"), ["git commit -m 'fix; again'", 'git push']);
+  assert.deepEqual(splitCommandChain('echo a\\;b'), ['echo a\\;b']);
+  assert.deepEqual(splitCommandChain('  '), []);
+});
+
+test('cd … && a real command is captured; a chain of trivial commands or anything with a secret is not', () => {
+  const rx = defaultExcludes();
+  assert.equal(isExcludedCommand('cd services/api && npm test', rx), false, 'the default exclusion used to drop this whole line');
+  assert.equal(isExcludedCommand('npm test', rx), false);
+  assert.equal(isExcludedCommand('lsof -i :8080', rx), false);
+  assert.equal(isExcludedCommand('ls -la', rx), true);
+  assert.equal(isExcludedCommand('cd src && ls', rx), true, 'every command of the chain is trivial');
+  assert.equal(isExcludedCommand('cd src && mysql --Password=hunter2', rx), true, 'a secret anywhere excludes the line');
+  assert.equal(isExcludedCommand('export API_KEY=abc && npm start', rx), true);
+  assert.equal(isExcludedCommand('anything', []), false);
 });
