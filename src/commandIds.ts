@@ -22,6 +22,8 @@ export const Command = {
   showAuditLog: 'mnemo.showAuditLog',
   previewInjection: 'mnemo.previewInjection',
   importChat: 'mnemo.importChat',
+  pauseCapture: 'mnemo.pauseCapture',
+  resumeCapture: 'mnemo.resumeCapture',
   openDashboard: 'mnemo.openDashboard',
   reviewPending: 'mnemo.reviewPending',
   clearFilter: 'mnemo.clearFilter',

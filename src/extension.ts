@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import { createApi, type MnemoApi } from './api';
 import { ChatCapture } from './capture/chat';
+import { CapturePause } from './capture/pause';
 import { TerminalCapture } from './capture/terminal';
 import { LanguageModelTools } from './capture/tools';
 import { registerCommands } from './commands';
@@ -18,10 +19,12 @@ export function activate(context: vscode.ExtensionContext): MnemoApi {
   const c = new Ctx(context);
   ctx = c;
   context.subscriptions.push(c);
-  const views = createViews(c);
+  const pause = new CapturePause(context.workspaceState);
+  c.pushExtension(pause);
+  const views = createViews(c, pause);
   registerCommands(c, views);
-  const terminal = new TerminalCapture(c);
-  const chat = new ChatCapture(c);
+  const terminal = new TerminalCapture(c, pause);
+  const chat = new ChatCapture(c, pause);
   const tools = new LanguageModelTools(c);
   c.pushExtension(terminal, chat, tools);
   void c.start();

@@ -11,6 +11,7 @@ import { CaptureSessionRequest, RecallRequest, RememberRequest, type RecallResul
 import { currentUser } from '../client';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
+import type { CapturePause } from './pause';
 import { describeError, errorDetail } from '../errors';
 import { projectIdForUri, projectLabel, workspaceProjectIds } from '../projects';
 import { CATEGORY_LABEL, percent, shortText } from '../views/present';
@@ -63,7 +64,10 @@ export class ChatCapture implements vscode.Disposable {
   /** Exchanges captured (tests read it). */
   captured = 0;
 
-  constructor(private readonly ctx: Ctx) {
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly pause: CapturePause,
+  ) {
     const chat = (vscode as Partial<typeof vscode>).chat;
     if (typeof chat?.createChatParticipant !== 'function') {
       ctx.log.info('The @mnemo chat participant is unavailable: this VS Code has no chat API.');
@@ -239,7 +243,7 @@ export class ChatCapture implements vscode.Disposable {
 
   /** Captures one exchange as a chat session (same session id for the whole conversation). */
   private async capture(context: vscode.ChatContext, prompt: string, answer: string): Promise<void> {
-    if (!config.capture.chat.enabled() || !prompt || !answer.trim()) return;
+    if (!config.capture.chat.enabled() || this.pause.paused || !prompt || !answer.trim()) return;
     const now = new Date().toISOString();
     const session_id = sessionIdFor(context, prompt);
     const turn = context.history.length;

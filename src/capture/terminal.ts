@@ -14,6 +14,7 @@ import { compilePatterns, config } from '../config';
 import type { Ctx } from '../ctx';
 import { errorDetail } from '../errors';
 import { projectIdForCwd } from '../projects';
+import type { CapturePause } from './pause';
 import { boundOutput, isExcludedCommand, isTroubleshooting, sessionMessages, type Execution } from './terminalSession';
 
 export type { Execution } from './terminalSession';
@@ -52,7 +53,10 @@ export class TerminalCapture implements vscode.Disposable {
   sent = 0;
   lastSent: SessionInput | undefined;
 
-  constructor(private readonly ctx: Ctx) {
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly pause: CapturePause,
+  ) {
     const w = vscode.window as Partial<typeof vscode.window>;
     this.supported = typeof w.onDidEndTerminalShellExecution === 'function' && typeof w.onDidStartTerminalShellExecution === 'function';
     if (!this.supported) {
@@ -99,7 +103,7 @@ export class TerminalCapture implements vscode.Disposable {
 
   private onStart(e: vscode.TerminalShellExecutionStartEvent): void {
     this.clearHint(e.terminal);
-    if (!config.capture.terminal.enabled()) return;
+    if (!config.capture.terminal.enabled() || this.pause.paused) return;
     const max = config.capture.terminal.maxOutputBytes();
     const run: Running = { startedAt: Date.now(), head: '', tail: '', truncated: false, reading: Promise.resolve() };
     // read() must start right away; only data after the first call is delivered.
@@ -132,7 +136,7 @@ export class TerminalCapture implements vscode.Disposable {
   private async onEnd(e: vscode.TerminalShellExecutionEndEvent): Promise<void> {
     const run = this.running.get(e.execution);
     this.running.delete(e.execution);
-    if (!config.capture.terminal.enabled()) return;
+    if (!config.capture.terminal.enabled() || this.pause.paused) return;
     const command = e.execution.commandLine.value.trim();
     if (!command || this.isExcluded(command)) return;
     const endedAt = Date.now();

@@ -29,6 +29,16 @@ export function register(ctx: Ctx, views: Views): void {
     return undefined;
   });
 
+  ctx.registerCommand(Command.pauseCapture, async () => {
+    await views.pause.set(true);
+    views.statusBar.flash('Capture paused: nothing from the terminal or chats is learned until you resume');
+  });
+
+  ctx.registerCommand(Command.resumeCapture, async () => {
+    await views.pause.set(false);
+    views.statusBar.flash('Capture resumed');
+  });
+
   ctx.registerCommand(Command.reviewPending, async () => {
     await vscode.commands.executeCommand(BuiltinCommand.focusReview);
   });

@@ -22,6 +22,8 @@ export const enum ContextKey {
   /** 'starting' | 'running' | 'stopped' | 'failed' */
   SidecarState = 'mnemo.sidecarState',
   FilterActive = 'mnemo.filterActive',
+  /** true while capture is paused (capture/pause.ts). */
+  CapturePaused = 'mnemo.capturePaused',
   /** 'ok' | 'warning' | 'error' from `mnemo/status` ('unknown' until the first one): the welcome views key off 'error'. */
   StoreHealth = 'mnemo.storeHealth',
   ChatAvailable = 'mnemo.chatAvailable',

@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { Memory } from '../../sidecar/model';
 import { BuiltinCommand, ViewId } from '../commandIds';
+import type { CapturePause } from '../capture/pause';
 import type { Ctx, MemoriesChange } from '../ctx';
 import { errorDetail } from '../errors';
 import { ContextKey } from './contextValues';
@@ -35,6 +36,8 @@ export interface Views {
   dashboard: Dashboard;
   documents: MnemoDocuments;
   statusBar: StatusBar;
+  /** Pause / Resume of terminal and chat capture. */
+  pause: CapturePause;
   digest: DailyDigest;
   /** The edit forms (one webview tab per memory being edited). */
   editForms: EditForms;
@@ -47,7 +50,7 @@ export interface Views {
   selectedMemories(): Memory[];
 }
 
-export function createViews(ctx: Ctx): Views {
+export function createViews(ctx: Ctx, pause: CapturePause): Views {
   const counts = new WorkspaceCounts(ctx);
   const memories = new MemoryTreeProvider(ctx, counts);
   const memoriesView = vscode.window.createTreeView(ViewId.memories, {
@@ -58,7 +61,7 @@ export function createViews(ctx: Ctx): Views {
   const review = new ReviewTreeProvider(ctx);
   const reviewView = vscode.window.createTreeView(ViewId.review, { treeDataProvider: review, canSelectMany: true });
   const documents = new MnemoDocuments(ctx);
-  const statusBar = new StatusBar(ctx, counts);
+  const statusBar = new StatusBar(ctx, counts, pause);
   const editForms = new EditForms(ctx, statusBar);
   const digest = new DailyDigest(ctx, counts, (limit) => review.pending(limit));
 
@@ -155,5 +158,5 @@ export function createViews(ctx: Ctx): Views {
   void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.FilterActive, false);
   void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.StoreHealth, 'unknown');
 
-  return { memories, memoriesView, review, reviewView, dashboard, documents, statusBar, digest, editForms, counts, setFilter, reveal, selectedMemories };
+  return { memories, memoriesView, review, reviewView, dashboard, documents, statusBar, pause, digest, editForms, counts, setFilter, reveal, selectedMemories };
 }

@@ -8,6 +8,7 @@ import type { Ctx } from '../ctx';
 import { projectLabel } from '../projects';
 import { describeScope } from './counts';
 import type { WorkspaceCounts } from './workspaceCounts';
+import type { CapturePause } from '../capture/pause';
 import { BuiltinCommand, Command } from '../commandIds';
 
 export class StatusBar implements vscode.Disposable {
@@ -21,6 +22,7 @@ export class StatusBar implements vscode.Disposable {
   constructor(
     private readonly ctx: Ctx,
     private readonly counts: WorkspaceCounts,
+    private readonly pause: CapturePause,
   ) {
     this.item = vscode.window.createStatusBarItem('mnemo.status', vscode.StatusBarAlignment.Left, 10);
     this.item.name = 'Mnemo';
@@ -37,6 +39,7 @@ export class StatusBar implements vscode.Disposable {
         this.render();
       }),
       counts.onDidChange(() => this.render()),
+      pause.onDidChange(() => this.render()),
     );
     this.render();
     this.item.show();
@@ -71,7 +74,7 @@ export class StatusBar implements vscode.Disposable {
   render(): void {
     const { state, status } = this.ctx;
     const tip = new vscode.MarkdownString(undefined, true);
-    tip.isTrusted = { enabledCommands: [Command.restartSidecar, Command.showOutput, Command.openDashboard] };
+    tip.isTrusted = { enabledCommands: [Command.restartSidecar, Command.showOutput, Command.openDashboard, Command.pauseCapture, Command.resumeCapture] };
     let icon: string;
     let health: string;
     this.item.backgroundColor = undefined;
@@ -97,6 +100,7 @@ export class StatusBar implements vscode.Disposable {
     if (counts) parts.push(`${counts.memories}`);
     if (counts?.pending) parts.push(`$(inbox) ${counts.pending}`);
     if (state === 'failed' || state === 'stopped') parts.push('stopped');
+    if (this.pause.paused) parts.push('$(debug-pause)');
     this.item.text = this.flashText ? `$(check) ${this.flashText}` : parts.join(' ');
 
     const scope = counts ? describeScope(counts, projectLabel) : [];
@@ -104,6 +108,11 @@ export class StatusBar implements vscode.Disposable {
     tip.appendMarkdown(`**Mnemo** — ${escape(health)}\n\n`);
     if (scope.length) tip.appendMarkdown(scope.map(escape).join('  \n'));
     if (status?.queued) tip.appendMarkdown(`${scope.length ? '  \n' : ''}${status.queued} captures queued`);
+    tip.appendMarkdown(
+      this.pause.paused
+        ? `\n\nCapture is **paused**: nothing from the terminal or @mnemo chats is learned. [Resume](command:${Command.resumeCapture})`
+        : `\n\nLearning from the terminal (with shell integration) and @mnemo chats. [Pause](command:${Command.pauseCapture})`,
+    );
     tip.appendMarkdown(`\n\n[Dashboard](command:${Command.openDashboard}) · [Output](command:${Command.showOutput})`);
     if (state !== 'running') tip.appendMarkdown(` · [Restart Sidecar](command:${Command.restartSidecar})`);
     this.item.tooltip = tip;
@@ -111,7 +120,9 @@ export class StatusBar implements vscode.Disposable {
     const numbers = counts
       ? ` ${counts.memories} ${counts.memories === 1 ? 'memory' : 'memories'}.${counts.pending ? ` ${counts.pending} pending review.` : ''} Counted: ${scope.join('; ')}.`
       : '';
-    this.item.accessibilityInformation = { label: `Mnemo: ${this.flashText ? `${this.flashText}. ` : ''}${health}${numbers}` };
+    this.item.accessibilityInformation = {
+      label: `Mnemo: ${this.flashText ? `${this.flashText}. ` : ''}${health}${numbers}${this.pause.paused ? ' Capture is paused.' : ''}`,
+    };
   }
 }
 

@@ -221,6 +221,34 @@ describe('Mnemo extension', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  it('Pause Capture stops learning from chats and shows in the status bar until Resume', async function () {
+    const participant = api.chat.participant;
+    if (!participant) this.skip();
+    const context = { history: [] } as unknown as vscode.ChatContext;
+    const token = new vscode.CancellationTokenSource().token;
+    const ask = (prompt: string) =>
+      participant.requestHandler(
+        { command: undefined, prompt, references: [], toolReferences: [], model: undefined } as unknown as vscode.ChatRequest,
+        context,
+        recordingStream().stream,
+        token,
+      );
+    await vscode.commands.executeCommand('mnemo.pauseCapture');
+    try {
+      assert.equal(api.views.pause.paused, true);
+      await waitFor('the paused mark in the status bar', () => !api.views.statusBar.flashing && api.statusBarItem().text.includes('$(debug-pause)'));
+      const before = api.chat.captured;
+      await ask(`what do we know about the ${uniqueTag('paused')} deploy?`);
+      assert.equal(api.chat.captured, before, 'nothing is captured while paused');
+    } finally {
+      await vscode.commands.executeCommand('mnemo.resumeCapture');
+    }
+    assert.equal(api.views.pause.paused, false);
+    const before = api.chat.captured;
+    await ask(`what do we know about the ${uniqueTag('resumed')} deploy?`);
+    await waitFor('the exchange to be captured again', () => api.chat.captured > before);
+  });
+
   it('the review queue lists pending memories and confirms them', async () => {
     const projectId = mainProject();
     const id = await remember(`Maybe the ${uniqueTag('review')} cache should be flushed after every deploy.`, projectId, { pending: true });
