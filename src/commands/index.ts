@@ -1,5 +1,6 @@
 /** Registers every command at activation (each file registers its own). */
 import type { Ctx } from '../ctx';
+import type { Views } from '../views';
 import * as backup from './backup';
 import * as cleanLowConfidence from './cleanLowConfidence';
 import * as editMemory from './editMemory';
@@ -14,8 +15,9 @@ import * as secrets from './secrets';
 import * as showAuditLog from './showAuditLog';
 import * as sidecar from './sidecar';
 
-export function registerCommands(ctx: Ctx): void {
+/** Registers every command; the views go to the commands that act on them (reveal, selection, filter). */
+export function registerCommands(ctx: Ctx, views: Views): void {
   for (const m of [rememberSelection, searchMemories, feedback, editMemory, cleanLowConfidence, showAuditLog, previewInjection, importChat, memoryActions, sidecar, secrets, reembed, backup]) {
-    m.register(ctx);
+    m.register(ctx, views);
   }
 }
