@@ -13,6 +13,7 @@ import { GLOBAL_PROJECT, isSourceType, isStatus, type Memory, type MemoryStatus,
 import type { RawMessage } from './pipeline/types';
 import { projectIdFor } from './project';
 import { MnemoService } from './service';
+import { runMcp } from './mcp/index';
 import { serveStdio } from './stdio';
 
 const USAGE = `Usage: mnemo <command> [options]
@@ -32,6 +33,7 @@ Commands:
   (backup password: typed at the terminal, --password-stdin, or MNEMO_BACKUP_PASSWORD)
   stats [--json]                                                counts per project
   serve                                                         the sidecar on stdio (JSON-RPC)
+  mcp [--http [--port N]] [--project P]                         the MCP server for agents (stdio; HTTP on 127.0.0.1 with a bearer token)
 
 Global options:
   (LLM extraction, off by default: MNEMO_LLM_PRESET=glm-4-flash|deepseek|openai|ollama, or MNEMO_LLM_BASE_URL +
@@ -137,6 +139,8 @@ export async function main(argv: string[]): Promise<number> {
       'password-stdin': { type: 'boolean', default: false },
       'no-vectors': { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
+      http: { type: 'boolean', default: false },
+      port: { type: 'string' },
     },
   });
   const cfg: SidecarConfigInput = {
@@ -150,6 +154,12 @@ export async function main(argv: string[]): Promise<number> {
     case 'serve':
       serveStdio(cfg);
       return new Promise<number>(() => undefined); // runs until the connection closes
+    case 'mcp': {
+      const port = values.port === undefined ? undefined : Number(values.port);
+      if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new UsageError('--port must be a port number (0 for any free port).');
+      await runMcp(cfg, { http: values.http, port, project: values.project ?? process.env.MNEMO_PROJECT });
+      return 0;
+    }
     case 'ingest': {
       const file = positionals[0];
       if (!file) throw new UsageError('ingest needs a transcript file (or - for stdin).');
