@@ -53,6 +53,14 @@ const ITEM = z.object({
   score: z.number().optional(),
 });
 
+/**
+ * Chroma 1.x answers a query on a collection whose first vectors are not flushed yet with "Error creating
+ * hnsw segment reader: Nothing found on disk" (chroma-core/chroma#4212); seen when a fresh store gets
+ * writes from several processes at once. It passes within a second.
+ */
+const TRANSIENT_STORE_ERROR = /hnsw segment reader|Nothing found on disk/i;
+const TRANSIENT_ATTEMPTS = 4;
+
 /** Statuses an agent sees in search and resources: not tombstones, not archived. */
 const VISIBLE: MemoryStatus[] = ['active', 'confirmed', 'pending'];
 
@@ -116,13 +124,23 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
     return m;
   };
 
-  /** Runs a tool body; Mnemo's errors become one sentence with isError, as MCP tools report failures. */
+  /**
+   * Runs a tool body; Mnemo's errors become one sentence with isError, as MCP tools report failures.
+   * Every tool is idempotent (memory ids are content hashes), so a transient store error is retried.
+   */
   const run = async (tool: string, fn: () => Promise<CallToolResult>): Promise<CallToolResult> => {
-    try {
-      return await fn();
-    } catch (e) {
-      log(`MCP ${tool} by ${agentName(server)} failed: ${e instanceof Error && !(e instanceof NotFoundError) ? (e.stack ?? e.message) : errorMessage(e)}`);
-      return fail(errorMessage(e));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn();
+      } catch (e) {
+        if (attempt < TRANSIENT_ATTEMPTS && TRANSIENT_STORE_ERROR.test(errorMessage(e))) {
+          log(`MCP ${tool}: transient store error, retrying (${errorMessage(e)})`);
+          await new Promise((r) => setTimeout(r, 250 * attempt));
+          continue;
+        }
+        log(`MCP ${tool} by ${agentName(server)} failed: ${e instanceof Error && !(e instanceof NotFoundError) ? (e.stack ?? e.message) : errorMessage(e)}`);
+        return fail(errorMessage(e));
+      }
     }
   };
 
