@@ -9,6 +9,7 @@ import { TerminalCapture } from './capture/terminal';
 import { LanguageModelTools } from './capture/tools';
 import { registerCommands } from './commands';
 import { Ctx } from './ctx';
+import { McpServerProvider } from './mcpServerProvider';
 import { createViews } from './views';
 
 let ctx: Ctx | undefined;
@@ -23,7 +24,7 @@ export function activate(context: vscode.ExtensionContext): MnemoApi {
   const terminal = new TerminalCapture(c);
   const chat = new ChatCapture(c);
   const tools = new LanguageModelTools(c);
-  c.pushExtension(terminal, chat, tools);
+  c.pushExtension(terminal, chat, tools, new McpServerProvider(c));
   void c.start();
   const api = createApi(c, { terminal, chat, tools });
   api.activationMs = performance.now() - t0;

@@ -28,6 +28,7 @@ import {
   upsertSection,
   type McpLaunch,
 } from '../../sidecar/mcp/connect';
+import { mcpLaunchFor } from '../../src/mcpLaunch';
 
 const launch: McpLaunch = { command: '/usr/bin/node', args: ['/opt/mnemo/dist/cli.js', 'mcp', '--data-dir', '/home/u/.mnemo data'], env: { MNEMO_EMBEDDING_MODEL: 'Xenova/all-MiniLM-L6-v2' } };
 
@@ -177,5 +178,19 @@ describe('connect: writing with a diff, a backup and undo', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the extension’s launch of the MCP server', () => {
+  test('the editor runtime as Node, the bundled CLI on the extension’s data folder, non-secret settings only', () => {
+    const l = mcpLaunchFor({
+      execPath: '/usr/share/code/code',
+      extensionPath: '/home/u/.vscode/extensions/mnemo.mnemo-0.1.0',
+      options: { dataDir: '/home/u/.config/Code/User/globalStorage/mnemo.mnemo', user: 'u@h', chromaToken: 'secret-token', embedding: { provider: 'openai', model: 'text-embedding-3-small', apiKey: 'sk-secret' } },
+    });
+    assert.equal(l.command, '/usr/share/code/code');
+    assert.deepEqual(l.args, ['/home/u/.vscode/extensions/mnemo.mnemo-0.1.0/dist/cli.js', 'mcp', '--data-dir', '/home/u/.config/Code/User/globalStorage/mnemo.mnemo']);
+    assert.deepEqual(l.env, { ELECTRON_RUN_AS_NODE: '1', MNEMO_EMBEDDING_PROVIDER: 'openai', MNEMO_EMBEDDING_MODEL: 'text-embedding-3-small', MNEMO_USER: 'u@h' });
+    assert.ok(!JSON.stringify(l).includes('secret'), 'no secret reaches an agent config');
   });
 });
