@@ -10,6 +10,7 @@ import { resolveConfig, type SidecarConfigInput } from './config';
 import { createEmbeddingProvider } from './embed/index';
 import { errorMessage } from './errors';
 import { ConfigChangedNotification, LlmCompleteRequest, MemoriesChangedNotification, ProgressNotification, StatusNotification } from './protocol';
+import { tailAuditLog } from './mcp/auditTail';
 import { registerHandlers } from './server';
 import { MnemoService } from './service';
 
@@ -72,6 +73,9 @@ export function serveStdio(overrides: SidecarConfigInput = {}): MessageConnectio
       },
     });
     registerHandlers(conn, service, log);
+    // Changes by other processes on this data folder (MCP servers, the CLI) refresh the views too.
+    const tail = tailAuditLog(join(config.dataDir, 'audit', 'audit.jsonl'), (projectIds, ids) => void conn.sendNotification(MemoriesChangedNotification, { projectIds, ids }));
+    conn.onClose(() => tail.close());
     log(`Mnemo sidecar ${SIDECAR_VERSION} (pid ${process.pid}), data in ${config.dataDir}`);
     const svc = service;
     void svc.start().catch((e: unknown) => {

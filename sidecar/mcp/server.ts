@@ -11,7 +11,7 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { NotFoundError, errorMessage } from '../errors';
+import { MnemoError, NotFoundError, errorMessage } from '../errors';
 import { CATEGORIES, GLOBAL_PROJECT, type Memory, type MemoryStatus } from '../model';
 import type { MnemoService } from '../service';
 import { agentName, auditAgentRead } from './audit';
@@ -60,6 +60,8 @@ const ITEM = z.object({
  */
 const TRANSIENT_STORE_ERROR = /hnsw segment reader|Nothing found on disk/i;
 const TRANSIENT_ATTEMPTS = 4;
+/** How long a client may take to answer roots/list (it may be busy starting up). */
+const ROOTS_TIMEOUT_MS = 30_000;
 
 /** Statuses an agent sees in search and resources: not tombstones, not archived. */
 const VISIBLE: MemoryStatus[] = ['active', 'confirmed', 'pending'];
@@ -92,21 +94,31 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
     },
   );
 
-  let projects: McpProjects | undefined;
+  let projects: Promise<McpProjects> | undefined;
   const cwd = opts.cwd ?? process.cwd();
-  /** The client's projects: asked once from its roots, again when it says they changed. */
-  const currentProjects = async (): Promise<McpProjects> => {
-    if (projects) return projects;
+  /**
+   * The client's projects: asked once from its roots (one request however many calls arrive at once),
+   * again when it says they changed. A client that declared roots but does not answer gets an error,
+   * never the working folder's project: that could write into the wrong project.
+   */
+  const resolve = async (): Promise<McpProjects> => {
     let roots: { uri: string }[] | undefined;
     if (!opts.project && server.server.getClientCapabilities()?.roots) {
       try {
-        roots = (await server.server.listRoots(undefined, { timeout: 5000 })).roots;
+        roots = (await server.server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS })).roots;
       } catch (e) {
-        log(`roots/list failed (${errorMessage(e)}); using the working folder ${cwd}.`);
+        throw new MnemoError(`Could not learn this client's project from its MCP roots (${errorMessage(e)}); try again.`);
       }
     }
-    projects = resolveProjects({ pinned: opts.project, roots, cwd });
-    log(`MCP client ${agentName(server)} works in ${projects.ids.join(', ')} (from ${projects.from}).`);
+    const p = resolveProjects({ pinned: opts.project, roots, cwd });
+    log(`MCP client ${agentName(server)} works in ${p.ids.join(', ')} (from ${p.from}).`);
+    return p;
+  };
+  const currentProjects = (): Promise<McpProjects> => {
+    projects ??= resolve().catch((e: unknown) => {
+      projects = undefined;
+      throw e;
+    });
     return projects;
   };
   server.server.setNotificationHandler(

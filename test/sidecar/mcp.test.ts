@@ -115,7 +115,8 @@ describe('mnemo mcp', () => {
       assert.equal(d.outcome, 'pending', 'an agent is not a person: its memory waits for review');
       assert.equal(d.project_id, projectA, 'written to the project of the client root');
 
-      // The extension sees it in the review queue; the person confirms it there.
+      // The extension is told (its views refresh) and sees it in the review queue; the person confirms it there.
+      await waitFor('the sidecar to announce the memory an MCP server stored', () => sidecar.changes.some((c) => c.projectIds.includes(projectA) && c.ids?.includes(d.id)));
       const pending = await sidecar.request(P.ListRequest, { project_id: projectA, status: ['pending'] });
       const m = pending.items.find((x) => x.id === d.id);
       assert.ok(m, 'the remembered memory is in the review queue the VS Code tree shows');

@@ -110,11 +110,13 @@ describe('MCP concurrency', () => {
         ...shared.flatMap((t) => [remember(a, t), remember(b, t)]),
       ]);
       for (const r of results) assert.ok(!(r as { isError?: boolean }).isError, JSON.stringify(r));
+      for (const r of results.slice(4)) assert.equal((r as unknown as { structuredContent: { project_id: string } }).structuredContent.project_id, project, 'written to the project of the roots');
       assert.equal((await sidecar.request(P.FlushQueueRequest, { timeout_ms: 120_000 })).remaining, 0);
       const list = await sidecar.request(P.ListRequest, { project_id: project, limit: 1000 });
       for (const t of [...captured, ...byA, ...byB, ...shared]) {
         const key = t.slice(16, 60);
-        assert.equal(list.items.filter((m) => m.text.includes(key)).length, 1, `exactly once: ${t}`);
+        const outcomes = results.map((r) => (r as { structuredContent?: { outcome?: string; reason?: string } }).structuredContent).filter((c) => c?.outcome && c.outcome !== 'pending');
+        assert.equal(list.items.filter((m) => m.text.includes(key)).length, 1, `exactly once: ${t} (other outcomes: ${JSON.stringify(outcomes)})`);
       }
       assert.equal(list.total, captured.length + byA.length + byB.length + shared.length);
       assert.equal(list.items.filter((m) => m.status === 'pending').length, byA.length + byB.length + shared.length, 'what agents remembered waits for review');

@@ -52,7 +52,9 @@ describe('import-rules, promote-to-repo, export --format', () => {
     MNEMO_USER: 'alice@laptop',
   };
   const mnemo = (...args: string[]) => {
+    const t0 = Date.now();
     const r = spawnSync(process.execPath, [CLI, ...args], { cwd: repo, env, encoding: 'utf8', timeout: 120_000 });
+    if (process.env.MNEMO_DEBUG_TIMES) process.stderr.write(`mnemo ${args.join(' ')}: ${Date.now() - t0} ms, exit ${r.status}\n`);
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
 
@@ -124,6 +126,7 @@ describe('import-rules, promote-to-repo, export --format', () => {
     assert.equal(lines.length, 5);
     assert.ok(lines.every((l) => l.source_ref.length > 0));
     const md = mnemo('export', '--format', 'markdown', '--out', '-');
+    assert.equal(md.code, 0, md.stderr);
     assert.match(md.stdout, /^# Mnemo memories\n/);
     assert.match(md.stdout, /not encrypted/);
     assert.match(md.stdout, /## github\.com\/acme\/plc-gateway/);
