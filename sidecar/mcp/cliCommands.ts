@@ -78,7 +78,9 @@ export async function connectCommand(
   args: { agent?: string; projectDir: string; dataDir?: string; yes: boolean; undo: boolean; pointer: boolean; file?: string },
   out: Out,
 ): Promise<void> {
-  if (!isAgent(args.agent)) throw new InvalidInputError(`connect needs an agent: one of ${AGENTS.join(', ')}.`);
+  if (!isAgent(args.agent)) {
+    throw new InvalidInputError(args.agent ? `Unknown agent "${args.agent}": use one of ${AGENTS.join(', ')}.` : `connect needs an agent: one of ${AGENTS.join(', ')}.`);
+  }
   const agent = args.agent;
   const file = instructionFile(args.file, instructionFileFor(agent));
   if (args.undo) {
