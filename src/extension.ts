@@ -10,6 +10,7 @@ import { TerminalCapture } from './capture/terminal';
 import { LanguageModelTools } from './capture/tools';
 import { registerCommands } from './commands';
 import { Ctx } from './ctx';
+import { McpServerProvider } from './mcpServerProvider';
 import { createViews } from './views';
 
 let ctx: Ctx | undefined;
@@ -26,7 +27,7 @@ export function activate(context: vscode.ExtensionContext): MnemoApi {
   const terminal = new TerminalCapture(c, pause);
   const chat = new ChatCapture(c, pause);
   const tools = new LanguageModelTools(c);
-  c.pushExtension(terminal, chat, tools);
+  c.pushExtension(terminal, chat, tools, new McpServerProvider(c));
   void c.start();
   const api = createApi(c, views, { terminal, chat, tools });
   api.activationMs = performance.now() - t0;

@@ -3,11 +3,15 @@ import type { Ctx } from '../ctx';
 import type { Views } from '../views';
 import * as backup from './backup';
 import * as cleanLowConfidence from './cleanLowConfidence';
+import * as connectAgent from './connectAgent';
 import * as editMemory from './editMemory';
+import * as exportReadable from './exportReadable';
 import * as feedback from './feedback';
+import * as importAgentRules from './importAgentRules';
 import * as importChat from './importChat';
 import * as memoryActions from './memoryActions';
 import * as previewInjection from './previewInjection';
+import * as promoteToRepository from './promoteToRepository';
 import * as reembed from './reembed';
 import * as rememberSelection from './rememberSelection';
 import * as searchMemories from './searchMemories';
@@ -17,7 +21,7 @@ import * as sidecar from './sidecar';
 
 /** Registers every command; the views go to the commands that act on them (reveal, selection, filter). */
 export function registerCommands(ctx: Ctx, views: Views): void {
-  for (const m of [rememberSelection, searchMemories, feedback, editMemory, cleanLowConfidence, showAuditLog, previewInjection, importChat, memoryActions, sidecar, secrets, reembed, backup]) {
+  for (const m of [rememberSelection, searchMemories, feedback, editMemory, cleanLowConfidence, showAuditLog, previewInjection, importChat, memoryActions, sidecar, secrets, reembed, backup, connectAgent, importAgentRules, promoteToRepository, exportReadable]) {
     m.register(ctx, views);
   }
 }
