@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IngestParams } from '../../sidecar/protocol';
+import { answerParts, carries } from './carriers';
 
 export type Category = 'single-hop' | 'multi-hop' | 'temporal' | 'preference';
 export const CATEGORIES: readonly Category[] = ['single-hop', 'multi-hop', 'temporal', 'preference'];
@@ -25,6 +26,12 @@ export interface Question {
   key: string[];
   /** Message ids of older turns whose value this question's evidence replaced (the question asks for the current value). */
   supersedes?: string[];
+  /**
+   * Message ids of the other turns that carry the answer's key tokens on purpose: an assistant restating it,
+   * a hard negative in the question's words. Every turn outside the evidence and `supersedes` that carries
+   * the answer must be listed here ({@link checkDataset}).
+   */
+  near_miss?: string[];
 }
 
 export interface Conversation {
@@ -88,6 +95,13 @@ export function checkDataset(convs: Conversation[]): string[] {
         if (!qq.key.some((k) => t.includes(k.toLowerCase()))) problems.push(`${qq.id}: evidence ${qq.evidence[i]} holds none of its key tokens.`);
       });
       for (const id of qq.evidence) if (c.labels[id] !== 'fact') problems.push(`${qq.id}: evidence ${id} is labelled ${c.labels[id]}, not fact.`);
+      const parts = answerParts(ev.map((e) => e!.content), qq.key);
+      const allowed = new Set([...qq.evidence, ...(qq.supersedes ?? []), ...(qq.near_miss ?? [])]);
+      for (const [id, m] of byId) if (!allowed.has(id) && carries(m.content, parts)) problems.push(`${qq.id}: turn ${id} carries the answer ("${qq.key.join('|')}") but is neither evidence nor a recorded near miss.`);
+      for (const id of qq.near_miss ?? []) {
+        if (!byId.has(id)) problems.push(`${qq.id}: near miss ${id} is not a message of ${c.id}.`);
+        if (qq.evidence.includes(id)) problems.push(`${qq.id}: near miss ${id} is also evidence.`);
+      }
       for (const old of qq.supersedes ?? []) {
         const o = byId.get(old);
         if (!o) problems.push(`${qq.id}: superseded turn ${old} is not a message of ${c.id}.`);

@@ -1,0 +1,300 @@
+/**
+ * Grows a hand-written conversation to the length of real long-term memory: more sessions over the
+ * following months, assembled with a fixed seed from the hand-written wording in blocks/growth.ts and
+ * blocks/scenes.ts and the conversation's world in blocks/worlds.ts.
+ *
+ * Each generated session mixes ordinary exchanges (work chat, small talk, requests to an assistant) with
+ * the histories of the world's neighbours: each thing or person gets facts over the months, some of them
+ * changing (a port that moves, a friend who moves city), often asked about first or repeated by the other
+ * speaker. A few of those histories become questions of their own: the newest value is the evidence, the
+ * older ones are recorded as superseded, the repetitions are deliberate near misses.
+ *
+ * Nothing generated may carry the answer of a question by accident: values are drawn once per conversation
+ * and never one that already appears in it, and every generated line that would carry some question's
+ * answer (its key tokens, see lib/carriers.ts) is drawn again, unless it is one of the deliberate
+ * repetitions of that very question.
+ */
+import { CUES, EVENTS, FACTS, ITEMS, SPECIES, VALUES, type AttrKind, type Lang, type Phrasing } from './blocks/growth';
+import { EN_ASSISTANT_SCENES, EN_PEER_SCENES, ZH_ASSISTANT_SCENES, ZH_PEER_SCENES, type ScenePools } from './blocks/scenes';
+import type { ConversationBlock, QuestionBlock, SessionBlock } from './blocks/types';
+import { WORLDS } from './blocks/worlds';
+import { answerParts, carries, holds } from './lib/carriers';
+
+/** Generated sessions per conversation, and exchanges and fact mentions per session (roughly). */
+const SESSIONS = 14;
+const SCENES_PER_SESSION = 6;
+const DAY = 86_400_000;
+
+interface Thread {
+  subject: string;
+  attr: AttrKind;
+  /** Values in time order (one for attributes that do not change). */
+  values: string[];
+  /** A detail: species, item or event. */
+  detail?: string;
+  event?: [string, string, string];
+  asked: boolean;
+}
+
+interface Mention {
+  thread: Thread;
+  index: number;
+}
+
+const pick = <T>(rand: () => number, xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+
+function shuffle<T>(rand: () => number, xs: T[]): T[] {
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [xs[i], xs[j]] = [xs[j]!, xs[i]!];
+  }
+  return xs;
+}
+
+/** `[a|b|c]` -> one of them. */
+function vary(rand: () => number, s: string): string {
+  return s.replace(/\[([^\]]*)\]/g, (_, alts: string) => pick(rand, alts.split('|')));
+}
+
+function fill(s: string, slots: Record<string, string>): string {
+  return s.replace(/\{(\w)\}/g, (m, k: string) => slots[k] ?? m);
+}
+
+/** Short name for small talk: "Tom's brother Dele" -> "Dele"; Chinese names stay whole. */
+const shortName = (p: string): string => (/[\u3400-\u9fff]/.test(p) ? p : p.split(' ').pop()!);
+
+export interface Grown {
+  sessions: SessionBlock[];
+  questions: QuestionBlock[];
+}
+
+/**
+ * The generated sessions and questions for one conversation. `handTexts` are the hand-written turns
+ * (values must not collide with them); `handQuestions` their questions with evidence texts (no generated
+ * line may carry their answers).
+ */
+export function grow(b: ConversationBlock, rand: () => number, handTexts: string[], handQuestions: { key: string[]; evidenceTexts: string[] }[]): Grown {
+  const world = WORLDS[b.id];
+  if (!world) throw new Error(`${b.id}: no world in blocks/worlds.ts.`);
+  const lang = b.lang;
+  const withAssistant = b.b.role === 'assistant';
+  const facts = FACTS[lang];
+  const handParts = handQuestions.map((q) => answerParts(q.evidenceTexts, q.key));
+  const carriesHand = (t: string): boolean => handParts.some((p) => carries(t, p));
+  const allText = handTexts.join('\n');
+  const usedValues = new Set<string>();
+  const usedNumbers = new Set<string>();
+
+  // ---------------------------------------------------------------- values
+  const number = (attr: AttrKind, unit: string): string => {
+    const ranges: Partial<Record<AttrKind, [number, number]>> = { port: [7000, 9990], timeout: [3, 95], retention: [5, 120], schedule: [5, 55], limit: [60, 4000], replicas: [3, 24], price: [35, 2400] };
+    let [lo, hi] = ranges[attr] ?? [2, 99];
+    if (/ms|毫秒/.test(unit)) [lo, hi] = [150, 9500];
+    if (/weeks|周|months|个月|hours|小时/.test(unit)) [lo, hi] = [2, 11];
+    if (/0#:|凌晨|早上/.test(unit)) [lo, hi] = [1, 6];
+    for (let tries = 0; tries < 200; tries++) {
+      const n = lo + Math.floor(rand() * (hi - lo + 1));
+      const s = attr === 'price' && n >= 1000 && lang === 'en' ? `${Math.floor(n / 1000)},${String(n % 1000).padStart(3, '0')}` : String(n);
+      if (tries < 150 && (usedNumbers.has(String(n)) || holds(allText, s))) continue;
+      usedNumbers.add(String(n));
+      return unit.replace('#', s);
+    }
+    throw new Error(`${b.id}: ran out of numbers for ${attr}.`);
+  };
+  const version = (): string => {
+    for (let tries = 0; tries < 200; tries++) {
+      const v = `${1 + Math.floor(rand() * 9)}.${Math.floor(rand() * 20)}.${Math.floor(rand() * 12)}`;
+      if (!usedValues.has(v) && !allText.includes(v)) return v;
+    }
+    throw new Error(`${b.id}: ran out of versions.`);
+  };
+  const value = (attr: AttrKind): string => {
+    for (let tries = 0; tries < 200; tries++) {
+      let v: string;
+      if (attr === 'port') v = number('port', '#');
+      else if (attr === 'version') v = version();
+      else if (attr === 'event') v = (cues.pop() ?? pick(rand, CUES[lang]))[0];
+      else {
+        const pool = VALUES[lang][attr]!;
+        const choice = pick(rand, pool);
+        v = choice.includes('#') ? number(attr, choice) : choice;
+      }
+      if (attr === 'event') return v;
+      if (usedValues.has(v) || holds(allText, v)) continue;
+      usedValues.add(v);
+      return v;
+    }
+    throw new Error(`${b.id}: ran out of values for ${attr}.`);
+  };
+
+  // ---------------------------------------------------------------- threads
+  const subjects = [
+    ...world.things.map((t) => ({ line: t, person: false })),
+    ...world.people.map((t) => ({ line: t, person: true })),
+  ].map(({ line, person }) => {
+    const [name, attrs] = line.split(/:\s*/);
+    return { name: name!.trim(), person, attrs: attrs!.split(/\s+/).filter(Boolean) as AttrKind[] };
+  });
+  const threads: Thread[] = [];
+  const events = shuffle(rand, [...EVENTS[lang]]);
+  const cues = shuffle(rand, [...CUES[lang]]);
+  for (const s of subjects) {
+    for (const attr of s.attrs) {
+      const ph = facts[attr];
+      if (!ph) throw new Error(`${b.id}: unknown attribute ${attr} of ${s.name}.`);
+      const t: Thread = { subject: s.name, attr, values: [], asked: false };
+      if (attr === 'pet') t.detail = pick(rand, SPECIES[lang]);
+      if (attr === 'price') t.detail = pick(rand, ITEMS[lang]);
+      if (attr === 'event') t.event = events.pop();
+      threads.push(t);
+    }
+  }
+  // Questions: two changing facts, one preference, one event, one more (a pet, a price or a third change).
+  shuffle(rand, threads);
+  const want: ((t: Thread) => boolean)[] = [
+    (t) => facts[t.attr].changes && facts[t.attr].category === 'single-hop',
+    (t) => facts[t.attr].changes && facts[t.attr].category === 'single-hop',
+    (t) => facts[t.attr].category === 'preference',
+    (t) => t.attr === 'event',
+    (t) => t.attr === 'pet' || t.attr === 'price',
+  ];
+  for (const w of want) {
+    const t = threads.find((x) => !x.asked && w(x)) ?? threads.find((x) => !x.asked && facts[x.attr].changes);
+    if (t) t.asked = true;
+  }
+  for (const t of threads.filter((x) => x.attr === 'event' && !x.event)) threads.splice(threads.indexOf(t), 1);
+  for (const t of threads) {
+    const ph = facts[t.attr];
+    const n = !ph.changes ? 1 : t.asked ? 2 + Math.floor(rand() * 2) : 1 + Math.floor(rand() * 3);
+    for (let i = 0; i < n; i++) t.values.push(value(t.attr));
+  }
+
+  // ---------------------------------------------------------------- sessions in time
+  const handTimes = b.sessions.map((s) => Date.parse(s.at));
+  const start = Math.min(...handTimes) - 45 * DAY;
+  const end = Math.max(...handTimes) + 100 * DAY;
+  const times: number[] = [];
+  while (times.length < SESSIONS) {
+    const day = Math.floor((start + rand() * (end - start)) / DAY) * DAY;
+    const t = day + (7 + Math.floor(rand() * 12)) * 3_600_000 + Math.floor(rand() * 60) * 60_000;
+    if ([...handTimes, ...times].some((x) => Math.abs(x - t) < 2 * DAY)) continue;
+    times.push(t);
+  }
+  times.sort((x, y) => x - y);
+
+  // Mentions: a changing value per session, in order; the asked ones end in the second half.
+  const perSession: Mention[][] = times.map(() => []);
+  for (const t of threads) {
+    const n = t.values.length;
+    const order = shuffle(rand, Array.from({ length: SESSIONS }, (_, i) => i));
+    const chosen = order.slice(0, n).sort((x, y) => x - y);
+    if (t.asked && chosen[n - 1]! < SESSIONS / 2) {
+      const late = order.filter((i) => i >= SESSIONS / 2 && !chosen.includes(i));
+      chosen[n - 1] = late[0]!;
+      chosen.sort((x, y) => x - y);
+    }
+    chosen.forEach((si, index) => perSession[si]!.push({ thread: t, index }));
+  }
+
+  // ---------------------------------------------------------------- lines
+  const scenes: ScenePools = lang === 'en' ? (withAssistant ? EN_ASSISTANT_SCENES : EN_PEER_SCENES) : withAssistant ? ZH_ASSISTANT_SCENES : ZH_PEER_SCENES;
+  const things = world.things.map((t) => t.split(':')[0]!.trim());
+  const people = world.people.map((p) => shortName(p.split(':')[0]!.trim()));
+  const pools = [...(world.kind !== 'life' && things.length ? [scenes.eng] : []), ...(world.kind !== 'eng' || !things.length ? [scenes.life] : [])];
+  if (world.kind === 'eng' && things.length) pools.push(scenes.life.filter((_, i) => i % 2 === 0));
+  const bags = pools.map(() => [] as number[]);
+  const seen = new Set<string>(handTexts);
+  let label = 0;
+  const questions: QuestionBlock[] = [];
+  // Generated questions' answers, for the accident check (filled as the questions are made).
+  const genParts: { thread: Thread; parts: string[][] }[] = [];
+  const carriesAny = (t: string): boolean => carriesHand(t) || genParts.some((g) => carries(t, g.parts));
+
+  const drawScene = (): string[] | undefined => {
+    for (let tries = 0; tries < 30; tries++) {
+      const pi = Math.floor(rand() * pools.length);
+      if (!bags[pi]!.length) bags[pi] = shuffle(rand, pools[pi]!.map((_, i) => i));
+      const scene = pools[pi]![bags[pi]!.pop()!]!;
+      const slots = { T: pick(rand, things.length ? things : ['project']), P: pick(rand, people) };
+      const lines = scene.map((l) => vary(rand, fill(l, slots)));
+      if (lines.some((l) => seen.has(l) || carriesAny(l.slice(3)))) continue;
+      lines.forEach((l) => seen.add(l));
+      return lines;
+    }
+    return undefined;
+  };
+
+  const slotsOf = (t: Thread, i: number): Record<string, string> => {
+    const base = t.subject;
+    return { T: base, v: t.values[i]!, old: i > 0 ? t.values[i - 1]! : '', x: t.event ? t.event[0] : (t.detail ?? ''), y: t.event ? t.event[1] : '' };
+  };
+  const say = (ph: Phrasing, t: Thread, i: number): string => {
+    const forms = i > 0 && ph.change.length ? ph.change : ph.say;
+    for (let tries = 0; tries < 10; tries++) {
+      const line = vary(rand, fill(pick(rand, forms), slotsOf(t, i)));
+      if (!seen.has(line)) return line;
+    }
+    return vary(rand, fill(forms[0]!, slotsOf(t, i)));
+  };
+
+  // The threads' questions first, so their answers are known to the accident check.
+  const evidenceLabel = new Map<Thread, string>();
+  const supersededLabels = new Map<Thread, string[]>();
+  for (const t of threads.filter((x) => x.asked)) {
+    const last = t.values.length - 1;
+    const ph = facts[t.attr];
+    const key = t.attr === 'event' ? [t.values[0]!, t.event![2]] : [t.values[last]!];
+    genParts.push({ thread: t, parts: [key] });
+    evidenceLabel.set(t, `g${++label}`);
+    supersededLabels.set(t, t.values.slice(0, last).map(() => `g${++label}`));
+    questions.push({ category: ph.category, question: fill(pick(rand, ph.ask), slotsOf(t, last)), answer: t.values[last]!, evidence: evidenceLabel.get(t)!, key: key.join('|'), ...(last > 0 ? { supersedes: supersededLabels.get(t)!.join(' ') } : {}) });
+  }
+
+  const sessions: SessionBlock[] = times.map((at, si) => {
+    const turns: string[] = [];
+    const units: (() => string[])[] = [];
+    for (let k = 0; k < SCENES_PER_SESSION; k++) units.push(() => drawScene() ?? []);
+    for (const m of perSession[si]!) {
+      units.push(() => {
+        const t = m.thread;
+        const ph = facts[t.attr];
+        const isLast = m.index === t.values.length - 1;
+        let line = say(ph, t, m.index);
+        if (carriesHand(line) || genParts.some((g) => g.thread !== t && carries(line, g.parts))) return [];
+        if (t.attr === 'event') {
+          // The answer is the date the cue points to, seen from this session.
+          const q = questions.find((x) => x.evidence === evidenceLabel.get(t));
+          if (q) q.answer = `${t.values[0]} before the session of ${new Date(at).toISOString().slice(0, 10)}, so about ${new Date(at - CUES[lang].find((c) => c[0] === t.values[0])![1] * DAY).toISOString().slice(0, 10)}`;
+        }
+        const speaker = withAssistant ? 'A' : rand() < 0.5 ? 'A' : 'B';
+        const other = speaker === 'A' ? 'B' : 'A';
+        const tag = t.asked ? (isLast ? evidenceLabel.get(t)! : supersededLabels.get(t)![m.index]!) : '';
+        const out: string[] = [];
+        if (!withAssistant && rand() < 0.35) out.push(`${other}: ${vary(rand, fill(pick(rand, ph.prompt), slotsOf(t, m.index)))}`);
+        line = line.replace(/^[a-z]/, (c) => (lang === 'en' && rand() < 0.3 ? c.toUpperCase() : c));
+        out.push(`${speaker}#${tag}: ${line}`);
+        seen.add(line);
+        const echoRate = withAssistant ? 0.6 : 0.35;
+        if (rand() < echoRate) {
+          const forms = withAssistant ? ph.restate : ph.echo;
+          const echo = vary(rand, fill(pick(rand, forms), slotsOf(t, m.index)));
+          if (!seen.has(echo) && !carriesHand(echo) && !genParts.some((g) => g.thread !== t && carries(echo, g.parts))) {
+            out.push(`${other}#: ${echo}`);
+            seen.add(echo);
+          }
+        } else if (withAssistant) {
+          out.push(`B: ${pick(rand, lang === 'en' ? ['Noted.', 'Thanks for the update.', 'Good to know.', 'Okay.', 'Understood.'] : ['好的。', '明白了。', '收到。', '了解。', '好的，记下了。'])}`);
+        }
+        return out;
+      });
+    }
+    for (const u of shuffle(rand, units)) turns.push(...u());
+    // Two turns of the same speaker in a row are fine; a session must not start with a bare echo.
+    return { at: new Date(at).toISOString(), turns };
+  });
+
+  // A question whose evidence line was dropped (it would have carried another answer) is dropped too.
+  const present = new Set(sessions.flatMap((s) => s.turns.map((t) => /^[AB]#([\w-]+):/.exec(t)?.[1]).filter(Boolean) as string[]));
+  const kept = questions.filter((q) => q.evidence.split(' ').every((l) => present.has(l)) && (q.supersedes ?? '').split(' ').filter(Boolean).every((l) => present.has(l)));
+  return { sessions, questions: kept };
+}
