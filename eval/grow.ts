@@ -14,15 +14,15 @@
  * answer (its key tokens, see lib/carriers.ts) is drawn again, unless it is one of the deliberate
  * repetitions of that very question.
  */
-import { CUES, EVENTS, FACTS, ITEMS, SPECIES, VALUES, type AttrKind, type Lang, type Phrasing } from './blocks/growth';
+import { CUES, EVENTS, FACTS, ITEMS, SPECIES, VALUES, type AttrKind, type Phrasing } from './blocks/growth';
 import { EN_ASSISTANT_SCENES, EN_PEER_SCENES, ZH_ASSISTANT_SCENES, ZH_PEER_SCENES, type ScenePools } from './blocks/scenes';
 import type { ConversationBlock, QuestionBlock, SessionBlock } from './blocks/types';
 import { WORLDS } from './blocks/worlds';
 import { answerParts, carries, holds } from './lib/carriers';
 
 /** Generated sessions per conversation, and exchanges and fact mentions per session (roughly). */
-const SESSIONS = 14;
-const SCENES_PER_SESSION = 6;
+const SESSIONS_FOR = { peer: 16, assistant: 20 };
+const SCENES_PER_SESSION = { peer: 6, assistant: 9 };
 const DAY = 86_400_000;
 
 interface Thread {
@@ -57,7 +57,7 @@ function vary(rand: () => number, s: string): string {
 }
 
 function fill(s: string, slots: Record<string, string>): string {
-  return s.replace(/\{(\w)\}/g, (m, k: string) => slots[k] ?? m);
+  return s.replace(/\{(\w+)\}/g, (m, k: string) => slots[k] ?? m);
 }
 
 /** Short name for small talk: "Tom's brother Dele" -> "Dele"; Chinese names stay whole. */
@@ -78,6 +78,7 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
   if (!world) throw new Error(`${b.id}: no world in blocks/worlds.ts.`);
   const lang = b.lang;
   const withAssistant = b.b.role === 'assistant';
+  const SESSIONS = SESSIONS_FOR[withAssistant ? 'assistant' : 'peer'];
   const facts = FACTS[lang];
   const handParts = handQuestions.map((q) => answerParts(q.evidenceTexts, q.key));
   const carriesHand = (t: string): boolean => handParts.some((p) => carries(t, p));
@@ -202,8 +203,12 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
   const people = world.people.map((p) => shortName(p.split(':')[0]!.trim()));
   const pools = [...(world.kind !== 'life' && things.length ? [scenes.eng] : []), ...(world.kind !== 'eng' || !things.length ? [scenes.life] : [])];
   if (world.kind === 'eng' && things.length) pools.push(scenes.life.filter((_, i) => i % 2 === 0));
+  // Everyone has a job: a life conversation also gets the work exchanges that need no system of the world.
+  const noSystem = scenes.eng.filter((sc) => !sc.some((l) => l.includes('{T}')));
+  if (!things.length && noSystem.length) pools.push(noSystem);
   const bags = pools.map(() => [] as number[]);
   const seen = new Set<string>(handTexts);
+  const again = new Map<string, number>();
   let label = 0;
   const questions: QuestionBlock[] = [];
   // Generated questions' answers, for the accident check (filled as the questions are made).
@@ -216,26 +221,41 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
       if (!bags[pi]!.length) bags[pi] = shuffle(rand, pools[pi]!.map((_, i) => i));
       const scene = pools[pi]![bags[pi]!.pop()!]!;
       const slots = { T: pick(rand, things.length ? things : ['project']), P: pick(rand, people) };
-      const lines = scene.map((l) => vary(rand, fill(l, slots)));
-      if (lines.some((l) => seen.has(l) || carriesAny(l.slice(3)))) continue;
-      lines.forEach((l) => seen.add(l));
+      // Between two people either of them can be the one who starts.
+      const swap = !withAssistant && rand() < 0.5;
+      const lines = scene.map((l) => vary(rand, fill(swap ? (l[0] === 'A' ? 'B' : 'A') + l.slice(1) : l, slots)));
+      // The opening line is always new; an answer may come up twice in a long conversation, as in life.
+      if (seen.has(lines[0]!) || lines.some((l, i) => (i > 0 && (again.get(l) ?? 0) >= (withAssistant ? 2 : 1)) || carriesAny(l.slice(3)))) continue;
+      lines.forEach((l) => {
+        seen.add(l);
+        again.set(l, (again.get(l) ?? 0) + 1);
+      });
       return lines;
     }
     return undefined;
   };
 
-  const slotsOf = (t: Thread, i: number): Record<string, string> => {
-    const base = t.subject;
+  // "Tom's brother Dele" is "my brother Dele" when Tom says it and "your brother Dele" when he is told.
+  const own = (subject: string, speaker: 'A' | 'B'): string => {
+    const me = (speaker === 'A' ? b.a : b.b).name;
+    const you = (speaker === 'A' ? b.b : b.a).name;
+    if (lang === 'zh') return subject.startsWith(`${me}的`) ? `我的${subject.slice(me.length + 1)}` : subject.startsWith(`${you}的`) ? `你的${subject.slice(you.length + 1)}` : subject;
+    return subject.startsWith(`${me}'s `) ? `my ${subject.slice(me.length + 3)}` : subject.startsWith(`${you}'s `) ? `your ${subject.slice(you.length + 3)}` : subject;
+  };
+  const slotsOf = (t: Thread, i: number, speaker?: 'A' | 'B'): Record<string, string> => {
+    const base = speaker ? own(t.subject, speaker) : t.subject;
     return { T: base, v: t.values[i]!, old: i > 0 ? t.values[i - 1]! : '', x: t.event ? t.event[0] : (t.detail ?? ''), y: t.event ? t.event[1] : '' };
   };
-  const say = (ph: Phrasing, t: Thread, i: number): string => {
+  const say = (ph: Phrasing, t: Thread, i: number, speaker: 'A' | 'B'): string => {
     const forms = i > 0 && ph.change.length ? ph.change : ph.say;
     for (let tries = 0; tries < 10; tries++) {
-      const line = vary(rand, fill(pick(rand, forms), slotsOf(t, i)));
+      const line = vary(rand, fill(pick(rand, forms), slotsOf(t, i, speaker)));
       if (!seen.has(line)) return line;
     }
-    return vary(rand, fill(forms[0]!, slotsOf(t, i)));
+    return vary(rand, fill(forms[0]!, slotsOf(t, i, speaker)));
   };
+  const acks = shuffle(rand, lang === 'en' ? ['Noted.', 'Thanks for the update.', 'Good to know.', 'Okay, got it.', 'Understood.', 'Thanks, noted.', 'Good to hear.', 'Okay, I\'ll keep that in mind.', 'Got it, thanks.', 'Makes sense.', 'Thanks for letting me know.', 'All right.'] : ['好的。', '明白了。', '收到。', '了解。', '好的，记下了。', '谢谢告诉我。', '知道了。', '好，我记住了。', '嗯，明白。', '好的，了解了。']);
+  let ackAt = 0;
 
   // The threads' questions first, so their answers are known to the accident check.
   const evidenceLabel = new Map<Thread, string>();
@@ -253,37 +273,39 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
   const sessions: SessionBlock[] = times.map((at, si) => {
     const turns: string[] = [];
     const units: (() => string[])[] = [];
-    for (let k = 0; k < SCENES_PER_SESSION; k++) units.push(() => drawScene() ?? []);
+    for (let k = 0; k < SCENES_PER_SESSION[withAssistant ? 'assistant' : 'peer']; k++) units.push(() => drawScene() ?? []);
     for (const m of perSession[si]!) {
       units.push(() => {
         const t = m.thread;
         const ph = facts[t.attr];
         const isLast = m.index === t.values.length - 1;
-        let line = say(ph, t, m.index);
+        const speaker = withAssistant ? 'A' : rand() < 0.5 ? 'A' : 'B';
+        const other = speaker === 'A' ? 'B' : 'A';
+        let line = say(ph, t, m.index, speaker);
         if (carriesHand(line) || genParts.some((g) => g.thread !== t && carries(line, g.parts))) return [];
         if (t.attr === 'event') {
           // The answer is the date the cue points to, seen from this session.
           const q = questions.find((x) => x.evidence === evidenceLabel.get(t));
-          if (q) q.answer = `${t.values[0]} before the session of ${new Date(at).toISOString().slice(0, 10)}, so about ${new Date(at - CUES[lang].find((c) => c[0] === t.values[0])![1] * DAY).toISOString().slice(0, 10)}`;
+          const day = (x: number): string => new Date(x).toISOString().slice(0, 10);
+          const then = at - CUES[lang].find((c) => c[0] === t.values[0])![1] * DAY;
+          if (q) q.answer = lang === 'en' ? `${t.values[0]} as of ${day(at)}, so about ${day(then)}` : `${day(at)} 说的「${t.values[0]}」，约 ${day(then)}`;
         }
-        const speaker = withAssistant ? 'A' : rand() < 0.5 ? 'A' : 'B';
-        const other = speaker === 'A' ? 'B' : 'A';
         const tag = t.asked ? (isLast ? evidenceLabel.get(t)! : supersededLabels.get(t)![m.index]!) : '';
         const out: string[] = [];
-        if (!withAssistant && rand() < 0.35) out.push(`${other}: ${vary(rand, fill(pick(rand, ph.prompt), slotsOf(t, m.index)))}`);
+        if (!withAssistant && rand() < 0.35) out.push(`${other}: ${vary(rand, fill(pick(rand, ph.prompt), slotsOf(t, m.index, other)))}`);
         line = line.replace(/^[a-z]/, (c) => (lang === 'en' && rand() < 0.3 ? c.toUpperCase() : c));
         out.push(`${speaker}#${tag}: ${line}`);
         seen.add(line);
-        const echoRate = withAssistant ? 0.6 : 0.35;
+        const echoRate = withAssistant ? 0.5 : 0.35;
         if (rand() < echoRate) {
           const forms = withAssistant ? ph.restate : ph.echo;
-          const echo = vary(rand, fill(pick(rand, forms), slotsOf(t, m.index)));
+          const echo = vary(rand, fill(pick(rand, forms), slotsOf(t, m.index, other)));
           if (!seen.has(echo) && !carriesHand(echo) && !genParts.some((g) => g.thread !== t && carries(echo, g.parts))) {
             out.push(`${other}#: ${echo}`);
             seen.add(echo);
           }
         } else if (withAssistant) {
-          out.push(`B: ${pick(rand, lang === 'en' ? ['Noted.', 'Thanks for the update.', 'Good to know.', 'Okay.', 'Understood.'] : ['好的。', '明白了。', '收到。', '了解。', '好的，记下了。'])}`);
+          out.push(`B: ${acks[ackAt++ % acks.length]}`);
         }
         return out;
       });

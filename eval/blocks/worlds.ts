@@ -25,7 +25,7 @@ export const WORLDS: Record<string, World> = {
   'en-02-home-assistant': {
     kind: 'life',
     things: [],
-    people: ['Sam: hobby drink event', 'Alina: city pet food', 'Jordan\'s neighbor Walt: pet price', 'Sam\'s mother Ruth: city event', 'Jordan\'s friend Priyanka: food price hobby'],
+    people: ['Sam: hobby drink event', 'Alina: city pet food', 'Jordan\'s neighbor Walt: pet price', 'Sam\'s mother Ruth: city event', 'Jordan\'s friend Priyanka: food price hobby', 'Sam\'s brother Eli: pet city price', 'Jordan\'s coworker Nadia: food drink event'],
   },
   'en-03-mobile-release': {
     kind: 'mixed',
@@ -40,7 +40,7 @@ export const WORLDS: Record<string, World> = {
   'en-05-data-pipeline': {
     kind: 'mixed',
     things: ['customers DAG: schedule retention', 'returns DAG: schedule owner', 'Kafka ingest: port replicas retention', 'dbt models: version schedule', 'metrics API: port timeout limit', 'Spark history server: port retention'],
-    people: ['Marcus: pet food event', 'Sofia\'s fiancé Luca: hobby city', 'Tamsin: price drink'],
+    people: ['Marcus: pet food event', 'Sofia\'s fiancé Luca: hobby city', 'Tamsin: price drink', 'Sofia\'s sister Chiara: pet city food'],
   },
   'en-06-gaming-studio': {
     kind: 'mixed',
@@ -50,7 +50,7 @@ export const WORLDS: Record<string, World> = {
   'en-07-kubernetes-migration': {
     kind: 'eng',
     things: ['worker pods: replicas timeout', 'metrics stack: retention version', 'batch CronJob: schedule timeout', 'cert-manager: version owner', 'internal registry: port retention limit', 'search service: replicas port timeout'],
-    people: ['Omar\'s brother Yusuf: city food event', 'Omar\'s colleague Hana: pet hobby price'],
+    people: ['Omar\'s brother Yusuf: city food event', 'Omar\'s colleague Hana: pet hobby price', 'Omar\'s neighbour Rania: drink food city'],
   },
   'en-08-roommates': {
     kind: 'life',
@@ -65,7 +65,7 @@ export const WORLDS: Record<string, World> = {
   'en-10-fitness-coach': {
     kind: 'life',
     things: [],
-    people: ['Ben\'s brother Carl: city food event', 'Ben\'s running buddy Felix: pet price hobby', 'Ben\'s wife Jess: drink hobby event', 'Ben\'s physio Dr Amin: price city'],
+    people: ['Ben\'s brother Carl: city food event', 'Ben\'s running buddy Felix: pet price hobby', 'Ben\'s wife Jess: drink hobby event', 'Ben\'s physio Dr Amin: price city', 'Ben\'s sister Tara: pet city food', 'Ben\'s neighbour Gus: hobby price drink'],
   },
   'en-11-iot-firmware': {
     kind: 'mixed',
@@ -75,7 +75,7 @@ export const WORLDS: Record<string, World> = {
   'en-12-writing-assistant': {
     kind: 'life',
     things: [],
-    people: ['Ada\'s editor Simone: city drink event', 'Ada\'s brother Felix: pet food hobby', 'Ada\'s writing group friend Imke: price hobby city', 'Ada\'s agent Roberta: food event'],
+    people: ['Ada\'s editor Simone: city drink event', 'Ada\'s brother Felix: pet food hobby', 'Ada\'s writing group friend Imke: price hobby city', 'Ada\'s agent Roberta: food event', 'Ada\'s neighbour Otto: pet price drink', 'Ada\'s mother Vera: city food hobby'],
   },
   'en-13-oncall-handover': {
     kind: 'eng',
@@ -85,7 +85,7 @@ export const WORLDS: Record<string, World> = {
   'en-14-travel-planner': {
     kind: 'life',
     things: [],
-    people: ['Marisol\'s sister Pilar: city pet food', 'Diego\'s cousin Rafa: hobby event price', 'Marisol\'s neighbor Hattie: pet drink', 'Marisol\'s colleague June: food city event'],
+    people: ['Marisol\'s sister Pilar: city pet food', 'Diego\'s cousin Rafa: hobby event price', 'Marisol\'s neighbor Hattie: pet drink', 'Marisol\'s colleague June: food city event', 'Marisol\'s father Ernesto: hobby drink city', 'Diego\'s sister Lupe: pet price food'],
   },
   'zh-01-ecommerce-backend': {
     kind: 'eng',
@@ -95,7 +95,7 @@ export const WORLDS: Record<string, World> = {
   'zh-02-family-assistant': {
     kind: 'life',
     things: [],
-    people: ['赵敏的妹妹赵静: city pet food', '赵敏的老公: hobby drink event', '乐乐的同学豆豆: hobby event', '赵敏的婆婆: city food price', '邻居李阿姨: pet price'],
+    people: ['赵敏的妹妹赵静: city pet food', '赵敏的老公: hobby drink event', '乐乐的同学豆豆: hobby event', '赵敏的婆婆: city food price', '邻居李阿姨: pet price', '赵敏的同事小何: drink food price', '乐乐的钢琴老师: city pet hobby'],
   },
   'zh-03-plc-commissioning': {
     kind: 'eng',
@@ -110,7 +110,7 @@ export const WORLDS: Record<string, World> = {
   'zh-05-frontend-assistant': {
     kind: 'eng',
     things: ['管理后台: port version', 'mock 服务: port timeout', '埋点 SDK: version owner limit', '组件库文档站: schedule port', 'BFF 层: timeout replicas limit', '图片服务: timeout retention'],
-    people: ['吴昊的同事阿凯: pet city food', '吴昊的女朋友: hobby drink event', '产品经理小林: price event'],
+    people: ['吴昊的同事阿凯: pet city food', '吴昊的女朋友: hobby drink event', '产品经理小林: price event', '吴昊的表哥: city pet food'],
   },
   'zh-06-ops-oncall': {
     kind: 'eng',
@@ -120,7 +120,7 @@ export const WORLDS: Record<string, World> = {
   'zh-07-life-assistant': {
     kind: 'life',
     things: [],
-    people: ['钱多多的闺蜜小美: city pet food', '钱多多的弟弟: hobby price event', '钱多多的男朋友阿杰: drink hobby city', '钱多多的同事莉莉: food price event'],
+    people: ['钱多多的闺蜜小美: city pet food', '钱多多的弟弟: hobby price event', '钱多多的男朋友阿杰: drink hobby city', '钱多多的同事莉莉: food price event', '钱多多的妈妈: hobby food city', '钱多多的室友阿兰: pet price drink'],
   },
   'zh-08-data-platform': {
     kind: 'eng',
