@@ -220,7 +220,9 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
       const pi = Math.floor(rand() * pools.length);
       if (!bags[pi]!.length) bags[pi] = shuffle(rand, pools[pi]!.map((_, i) => i));
       const scene = pools[pi]![bags[pi]!.pop()!]!;
-      const slots = { T: pick(rand, things.length ? things : ['project']), P: pick(rand, people) };
+      // Half the work chat is about what the hand-written sessions were about.
+      const topic = world.topics.length && rand() < 0.5 ? pick(rand, world.topics) : undefined;
+      const slots = { T: topic ?? pick(rand, things.length ? things : ['project']), P: pick(rand, people) };
       // Between two people either of them can be the one who starts.
       const swap = !withAssistant && rand() < 0.5;
       const lines = scene.map((l) => vary(rand, fill(swap ? (l[0] === 'A' ? 'B' : 'A') + l.slice(1) : l, slots)));
