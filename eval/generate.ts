@@ -135,15 +135,19 @@ function build(written: ConversationBlock[]): Conversation[] {
     };
     const handTurns = parsedSessions.flat();
     const byLabel = new Map(handTurns.filter((t) => t.label).map((t) => [t.label!, t.text]));
+    const sessionOf = new Map(parsedSessions.flatMap((turns, si) => turns.filter((t) => t.label).map((t) => [t.label!, Date.parse(b.sessions[si]!.at)] as const)));
     const grown = grow(
       b,
       rand,
       handTurns.map((t) => t.text),
-      b.questions.map((qb) => ({ key: (qb.key ?? qb.answer).split('|'), evidenceTexts: qb.evidence.split(/\s+/).filter(Boolean).map((l) => byLabel.get(l) ?? '') })),
+      b.questions.map((qb) => {
+        const labelsOf = qb.evidence.split(/\s+/).filter(Boolean);
+        return { question: qb.question, answer: qb.answer, key: (qb.key ?? qb.answer).split('|'), evidenceTexts: labelsOf.map((l) => byLabel.get(l) ?? ''), after: Math.max(...labelsOf.map((l) => sessionOf.get(l) ?? 0)) };
+      }),
     );
     const timeline = [
-      ...b.sessions.map((s, si) => ({ at: s.at, parsed: parsedSessions[si]! })),
-      ...grown.sessions.filter((s) => s.turns.length).map((s, gi) => ({ at: s.at, parsed: s.turns.map((t) => parse(t, `grown session ${gi + 1}`)) })),
+      ...b.sessions.map((s, si) => ({ at: s.at, parsed: parsedSessions[si]!, grown: false })),
+      ...grown.sessions.filter((s) => s.turns.length).map((s, gi) => ({ at: s.at, parsed: s.turns.map((t) => parse(t, `grown session ${gi + 1}`)), grown: true })),
     ].sort((x, y) => Date.parse(x.at) - Date.parse(y.at));
     const allQuestions = [...b.questions, ...grown.questions];
     const sessions = timeline.map((s, si) => {
@@ -155,7 +159,8 @@ function build(written: ConversationBlock[]): Conversation[] {
       // after the greeting, by the other speaker. Closers follow the last turn, alternating.
       const first = parsed[0]!;
       const other = (w: 'A' | 'B'): 'A' | 'B' => (w === 'A' ? 'B' : 'A');
-      const before = withAssistant || /[?？]\s*$/.test(first.text);
+      // A grown session starts with an exchange, so its small talk always comes first.
+      const before = withAssistant || s.grown || /[?？]\s*$/.test(first.text);
       const openers = Array.from({ length: atStart }, (_, i) => {
         const who = before ? (i % 2 === atStart % 2 ? first.who : other(first.who)) : i % 2 === 0 ? other(first.who) : first.who;
         return { who, fact: false, label: undefined, text: filler(who, 'open') };

@@ -22,7 +22,7 @@ import { answerParts, carries, holds } from './lib/carriers';
 
 /** Generated sessions per conversation, and exchanges and fact mentions per session (roughly). */
 const SESSIONS_FOR = { peer: 16, assistant: 20 };
-const SCENES_PER_SESSION = { peer: 6, assistant: 9 };
+const SCENES_PER_SESSION = { peer: 8, assistant: 10 };
 const DAY = 86_400_000;
 
 interface Thread {
@@ -73,7 +73,34 @@ export interface Grown {
  * (values must not collide with them); `handQuestions` their questions with evidence texts (no generated
  * line may carry their answers).
  */
-export function grow(b: ConversationBlock, rand: () => number, handTexts: string[], handQuestions: { key: string[]; evidenceTexts: string[] }[]): Grown {
+export interface HandQuestion {
+  question: string;
+  answer: string;
+  key: string[];
+  evidenceTexts: string[];
+  /** Time of the last session that holds its evidence (ms). */
+  after: number;
+}
+
+/** How people ask again what they were told months ago, and what they get back. */
+const ASK_AGAIN = {
+  en: {
+    ask: ['quick q, ', 'remind me, ', 'wait, ', 'sorry if I asked before, ', 'random but ', ''],
+    shrug: ['no idea, check the notes', 'hmm, I\'d have to look it up', 'not sure anymore, ask in the channel', 'I forget, it\'s in a doc somewhere', 'good question, let me check later', 'honestly I don\'t remember', 'I knew this once', 'pass, ask someone who was there'],
+    userAsk: ['remind me: ', 'what was it again? ', 'quick check: ', 'I forgot: ', ''],
+    restate: ['From what you told me earlier: {a}.', 'You mentioned it before: {a}.', 'If I remember our earlier chat correctly, {a}.'],
+    unsure: ['I\'m not sure; it came up in an earlier conversation, could you check your notes?', 'I don\'t want to guess on that one. Do you have it written down somewhere?', 'I can\'t say for certain from here. It might be in your earlier messages.'],
+  },
+  zh: {
+    ask: ['问一下，', '提醒我一下，', '等下，', '之前可能问过，', '突然想起来，', ''],
+    shrug: ['不记得了，翻翻笔记吧', '嗯……我得查一下', '不确定了，去群里问问', '忘了，好像写在哪个文档里', '好问题，我回头查查', '说实话我记不清了', '我以前知道的', '别问我，问当时在场的人'],
+    userAsk: ['提醒我一下：', '那个是什么来着？', '确认一下：', '我忘了：', ''],
+    restate: ['根据你之前说的：{a}。', '你之前提到过：{a}。', '如果我没记错我们之前的聊天，是{a}。'],
+    unsure: ['我不太确定，之前的对话里提过，你能翻一下笔记吗？', '这个我不想乱猜，你有没有记下来？', '我这边没法确定，可能在你之前的消息里。'],
+  },
+};
+
+export function grow(b: ConversationBlock, rand: () => number, handTexts: string[], handQuestions: HandQuestion[]): Grown {
   const world = WORLDS[b.id];
   if (!world) throw new Error(`${b.id}: no world in blocks/worlds.ts.`);
   const lang = b.lang;
@@ -206,6 +233,8 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
   // Everyone has a job: a life conversation also gets the work exchanges that need no system of the world.
   const noSystem = scenes.eng.filter((sc) => !sc.some((l) => l.includes('{T}')));
   if (!things.length && noSystem.length) pools.push(noSystem);
+  // A personal topic of the hand-written sessions comes back now and then.
+  if (world.life.length) pools.push(scenes.topic, scenes.topic);
   const bags = pools.map(() => [] as number[]);
   const seen = new Set<string>(handTexts);
   const again = new Map<string, number>();
@@ -221,8 +250,8 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
       if (!bags[pi]!.length) bags[pi] = shuffle(rand, pools[pi]!.map((_, i) => i));
       const scene = pools[pi]![bags[pi]!.pop()!]!;
       // Half the work chat is about what the hand-written sessions were about.
-      const topic = world.topics.length && rand() < 0.5 ? pick(rand, world.topics) : undefined;
-      const slots = { T: topic ?? pick(rand, things.length ? things : ['project']), P: pick(rand, people) };
+      const topic = world.topics.length && rand() < 0.8 ? pick(rand, world.topics) : undefined;
+      const slots = { T: topic ?? pick(rand, things.length ? things : ['project']), P: pick(rand, people), L: pick(rand, world.life.length ? world.life : ['it']) };
       // Between two people either of them can be the one who starts.
       const swap = !withAssistant && rand() < 0.5;
       const lines = scene.map((l) => vary(rand, fill(swap ? (l[0] === 'A' ? 'B' : 'A') + l.slice(1) : l, slots)));
@@ -272,6 +301,40 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
     questions.push({ category: ph.category, question: fill(pick(rand, ph.ask), slotsOf(t, last)), answer: t.values[last]!, evidence: evidenceLabel.get(t)!, key: key.join('|'), ...(last > 0 ? { supersedes: supersededLabels.get(t)!.join(' ') } : {}) });
   }
 
+  // Months later, people ask again what they were told: the question in its own words, answered with a
+  // shrug between colleagues, or by the assistant from memory (a restatement, recorded as a near miss).
+  const A = ASK_AGAIN[lang];
+  const names = [b.a.name, b.b.name];
+  const askAgain = new Map<number, HandQuestion[]>();
+  for (const hq of handQuestions) {
+    if (rand() > 0.85) continue;
+    let text = hq.question;
+    if (withAssistant) text = lang === 'en' ? text.replace(new RegExp(`\\b${b.a.name}'s\\b`, 'g'), 'my') : text.replace(new RegExp(`${b.a.name}的`, 'g'), '我的');
+    if (names.some((n) => text.includes(n))) continue;
+    const later = times.map((t, i) => [t, i] as const).filter(([t]) => t > hq.after + DAY);
+    if (!later.length) continue;
+    const si = pick(rand, later)[1];
+    askAgain.set(si, [...(askAgain.get(si) ?? []), { ...hq, question: text }]);
+  }
+  let shrugAt = Math.floor(rand() * A.shrug.length);
+  let userAskAt = Math.floor(rand() * A.userAsk.length);
+  const askBack = (hq: HandQuestion): string[] => {
+    const q = lang === 'en' ? hq.question.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase()) : hq.question;
+    if (withAssistant) {
+      const ask = `A: ${A.userAsk[userAskAt++ % A.userAsk.length]}${q}`;
+      const own = answerParts(hq.evidenceTexts, hq.key);
+      const restates = rand() < 0.5;
+      const reply = restates ? fill(pick(rand, A.restate), { a: hq.answer }) : pick(rand, A.unsure);
+      if (carriesAny(ask.slice(3)) || (carriesAny(reply) && !carries(reply, own))) return [];
+      return [ask, `B${restates ? '#' : ''}: ${reply}`];
+    }
+    const asker = rand() < 0.5 ? 'A' : 'B';
+    const ask = `${asker}: ${pick(rand, A.ask)}${q}`;
+    const shrug = `${asker === 'A' ? 'B' : 'A'}: ${A.shrug[shrugAt++ % A.shrug.length]}`;
+    if (carriesAny(ask.slice(3))) return [];
+    return [ask, shrug];
+  };
+
   const sessions: SessionBlock[] = times.map((at, si) => {
     const turns: string[] = [];
     const units: (() => string[])[] = [];
@@ -312,6 +375,7 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
         return out;
       });
     }
+    for (const hq of askAgain.get(si) ?? []) units.push(() => askBack(hq));
     for (const u of shuffle(rand, units)) turns.push(...u());
     // Two turns of the same speaker in a row are fine; a session must not start with a bare echo.
     return { at: new Date(at).toISOString(), turns };

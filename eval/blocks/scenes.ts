@@ -8,6 +8,8 @@
 export interface ScenePools {
   eng: string[][];
   life: string[][];
+  /** Talk that comes back to a personal topic of the conversation ({L}) without saying anything new. */
+  topic: string[][];
 }
 
 export const EN_PEER_SCENES: ScenePools = {
@@ -81,6 +83,18 @@ export const EN_PEER_SCENES: ScenePools = {
     ['A: I booked a massage for the first time in years', 'B: you deserve it', 'A: my shoulders agree'],
     ['B: we had a power cut all evening', 'A: what did you do?', 'B: board games by candlelight, honestly lovely'],
   ],
+  topic: [
+    ['A: [ugh|so|ok], {L} again', 'B: what now?', 'A: nothing big, I just keep thinking about it'],
+    ['B: any news on {L}?', 'A: not really, same as before', 'B: ok, tell me when there is'],
+    ['A: I was telling my mom about {L}', 'B: and?', 'A: she had opinions, as always'],
+    ['B: random, but how is {L} going?', 'A: fine I think, ask me next week'],
+    ['A: I need to sort out {L} at some point', 'B: this weekend?', 'A: maybe, if I have energy'],
+    ['B: I saw something that reminded me of {L}', 'A: haha what', 'B: I\'ll send a photo later'],
+    ['A: {L} came up at dinner [again|with friends|at my parents\' place]', 'B: of course it did', 'A: everyone has advice'],
+    ['B: did you ever post that photo of {L}?', 'A: not yet, the lighting was bad'],
+    ['A: I have a funny story about {L}, remind me later', 'B: now I\'m curious', 'A: later, it needs hand gestures'],
+    ['B: are you still stressed about {L}?', 'A: a bit less, thanks for asking'],
+  ],
 };
 
 export const EN_ASSISTANT_SCENES: ScenePools = {
@@ -139,6 +153,16 @@ export const EN_ASSISTANT_SCENES: ScenePools = {
     ['A: how do I keep herbs fresh longer?', 'B: Treat soft herbs like flowers in a glass of water, wrap hard ones like rosemary in a damp paper towel in the fridge.'],
     ['A: what\'s a good way to say thank you to a neighbour who helped me?', 'B: A short handwritten note and something small: baked goods, flowers, or offering to return the favour.'],
     ['A: I want a weekend trip that isn\'t expensive', 'B: Pick somewhere reachable by train, stay one night, plan one paid thing and walk the rest. Markets and parks are free.'],
+  ],
+  topic: [
+    ['A: I keep going back and forth about {L}', 'B: That is normal. Which part are you unsure about?', 'A: I\'ll think about it and come back'],
+    ['A: can we talk about {L} another time? not today', 'B: Of course, whenever you are ready.'],
+    ['A: {L} is on my mind a lot lately', 'B: Do you want to talk it through, or just note it for later?', 'A: just noting it'],
+    ['A: remind me to think about {L} next week', 'B: I can\'t set reminders, but you could put it in your calendar now so it doesn\'t slip.'],
+    ['A: a friend asked me about {L} and I didn\'t know what to say', 'B: It is fine to say you haven\'t decided yet, or that you would rather not get into it.'],
+    ['A: I told my family about {L}', 'B: How did they take it?', 'A: better than expected'],
+    ['A: is it silly that {L} makes me this happy?', 'B: Not at all. Small things carry a lot of a good week.'],
+    ['A: I wrote down some thoughts about {L} but I\'m not ready to share them', 'B: That is fine. Writing them down is already useful.'],
   ],
 };
 
@@ -213,6 +237,18 @@ export const ZH_PEER_SCENES: ScenePools = {
     ['A: 好多年没按摩了，约了一次', 'B: 你值得', 'A: 我的肩膀也这么觉得'],
     ['B: 我们这停电停了一晚上', 'A: 那你们干嘛了', 'B: 点蜡烛玩桌游，其实挺好的'],
   ],
+  topic: [
+    ['A: [唉|哎|说起来]，又是{L}', 'B: 又怎么了', 'A: 没什么，就是老想着'],
+    ['B: {L}有新进展吗', 'A: 没有，跟之前一样', 'B: 有了告诉我'],
+    ['A: 我跟我妈说了{L}', 'B: 然后呢', 'A: 她意见很多，老样子'],
+    ['B: 突然想问，{L}怎么样了', 'A: 应该还行吧，下周再问我'],
+    ['A: {L}我得找时间处理一下', 'B: 这周末？', 'A: 看我有没有力气'],
+    ['B: 我看到个东西让我想起{L}', 'A: 哈哈什么', 'B: 晚点发你照片'],
+    ['A: 吃饭的时候[又|跟朋友|在我爸妈家]聊到{L}了', 'B: 果然', 'A: 每个人都有建议'],
+    ['B: {L}的照片你发朋友圈了吗', 'A: 还没，光线不好'],
+    ['A: 关于{L}我有个好笑的事，晚点讲', 'B: 好奇死了', 'A: 晚点，得配动作'],
+    ['B: 你还在为{L}发愁吗', 'A: 好点了，谢谢关心'],
+  ],
 };
 
 export const ZH_ASSISTANT_SCENES: ScenePools = {
@@ -271,5 +307,15 @@ export const ZH_ASSISTANT_SCENES: ScenePools = {
     ['A: 香菜、葱怎么保存得久一点？', 'B: 软的香草像插花一样泡在水杯里，迷迭香这类硬的用湿厨房纸包好放冰箱。'],
     ['A: 邻居帮了我，怎么表示感谢比较好？', 'B: 写张手写的小卡片，配一点小东西：自己烤的点心、一束花，或者说下次有需要找你。'],
     ['A: 想来个不贵的周末短途', 'B: 选坐火车能到的地方，住一晚，只安排一个收费项目，其他时间走走逛逛，市集和公园都免费。'],
+  ],
+  topic: [
+    ['A: 关于{L}我一直在纠结', 'B: 很正常。你最拿不准的是哪一部分？', 'A: 我再想想，回头再说'],
+    ['A: {L}我们改天再聊吧，今天不想说', 'B: 当然，你准备好了随时说。'],
+    ['A: 最近老想着{L}', 'B: 想聊聊，还是先记一笔？', 'A: 先记一笔'],
+    ['A: 下周提醒我想想{L}', 'B: 我没法设提醒，不过你可以现在放进日历，免得忘了。'],
+    ['A: 朋友问我{L}，我不知道怎么回答', 'B: 可以说还没想好，或者说暂时不想聊，都没关系。'],
+    ['A: 我跟家里人说了{L}', 'B: 他们怎么说？', 'A: 比我想的好'],
+    ['A: {L}让我这么开心，是不是有点傻', 'B: 一点也不。小事往往撑起一个好的一周。'],
+    ['A: 我写了些关于{L}的想法，还不想给别人看', 'B: 没关系，写下来本身就有用。'],
   ],
 };
