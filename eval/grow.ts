@@ -14,7 +14,7 @@
  * answer (its key tokens, see lib/carriers.ts) is drawn again, unless it is one of the deliberate
  * repetitions of that very question.
  */
-import { CUES, EVENTS, FACTS, ITEMS, SPECIES, VALUES, type AttrKind, type Phrasing } from './blocks/growth';
+import { AFTER, CUES, EVENTS, FACTS, ITEMS, SPECIES, VALUES, type AttrKind, type Phrasing } from './blocks/growth';
 import { EN_ASSISTANT_SCENES, EN_PEER_SCENES, ZH_ASSISTANT_SCENES, ZH_PEER_SCENES, type ScenePools } from './blocks/scenes';
 import type { ConversationBlock, QuestionBlock, SessionBlock } from './blocks/types';
 import { WORLDS } from './blocks/worlds';
@@ -38,6 +38,7 @@ interface Thread {
 
 interface Mention {
   thread: Thread;
+  /** The value said (its index), or -1: talk about the attribute that gives no value. */
   index: number;
 }
 
@@ -222,6 +223,10 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
       chosen.sort((x, y) => x - y);
     }
     chosen.forEach((si, index) => perSession[si]!.push({ thread: t, index }));
+    // Later, people come back to it without giving the value.
+    const talk = t.asked ? 2 + Math.floor(rand() * 3) : Math.floor(rand() * 3);
+    const after = Array.from({ length: SESSIONS }, (_, i) => i).filter((i) => i > chosen[0]!);
+    for (let k = 0; k < talk && after.length; k++) perSession[pick(rand, after)]!.push({ thread: t, index: -1 });
   }
 
   // ---------------------------------------------------------------- lines
@@ -313,8 +318,11 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
     if (names.some((n) => text.includes(n))) continue;
     const later = times.map((t, i) => [t, i] as const).filter(([t]) => t > hq.after + DAY);
     if (!later.length) continue;
-    const si = pick(rand, later)[1];
-    askAgain.set(si, [...(askAgain.get(si) ?? []), { ...hq, question: text }]);
+    // Some things get asked twice over the months.
+    for (let n = rand() < 0.35 ? 2 : 1; n > 0; n--) {
+      const si = pick(rand, later)[1];
+      askAgain.set(si, [...(askAgain.get(si) ?? []), { ...hq, question: text }]);
+    }
   }
   let shrugAt = Math.floor(rand() * A.shrug.length);
   let userAskAt = Math.floor(rand() * A.userAsk.length);
@@ -343,6 +351,14 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
       units.push(() => {
         const t = m.thread;
         const ph = facts[t.attr];
+        if (m.index < 0) {
+          const speaker = withAssistant ? 'A' : rand() < 0.5 ? 'A' : 'B';
+          const slots = { ...slotsOf(t, 0, speaker), k: t.event?.[2] ?? '' };
+          const line = vary(rand, fill(pick(rand, AFTER[lang][t.attr]), slots));
+          if (seen.has(line) || carriesAny(line)) return [];
+          seen.add(line);
+          return withAssistant ? [`A: ${line}`, `B: ${acks[ackAt++ % acks.length]}`] : [`${speaker}: ${line}`];
+        }
         const isLast = m.index === t.values.length - 1;
         const speaker = withAssistant ? 'A' : rand() < 0.5 ? 'A' : 'B';
         const other = speaker === 'A' ? 'B' : 'A';

@@ -415,3 +415,45 @@ export const CUES: Record<Lang, [string, number][]> = {
   en: [['the day before yesterday', 2], ['three days ago', 3], ['four days ago', 4], ['five days ago', 5], ['a week ago', 7], ['ten days ago', 10], ['two weeks ago', 14], ['about three weeks ago', 21], ['last month', 30]],
   zh: [['前天', 2], ['三天前', 3], ['四天前', 4], ['五天前', 5], ['一周前', 7], ['十天前', 10], ['两周前', 14], ['三周前', 21], ['上个月', 30]],
 };
+
+/**
+ * Talk about an attribute that gives no value: a port change that broke someone's setup, a friend's new
+ * city, a pet's latest mischief. {T} the thing or person, {x} the pet's species or what was bought, {k} the
+ * word an event hinges on. These share the question's words and never its answer.
+ */
+export const AFTER: Record<Lang, Record<AttrKind, string[]>> = {
+  en: {
+    port: ['the {T} port change broke my local setup [again|twice|today]', 'did everyone update their configs for the new {T} port?', 'I still had the old {T} port in my notes, oops', 'whoever moves the {T} port next time, please announce it'],
+    timeout: ['the {T} timeout discussion is going in circles', 'I\'m not convinced the {T} timeout is right yet', 'we should write down why the {T} timeout is what it is'],
+    version: ['the {T} upgrade notes are worth a read', 'any regressions since the {T} upgrade?', 'the {T} changelog is huge this time'],
+    owner: ['who do I bother about the {T} these days, still the same person?', 'the {T} ownership page is out of date', 'the handover of the {T} went smoothly from what I heard'],
+    schedule: ['the {T} schedule clashes with the backups sometimes', 'the {T} runs at a weird time, no?', 'I keep forgetting when the {T} runs'],
+    retention: ['finance asked about the {T} retention again', 'the {T} retention is a compliance thing, don\'t touch it', 'storage costs for the {T} keep creeping up'],
+    limit: ['clients keep hitting the {T} limit', 'the {T} rate limit errors are noisy', 'should we raise the {T} limit before the sale?'],
+    replicas: ['the {T} scaling is still being debated', 'the {T} pods are idle most of the day', 'autoscaling the {T} would be nice'],
+    pet: ['{T}\'s {x} knocked a glass off the table', '{T} sent me ten photos of the {x}', 'the {x} at {T}\'s place hates the vacuum'],
+    city: ['{T} says the new city is great but rainy', '{T} is still unpacking boxes after the move', 'I should visit {T} at some point'],
+    food: ['{T} made me try their favourite dish, it was good', '{T} keeps sending me recipes', 'dinner with {T} is always a food adventure'],
+    drink: ['{T} brought their own drinks to the party, typical', '{T} has strong opinions about drinks', '{T} is very picky about what to drink'],
+    hobby: ['{T} keeps talking about the new hobby', '{T} showed me photos from the hobby group', '{T} bought way too much gear for the new hobby'],
+    price: ['{T} is very happy with {x}', '{T} already regrets buying {x}', '{T} spent a whole evening comparing prices before buying {x}'],
+    event: ['{T} is still talking about the {k}', 'is {T} ok after the {k}?', 'the {k} story from {T} keeps getting better'],
+  },
+  zh: {
+    port: ['{T}改端口把我本地环境[又|今天|两次]搞坏了', '{T}的新端口大家都改配置了吗？', '我笔记里还记着{T}的旧端口，尴尬', '下次谁再改{T}的端口麻烦群里说一声'],
+    timeout: ['{T}超时的讨论一直在绕圈子', '我还是觉得{T}的超时不太对', '{T}的超时为什么这么设，得写下来'],
+    version: ['{T}的升级说明值得看看', '{T}升级后有回归问题吗？', '{T}这次的更新日志好长'],
+    owner: ['{T}现在找谁，还是原来那个人吗？', '{T}的负责人页面过期了', '听说{T}交接得挺顺利'],
+    schedule: ['{T}的调度有时候和备份撞上', '{T}跑的时间有点怪吧', '我老是忘了{T}什么时候跑'],
+    retention: ['财务又来问{T}的保留期了', '{T}的保留期是合规要求，别动', '{T}的存储成本一直在涨'],
+    limit: ['客户老是触发{T}的限流', '{T}限流的报错太吵了', '大促前要不要把{T}的上限调高？'],
+    replicas: ['{T}扩缩容还在讨论', '{T}的实例大部分时间都闲着', '{T}要是能自动扩缩容就好了'],
+    pet: ['{T}家的{x}把杯子推到地上了', '{T}给我发了十张{x}的照片', '{T}家的{x}特别怕吸尘器'],
+    city: ['{T}说新城市挺好就是老下雨', '{T}搬完家箱子还没拆完', '我得找时间去看看{T}'],
+    food: ['{T}拉我去吃了ta最爱的菜，确实好吃', '{T}老给我发菜谱', '跟{T}吃饭永远是美食探险'],
+    drink: ['{T}去聚会自己带喝的，果然', '{T}对喝的东西特别有主见', '{T}喝东西特别挑'],
+    hobby: ['{T}天天聊ta的新爱好', '{T}给我看了兴趣小组的照片', '{T}为了新爱好买了一堆装备'],
+    price: ['{T}对{x}特别满意', '{T}已经后悔买{x}了', '{T}买{x}之前比价比了一晚上'],
+    event: ['{T}还在说{k}的事', '{T}{k}之后还好吗？', '{T}讲{k}的故事越讲越精彩'],
+  },
+};

@@ -113,6 +113,11 @@ export function checkDataset(convs: Conversation[]): string[] {
   return problems;
 }
 
+const spread = (xs: number[]): { min: number; median: number; max: number } => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { min: s[0] ?? 0, median: s[Math.floor(s.length / 2)] ?? 0, max: s[s.length - 1] ?? 0 };
+};
+
 /** Counts that describe the set (for the docs and the report). */
 export function describeDataset(convs: Conversation[]): Record<string, unknown> {
   const turns = convs.flatMap((c) => c.sessions.flatMap((s) => s.messages));
@@ -129,6 +134,16 @@ export function describeDataset(convs: Conversation[]): Record<string, unknown> 
     questions_by_category: byCat,
     chinese_questions: convs.filter((c) => c.lang === 'zh').reduce((n, c) => n + c.questions.length, 0),
     updated_fact_questions: convs.flatMap((c) => c.questions).filter((qq) => qq.supersedes?.length).length,
+    turns_per_conversation: spread(convs.map((c) => c.sessions.reduce((n, s) => n + s.messages.length, 0))),
+    sessions_per_conversation: spread(convs.map((c) => c.sessions.length)),
+    months_per_conversation: spread(convs.map((c) => Math.round((Date.parse(String(c.sessions.at(-1)!.messages[0]!.timestamp)) - Date.parse(String(c.sessions[0]!.messages[0]!.timestamp))) / (30.4 * 86_400_000)))),
+    questions_with_near_misses: convs.flatMap((c) => c.questions).filter((qq) => qq.near_miss?.length).length,
+    near_miss_turns: new Set(convs.flatMap((c) => c.questions.flatMap((qq) => qq.near_miss ?? []))).size,
+    most_repeats_of_one_line: Math.max(...convs.map((c) => {
+      const n = new Map<string, number>();
+      for (const m of c.sessions.flatMap((s) => s.messages)) n.set(m.content, (n.get(m.content) ?? 0) + 1);
+      return Math.max(...n.values());
+    })),
     multi_evidence_questions: convs.flatMap((c) => c.questions).filter((qq) => qq.evidence.length > 1).length,
   };
 }
