@@ -14,7 +14,7 @@
  * answer (its key tokens, see lib/carriers.ts) is drawn again, unless it is one of the deliberate
  * repetitions of that very question.
  */
-import { AFTER, CUES, EVENTS, FACTS, ITEMS, SPECIES, VALUES, type AttrKind, type Phrasing } from './blocks/growth';
+import { AFTER, CASUAL, CUES, EVENTS, FACTS, ITEMS, SPECIES, VALUES, type AttrKind, type Phrasing } from './blocks/growth';
 import { EN_ASSISTANT_SCENES, EN_PEER_SCENES, ZH_ASSISTANT_SCENES, ZH_PEER_SCENES, type ScenePools } from './blocks/scenes';
 import type { ConversationBlock, QuestionBlock, SessionBlock } from './blocks/types';
 import { WORLDS } from './blocks/worlds';
@@ -278,12 +278,22 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
     if (lang === 'zh') return subject.startsWith(`${me}的`) ? `我的${subject.slice(me.length + 1)}` : subject.startsWith(`${you}的`) ? `你的${subject.slice(you.length + 1)}` : subject;
     return subject.startsWith(`${me}'s `) ? `my ${subject.slice(me.length + 3)}` : subject.startsWith(`${you}'s `) ? `your ${subject.slice(you.length + 3)}` : subject;
   };
+  // The short name: the system without its kind ("fraud-check service" -> "fraud-check"), the person by name.
+  const alias = (subject: string): string => {
+    if (world.people.some((p) => p.startsWith(`${subject}:`))) {
+      if (lang === 'zh') return /的(.+)$/.exec(subject)?.[1] ?? subject;
+      return /[A-Z][\w-]*$/.exec(subject)?.[0] ?? subject;
+    }
+    const generic = lang === 'en' ? /\s+(service|API|database|job|batch|pods|server|servers|cluster|stack|pipeline|collector|controller|models|DAG|endpoint|history server|backend|build|broker|proxy|gateway|portal|scanner|CronJob|registry|sensors|station|CDN)$/i : /(服务|集群|平台|任务|层|服务器|仪|表)$/;
+    const s = subject.replace(generic, '');
+    return s.length >= 3 ? s : subject;
+  };
   const slotsOf = (t: Thread, i: number, speaker?: 'A' | 'B'): Record<string, string> => {
     const base = speaker ? own(t.subject, speaker) : t.subject;
-    return { T: base, v: t.values[i]!, old: i > 0 ? t.values[i - 1]! : '', x: t.event ? t.event[0] : (t.detail ?? ''), y: t.event ? t.event[1] : '' };
+    return { T: base, S: alias(t.subject), v: t.values[i]!, old: i > 0 ? t.values[i - 1]! : '', x: t.event ? t.event[0] : (t.detail ?? ''), y: t.event ? t.event[1] : '' };
   };
   const say = (ph: Phrasing, t: Thread, i: number, speaker: 'A' | 'B'): string => {
-    const forms = i > 0 && ph.change.length ? ph.change : ph.say;
+    const forms = rand() < 0.5 ? CASUAL[lang][t.attr] : i > 0 && ph.change.length ? ph.change : ph.say;
     for (let tries = 0; tries < 10; tries++) {
       const line = vary(rand, fill(pick(rand, forms), slotsOf(t, i, speaker)));
       if (!seen.has(line)) return line;

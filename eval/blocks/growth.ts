@@ -457,3 +457,44 @@ export const AFTER: Record<Lang, Record<AttrKind, string[]>> = {
     event: ['{T}还在说{k}的事', '{T}{k}之后还好吗？', '{T}讲{k}的故事越讲越精彩'],
   },
 };
+
+/**
+ * The way people say it in passing: the short name ({S}: "fraud-check" for "fraud-check service", "Dele"
+ * for "Tom's brother Dele") and little of the question's wording. Used for about half of the statements.
+ */
+export const CASUAL: Record<Lang, Record<AttrKind, string[]>> = {
+  en: {
+    port: ['{S} lives on :{v} now', 'moved {S} to {v}, update your env files', '{S} answers on {v} these days'],
+    timeout: ['{S} waits {v} before giving up now', 'bumped {S} to {v}, should stop the flapping', '{S} gets {v} now'],
+    version: ['bumped {S} to {v}', '{S} is {v} everywhere now', 'rolled out {v} for {S}'],
+    owner: ['{v} has {S} now', 'talk to {v} about {S} from now on', '{S} is {v}\'s baby now'],
+    schedule: ['{S} goes {v} now', 'moved {S} to {v}', '{S} fires {v}'],
+    retention: ['{S} keeps {v} now', 'we hold {v} of {S} stuff', '{S} history goes back {v}'],
+    limit: ['{S} tops out at {v} now', '{S} allows {v} max', 'throttled {S} to {v}'],
+    replicas: ['{S} is at {v} now', 'bumped {S} to {v}', '{S} has {v} running'],
+    pet: ['{S} got a {x}! its name is {v}', '{S}\'s new {x} is called {v}'],
+    city: ['{S} is in {v} now', '{S} packed up and went to {v}', 'guess who lives in {v} now: {S}'],
+    food: ['{S} is obsessed with {v} lately', 'all {S} eats now is {v}'],
+    drink: ['{S} is on {v} these days', '{S} switched to {v}'],
+    hobby: ['{S} got into {v}', '{S} does {v} every weekend now'],
+    price: ['{S} got {x} for {v}', '{v}, that\'s what {S} paid for {x}'],
+    event: ['{S} {x} {v}'],
+  },
+  zh: {
+    port: ['{S}换到 {v} 了', '{S}现在走 {v}，环境变量记得改', '{S}这阵子在 {v} 上'],
+    timeout: ['{S}现在等 {v} 才放弃', '{S}放宽到 {v} 了，应该不会再抖', '{S}给了 {v}'],
+    version: ['{S}升到 {v} 了', '{S}全都是 {v} 了', '{S}上了 {v}'],
+    owner: ['{S}现在是{v}在管', '以后{S}的事找{v}', '{S}现在是{v}的宝贝'],
+    schedule: ['{S}改成{v}了', '{S}挪到{v}', '{S}{v}触发一次'],
+    retention: ['{S}现在留 {v}', '{S}的东西存 {v}', '{S}的历史能查 {v}'],
+    limit: ['{S}最多{v}', '{S}卡在{v}', '{S}被限到{v}'],
+    replicas: ['{S}现在{v}', '{S}加到{v}了', '{S}跑着{v}'],
+    pet: ['{S}养了只{x}！叫{v}', '{S}新养的{x}叫{v}'],
+    city: ['{S}现在在{v}', '{S}收拾收拾去{v}了', '猜猜谁搬到{v}了：{S}'],
+    food: ['{S}最近迷上了{v}', '{S}现在只吃{v}'],
+    drink: ['{S}最近都喝{v}', '{S}改喝{v}了'],
+    hobby: ['{S}迷上了{v}', '{S}现在每个周末都去{v}'],
+    price: ['{S}花{v}买了{x}', '{v}，{S}买{x}就花了这么多'],
+    event: ['{S}{v}{x}'],
+  },
+};
