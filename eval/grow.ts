@@ -22,7 +22,7 @@ import { answerParts, carries, holds } from './lib/carriers';
 
 /** Generated sessions per conversation, and exchanges and fact mentions per session (roughly). */
 const SESSIONS_FOR = { peer: 16, assistant: 20 };
-const SCENES_PER_SESSION = { peer: 8, assistant: 10 };
+const SCENES_PER_SESSION = { peer: 10, assistant: 12 };
 const DAY = 86_400_000;
 
 interface Thread {
@@ -223,8 +223,10 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
       chosen.sort((x, y) => x - y);
     }
     chosen.forEach((si, index) => perSession[si]!.push({ thread: t, index }));
+    // The same thing happened to someone else, at another time.
+    if (t.attr === 'event' && t.asked) for (let k = 0; k < 2; k++) perSession[Math.floor(rand() * SESSIONS)]!.push({ thread: t, index: -2 });
     // Later, people come back to it without giving the value.
-    const talk = t.asked ? 2 + Math.floor(rand() * 3) : Math.floor(rand() * 3);
+    const talk = t.asked ? 3 + Math.floor(rand() * 4) : Math.floor(rand() * 3);
     const after = Array.from({ length: SESSIONS }, (_, i) => i).filter((i) => i > chosen[0]!);
     for (let k = 0; k < talk && after.length; k++) perSession[pick(rand, after)]!.push({ thread: t, index: -1 });
   }
@@ -239,7 +241,7 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
   const noSystem = scenes.eng.filter((sc) => !sc.some((l) => l.includes('{T}')));
   if (!things.length && noSystem.length) pools.push(noSystem);
   // A personal topic of the hand-written sessions comes back now and then.
-  if (world.life.length) pools.push(scenes.topic, scenes.topic);
+  if (world.life.length) pools.push(scenes.topic, scenes.topic, scenes.topic);
   const bags = pools.map(() => [] as number[]);
   const seen = new Set<string>(handTexts);
   const again = new Map<string, number>();
@@ -322,14 +324,13 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
   const names = [b.a.name, b.b.name];
   const askAgain = new Map<number, HandQuestion[]>();
   for (const hq of handQuestions) {
-    if (rand() > 0.85) continue;
     let text = hq.question;
     if (withAssistant) text = lang === 'en' ? text.replace(new RegExp(`\\b${b.a.name}'s\\b`, 'g'), 'my') : text.replace(new RegExp(`${b.a.name}的`, 'g'), '我的');
     if (names.some((n) => text.includes(n))) continue;
     const later = times.map((t, i) => [t, i] as const).filter(([t]) => t > hq.after + DAY);
     if (!later.length) continue;
     // Some things get asked twice over the months.
-    for (let n = rand() < 0.35 ? 2 : 1; n > 0; n--) {
+    for (let n = 1 + (rand() < 0.5 ? 1 : 0) + (rand() < 0.2 ? 1 : 0); n > 0; n--) {
       const si = pick(rand, later)[1];
       askAgain.set(si, [...(askAgain.get(si) ?? []), { ...hq, question: text }]);
     }
@@ -361,6 +362,15 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
       units.push(() => {
         const t = m.thread;
         const ph = facts[t.attr];
+        if (m.index === -2) {
+          const cue = pick(rand, CUES[lang].filter((c) => c[0] !== t.values[0]))[0];
+          const who = pick(rand, lang === 'en' ? ['my cousin', 'my dad', 'a friend from school', 'my neighbour', 'my old roommate'] : ['我表哥', '我爸', '我一个同学', '我邻居', '我以前的室友']);
+          const line = lang === 'en' ? `${who} ${t.event![0]} ${cue} too, funny timing` : `${who}${cue}也${t.event![0]}，真巧`;
+          const speaker = withAssistant ? 'A' : rand() < 0.5 ? 'A' : 'B';
+          if (seen.has(line) || carriesAny(line)) return [];
+          seen.add(line);
+          return withAssistant ? [`A#: ${line}`, `B: ${acks[ackAt++ % acks.length]}`] : [`${speaker}#: ${line}`];
+        }
         if (m.index < 0) {
           const speaker = withAssistant ? 'A' : rand() < 0.5 ? 'A' : 'B';
           const slots = { ...slotsOf(t, 0, speaker), k: t.event?.[2] ?? '' };
