@@ -21,8 +21,8 @@ import { WORLDS } from './blocks/worlds';
 import { answerParts, carries, holds } from './lib/carriers';
 
 /** Generated sessions per conversation, and exchanges and fact mentions per session (roughly). */
-const SESSIONS_FOR = { peer: 16, assistant: 20 };
-const SCENES_PER_SESSION = { peer: 10, assistant: 12 };
+const SESSIONS_FOR = { peer: 18, assistant: 24 };
+const SCENES_PER_SESSION = { peer: 8, assistant: 12 };
 const DAY = 86_400_000;
 
 interface Thread {
@@ -87,6 +87,7 @@ export interface HandQuestion {
 const ASK_AGAIN = {
   en: {
     ask: ['quick q, ', 'remind me, ', 'wait, ', 'sorry if I asked before, ', 'random but ', ''],
+    self: ['I told you already!', 'ha, I had to think about that too', 'why do you ask?', 'long story, tell you later', 'uh, let me think', 'didn\'t I mention it? whatever, later', 'you remember everything except this, huh'],
     shrug: ['no idea, check the notes', 'hmm, I\'d have to look it up', 'not sure anymore, ask in the channel', 'I forget, it\'s in a doc somewhere', 'good question, let me check later', 'honestly I don\'t remember', 'I knew this once', 'pass, ask someone who was there'],
     userAsk: ['remind me: ', 'what was it again? ', 'quick check: ', 'I forgot: ', ''],
     restate: ['From what you told me earlier: {a}.', 'You mentioned it before: {a}.', 'If I remember our earlier chat correctly, {a}.'],
@@ -94,6 +95,7 @@ const ASK_AGAIN = {
   },
   zh: {
     ask: ['问一下，', '提醒我一下，', '等下，', '之前可能问过，', '突然想起来，', ''],
+    self: ['我之前说过啦！', '你问这个干嘛', '说来话长，回头讲', '呃，让我想想', '哈哈我自己都得想一下', '我没跟你说过吗？回头再说', '你别的都记得，就这个不记得'],
     shrug: ['不记得了，翻翻笔记吧', '嗯……我得查一下', '不确定了，去群里问问', '忘了，好像写在哪个文档里', '好问题，我回头查查', '说实话我记不清了', '我以前知道的', '别问我，问当时在场的人'],
     userAsk: ['提醒我一下：', '那个是什么来着？', '确认一下：', '我忘了：', ''],
     restate: ['根据你之前说的：{a}。', '你之前提到过：{a}。', '如果我没记错我们之前的聊天，是{a}。'],
@@ -262,9 +264,10 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
       // Between two people either of them can be the one who starts.
       const swap = !withAssistant && rand() < 0.5;
       const lines = scene.map((l) => vary(rand, fill(swap ? (l[0] === 'A' ? 'B' : 'A') + l.slice(1) : l, slots)));
-      // The opening line is always new; an answer may come up twice in a long conversation, as in life.
-      if (seen.has(lines[0]!) || lines.some((l, i) => (i > 0 && (again.get(l) ?? 0) >= (withAssistant ? 2 : 1)) || carriesAny(l.slice(3)))) continue;
-      lines.forEach((l) => {
+      // The opening line is always new; a reply ("agreed", "sent") may come back a few times, as in life.
+      const said = lines.map((l) => l.slice(3));
+      if (seen.has(said[0]!) || said.some((l, i) => (i > 0 && (again.get(l) ?? 0) >= (withAssistant ? 2 : 3)) || carriesAny(l))) continue;
+      said.forEach((l) => {
         seen.add(l);
         again.set(l, (again.get(l) ?? 0) + 1);
       });
@@ -322,23 +325,43 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
   // shrug between colleagues, or by the assistant from memory (a restatement, recorded as a near miss).
   const A = ASK_AGAIN[lang];
   const names = [b.a.name, b.b.name];
-  const askAgain = new Map<number, HandQuestion[]>();
+  const askAgain = new Map<number, { hq: HandQuestion; text: string; asker: 'A' | 'B'; aboutListener: boolean }[]>();
+  // "What coffee does Maya drink?" is "what coffee do you drink?" when asked to Maya, "what coffee do I
+  // drink?" when Maya asks her assistant.
+  const person = (text: string, name: string, to: 'you' | 'I'): string | undefined => {
+    if (lang === 'zh') return text.replaceAll(`${name}的`, to === 'you' ? '你的' : '我的').replaceAll(name, to === 'you' ? '你' : '我');
+    const verbs: [string, string, string][] = [['does', 'do', 'do'], ['is', 'are', 'am'], ['was', 'were', 'was'], ['has', 'have', 'have'], ['did', 'did', 'did'], ['will', 'will', 'will']];
+    let out = text.replace(new RegExp(`\\b${name}'s\\b`, 'g'), to === 'you' ? 'your' : 'my');
+    for (const [v, you, i] of verbs) out = out.replace(new RegExp(`\\b${v} ${name}\\b`, 'g'), `${to === 'you' ? you : i} ${to}`);
+    out = out.replace(/\b(his|her)\b/g, to === 'you' ? 'your' : 'my');
+    return out.includes(name) ? undefined : out;
+  };
   for (const hq of handQuestions) {
-    let text = hq.question;
-    if (withAssistant) text = lang === 'en' ? text.replace(new RegExp(`\\b${b.a.name}'s\\b`, 'g'), 'my') : text.replace(new RegExp(`${b.a.name}的`, 'g'), '我的');
-    if (names.some((n) => text.includes(n))) continue;
     const later = times.map((t, i) => [t, i] as const).filter(([t]) => t > hq.after + DAY);
     if (!later.length) continue;
-    // Some things get asked twice over the months.
+    // Some things get asked twice or three times over the months.
     for (let n = 1 + (rand() < 0.5 ? 1 : 0) + (rand() < 0.2 ? 1 : 0); n > 0; n--) {
+      const asker: 'A' | 'B' = withAssistant || rand() < 0.5 ? 'A' : 'B';
+      const me = (asker === 'A' ? b.a : b.b).name;
+      const listener = (asker === 'A' ? b.b : b.a).name;
+      let text: string | undefined = hq.question;
+      let aboutListener = false;
+      if (withAssistant) text = text.includes(me) ? person(text, me, 'I') : text;
+      else if (text.includes(me)) text = undefined;
+      else if (text.includes(listener)) {
+        text = person(text, listener, 'you');
+        aboutListener = true;
+      }
+      if (!text || names.some((nm) => text!.includes(nm))) continue;
       const si = pick(rand, later)[1];
-      askAgain.set(si, [...(askAgain.get(si) ?? []), { ...hq, question: text }]);
+      askAgain.set(si, [...(askAgain.get(si) ?? []), { hq, text, asker, aboutListener }]);
     }
   }
   let shrugAt = Math.floor(rand() * A.shrug.length);
+  let selfAt = Math.floor(rand() * A.self.length);
   let userAskAt = Math.floor(rand() * A.userAsk.length);
-  const askBack = (hq: HandQuestion): string[] => {
-    const q = lang === 'en' ? hq.question.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase()) : hq.question;
+  const askBack = ({ hq, text, asker, aboutListener }: { hq: HandQuestion; text: string; asker: 'A' | 'B'; aboutListener: boolean }): string[] => {
+    const q = lang === 'en' ? text.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase()) : text;
     if (withAssistant) {
       const ask = `A: ${A.userAsk[userAskAt++ % A.userAsk.length]}${q}`;
       const own = answerParts(hq.evidenceTexts, hq.key);
@@ -347,11 +370,10 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
       if (carriesAny(ask.slice(3)) || (carriesAny(reply) && !carries(reply, own))) return [];
       return [ask, `B${restates ? '#' : ''}: ${reply}`];
     }
-    const asker = rand() < 0.5 ? 'A' : 'B';
     const ask = `${asker}: ${pick(rand, A.ask)}${q}`;
-    const shrug = `${asker === 'A' ? 'B' : 'A'}: ${A.shrug[shrugAt++ % A.shrug.length]}`;
+    const reply = aboutListener ? A.self[selfAt++ % A.self.length] : A.shrug[shrugAt++ % A.shrug.length];
     if (carriesAny(ask.slice(3))) return [];
-    return [ask, shrug];
+    return [ask, `${asker === 'A' ? 'B' : 'A'}: ${reply}`];
   };
 
   const sessions: SessionBlock[] = times.map((at, si) => {
