@@ -263,7 +263,10 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
       const slots = { T: topic ?? pick(rand, things.length ? things : ['project']), P: pick(rand, people), L: pick(rand, world.life.length ? world.life : ['it']) };
       // Between two people either of them can be the one who starts.
       const swap = !withAssistant && rand() < 0.5;
-      const lines = scene.map((l) => vary(rand, fill(swap ? (l[0] === 'A' ? 'B' : 'A') + l.slice(1) : l, slots)));
+      const lines = scene.map((l) => {
+        const line = swap ? (l[0] === 'A' ? 'B' : 'A') + l.slice(1) : l;
+        return vary(rand, fill(line, { ...slots, P: own(slots.P, line[0] as 'A' | 'B') }));
+      });
       // The opening line is always new; a reply ("agreed", "sent") may come back a few times, as in life.
       const said = lines.map((l) => l.slice(3));
       if (seen.has(said[0]!) || said.some((l, i) => (i > 0 && (again.get(l) ?? 0) >= (withAssistant ? 2 : 3)) || carriesAny(l))) continue;
@@ -284,9 +287,13 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
     return subject.startsWith(`${me}'s `) ? `my ${subject.slice(me.length + 3)}` : subject.startsWith(`${you}'s `) ? `your ${subject.slice(you.length + 3)}` : subject;
   };
   // The short name: the system without its kind ("fraud-check service" -> "fraud-check"), the person by name.
-  const alias = (subject: string): string => {
+  const alias = (subject: string, speaker?: 'A' | 'B'): string => {
     if (world.people.some((p) => p.startsWith(`${subject}:`))) {
-      if (lang === 'zh') return /的(.+)$/.exec(subject)?.[1] ?? subject;
+      if (lang === 'zh') {
+        const mine = speaker ? own(subject, speaker) : subject;
+        if (mine !== subject) return mine.replace(/^(我|你)的/, '$1');
+        return /的(.+)$/.exec(subject)?.[1] ?? subject;
+      }
       return /[A-Z][\w-]*$/.exec(subject)?.[0] ?? subject;
     }
     const generic = lang === 'en' ? /\s+(service|API|database|job|batch|pods|server|servers|cluster|stack|pipeline|collector|controller|models|DAG|endpoint|history server|backend|build|broker|proxy|gateway|portal|scanner|CronJob|registry|sensors|station|CDN)$/i : /(服务|集群|平台|任务|层|服务器|仪|表)$/;
@@ -295,7 +302,7 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
   };
   const slotsOf = (t: Thread, i: number, speaker?: 'A' | 'B'): Record<string, string> => {
     const base = speaker ? own(t.subject, speaker) : t.subject;
-    return { T: base, S: alias(t.subject), v: t.values[i]!, old: i > 0 ? t.values[i - 1]! : '', x: t.event ? t.event[0] : (t.detail ?? ''), y: t.event ? t.event[1] : '' };
+    return { T: base, S: alias(t.subject, speaker), v: t.values[i]!, old: i > 0 ? t.values[i - 1]! : '', x: t.event ? t.event[0] : (t.detail ?? ''), y: t.event ? t.event[1] : '' };
   };
   const say = (ph: Phrasing, t: Thread, i: number, speaker: 'A' | 'B'): string => {
     const forms = rand() < 0.5 ? CASUAL[lang][t.attr] : i > 0 && ph.change.length ? ph.change : ph.say;
@@ -364,10 +371,10 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
     const q = lang === 'en' ? text.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase()) : text;
     if (withAssistant) {
       const ask = `A: ${A.userAsk[userAskAt++ % A.userAsk.length]}${q}`;
-      const own = answerParts(hq.evidenceTexts, hq.key);
+      const ownParts = answerParts(hq.evidenceTexts, hq.key);
       const restates = rand() < 0.5;
       const reply = restates ? fill(pick(rand, A.restate), { a: hq.answer }) : pick(rand, A.unsure);
-      if (carriesAny(ask.slice(3)) || (carriesAny(reply) && !carries(reply, own))) return [];
+      if (carriesAny(ask.slice(3)) || (carriesAny(reply) && !carries(reply, ownParts))) return [];
       return [ask, `B${restates ? '#' : ''}: ${reply}`];
     }
     const ask = `${asker}: ${pick(rand, A.ask)}${q}`;

@@ -306,7 +306,7 @@ export const FACTS: Record<Lang, Record<AttrKind, Phrasing>> = {
       category: 'preference',
     },
     hobby: {
-      say: ['{T}开始学{v}了', '{T}最近迷上了{v}', '{T}每个周末都去{v}'],
+      say: ['{T}开始学{v}了', '{T}最近迷上了{v}', '{T}每个周末都在忙{v}'],
       change: ['{T}不玩{old}了，改成{v}', '{T}把{old}换成了{v}'],
       prompt: ['{T}周末都干嘛？', '{T}还在搞那个爱好吗？'],
       ask: ['{T}现在的爱好是什么？', '{T}最近迷上了什么？'],
@@ -493,7 +493,7 @@ export const CASUAL: Record<Lang, Record<AttrKind, string[]>> = {
     city: ['{S}现在在{v}', '{S}收拾收拾去{v}了', '猜猜谁搬到{v}了：{S}'],
     food: ['{S}最近迷上了{v}', '{S}现在只吃{v}'],
     drink: ['{S}最近都喝{v}', '{S}改喝{v}了'],
-    hobby: ['{S}迷上了{v}', '{S}现在每个周末都去{v}'],
+    hobby: ['{S}迷上了{v}', '{S}现在周末都花在{v}上'],
     price: ['{S}花{v}买了{x}', '{v}，{S}买{x}就花了这么多'],
     event: ['{S}{v}{x}'],
   },
