@@ -1,8 +1,12 @@
 /**
  * Assembles the recall eval set from the hand-written blocks in eval/blocks/ and writes one JSON file per
  * conversation into eval/data/ (committed; rerun after editing a block: `npx tsx eval/generate.ts`).
- * Deterministic: a fixed seed places the filler turns and spaces the timestamps, so the same blocks give
- * byte-identical files. Fails, writing nothing, when the check in lib/dataset.ts finds a problem.
+ * Each conversation is its hand-written sessions plus the months around them that eval/grow.ts assembles
+ * from the conversation's world (blocks/worlds.ts) and the hand-written wording in blocks/growth.ts and
+ * blocks/scenes.ts; every question records the other turns that carry its answer (`near_miss`).
+ * Deterministic: a fixed seed places the filler turns, grows the sessions and spaces the timestamps, so the
+ * same blocks give byte-identical files. Fails, writing nothing, when the check in lib/dataset.ts finds a
+ * problem.
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
