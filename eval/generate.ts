@@ -1,8 +1,12 @@
 /**
  * Assembles the recall eval set from the hand-written blocks in eval/blocks/ and writes one JSON file per
  * conversation into eval/data/ (committed; rerun after editing a block: `npx tsx eval/generate.ts`).
- * Deterministic: a fixed seed places the filler turns and spaces the timestamps, so the same blocks give
- * byte-identical files. Fails, writing nothing, when the check in lib/dataset.ts finds a problem.
+ * Each conversation is its hand-written sessions plus the months around them that eval/grow.ts assembles
+ * from the conversation's world (blocks/worlds.ts) and the hand-written wording in blocks/growth.ts and
+ * blocks/scenes.ts; every question records the other turns that carry its answer (`near_miss`).
+ * Deterministic: a fixed seed places the filler turns, grows the sessions and spaces the timestamps, so the
+ * same blocks give byte-identical files. Fails, writing nothing, when the check in lib/dataset.ts finds a
+ * problem.
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +21,8 @@ import { EN_ASSISTANT, EN_PEER, EN_USER, ZH_ASSISTANT, ZH_PEER, ZH_USER, type Fi
 import type { ConversationBlock } from './blocks/types';
 import { ZH1 } from './blocks/zh1';
 import { ZH2 } from './blocks/zh2';
+import { grow } from './grow';
+import { answerParts, carries } from './lib/carriers';
 import { checkDataset, DATA_DIR, describeDataset, type Conversation, type Question, type TurnLabel } from './lib/dataset';
 
 const SEED = 20261201;
@@ -125,8 +131,31 @@ function build(written: ConversationBlock[]): Conversation[] {
       }
       turns.splice(at + 1, 0, ...insert);
     }
-    const sessions = b.sessions.map((s, si) => {
-      const parsed = parsedSessions[si]!;
+    // The months after (and between) the hand-written sessions, grown from the world (eval/grow.ts).
+    const parse = (t: string, where: string): ParsedTurn => {
+      const m = TURN_RE.exec(t);
+      if (!m) throw new Error(`${b.id} ${where}: turn "${t.slice(0, 40)}" is not "A: ..." or "B#label: ...".`);
+      return { who: m[1] as 'A' | 'B', fact: m[2] !== undefined, label: m[3] || undefined, text: m[4]!.trim() };
+    };
+    const handTurns = parsedSessions.flat();
+    const byLabel = new Map(handTurns.filter((t) => t.label).map((t) => [t.label!, t.text]));
+    const sessionOf = new Map(parsedSessions.flatMap((turns, si) => turns.filter((t) => t.label).map((t) => [t.label!, Date.parse(b.sessions[si]!.at)] as const)));
+    const grown = grow(
+      b,
+      rand,
+      handTurns.map((t) => t.text),
+      b.questions.map((qb) => {
+        const labelsOf = qb.evidence.split(/\s+/).filter(Boolean);
+        return { question: qb.question, answer: qb.answer, key: (qb.key ?? qb.answer).split('|'), evidenceTexts: labelsOf.map((l) => byLabel.get(l) ?? ''), after: Math.max(...labelsOf.map((l) => sessionOf.get(l) ?? 0)) };
+      }),
+    );
+    const timeline = [
+      ...b.sessions.map((s, si) => ({ at: s.at, parsed: parsedSessions[si]!, grown: false })),
+      ...grown.sessions.filter((s) => s.turns.length).map((s, gi) => ({ at: s.at, parsed: s.turns.map((t) => parse(t, `grown session ${gi + 1}`)), grown: true })),
+    ].sort((x, y) => Date.parse(x.at) - Date.parse(y.at));
+    const allQuestions = [...b.questions, ...grown.questions];
+    const sessions = timeline.map((s, si) => {
+      const parsed = s.parsed;
       const n = b.fillers ?? 4;
       const atStart = 1 + Math.floor(rand() * Math.min(2, n));
       // Small talk opens a session: before its first turn when that is a question (the question then gets
@@ -134,7 +163,8 @@ function build(written: ConversationBlock[]): Conversation[] {
       // after the greeting, by the other speaker. Closers follow the last turn, alternating.
       const first = parsed[0]!;
       const other = (w: 'A' | 'B'): 'A' | 'B' => (w === 'A' ? 'B' : 'A');
-      const before = withAssistant || /[?？]\s*$/.test(first.text);
+      // A grown session starts with an exchange, so its small talk always comes first.
+      const before = withAssistant || s.grown || /[?？]\s*$/.test(first.text);
       const openers = Array.from({ length: atStart }, (_, i) => {
         const who = before ? (i % 2 === atStart % 2 ? first.who : other(first.who)) : i % 2 === 0 ? other(first.who) : first.who;
         return { who, fact: false, label: undefined, text: filler(who, 'open') };
@@ -160,6 +190,7 @@ function build(written: ConversationBlock[]): Conversation[] {
       });
       return { project_id: b.id, source_type: 'chat' as const, session_id: `${b.id}/s${si + 1}`, messages };
     });
+    const contentOf = new Map(sessions.flatMap((x) => x.messages.map((m) => [m.id!, m.content] as const)));
     const ids = (labelsText: string | undefined, qid: string): string[] =>
       (labelsText ?? '')
         .split(/\s+/)
@@ -169,10 +200,17 @@ function build(written: ConversationBlock[]): Conversation[] {
           if (!id) throw new Error(`${qid}: no turn is labelled "${l}".`);
           return id;
         });
-    const questions: Question[] = b.questions.map((qb, qi) => {
+    const questions: Question[] = allQuestions.map((qb, qi) => {
       const id = `${short}-q${String(qi + 1).padStart(2, '0')}`;
       const out: Question = { id, category: qb.category, question: qb.question, answer: qb.answer, evidence: ids(qb.evidence, id), key: (qb.key ?? qb.answer).split('|') };
       if (qb.supersedes) out.supersedes = ids(qb.supersedes, id);
+      // Every other turn that carries the answer is recorded as a deliberate near miss: in the hand-written
+      // sessions they were written as hard negatives, in the grown ones only a question's own restatements
+      // may carry its answer (grow.ts draws everything else again).
+      const ev = new Set([...out.evidence, ...(out.supersedes ?? [])]);
+      const parts = answerParts(out.evidence.map((e) => contentOf.get(e) ?? ''), out.key);
+      const near = [...contentOf].filter(([mid, text]) => !ev.has(mid) && carries(text, parts)).map(([mid]) => mid);
+      if (near.length) out.near_miss = near;
       return out;
     });
     return { id: b.id, lang: b.lang, topic: b.topic, speakers: [b.a.name, b.b.name], sessions, labels, questions };

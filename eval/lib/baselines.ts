@@ -54,9 +54,18 @@ export class DenseIndex {
     private readonly embedder: EmbeddingProvider,
   ) {}
 
-  static async build(turns: Turn[], embedder: EmbeddingProvider, batch = 32): Promise<DenseIndex> {
-    const vectors: number[][] = [];
-    for (let i = 0; i < turns.length; i += batch) vectors.push(...(await embedder.embed(turns.slice(i, i + batch).map((t) => t.text))));
+  /**
+   * Embeds every turn. Turns go in batches of similar length (sorted by length), so a batch pads little:
+   * on long conversations that is most of the cost of this baseline.
+   */
+  static async build(turns: Turn[], embedder: EmbeddingProvider, batch = 64): Promise<DenseIndex> {
+    const order = turns.map((_, i) => i).sort((a, b) => turns[a]!.text.length - turns[b]!.text.length);
+    const vectors: number[][] = new Array<number[]>(turns.length);
+    for (let i = 0; i < order.length; i += batch) {
+      const idx = order.slice(i, i + batch);
+      const out = await embedder.embed(idx.map((j) => turns[j]!.text));
+      idx.forEach((j, k) => (vectors[j] = out[k]!));
+    }
     return new DenseIndex(
       turns.map((t) => t.id),
       vectors,

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IngestParams } from '../../sidecar/protocol';
+import { answerParts, carries } from './carriers';
 
 export type Category = 'single-hop' | 'multi-hop' | 'temporal' | 'preference';
 export const CATEGORIES: readonly Category[] = ['single-hop', 'multi-hop', 'temporal', 'preference'];
@@ -25,6 +26,12 @@ export interface Question {
   key: string[];
   /** Message ids of older turns whose value this question's evidence replaced (the question asks for the current value). */
   supersedes?: string[];
+  /**
+   * Message ids of the other turns that carry the answer's key tokens on purpose: an assistant restating it,
+   * a hard negative in the question's words. Every turn outside the evidence and `supersedes` that carries
+   * the answer must be listed here ({@link checkDataset}).
+   */
+  near_miss?: string[];
 }
 
 export interface Conversation {
@@ -88,6 +95,13 @@ export function checkDataset(convs: Conversation[]): string[] {
         if (!qq.key.some((k) => t.includes(k.toLowerCase()))) problems.push(`${qq.id}: evidence ${qq.evidence[i]} holds none of its key tokens.`);
       });
       for (const id of qq.evidence) if (c.labels[id] !== 'fact') problems.push(`${qq.id}: evidence ${id} is labelled ${c.labels[id]}, not fact.`);
+      const parts = answerParts(ev.map((e) => e!.content), qq.key);
+      const allowed = new Set([...qq.evidence, ...(qq.supersedes ?? []), ...(qq.near_miss ?? [])]);
+      for (const [id, m] of byId) if (!allowed.has(id) && carries(m.content, parts)) problems.push(`${qq.id}: turn ${id} carries the answer ("${qq.key.join('|')}") but is neither evidence nor a recorded near miss.`);
+      for (const id of qq.near_miss ?? []) {
+        if (!byId.has(id)) problems.push(`${qq.id}: near miss ${id} is not a message of ${c.id}.`);
+        if (qq.evidence.includes(id)) problems.push(`${qq.id}: near miss ${id} is also evidence.`);
+      }
       for (const old of qq.supersedes ?? []) {
         const o = byId.get(old);
         if (!o) problems.push(`${qq.id}: superseded turn ${old} is not a message of ${c.id}.`);
@@ -98,6 +112,11 @@ export function checkDataset(convs: Conversation[]): string[] {
   }
   return problems;
 }
+
+const spread = (xs: number[]): { min: number; median: number; max: number } => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { min: s[0] ?? 0, median: s[Math.floor(s.length / 2)] ?? 0, max: s[s.length - 1] ?? 0 };
+};
 
 /** Counts that describe the set (for the docs and the report). */
 export function describeDataset(convs: Conversation[]): Record<string, unknown> {
@@ -115,6 +134,16 @@ export function describeDataset(convs: Conversation[]): Record<string, unknown> 
     questions_by_category: byCat,
     chinese_questions: convs.filter((c) => c.lang === 'zh').reduce((n, c) => n + c.questions.length, 0),
     updated_fact_questions: convs.flatMap((c) => c.questions).filter((qq) => qq.supersedes?.length).length,
+    turns_per_conversation: spread(convs.map((c) => c.sessions.reduce((n, s) => n + s.messages.length, 0))),
+    sessions_per_conversation: spread(convs.map((c) => c.sessions.length)),
+    months_per_conversation: spread(convs.map((c) => Math.round((Date.parse(String(c.sessions.at(-1)!.messages[0]!.timestamp)) - Date.parse(String(c.sessions[0]!.messages[0]!.timestamp))) / (30.4 * 86_400_000)))),
+    questions_with_near_misses: convs.flatMap((c) => c.questions).filter((qq) => qq.near_miss?.length).length,
+    near_miss_turns: new Set(convs.flatMap((c) => c.questions.flatMap((qq) => qq.near_miss ?? []))).size,
+    most_repeats_of_one_line: Math.max(...convs.map((c) => {
+      const n = new Map<string, number>();
+      for (const m of c.sessions.flatMap((s) => s.messages)) n.set(m.content, (n.get(m.content) ?? 0) + 1);
+      return Math.max(...n.values());
+    })),
     multi_evidence_questions: convs.flatMap((c) => c.questions).filter((qq) => qq.evidence.length > 1).length,
   };
 }
