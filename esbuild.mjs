@@ -21,6 +21,10 @@ export const runtimeExternals = [
   '@secretlint/secretlint-rule-preset-recommend',
   'archiver',
   'archiver-zip-encrypted',
+  // Loaded lazily through createRequire (sidecar/pipeline/rules.ts), so esbuild never sees it.
+  'en-pos',
+  // Loads its SQLite .wasm from its own folder at run time.
+  'node-sqlite3-wasm',
 ];
 
 const common = {

@@ -24,11 +24,10 @@ count_tap() {
   if [ -z "$p" ]; then echo "no test results in $f"; FAILED=$((FAILED + 1)); fi
 }
 
-step "install"
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund || { fail_step "npm ci"; echo "$PASSED passed, $FAILED failed"; exit 1; }
-fi
-bash scripts/fetch-model.sh "$MNEMO_TEST_MODEL_DIR" || fail_step "fetch-model"
+step "install (npm run setup: system packages, npm packages, the model, the editor harness)"
+# Everything any phase needs is installed here, before the first test: a fresh machine has no 7-Zip,
+# Chromium, code-server or model, and a phase must never depend on a later phase's install.
+bash scripts/setup.sh || { fail_step "setup"; echo "$PASSED passed, $FAILED failed"; exit 1; }
 
 step "build, typecheck, lint"
 npm run --silent build || fail_step "build"
@@ -49,7 +48,7 @@ run_node_tests sidecar test/sidecar/*.test.ts
 
 if [ "${MNEMO_SKIP_EDITOR_TESTS:-}" != "1" ]; then
   step "editor tests (code-server + headless Chromium)"
-  if bash test/editor/setup.sh && npm run --silent package; then
+  if npm run --silent package; then
     node test/editor/run.mjs --vsix "$(ls -t "$ROOT"/*.vsix | head -1)" 2>&1 | tee "$ART/editor.log"
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$ART/editor.log" | tail -1)
     if [ -n "$line" ]; then
@@ -59,7 +58,7 @@ if [ "${MNEMO_SKIP_EDITOR_TESTS:-}" != "1" ]; then
       fail_step "editor tests produced no result line"
     fi
   else
-    fail_step "editor test setup or packaging"
+    fail_step "packaging the VSIX (npm run package)"
   fi
 fi
 

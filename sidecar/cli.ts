@@ -44,8 +44,25 @@ Global options:
 
 class UsageError extends Error {}
 
+/**
+ * Set once the reader of stdout went away (`mnemo recall … | head -3`): the command still finishes
+ * (and closes the store cleanly), it only stops printing, and exits quietly.
+ */
+let stdoutClosed = false;
+
 function out(line = ''): void {
-  process.stdout.write(line + '\n');
+  if (!stdoutClosed) process.stdout.write(line + '\n');
+}
+
+/** A closed pipe on stdout or stderr is the reader's choice, never a crash with a stack trace. */
+function quietOnClosedPipes(): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    stdoutClosed = true;
+  });
+  process.stderr.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
 }
 
 /** Reads a transcript: a JSON array of messages or {"messages": [...]}. */
@@ -347,6 +364,7 @@ export async function main(argv: string[]): Promise<number> {
 
 /** Runs the CLI and sets the exit code; errors become one sentence on stderr. */
 export function run(argv: string[] = process.argv.slice(2)): Promise<void> {
+  quietOnClosedPipes();
   return main(argv).then(
     (code) => {
       process.exitCode = code;

@@ -8,6 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import { normalizeText, type Category, type SourceType } from '../model';
+import { jieba } from '../util/jieba';
 import { isSmallTalk, meaningfulLength, smallTalkKey, SMALL_TALK } from './lexicon';
 import type { Candidate, CandidateFeatures, Dropped, NormalizedMessage, Role } from './types';
 
@@ -24,16 +25,10 @@ interface JiebaLike {
 type EnTagFn = (tokens: string[]) => string[];
 
 const requireHere = createRequire(__filename);
-let jieba: JiebaLike | undefined;
 let enTag: EnTagFn | undefined;
 
 function zhTagger(): JiebaLike {
-  if (!jieba) {
-    const { Jieba } = requireHere('@node-rs/jieba') as typeof import('@node-rs/jieba');
-    const { dict } = requireHere('@node-rs/jieba/dict') as typeof import('@node-rs/jieba/dict');
-    jieba = Jieba.withDict(dict);
-  }
-  return jieba;
+  return jieba();
 }
 
 function enTagger(): EnTagFn {

@@ -41,6 +41,7 @@ import { launchBrowser } from './lib/browser.mjs';
 import { installVsix, prepareState, startCodeServer } from './lib/code-server.mjs';
 import { killAllSync, withTimeout } from './lib/processes.mjs';
 import { globalStorageDir, seedMemories } from './lib/seed.mjs';
+import { bundleSuite } from './lib/suite.mjs';
 import { Workbench } from './lib/workbench.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -194,36 +195,6 @@ function collectServerLogs(dirs, dest) {
 }
 
 // ------------------------------------------------------------ ext host phase --
-async function bundleSuite(outDir) {
-  const esbuild = await import('esbuild');
-  const suiteDir = path.resolve(opt.suite);
-  const testSources = fs
-    .readdirSync(suiteDir)
-    .filter((f) => f.endsWith('.test.ts'))
-    .sort()
-    .map((f) => path.join(suiteDir, f));
-  if (testSources.length === 0) throw new Error(`no *.test.ts in ${suiteDir}`);
-  fs.rmSync(outDir, { recursive: true, force: true });
-  const entryPoints = [
-    { in: path.join(HERE, 'suite', 'index.ts'), out: 'index' },
-    ...testSources.map((f) => ({ in: f, out: path.basename(f, '.ts') })),
-  ];
-  await esbuild.build({
-    entryPoints,
-    outdir: outDir,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['vscode'],
-    sourcemap: 'inline',
-    logLevel: 'warning',
-    // mocha pulls optional deps through dynamic requires it guards itself.
-    logOverride: { 'require-resolve-not-external': 'silent', 'unsupported-dynamic-import': 'silent' },
-  });
-  return testSources.map((f) => path.join(outDir, `${path.basename(f, '.ts')}.js`));
-}
-
 function payloadUrl(baseUrl, folder, payload) {
   // The workbench reads ?folder= (a server path) and ?payload= (JSON array of
   // [key, value] pairs); values are parsed with URI.parse, so they are given
@@ -258,7 +229,7 @@ async function extHostPhase() {
 
   const outDir = path.join(extDevPath, 'out', 'editor-suite');
   const t0 = Date.now();
-  const testFiles = await bundleSuite(outDir);
+  const testFiles = await bundleSuite(path.resolve(opt.suite), outDir);
   const resultsPath = path.join(dir, 'results.json');
   const screenshotAckPath = path.join(dir, '.screenshot-taken');
   const runConfig = {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the editor test harness (test/editor/run.mjs) needs:
-#   - Debian packages: chromium (the browser playwright-core drives), ripgrep
-#     (stands in for @vscode/ripgrep's GitHub download), libkrb5-dev (kerberos
-#     native module of VS Code), 7zip (used by another test suite).
+#   - Debian packages, through scripts/system-deps.sh (the project's one list):
+#     chromium (the browser playwright-core drives), ripgrep (stands in for
+#     @vscode/ripgrep's GitHub download), libkrb5-dev (kerberos native module).
 #   - test/editor/node_modules from the committed package-lock.json, including
 #     code-server's postinstall (a nested `npm install` of VS Code's own
 #     dependencies with native builds).
@@ -23,24 +23,9 @@ log() { printf '[editor-setup] %s\n' "$*"; }
 die() { printf '[editor-setup] ERROR: %s\n' "$*" >&2; exit 1; }
 t0=$SECONDS
 
-SUDO=""
-if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
-
 # ---------------------------------------------------------------- apt ------
-apt_pkgs=(libkrb5-dev ripgrep chromium 7zip)
-command -v make >/dev/null && command -v g++ >/dev/null || apt_pkgs+=(build-essential)
-command -v python3 >/dev/null || apt_pkgs+=(python3)
-[ -f /usr/include/node/node_version.h ] || apt_pkgs+=(libnode-dev)
-missing=()
-for p in "${apt_pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-  log "apt-get install ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  timeout 600 $SUDO apt-get update -qq || die "apt-get update failed"
-  timeout 1500 $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null || die "apt-get install ${missing[*]} failed"
-fi
+# One list of Debian packages for the whole project (7zip, chromium, ripgrep, libkrb5-dev, ...).
+bash "$HERE/../../scripts/system-deps.sh" || die "system packages could not be installed"
 [ -x /usr/bin/chromium ] || die "/usr/bin/chromium missing after apt install"
 [ -x /usr/bin/rg ] || die "/usr/bin/rg missing after apt install"
 

@@ -1,0 +1,216 @@
+/**
+ * The lexical channel of recall: BM25 over memories and episodes, in SQLite FTS5 (node-sqlite3-wasm: the
+ * WebAssembly build, so one file runs in Node and in VS Code's Electron alike; docs/dependencies.md says
+ * why it was chosen over MiniSearch, FlexSearch and better-sqlite3, with the numbers).
+ *
+ * The index is derived data: Chroma stays the source of truth, every entry can be rebuilt from it, and
+ * a recall only ever returns ids that are then read back from Chroma. Text is segmented before it is
+ * indexed (jieba for Chinese, which FTS5's tokenizers cannot split; FTS5's porter stemmer for English),
+ * and the same segmentation turns a question into an OR of terms.
+ *
+ * Isolation: each row carries its project as one opaque token (`p<sha1 prefix>`) in a `scope` column
+ * that every query restricts, and the project read back from `lex_ids` is checked once more.
+ *
+ * Several processes share one data folder: every statement runs under a lock file with the owner's pid
+ * (util/fileLock.ts), so a process killed mid-write never locks the others out (the WebAssembly VFS's own
+ * lock is a directory that a killed process would leave behind; under our lock it is stale by
+ * construction and removed).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Database } from 'node-sqlite3-wasm';
+import { lock, unlock } from '../util/fileLock';
+import { jieba } from '../util/jieba';
+
+export type LexicalKind = 'memory' | 'episode';
+
+export interface LexicalDoc {
+  id: string;
+  kind: LexicalKind;
+  project: string;
+  /** What is searched: for an episode "speaker: text", for a memory its text. */
+  text: string;
+}
+
+export interface LexicalHit {
+  id: string;
+  kind: LexicalKind;
+  project: string;
+  /** BM25 (higher is better; FTS5's rank negated). */
+  score: number;
+}
+
+export interface LexicalSearch {
+  projects: string[];
+  kinds?: LexicalKind[];
+  limit: number;
+}
+
+/**
+ * Words that carry no evidence of their own in a question: dropped from lexical queries (BM25 would
+ * weigh them low anyway, but each OR term costs a posting-list scan).
+ */
+const QUERY_STOPWORDS: ReadonlySet<string> = new Set([
+  // en: question words, auxiliaries, pronouns, articles, prepositions
+  'a', 'an', 'the', 'and', 'or', 'but', 'of', 'to', 'in', 'on', 'at', 'for', 'with', 'by', 'from', 'about',
+  'as', 'into', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'do', 'does', 'did', 'done', 'have',
+  'has', 'had', 'will', 'would', 'should', 'could', 'can', 'may', 'might', 'must', 'shall', 'what',
+  'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how', 'that', 'this', 'these', 'those', 'it',
+  'its', 'i', 'me', 'my', 'we', 'us', 'our', 'you', 'your', 'he', 'him', 'his', 'she', 'her', 'they',
+  'them', 'their', 'there', 'any', 'some', 'so', 'if', 'then', 'than', 'not', 'no', 'yes', 'ever',
+  // zh: particles, pronouns, question words
+  '的', '了', '吗', '呢', '吧', '啊', '是', '在', '有', '和', '与', '我', '你', '他', '她', '它', '我们',
+  '你们', '他们', '什么', '怎么', '怎么样', '哪', '哪个', '哪些', '哪里', '谁', '多少', '几', '为什么',
+  '这', '那', '这个', '那个', '一个', '也', '都', '就', '还', '要', '会', '能', '吗？', '过', '着',
+]);
+
+const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
+/** The longest question turned into terms; the rest adds little and costs scans. */
+const MAX_QUERY_TERMS = 24;
+const LOCK_WAIT_MS = 5_000;
+
+/** Index-time segmentation: Chinese runs through jieba (search mode), everything else as words. */
+export function lexicalTerms(text: string): string[] {
+  const lower = text.normalize('NFKC').toLowerCase();
+  const words = CJK.test(lower) ? jieba().cutForSearch(lower, true) : lower.split(/[^\p{L}\p{N}]+/u);
+  return words.map((w) => w.trim()).filter((w) => w && /[\p{L}\p{N}]/u.test(w));
+}
+
+/** Query-time terms: the same segmentation, stopwords and duplicates out. */
+export function queryTerms(text: string): string[] {
+  const seen = new Set<string>();
+  for (const t of lexicalTerms(text)) {
+    if (QUERY_STOPWORDS.has(t) || seen.has(t)) continue;
+    seen.add(t);
+    if (seen.size >= MAX_QUERY_TERMS) break;
+  }
+  return [...seen];
+}
+
+const projectToken = (project: string): string => `p${createHash('sha1').update(project).digest('hex').slice(0, 20)}`;
+const kindToken = (kind: LexicalKind): string => `k${kind}`;
+/** An FTS5 string literal. */
+const quote = (term: string): string => `"${term.replace(/"/g, '""')}"`;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS lex_ids (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, project TEXT NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS lex_fts USING fts5(body, scope, tokenize = 'porter unicode61 remove_diacritics 2');
+`;
+
+export class LexicalIndex {
+  private constructor(
+    private readonly db: Database,
+    private readonly lockFile: string,
+    private readonly vfsLock: string,
+  ) {}
+
+  /** Opens (creating if needed) the index file; the folder is created 0700. */
+  static async open(file: string): Promise<LexicalIndex> {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    const lockFile = `${file}.mnemo-lock`;
+    const vfsLock = `${file}.lock`;
+    await lock(lockFile, LOCK_WAIT_MS);
+    try {
+      clearVfsLock(vfsLock);
+      const db = new Database(file);
+      db.exec(SCHEMA);
+      return new LexicalIndex(db, lockFile, vfsLock);
+    } finally {
+      unlock(lockFile);
+    }
+  }
+
+  /** Runs `fn` with the cross-process lock held (the VFS lock of a dead holder cleared first). */
+  private async locked<T>(fn: () => T): Promise<T> {
+    await lock(this.lockFile, LOCK_WAIT_MS);
+    try {
+      clearVfsLock(this.vfsLock);
+      return fn();
+    } finally {
+      unlock(this.lockFile);
+    }
+  }
+
+  /** Adds or replaces documents by id, in one transaction. */
+  async upsert(docs: LexicalDoc[]): Promise<void> {
+    if (!docs.length) return;
+    await this.locked(() =>
+      this.transaction(() => {
+        for (const d of docs) {
+          const old = this.db.get('SELECT rid FROM lex_ids WHERE id = ?', [d.id]);
+          if (old) {
+            this.db.run('DELETE FROM lex_fts WHERE rowid = ?', [old.rid as number]);
+            this.db.run('DELETE FROM lex_ids WHERE rid = ?', [old.rid as number]);
+          }
+          const { lastInsertRowid } = this.db.run('INSERT INTO lex_ids (id, kind, project) VALUES (?, ?, ?)', [d.id, d.kind, d.project]);
+          this.db.run('INSERT INTO lex_fts (rowid, body, scope) VALUES (?, ?, ?)', [
+            lastInsertRowid,
+            lexicalTerms(d.text).join(' '),
+            `${projectToken(d.project)} ${kindToken(d.kind)}`,
+          ]);
+        }
+      }),
+    );
+  }
+
+  async remove(ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    await this.locked(() =>
+      this.transaction(() => {
+        for (const id of ids) {
+          const old = this.db.get('SELECT rid FROM lex_ids WHERE id = ?', [id]);
+          if (!old) continue;
+          this.db.run('DELETE FROM lex_fts WHERE rowid = ?', [old.rid as number]);
+          this.db.run('DELETE FROM lex_ids WHERE rid = ?', [old.rid as number]);
+        }
+      }),
+    );
+  }
+
+  /** Every id of a kind (for reconciliation with Chroma). */
+  async ids(kind: LexicalKind): Promise<Set<string>> {
+    return this.locked(() => new Set(this.db.all('SELECT id FROM lex_ids WHERE kind = ?', [kind]).map((r) => r.id as string)));
+  }
+
+  /** The best `limit` documents of the given projects (and kinds) for a question, best first. */
+  async search(query: string, o: LexicalSearch): Promise<LexicalHit[]> {
+    const terms = queryTerms(query);
+    if (!terms.length || !o.projects.length || o.limit <= 0) return [];
+    const scope = `scope : (${o.projects.map((p) => quote(projectToken(p))).join(' OR ')})`;
+    const kinds = o.kinds?.length ? ` AND scope : (${o.kinds.map((k) => quote(kindToken(k))).join(' OR ')})` : '';
+    const match = `${scope}${kinds} AND body : (${terms.map(quote).join(' OR ')})`;
+    const allowed = new Set(o.projects);
+    const rows = await this.locked(() =>
+      this.db.all(
+        `SELECT i.id AS id, i.kind AS kind, i.project AS project, bm25(lex_fts, 1.0, 0.0) AS rank
+           FROM lex_fts JOIN lex_ids i ON i.rid = lex_fts.rowid
+          WHERE lex_fts MATCH ? ORDER BY rank LIMIT ?`,
+        [match, o.limit],
+      ),
+    );
+    return rows
+      .filter((r) => allowed.has(r.project as string))
+      .map((r) => ({ id: r.id as string, kind: r.kind as LexicalKind, project: r.project as string, score: -(r.rank as number) }));
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+
+  private transaction(fn: () => void): void {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      fn();
+      this.db.exec('COMMIT');
+    } catch (e) {
+      this.db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+}
+
+/** Removes the WebAssembly VFS's lock directory; called only while our own lock is held. */
+function clearVfsLock(dir: string): void {
+  if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+}

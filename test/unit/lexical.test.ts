@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { LexicalIndex, lexicalTerms, queryTerms } from '../../sidecar/recall/lexical';
+
+let dir: string;
+let file: string;
+let index: LexicalIndex;
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'mnemo-lexical-'));
+  file = join(dir, 'index', 'lexical.sqlite');
+  index = await LexicalIndex.open(file);
+  await index.upsert([
+    { id: 'e1', kind: 'episode', project: 'github.com/acme/plc', text: 'Li Lei: 我们把 PLC-3000 通讯超时阈值设为 1500ms' },
+    { id: 'e2', kind: 'episode', project: 'github.com/acme/plc', text: 'Caroline: Roasted chicken is one of my favorites' },
+    { id: 'm1', kind: 'memory', project: 'github.com/acme/plc', text: 'Deploys go through the staging cluster first' },
+    { id: 'x1', kind: 'episode', project: 'github.com/acme/plc-x', text: 'Roasted chicken again, my favorite dinner' },
+  ]);
+});
+
+after(() => {
+  index.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('Chinese is segmented: a question about 超时 finds the turn that set the timeout', async () => {
+  assert.ok(lexicalTerms('通讯超时阈值').includes('超时'));
+  const hits = await index.search('PLC 超时设多少？', { projects: ['github.com/acme/plc'], limit: 5 });
+  assert.equal(hits[0]?.id, 'e1');
+});
+
+test('English is stemmed: "favorite" finds "favorites"; question words are not terms', async () => {
+  assert.deepEqual(queryTerms('What is her favorite food?'), ['favorite', 'food']);
+  const hits = await index.search('What is her favorite food?', { projects: ['github.com/acme/plc'], limit: 5 });
+  assert.deepEqual(
+    hits.map((h) => h.id),
+    ['e2'],
+  );
+});
+
+test('a project never sees another project, even one whose id starts the same', async () => {
+  const hits = await index.search('roasted chicken favorite', { projects: ['github.com/acme/plc-x'], limit: 5 });
+  assert.deepEqual(
+    hits.map((h) => h.id),
+    ['x1'],
+  );
+  const none = await index.search('roasted chicken', { projects: ['github.com/other/repo'], limit: 5 });
+  assert.deepEqual(none, []);
+});
+
+test('kinds filter: memories only', async () => {
+  const hits = await index.search('staging deploys chicken', { projects: ['github.com/acme/plc'], kinds: ['memory'], limit: 5 });
+  assert.deepEqual(
+    hits.map((h) => h.id),
+    ['m1'],
+  );
+});
+
+test('upsert replaces a document by id and remove takes it out', async () => {
+  await index.upsert([{ id: 'm1', kind: 'memory', project: 'github.com/acme/plc', text: 'Deploys now go straight to production' }]);
+  assert.deepEqual(await index.search('staging', { projects: ['github.com/acme/plc'], limit: 5 }), []);
+  assert.equal((await index.search('production', { projects: ['github.com/acme/plc'], limit: 5 }))[0]?.id, 'm1');
+  await index.remove(['m1']);
+  assert.deepEqual(await index.search('production', { projects: ['github.com/acme/plc'], limit: 5 }), []);
+  assert.ok(!(await index.ids('memory')).has('m1'));
+});
+
+test('a lock left by a killed process (dead pid, VFS lock dir) does not lock anyone out', async () => {
+  writeFileSync(`${file}.mnemo-lock`, '999999999');
+  mkdirSync(`${file}.lock`, { recursive: true });
+  const hits = await index.search('超时', { projects: ['github.com/acme/plc'], limit: 5 });
+  assert.equal(hits[0]?.id, 'e1');
+});
+
+test('an empty lock file (killed before it wrote its pid, or a full disk) is stale after the grace period', async () => {
+  writeFileSync(`${file}.mnemo-lock`, '');
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(`${file}.mnemo-lock`, old, old);
+  const hits = await index.search('超时', { projects: ['github.com/acme/plc'], limit: 5 });
+  assert.equal(hits[0]?.id, 'e1');
+});
+
+test('a second process-like handle on the same file sees the first one’s writes', async () => {
+  const other = await LexicalIndex.open(file);
+  try {
+    await index.upsert([{ id: 'e9', kind: 'episode', project: 'github.com/acme/plc', text: 'Melanie: I painted a sunrise last week' }]);
+    assert.equal((await other.search('sunrise painting', { projects: ['github.com/acme/plc'], limit: 3 }))[0]?.id, 'e9');
+  } finally {
+    other.close();
+  }
+});
