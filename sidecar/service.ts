@@ -34,7 +34,7 @@ export interface ServiceEvents {
   status(p: P.StatusParams): void;
   progress(p: P.ProgressParams): void;
   changed(projectIds: string[], ids?: string[]): void;
-  /** One log line and its level (info when a caller predates levels). */
+  /** One log line and its level (a listener may ignore the level). */
   log(line: string, level: LogLevel): void;
 }
 

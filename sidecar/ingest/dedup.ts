@@ -11,6 +11,7 @@ import type { Category, Memory } from '../model';
 export interface DedupCandidate {
   /** The id the candidate would be stored under (memoryId of its project and text). */
   id: string;
+  /** The candidate's text; with the matched memory's text it is what a same-fact check (fact vs update) compares. */
   text: string;
   category: Category;
   project_id: string;
