@@ -13,6 +13,8 @@ import { GLOBAL_PROJECT, isSourceType, isStatus, type Memory, type MemoryStatus,
 import type { RawMessage } from './pipeline/types';
 import { projectIdFor } from './project';
 import { MnemoService } from './service';
+import { connectCommand, importRulesCommand, promoteCommand, readableExportCommand } from './mcp/cliCommands';
+import { runMcp } from './mcp/index';
 import { serveStdio } from './stdio';
 
 const USAGE = `Usage: mnemo <command> [options]
@@ -32,6 +34,11 @@ Commands:
   (backup password: typed at the terminal, --password-stdin, or MNEMO_BACKUP_PASSWORD)
   stats [--json]                                                counts per project
   serve                                                         the sidecar on stdio (JSON-RPC)
+  mcp [--http [--port N]] [--project P]                         the MCP server for agents (stdio; HTTP on 127.0.0.1 with a bearer token)
+  connect AGENT [--pointer] [--yes] [--undo]                    MCP config for claude-code, codex, cursor, cline, windsurf, copilot-cli (diff first)
+  import-rules [PATH] [--review] [--memories DIR] [--explain]   AGENTS.md, CLAUDE.md, copilot-instructions, .cursorrules, .cursor/rules -> memories
+  promote-to-repo [--file AGENTS.md] [--ids A,B] [--yes]        confirmed memories into Mnemo's section of the instruction file (diff first)
+  export --format jsonl|markdown --out FILE|- [--project P]     readable export (redacted, NOT encrypted)
 
 Global options:
   (LLM extraction, off by default: MNEMO_LLM_PRESET=glm-4-flash|deepseek|openai|ollama, or MNEMO_LLM_BASE_URL +
@@ -154,6 +161,17 @@ export async function main(argv: string[]): Promise<number> {
       'password-stdin': { type: 'boolean', default: false },
       'no-vectors': { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
+      http: { type: 'boolean', default: false },
+      port: { type: 'string' },
+      yes: { type: 'boolean', default: false },
+      undo: { type: 'boolean', default: false },
+      pointer: { type: 'boolean', default: false },
+      file: { type: 'string' },
+      ids: { type: 'string' },
+      review: { type: 'boolean', default: false },
+      memories: { type: 'string' },
+      format: { type: 'string' },
+      'include-wrong': { type: 'boolean', default: false },
     },
   });
   const cfg: SidecarConfigInput = {
@@ -167,6 +185,25 @@ export async function main(argv: string[]): Promise<number> {
     case 'serve':
       serveStdio(cfg);
       return new Promise<number>(() => undefined); // runs until the connection closes
+    case 'mcp': {
+      const port = values.port === undefined ? undefined : Number(values.port);
+      if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new UsageError('--port must be a port number (0 for any free port).');
+      await runMcp(cfg, { http: values.http, port, project: values.project ?? process.env.MNEMO_PROJECT });
+      return 0;
+    }
+    case 'connect':
+      await connectCommand({ agent: positionals[0], projectDir: process.cwd(), dataDir: values['data-dir'] ?? process.env.MNEMO_DATA_DIR, yes: values.yes, undo: values.undo, pointer: values.pointer, file: values.file }, out);
+      return 0;
+    case 'import-rules':
+      await importRulesCommand(
+        { path: positionals[0], projectId: project, review: values.review, memoriesDir: values.memories, by: resolveConfig(cfg).user, json: values.json, explain: values.explain },
+        (fn) => withService(cfg, fn),
+        out,
+      );
+      return 0;
+    case 'promote-to-repo':
+      await promoteCommand({ projectDir: process.cwd(), projectId: project, file: values.file, ids: values.ids, yes: values.yes, by: resolveConfig(cfg).user }, (fn) => withService(cfg, fn), out);
+      return 0;
     case 'ingest': {
       const file = positionals[0];
       if (!file) throw new UsageError('ingest needs a transcript file (or - for stdin).');
@@ -322,6 +359,10 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'export': {
+      if (values.format !== undefined) {
+        await readableExportCommand({ format: values.format, out: values.out, projectId: values.project, includeWrong: values['include-wrong'], by: resolveConfig(cfg).user }, (fn) => withService(cfg, fn), out);
+        return 0;
+      }
       if (!values.out) throw new UsageError('export needs --out FILE (or a folder for mnemo-backup-<project|all>-<time>.zip).');
       const password = await readBackupPassword({ fromStdin: values['password-stdin'], confirm: true });
       const token = cancelOnInterrupt();

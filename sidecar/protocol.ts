@@ -270,6 +270,23 @@ export interface ListResult {
 /** Extension/CLI -> sidecar: list memories matching a filter, newest first. */
 export const ListRequest = new RequestType<ListParams, ListResult, void>('mnemo/memory/list');
 
+/** One group of `mnemo/memory/counts`: how many memories share a project, status, category and source type. */
+export interface CountGroup {
+  project_id: string;
+  status: MemoryStatus;
+  category: Category;
+  source_type: SourceType;
+  count: number;
+}
+export interface CountsResult {
+  /** Memories matching the filter (the sum of the groups). */
+  total: number;
+  /** Non-empty groups only, in no particular order. */
+  groups: CountGroup[];
+}
+/** Extension -> sidecar: how many memories match a filter, grouped (the tree's and status bar's numbers; no texts). */
+export const CountsRequest = new RequestType<MemoryFilter, CountsResult, void>('mnemo/memory/counts');
+
 /** Extension/CLI -> sidecar: one memory by id (error if unknown). */
 export const GetRequest = new RequestType<{ id: string }, Memory, void>('mnemo/memory/get');
 

@@ -5,6 +5,7 @@
  */
 import { ResponseError, type CancellationToken, type Disposable, type NotificationType, type RequestType } from 'vscode-jsonrpc';
 import { exportBackup, importBackup, inspectBackup, type BackupProgress } from './backup/index';
+import { countMemories } from './counts';
 import { BackupError, MnemoError, errorMessage } from './errors';
 import * as P from './protocol';
 import type { MnemoService } from './service';
@@ -44,6 +45,7 @@ export function registerHandlers(conn: RpcConnection, svc: MnemoService, log: (l
     ),
     handle(P.RecallRequest, (p) => svc.recall(p)),
     handle(P.ListRequest, (p) => svc.list(p ?? {})),
+    handle(P.CountsRequest, (p) => countMemories(svc.store, p ?? {})),
     handle(P.GetRequest, (p) => svc.get(p?.id)),
     handle(P.SearchRequest, (p) => svc.search(p)),
     handle(P.ConfirmRequest, (p) => svc.confirm(p)),

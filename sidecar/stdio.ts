@@ -11,6 +11,7 @@ import { createEmbeddingProvider } from './embed/index';
 import { errorMessage } from './errors';
 import type { LogLevel } from './core';
 import { ConfigChangedNotification, LlmCompleteRequest, LogNotification, MemoriesChangedNotification, ProgressNotification, StatusNotification, type InitializationOptions } from './protocol';
+import { tailAuditLog } from './mcp/auditTail';
 import { registerHandlers } from './server';
 import { MnemoService } from './service';
 
@@ -73,6 +74,9 @@ export function serveStdio(overrides: InitializationOptions = {}): MessageConnec
       },
     });
     registerHandlers(conn, service, (line) => log(line, 'error'));
+    // Changes by other processes on this data folder (MCP servers, the CLI) refresh the views too.
+    const tail = tailAuditLog(join(config.dataDir, 'audit', 'audit.jsonl'), (projectIds, ids) => void conn.sendNotification(MemoriesChangedNotification, { project_ids: projectIds, ids }));
+    conn.onClose(() => tail.close());
     log(`Mnemo sidecar ${SIDECAR_VERSION} (pid ${process.pid}), data in ${config.dataDir}`);
     const svc = service;
     void svc.start().catch((e: unknown) => {

@@ -31,18 +31,18 @@ export interface MnemoApi {
   activationMs: number;
 }
 
-export function createApi(ctx: Ctx, parts: { terminal: TerminalCapture; chat: ChatCapture; tools: LanguageModelTools }): MnemoApi {
+export function createApi(ctx: Ctx, views: Views, parts: { terminal: TerminalCapture; chat: ChatCapture; tools: LanguageModelTools }): MnemoApi {
   return {
     ready: (timeoutMs) => ctx.ready(timeoutMs),
     state: () => ctx.state,
     status: () => ctx.status,
     request: (type, params) => ctx.request(type, params),
     projects: () => workspaceProjects(),
-    views: ctx.views,
+    views,
     terminal: parts.terminal,
     chat: parts.chat,
     tools: parts.tools,
-    statusBarItem: () => ctx.views.statusBar.item,
+    statusBarItem: () => views.statusBar.item,
     activationMs: 0,
   };
 }

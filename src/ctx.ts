@@ -24,13 +24,19 @@ import {
 } from '../sidecar/protocol';
 import { buildInitializationOptions, createClient, onNotification, onRequest, RestartBudget, sendNotification, sendRequest, type Secrets } from './client';
 import { REQUIRES_SIDECAR_RESTART, SECRETS, SIDECAR_LIVE_SECTIONS } from './config';
-import { describeError, errorCode, errorDetail, SidecarDownError } from './errors';
+import { describeError, errorCode, errorDetail, SidecarDownError, UserError } from './errors';
 import { completeWithVscodeLm } from './llm';
 import { clearProjectCache } from './projects';
 import { ContextKey } from './views/contextValues';
-import type { Views } from './views';
+import { Command, type CommandId } from './commandIds';
 
 export type SidecarState = 'starting' | 'running' | 'stopped' | 'failed';
+
+/** What changed: these projects' memories (these ids, when known), or everything when `projectIds` is absent. */
+export interface MemoriesChange {
+  projectIds?: string[];
+  ids?: string[];
+}
 
 /** How long a command waits for a sidecar that is still starting before saying it is down. */
 const START_WAIT_MS = 60_000;
@@ -59,12 +65,12 @@ export class Ctx implements vscode.Disposable {
   private readonly statusEmitter = new vscode.EventEmitter<StatusParams>();
   /** Fires on `mnemo/status`. */
   readonly onDidChangeStatus = this.statusEmitter.event;
-  private readonly memoriesEmitter = new vscode.EventEmitter<MemoriesChangedParams>();
-  /** Fires on `mnemo/memories/changed`. */
+  private readonly memoriesEmitter = new vscode.EventEmitter<MemoriesChange>();
+  /**
+   * Fires on `mnemo/memories/changed` and when a person asks for a refresh: the one path by which the
+   * views reload (one-way data flow; no command refreshes a view by hand).
+   */
   readonly onDidChangeMemories = this.memoriesEmitter.event;
-
-  /** The views; set by activate() right after construction. */
-  views!: Views;
 
   constructor(readonly extension: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel('Mnemo', { log: true });
@@ -147,7 +153,7 @@ export class Ctx implements vscode.Disposable {
         this.gaveUp = true;
         this.setState('failed', 'it crashed repeatedly and was stopped');
         void vscode.window.showErrorMessage(message, 'Restart Sidecar', 'Show Output').then((choice) => {
-          if (choice === 'Restart Sidecar') void vscode.commands.executeCommand('mnemo.restartSidecar');
+          if (choice === 'Restart Sidecar') void vscode.commands.executeCommand(Command.restartSidecar);
           else if (choice === 'Show Output') this.log.show();
         });
       },
@@ -165,7 +171,9 @@ export class Ctx implements vscode.Disposable {
         this._status = p;
         this.statusEmitter.fire(p);
       }),
-      onNotification(client, MemoriesChangedNotification, (p) => this.memoriesEmitter.fire(p)),
+      onNotification(client, MemoriesChangedNotification, (p: MemoriesChangedParams) =>
+        this.memoriesEmitter.fire(p.project_ids?.length ? { projectIds: p.project_ids, ids: p.ids } : {}),
+      ),
       onNotification(client, ProgressNotification, (p) => this.onProgress(p)),
       onNotification(client, LogNotification, (p) => this.log[p.level === 'error' || p.level === 'warn' ? p.level : 'info'](`[sidecar] ${p.message}`)),
       onRequest(client, LlmCompleteRequest, (p, token) => completeWithVscodeLm(p, token)),
@@ -245,11 +253,19 @@ export class Ctx implements vscode.Disposable {
     await sendNotification(client, type, params);
   }
 
+  /**
+   * Tells every view that everything may have changed (Refresh, a NotFound answer, writes by another
+   * process such as the CLI, which the sidecar cannot see): raised like a change notification.
+   */
+  announceChange(change: MemoriesChange = {}): void {
+    this.memoriesEmitter.fire(change);
+  }
+
   // ------------------------------------------------------------------ commands
 
   /** Registers a command whose failures are logged with their stack and shown as one sentence. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- command arguments come untyped from VS Code
-  registerCommand(id: string, handler: (...args: any[]) => unknown): void {
+  registerCommand(id: CommandId, handler: (...args: any[]) => unknown): void {
     this.pushExtension(
       vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         try {
@@ -262,18 +278,25 @@ export class Ctx implements vscode.Disposable {
     );
   }
 
-  /** Logs the stack and shows one sentence. */
+  /** Logs the stack and shows one sentence (an expected {@link UserError}: a warning, logged without a stack). */
   reportError(err: unknown, where: string): void {
-    this.log.error(`${where} failed: ${errorDetail(err)}`);
     const message = describeError(err);
+    if (err instanceof UserError) {
+      // An expected case (nothing selected, no file reference…): one sentence, no stack, no red toast.
+      this.log.info(`${where}: ${message}`);
+      void vscode.window.showWarningMessage(message);
+      return;
+    }
+    this.log.error(`${where} failed: ${errorDetail(err)}`);
     if (err instanceof SidecarDownError) {
       void vscode.window.showWarningMessage(message, 'Restart Sidecar', 'Show Output').then((choice) => {
-        if (choice === 'Restart Sidecar') void vscode.commands.executeCommand('mnemo.restartSidecar');
+        if (choice === 'Restart Sidecar') void vscode.commands.executeCommand(Command.restartSidecar);
         else if (choice === 'Show Output') this.log.show();
       });
       return;
     }
-    if (errorCode(err) === ErrorCodes.NotFound) void vscode.commands.executeCommand('mnemo.refreshViews');
+    // The memory is gone (another window, the CLI): what the views show is stale.
+    if (errorCode(err) === ErrorCodes.NotFound) this.announceChange();
     void vscode.window.showErrorMessage(message);
   }
 
@@ -320,7 +343,7 @@ export class Ctx implements vscode.Disposable {
   private async promptRestart(why: string): Promise<void> {
     if (this._state === 'stopped') return;
     const choice = await vscode.window.showInformationMessage(`${why} Restart the memory service to apply them?`, 'Restart Now', 'Later');
-    if (choice === 'Restart Now') await vscode.commands.executeCommand('mnemo.restartSidecar');
+    if (choice === 'Restart Now') await vscode.commands.executeCommand(Command.restartSidecar);
   }
 
   // ------------------------------------------------------------------ progress

@@ -5,10 +5,12 @@
 import type * as vscode from 'vscode';
 import { createApi, type MnemoApi } from './api';
 import { ChatCapture } from './capture/chat';
+import { CapturePause } from './capture/pause';
 import { TerminalCapture } from './capture/terminal';
 import { LanguageModelTools } from './capture/tools';
 import { registerCommands } from './commands';
 import { Ctx } from './ctx';
+import { McpServerProvider } from './mcpServerProvider';
 import { createViews } from './views';
 
 let ctx: Ctx | undefined;
@@ -18,14 +20,16 @@ export function activate(context: vscode.ExtensionContext): MnemoApi {
   const c = new Ctx(context);
   ctx = c;
   context.subscriptions.push(c);
-  c.views = createViews(c);
-  registerCommands(c);
-  const terminal = new TerminalCapture(c);
-  const chat = new ChatCapture(c);
+  const pause = new CapturePause(context.workspaceState);
+  c.pushExtension(pause);
+  const views = createViews(c, pause);
+  registerCommands(c, views);
+  const terminal = new TerminalCapture(c, pause);
+  const chat = new ChatCapture(c, pause);
   const tools = new LanguageModelTools(c);
-  c.pushExtension(terminal, chat, tools);
+  c.pushExtension(terminal, chat, tools, new McpServerProvider(c));
   void c.start();
-  const api = createApi(c, { terminal, chat, tools });
+  const api = createApi(c, views, { terminal, chat, tools });
   api.activationMs = performance.now() - t0;
   return api;
 }

@@ -11,9 +11,11 @@ import { CaptureSessionRequest, RecallRequest, RememberRequest, type RecallResul
 import { currentUser } from '../client';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
+import type { CapturePause } from './pause';
 import { describeError, errorDetail } from '../errors';
 import { projectIdForUri, projectLabel, workspaceProjectIds } from '../projects';
 import { CATEGORY_LABEL, percent, shortText } from '../views/present';
+import { Command } from '../commandIds';
 
 export const PARTICIPANT_ID = 'mnemo.chat';
 
@@ -62,7 +64,10 @@ export class ChatCapture implements vscode.Disposable {
   /** Exchanges captured (tests read it). */
   captured = 0;
 
-  constructor(private readonly ctx: Ctx) {
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly pause: CapturePause,
+  ) {
     const chat = (vscode as Partial<typeof vscode>).chat;
     if (typeof chat?.createChatParticipant !== 'function') {
       ctx.log.info('The @mnemo chat participant is unavailable: this VS Code has no chat API.');
@@ -130,7 +135,7 @@ export class ChatCapture implements vscode.Disposable {
     } else {
       const what = decision.outcome === 'refreshed' ? 'I already knew that; refreshed it' : decision.outcome === 'pending' ? 'Remembered; it waits in the review queue' : 'Remembered';
       stream.markdown(`${what}${decision.category ? ` (${CATEGORY_LABEL[decision.category]})` : ''} for **${projectLabel(currentProject())}**.`);
-      if (decision.id) stream.button({ command: 'mnemo.editMemory', arguments: [decision.id], title: 'Edit' });
+      if (decision.id) stream.button({ command: Command.editMemory, arguments: [decision.id], title: 'Edit' });
     }
     return { metadata: { command: 'remember', memoryIds: decision.id ? [decision.id] : [] } };
   }
@@ -159,7 +164,7 @@ export class ChatCapture implements vscode.Disposable {
       stream.markdown(`Nothing recalled above ${percent(config.recall.minConfidence())} confidence.`);
     } else {
       stream.markdown(`${listItems(result)}\n\nAn agent would receive ${result.tokens} tokens of context for this.`);
-      stream.button({ command: 'mnemo.previewInjection', arguments: [query], title: 'Preview Injection' });
+      stream.button({ command: Command.previewInjection, arguments: [query], title: 'Preview Injection' });
     }
     return { metadata: { command: 'recall', memoryIds: result.items.map((i) => i.memory.id) } };
   }
@@ -180,7 +185,7 @@ export class ChatCapture implements vscode.Disposable {
     stream.markdown(
       `Best match (${best.channel} ${best.score.toFixed(2)}, ${percent(best.memory.confidence_score)} confidence):\n\n> ${shortText(best.memory.text, 400)}\n\nMark it as wrong? It will no longer be recalled, and Mnemo will not learn it again.`,
     );
-    stream.button({ command: 'mnemo.markWrong', arguments: [best.memory.id], title: 'Mark as Wrong' });
+    stream.button({ command: Command.markWrong, arguments: [best.memory.id], title: 'Mark as Wrong' });
     if (result.items.length > 1) {
       stream.markdown(`\n\nOther candidates:\n${result.items
         .slice(1)
@@ -238,7 +243,7 @@ export class ChatCapture implements vscode.Disposable {
 
   /** Captures one exchange as a chat session (same session id for the whole conversation). */
   private async capture(context: vscode.ChatContext, prompt: string, answer: string): Promise<void> {
-    if (!config.capture.chat.enabled() || !prompt || !answer.trim()) return;
+    if (!config.capture.chat.enabled() || this.pause.paused || !prompt || !answer.trim()) return;
     const now = new Date().toISOString();
     const session_id = sessionIdFor(context, prompt);
     const turn = context.history.length;

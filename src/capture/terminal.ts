@@ -7,64 +7,17 @@
  * never leave the extension.
  */
 import * as vscode from 'vscode';
-import { CaptureSessionRequest, type RawMessage, type SessionInput } from '../../sidecar/protocol';
-import { terminalMessages } from '../../sidecar/shared/terminal';
+import { CaptureSessionRequest, type SessionInput } from '../../sidecar/protocol';
 import { currentUser } from '../client';
 import { compilePatterns, config } from '../config';
 import type { Ctx } from '../ctx';
 import { errorDetail } from '../errors';
 import { projectIdForCwd } from '../projects';
+import type { CapturePause } from './pause';
+import { boundOutput, isExcludedCommand, sessionMessages, type Execution } from './terminalSession';
 
-const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[PX^_][^\u001b]*\u001b\\|\u001b[@-Z\\-_]|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
-
-/** Removes ANSI escapes (CSI, OSC incl. shell-integration marks), control characters, and resolves `\r` overwrites. */
-export function stripAnsi(text: string): string {
-  return text
-    .replace(ANSI, '')
-    .split('\n')
-    .map((line) => {
-      const parts = line.split('\r').filter((p) => p.length);
-      return parts.length ? parts[parts.length - 1] : '';
-    })
-    .join('\n');
-}
-
-/** Keeps the head and the tail of long output (errors tend to be at the end). */
-export function boundOutput(text: string, maxBytes: number): string {
-  const clean = stripAnsi(text).trim();
-  if (Buffer.byteLength(clean, 'utf8') <= maxBytes) return clean;
-  const head = Math.floor(maxBytes * 0.25);
-  const tail = maxBytes - head - 40;
-  const h = Buffer.from(clean, 'utf8').subarray(0, head).toString('utf8').replace(/\uFFFD$/, '');
-  const t = Buffer.from(clean, 'utf8')
-    .subarray(Buffer.byteLength(clean, 'utf8') - tail)
-    .toString('utf8')
-    .replace(/^\uFFFD/, '');
-  return `${h}\n… [output truncated] …\n${t}`;
-}
-
-export interface Execution {
-  command: string;
-  cwd?: string;
-  exitCode: number | undefined;
-  startedAt: number;
-  endedAt: number;
-  output: string;
-}
-
-/** The session's messages: `$ <cmd>` (user, at start) and `exit <code> · <output>` (tool, at end). */
-export function sessionMessages(sessionId: string, executions: Execution[]): RawMessage[] {
-  return terminalMessages(
-    sessionId,
-    executions.map((e) => ({
-      command: e.command,
-      exit_code: e.exitCode,
-      output: e.output,
-      started_at: new Date(e.startedAt).toISOString(),
-      ended_at: new Date(e.endedAt).toISOString(),
-    })),
-  );
-}
+export type { Execution } from './terminalSession';
+import { BuiltinCommand } from '../commandIds';
 
 interface Running {
   startedAt: number;
@@ -99,7 +52,10 @@ export class TerminalCapture implements vscode.Disposable {
   sent = 0;
   lastSent: SessionInput | undefined;
 
-  constructor(private readonly ctx: Ctx) {
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly pause: CapturePause,
+  ) {
     const w = vscode.window as Partial<typeof vscode.window>;
     this.supported = typeof w.onDidEndTerminalShellExecution === 'function' && typeof w.onDidStartTerminalShellExecution === 'function';
     if (!this.supported) {
@@ -139,14 +95,14 @@ export class TerminalCapture implements vscode.Disposable {
     }
   }
 
-  /** Whether a command line is excluded from capture. */
+  /** Whether a command line is excluded from capture (per command of a chain for `^…` patterns). */
   isExcluded(command: string): boolean {
-    return this.excludes.regexes.some((r) => r.test(command));
+    return isExcludedCommand(command, this.excludes.regexes);
   }
 
   private onStart(e: vscode.TerminalShellExecutionStartEvent): void {
     this.clearHint(e.terminal);
-    if (!config.capture.terminal.enabled()) return;
+    if (!config.capture.terminal.enabled() || this.pause.paused) return;
     const max = config.capture.terminal.maxOutputBytes();
     const run: Running = { startedAt: Date.now(), head: '', tail: '', truncated: false, reading: Promise.resolve() };
     // read() must start right away; only data after the first call is delivered.
@@ -179,7 +135,7 @@ export class TerminalCapture implements vscode.Disposable {
   private async onEnd(e: vscode.TerminalShellExecutionEndEvent): Promise<void> {
     const run = this.running.get(e.execution);
     this.running.delete(e.execution);
-    if (!config.capture.terminal.enabled()) return;
+    if (!config.capture.terminal.enabled() || this.pause.paused) return;
     const command = e.execution.commandLine.value.trim();
     if (!command || this.isExcluded(command)) return;
     const endedAt = Date.now();
@@ -250,7 +206,7 @@ export class TerminalCapture implements vscode.Disposable {
           'Turn Off Terminal Capture',
         )
         .then((choice) => {
-          if (choice === 'Open Setting') void vscode.commands.executeCommand('workbench.action.openSettings', 'terminal.integrated.shellIntegration.enabled');
+          if (choice === 'Open Setting') void vscode.commands.executeCommand(BuiltinCommand.openSettings, 'terminal.integrated.shellIntegration.enabled');
           else if (choice === 'Turn Off Terminal Capture') {
             void vscode.workspace.getConfiguration('mnemo').update('capture.terminal.enabled', false, vscode.ConfigurationTarget.Global);
           }

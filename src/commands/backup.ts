@@ -10,7 +10,10 @@ import { BackupExportRequest, BackupImportRequest, BackupInspectRequest } from '
 import { MIN_PASSWORD_LENGTH as MIN_PASSWORD } from '../../sidecar/shared/backupPassword';
 import { SECRETS, config } from '../config';
 import type { Ctx } from '../ctx';
+import type { Views } from '../views';
 import { projectLabel, workspaceProjects } from '../projects';
+import { formatLocalWithUtc } from '../time';
+import { BuiltinCommand, Command } from '../commandIds';
 
 
 async function askPassword(title: string, confirm: boolean): Promise<string | undefined> {
@@ -32,8 +35,8 @@ async function askPassword(title: string, confirm: boolean): Promise<string | un
   return again === password ? password : undefined;
 }
 
-export function register(ctx: Ctx): void {
-  ctx.registerCommand('mnemo.exportBackup', async () => {
+export function register(ctx: Ctx, views: Views): void {
+  ctx.registerCommand(Command.exportBackup, async () => {
     const projects = workspaceProjects();
     const scope = await vscode.window.showQuickPick(
       [
@@ -70,14 +73,14 @@ export function register(ctx: Ctx): void {
         'Reveal',
       );
       if (keep === 'Save Password for Scheduled Backups') await ctx.extension.secrets.store(SECRETS.backupPassword, password);
-      if (keep === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(r.file));
+      if (keep === 'Reveal') void vscode.commands.executeCommand(BuiltinCommand.revealFileInOS, vscode.Uri.file(r.file));
     } else {
-      void vscode.window.showInformationMessage(`Mnemo: backed up ${r.counts.memories} memories to ${path.basename(r.file)} (AES-256).`);
+      views.statusBar.flash(`Backed up ${r.counts.memories} memories to ${r.file} (AES-256)`);
     }
     return r;
   });
 
-  ctx.registerCommand('mnemo.importBackup', async (fileArg?: vscode.Uri) => {
+  ctx.registerCommand(Command.importBackup, async (fileArg?: vscode.Uri) => {
     const file =
       fileArg ??
       (
@@ -99,7 +102,7 @@ export function register(ctx: Ctx): void {
     const differ = preview.conflicts.filter((c) => c.differs).length;
     const summary =
       `${preview.counts.memories} memories of ${preview.projects.map(projectLabel).join(', ') || 'no project'}, ` +
-      `made ${new Date(preview.created_at).toLocaleString()} by ${preview.created_by}. ` +
+      `made ${formatLocalWithUtc(preview.created_at, config.display.timeZone())} by ${preview.created_by}. ` +
       `${preview.conflicts.length} already stored (${differ} differ).` +
       (preview.needs_reembed ? ' Texts will be re-embedded with the current model.' : '');
     const mode = await vscode.window.showQuickPick(
@@ -126,8 +129,8 @@ export function register(ctx: Ctx): void {
       { file: file.fsPath, password, mode: mode.mode, new_project_id: newProjectId?.trim() },
       'Mnemo: restoring memories',
     );
-    void vscode.window.showInformationMessage(
-      `Mnemo: restored ${r.inserted} new and ${r.overwritten} replaced memories (${r.skipped} kept as stored${r.reembedded ? `, ${r.reembedded} re-embedded` : ''}).`,
+    views.statusBar.flash(
+      `Restored ${r.inserted} new and ${r.overwritten} replaced memories (${r.skipped} kept as stored${r.reembedded ? `, ${r.reembedded} re-embedded` : ''})`,
     );
     return r;
   });

@@ -7,9 +7,13 @@ import type { Memory } from '../../sidecar/model';
 import { CleanPreviewRequest, CleanRequest } from '../../sidecar/protocol';
 import { currentUser } from '../client';
 import type { Ctx } from '../ctx';
+import type { Views } from '../views';
 import { projectLabel, workspaceProjects } from '../projects';
 import { CATEGORY_LABEL, LOW_CONFIDENCE, percent, shortText } from '../views/present';
-import { relativeAge } from '../time';
+import { explainReason } from '../views/reasons';
+import { formatLocal, relativeAge } from '../time';
+import { config } from '../config';
+import { Command } from '../commandIds';
 
 /** The preview (`mnemo/clean/preview`): memories of the workspace projects (and Global) under the threshold. */
 export async function lowConfidenceMemories(ctx: Ctx, threshold = LOW_CONFIDENCE): Promise<Memory[]> {
@@ -21,20 +25,20 @@ export async function lowConfidenceMemories(ctx: Ctx, threshold = LOW_CONFIDENCE
     .sort((a, b) => a.confidence_score - b.confidence_score);
 }
 
-export function register(ctx: Ctx): void {
-  ctx.registerCommand('mnemo.cleanLowConfidence', async () => {
+export function register(ctx: Ctx, views: Views): void {
+  ctx.registerCommand(Command.cleanLowConfidence, async () => {
     const memories = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Mnemo: finding low-confidence memories…' },
       () => lowConfidenceMemories(ctx),
     );
     if (memories.length === 0) {
-      void vscode.window.showInformationMessage(`No memories under ${percent(LOW_CONFIDENCE)} confidence; nothing to clean.`);
+      views.statusBar.flash(`No memories under ${percent(LOW_CONFIDENCE)} confidence; nothing to clean`);
       return { archived: 0, deleted: 0 };
     }
     const items = memories.map((m) => ({
       label: shortText(m.text, 100),
       description: `${percent(m.confidence_score)} · ${projectLabel(m.project_id)} · ${CATEGORY_LABEL[m.category] ?? m.category}`,
-      detail: `${m.status} · created ${relativeAge(m.created_at)} · used ${m.use_count}× · ${m.reason}`,
+      detail: `${m.status} · created ${formatLocal(m.created_at, config.display.timeZone())} (${relativeAge(m.created_at)}) · used ${m.use_count}× · ${explainReason(m.reason)}`,
       picked: true,
       memory: m,
     }));
@@ -63,8 +67,7 @@ export function register(ctx: Ctx): void {
     const { changed } = await ctx.request(CleanRequest, { ids, action: action.value, by: currentUser() });
     const archived = action.value === 'archive' ? changed : 0;
     const deleted = action.value === 'delete' ? changed : 0;
-    ctx.views.refreshAll();
-    void vscode.window.showInformationMessage(action.value === 'delete' ? `Deleted ${deleted} memories.` : `Archived ${archived} memories.`);
+    views.statusBar.flash(action.value === 'delete' ? `Deleted ${deleted} memories` : `Archived ${archived} memories`);
     return { archived, deleted };
   });
 }

@@ -1,91 +1,54 @@
 /**
- * `mnemo.editMemory`: text, category, confidence, actionable and source_ref as a short sequence of
- * input boxes and quick picks (Escape at any step changes nothing), then one `mnemo/memory/update`.
+ * `mnemo.editMemory`: the edit form (views/editForm.ts) with the memory's current values; only what changed
+ * is saved, and the status bar says what. `mnemo.editMemoryText`: the fast path for the text alone, one
+ * input box; category, confidence, actionable and sources are left exactly as they are.
  */
 import * as vscode from 'vscode';
-import { CATEGORIES, type Category, type Memory } from '../../sidecar/model';
-import { UpdateRequest, type UpdateParams } from '../../sidecar/protocol';
+import { UpdateRequest } from '../../sidecar/protocol';
 import { currentUser } from '../client';
+import { Command } from '../commandIds';
 import type { Ctx } from '../ctx';
-import { CATEGORY_LABEL } from '../views/present';
+import type { Views } from '../views';
+import { editPatch, formValues, savedMessage } from './editPatch';
 import { resolveMemories } from './pick';
 
-const STEPS = 5;
-
-export function register(ctx: Ctx): void {
-  ctx.registerCommand('mnemo.editMemory', async (...args: unknown[]) => {
-    const [memory] = (await resolveMemories(ctx, args, { title: 'Mnemo: Edit Memory' })) ?? [];
+export function register(ctx: Ctx, views: Views): void {
+  ctx.registerCommand(Command.editMemory, async (...args: unknown[]) => {
+    const [memory] = (await resolveMemories(ctx, views, args, { title: 'Mnemo: Edit Memory' })) ?? [];
     if (!memory) return undefined;
-    const patch = await askPatch(memory);
-    if (!patch) return undefined;
-    if (Object.keys(patch).length === 0) {
-      void vscode.window.showInformationMessage('Nothing changed.');
+    return views.editForms.open(memory);
+  });
+
+  ctx.registerCommand(Command.editMemoryText, async (...args: unknown[]) => {
+    const [memory] = (await resolveMemories(ctx, views, args, { title: 'Mnemo: Edit Memory Text' })) ?? [];
+    if (!memory) return undefined;
+    const openForm: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Edit everything (category, confidence, sources…)' };
+    const input = vscode.window.createInputBox();
+    input.title = 'Mnemo: Edit Memory Text';
+    input.prompt = 'Only the text changes; category, confidence, actionable and sources stay as they are.';
+    input.value = memory.text;
+    input.ignoreFocusOut = true;
+    input.buttons = [openForm];
+    const text = await new Promise<string | undefined | 'form'>((resolve) => {
+      input.onDidChangeValue((v) => (input.validationMessage = v.trim() ? undefined : 'The text cannot be empty.'));
+      input.onDidTriggerButton(() => resolve('form'));
+      input.onDidAccept(() => {
+        if (input.value.trim()) resolve(input.value);
+      });
+      input.onDidHide(() => resolve(undefined));
+      input.show();
+    });
+    input.dispose();
+    if (text === 'form') return views.editForms.open(memory);
+    if (text === undefined) return undefined;
+    const before = formValues(memory);
+    const patch = editPatch(before, { ...before, text });
+    if (!patch.text) {
+      views.statusBar.flash('Nothing changed');
       return memory;
     }
-    const updated = await ctx.request(UpdateRequest, { id: memory.id, patch, by: currentUser() });
-    ctx.views.memories.updateMemory(updated);
-    ctx.views.review.refresh();
-    void vscode.window.showInformationMessage('Memory updated.');
+    const updated = await ctx.request(UpdateRequest, { id: memory.id, patch: { text: patch.text }, by: currentUser() });
+    views.statusBar.flash(savedMessage(memory, { text: patch.text }));
     return updated;
   });
-}
-
-async function askPatch(m: Memory): Promise<UpdateParams['patch'] | undefined> {
-  const title = (step: number): string => `Edit Memory (${step}/${STEPS})`;
-  const text = await vscode.window.showInputBox({
-    title: title(1),
-    prompt: 'The memory text',
-    value: m.text,
-    ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() ? undefined : 'The text cannot be empty.'),
-  });
-  if (text === undefined) return undefined;
-
-  const category = await vscode.window.showQuickPick(
-    CATEGORIES.map((c) => ({ label: CATEGORY_LABEL[c], description: c === m.category ? 'current' : undefined, value: c as Category })),
-    { title: title(2), placeHolder: 'Category', ignoreFocusOut: true },
-  );
-  if (!category) return undefined;
-
-  const confidence = await vscode.window.showInputBox({
-    title: title(3),
-    prompt: 'Confidence in percent (0–100)',
-    value: String(Math.round(m.confidence_score * 100)),
-    ignoreFocusOut: true,
-    validateInput: (v) => {
-      const n = Number(v);
-      return v.trim() !== '' && Number.isFinite(n) && n >= 0 && n <= 100 ? undefined : 'Enter a number from 0 to 100.';
-    },
-  });
-  if (confidence === undefined) return undefined;
-
-  const actionable = await vscode.window.showQuickPick(
-    [
-      { label: 'Actionable', description: m.is_actionable ? 'current' : undefined, detail: 'A step, rule or command an agent can act on', value: true },
-      { label: 'Not actionable', description: m.is_actionable ? undefined : 'current', detail: 'Background knowledge', value: false },
-    ],
-    { title: title(4), placeHolder: 'Is it actionable?', ignoreFocusOut: true },
-  );
-  if (!actionable) return undefined;
-
-  const refs = await vscode.window.showInputBox({
-    title: title(5),
-    prompt: 'Sources, comma separated (file:line, msg:<id>, URLs)',
-    value: m.source_ref.join(', '),
-    ignoreFocusOut: true,
-  });
-  if (refs === undefined) return undefined;
-
-  const patch: UpdateParams['patch'] = {};
-  if (text.trim() !== m.text) patch.text = text.trim();
-  if (category.value !== m.category) patch.category = category.value;
-  const conf = Math.round(Number(confidence)) / 100;
-  if (Math.abs(conf - m.confidence_score) >= 0.005) patch.confidence_score = conf;
-  if (actionable.value !== m.is_actionable) patch.is_actionable = actionable.value;
-  const sourceRef = refs
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (sourceRef.join('\u0000') !== m.source_ref.join('\u0000')) patch.source_ref = sourceRef;
-  return patch;
 }

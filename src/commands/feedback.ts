@@ -7,8 +7,10 @@ import type { Memory } from '../../sidecar/model';
 import { ConfirmRequest, MarkWrongRequest, UpdateRequest } from '../../sidecar/protocol';
 import { currentUser } from '../client';
 import type { Ctx } from '../ctx';
+import type { Views } from '../views';
 import { shortText } from '../views/present';
 import { resolveMemories } from './pick';
+import { Command } from '../commandIds';
 
 async function applyAll(ctx: Ctx, memories: Memory[], fn: (m: Memory) => Promise<Memory>): Promise<{ done: Memory[]; failed: unknown[] }> {
   const done: Memory[] = [];
@@ -18,13 +20,11 @@ async function applyAll(ctx: Ctx, memories: Memory[], fn: (m: Memory) => Promise
       try {
         const updated = await fn(m);
         done.push(updated);
-        ctx.views.memories.updateMemory(updated);
       } catch (err) {
         failed.push(err);
       }
     }),
   );
-  ctx.views.review.refresh();
   if (failed.length && done.length === 0) throw failed[0];
   if (failed.length) ctx.reportError(failed[0], `${failed.length} of ${memories.length} updates`);
   return { done, failed };
@@ -34,17 +34,17 @@ function what(memories: Memory[]): string {
   return memories.length === 1 ? `“${shortText(memories[0].text, 60)}”` : `${memories.length} memories`;
 }
 
-export function register(ctx: Ctx): void {
-  ctx.registerCommand('mnemo.confirmMemory', async (...args: unknown[]) => {
-    const memories = await resolveMemories(ctx, args, { title: 'Mnemo: Confirm', statuses: ['active', 'pending', 'wrong'], many: true });
+export function register(ctx: Ctx, views: Views): void {
+  ctx.registerCommand(Command.confirmMemory, async (...args: unknown[]) => {
+    const memories = await resolveMemories(ctx, views, args, { title: 'Mnemo: Confirm', statuses: ['active', 'pending', 'wrong'], many: true });
     if (!memories?.length) return undefined;
     const { done } = await applyAll(ctx, memories, (m) => ctx.request(ConfirmRequest, { id: m.id, by: currentUser() }));
-    void vscode.window.showInformationMessage(`Confirmed ${what(done)}.`);
+    views.statusBar.flash(`Confirmed ${what(done)}`);
     return done;
   });
 
   const markWrong = async (title: string, args: unknown[]): Promise<Memory[] | undefined> => {
-    const memories = await resolveMemories(ctx, args, { title, statuses: ['active', 'pending', 'confirmed'], many: true });
+    const memories = await resolveMemories(ctx, views, args, { title, statuses: ['active', 'pending', 'confirmed'], many: true });
     if (!memories?.length) return undefined;
     const before = new Map(memories.map((m) => [m.id, m]));
     const { done } = await applyAll(ctx, memories, (m) => ctx.request(MarkWrongRequest, { id: m.id, by: currentUser() }));
@@ -61,6 +61,6 @@ export function register(ctx: Ctx): void {
     });
     return done;
   };
-  ctx.registerCommand('mnemo.markWrong', (...args: unknown[]) => markWrong('Mnemo: Mark as Wrong', args));
-  ctx.registerCommand('mnemo.rejectMemory', (...args: unknown[]) => markWrong('Mnemo: Reject Pending Memory', args));
+  ctx.registerCommand(Command.markWrong, (...args: unknown[]) => markWrong('Mnemo: Mark as Wrong', args));
+  ctx.registerCommand(Command.rejectMemory, (...args: unknown[]) => markWrong('Mnemo: Reject Pending Memory', args));
 }

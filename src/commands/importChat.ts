@@ -8,8 +8,10 @@ import { CaptureSessionRequest } from '../../sidecar/protocol';
 import { ChatParseError, parseChatJson } from '../capture/chatExport';
 import { currentUser } from '../client';
 import type { Ctx } from '../ctx';
+import type { Views } from '../views';
 import { UserError } from '../errors';
 import { pickProject } from './pick';
+import { Command } from '../commandIds';
 
 export interface ImportSummary {
   files: number;
@@ -78,8 +80,8 @@ export async function importChatFiles(
   return summary;
 }
 
-export function register(ctx: Ctx): void {
-  ctx.registerCommand('mnemo.importChat', async (arg?: unknown) => {
+export function register(ctx: Ctx, views: Views): void {
+  ctx.registerCommand(Command.importChat, async (arg?: unknown) => {
     const uris =
       arg instanceof vscode.Uri
         ? [arg]
@@ -99,9 +101,7 @@ export function register(ctx: Ctx): void {
       (progress, token) => importChatFiles(ctx, uris, projectId, progress, token),
     );
     if (summary.cancelled) {
-      void vscode.window.showInformationMessage(
-        `Import cancelled after ${summary.messages} messages; what was already queued is kept and learned from, the rest was not sent.`,
-      );
+      views.statusBar.flash(`Import cancelled after ${summary.messages} messages; what was queued is kept and learned from`);
       return summary;
     }
     if (summary.sessions === 0) {
@@ -109,9 +109,7 @@ export function register(ctx: Ctx): void {
     }
     const skipped = summary.skipped.length ? ` Skipped ${summary.skipped.length}: ${summary.skipped.join('; ')}.` : '';
     const redacted = summary.redactions ? ` ${summary.redactions} secrets or personal details were redacted.` : '';
-    void vscode.window.showInformationMessage(
-      `Imported ${summary.sessions} chat session(s), ${summary.messages} messages; Mnemo is learning from them in the background.${redacted}${skipped}`,
-    );
+    views.statusBar.flash(`Imported ${summary.sessions} chat session(s), ${summary.messages} messages; learning in the background.${redacted}${skipped}`);
     return summary;
   });
 }

@@ -8,18 +8,14 @@ import { GLOBAL_PROJECT, type Memory } from '../../sidecar/model';
 import { DeleteRequest, PromoteRequest } from '../../sidecar/protocol';
 import { currentUser } from '../client';
 import type { Ctx } from '../ctx';
+import type { Views } from '../views';
 import { UserError } from '../errors';
 import { workspaceProjects } from '../projects';
+import { memoryUri } from '../views/documents';
 import { shortText } from '../views/present';
 import { resolveMemories } from './pick';
-
-/** `src/a.ts:12`, `file:src/a.ts:12:3`, `/abs/a.ts:12` -> path and 0-based line; undefined for msg:/URLs. */
-export function parseFileRef(ref: string): { file: string; line: number } | undefined {
-  if (/^(msg|cmd|terminal|cwd|https?|vscode-chat-export|chat-export):/i.test(ref)) return undefined;
-  const m = /^(?:file:(?:\/\/)?)?(.+?):(\d+)(?::\d+)?$/.exec(ref.trim());
-  if (!m) return undefined;
-  return { file: m[1], line: Math.max(0, Number(m[2]) - 1) };
-}
+import { parseFileRef } from './sourceRef';
+import { Command } from '../commandIds';
 
 async function exists(uri: vscode.Uri): Promise<boolean> {
   try {
@@ -43,30 +39,42 @@ export async function resolveFileRef(memory: Memory, file: string): Promise<vsco
   return undefined;
 }
 
-export function register(ctx: Ctx): void {
-  ctx.registerCommand('mnemo.copyMemory', async (...args: unknown[]) => {
-    const memories = await resolveMemories(ctx, args, { title: 'Mnemo: Copy Memory', many: true });
-    if (!memories?.length) return;
-    await vscode.env.clipboard.writeText(memories.map((m) => m.text).join('\n'));
-    void vscode.window.setStatusBarMessage(`Copied ${memories.length === 1 ? 'the memory' : `${memories.length} memories`}.`, 3000);
+/** Opens a memory's details (text, fields in words, sources explained) in a read-only editor. */
+async function showDetails(memory: Memory): Promise<vscode.TextDocument> {
+  const doc = await vscode.workspace.openTextDocument(memoryUri(memory));
+  await vscode.window.showTextDocument(doc, { preview: true });
+  return doc;
+}
+
+export function register(ctx: Ctx, views: Views): void {
+  ctx.registerCommand(Command.showMemory, async (...args: unknown[]) => {
+    const [memory] = (await resolveMemories(ctx, views, args, { title: 'Mnemo: Show Memory Details', statuses: ['active', 'pending', 'confirmed', 'wrong', 'archived'] })) ?? [];
+    if (!memory) return undefined;
+    return showDetails(memory);
   });
 
-  ctx.registerCommand('mnemo.promoteMemory', async (...args: unknown[]) => {
-    const memories = await resolveMemories(ctx, args, { title: 'Mnemo: Promote to Global', statuses: ['active', 'confirmed', 'pending'], many: true });
+  ctx.registerCommand(Command.copyMemory, async (...args: unknown[]) => {
+    const memories = await resolveMemories(ctx, views, args, { title: 'Mnemo: Copy Memory', many: true });
+    if (!memories?.length) return;
+    await vscode.env.clipboard.writeText(memories.map((m) => m.text).join('\n'));
+    views.statusBar.flash(`Copied ${memories.length === 1 ? 'the memory' : `${memories.length} memories`}`);
+  });
+
+  ctx.registerCommand(Command.promoteMemory, async (...args: unknown[]) => {
+    const memories = await resolveMemories(ctx, views, args, { title: 'Mnemo: Promote to Global', statuses: ['active', 'confirmed', 'pending'], many: true });
     if (!memories?.length) return undefined;
     const already = memories.filter((m) => m.project_id === GLOBAL_PROJECT);
     const todo = memories.filter((m) => m.project_id !== GLOBAL_PROJECT);
     if (todo.length === 0) throw new UserError('Already global: it is recalled in every project.');
     const promoted = await Promise.all(todo.map((m) => ctx.request(PromoteRequest, { id: m.id, by: currentUser() })));
-    ctx.views.memories.refreshProjects([...new Set([...todo.map((m) => m.project_id), GLOBAL_PROJECT])]);
-    void vscode.window.showInformationMessage(
-      `Promoted ${promoted.length === 1 ? `“${shortText(promoted[0].text, 60)}”` : `${promoted.length} memories`} to Global; every project recalls it now.${already.length ? ` ${already.length} already global.` : ''}`,
+    views.statusBar.flash(
+      `Promoted ${promoted.length === 1 ? `“${shortText(promoted[0].text, 40)}”` : `${promoted.length} memories`} to Global${already.length ? ` (${already.length} already global)` : ''}`,
     );
     return promoted;
   });
 
-  ctx.registerCommand('mnemo.deleteMemory', async (...args: unknown[]) => {
-    const memories = await resolveMemories(ctx, args, { title: 'Mnemo: Delete Memory', statuses: ['active', 'pending', 'confirmed', 'wrong', 'archived'], many: true });
+  ctx.registerCommand(Command.deleteMemory, async (...args: unknown[]) => {
+    const memories = await resolveMemories(ctx, views, args, { title: 'Mnemo: Delete Memory', statuses: ['active', 'pending', 'confirmed', 'wrong', 'archived'], many: true });
     if (!memories?.length) return undefined;
     const label = memories.length === 1 ? `“${shortText(memories[0].text, 80)}”` : `${memories.length} memories`;
     const ok = await vscode.window.showWarningMessage(
@@ -76,20 +84,19 @@ export function register(ctx: Ctx): void {
     );
     if (ok !== 'Delete') return undefined;
     const { deleted } = await ctx.request(DeleteRequest, { ids: memories.map((m) => m.id), by: currentUser() });
-    ctx.views.memories.refreshProjects([...new Set(memories.map((m) => m.project_id))]);
-    ctx.views.review.refresh();
-    void vscode.window.showInformationMessage(`Deleted ${deleted} ${deleted === 1 ? 'memory' : 'memories'}.`);
+    views.statusBar.flash(`Deleted ${deleted} ${deleted === 1 ? 'memory' : 'memories'}`);
     return deleted;
   });
 
-  ctx.registerCommand('mnemo.openSource', async (...args: unknown[]) => {
-    const [memory] = (await resolveMemories(ctx, args, { title: 'Mnemo: Open Source' })) ?? [];
+  ctx.registerCommand(Command.openSource, async (...args: unknown[]) => {
+    const [memory] = (await resolveMemories(ctx, views, args, { title: 'Mnemo: Open Source' })) ?? [];
     if (!memory) return undefined;
     const refs = memory.source_ref.map((r) => ({ ref: r, file: parseFileRef(r) })).filter((r) => r.file);
     if (refs.length === 0) {
-      throw new UserError(
-        memory.source_ref.length ? `This memory has no file reference (its sources: ${memory.source_ref.join(', ')}).` : 'This memory has no recorded source.',
-      );
+      // Learned from a conversation, a terminal or an import: no file to open; the details say where it came from.
+      await showDetails(memory);
+      views.statusBar.flash('No file to open for this memory; its sources are listed in its details');
+      return undefined;
     }
     const chosen =
       refs.length === 1

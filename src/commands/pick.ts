@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { Memory, MemoryStatus } from '../../sidecar/model';
 import { GetRequest, ListRequest, SearchRequest } from '../../sidecar/protocol';
 import type { Ctx } from '../ctx';
+import type { Views } from '../views';
 import { projectLabel, workspaceProjects } from '../projects';
 import { CATEGORY_LABEL, description, shortText } from '../views/present';
 
@@ -26,7 +27,7 @@ export interface ResolveOptions {
 }
 
 /** The memories a command was invoked on, or undefined when the user cancelled the picker. */
-export async function resolveMemories(ctx: Ctx, args: unknown[], opts: ResolveOptions): Promise<Memory[] | undefined> {
+export async function resolveMemories(ctx: Ctx, views: Pick<Views, 'selectedMemories'>, args: unknown[], opts: ResolveOptions): Promise<Memory[] | undefined> {
   const [first, second] = args;
   if (Array.isArray(second)) {
     const many = second.map(memoryOf).filter((m): m is Memory => m !== undefined);
@@ -39,7 +40,7 @@ export async function resolveMemories(ctx: Ctx, args: unknown[], opts: ResolveOp
     const ids = first.filter((x): x is string => typeof x === 'string');
     if (ids.length) return Promise.all(ids.map((id) => ctx.request(GetRequest, { id })));
   }
-  return pickMemories(ctx, opts);
+  return pickMemories(ctx, views, opts);
 }
 
 interface MemoryPick extends vscode.QuickPickItem {
@@ -56,11 +57,9 @@ function toPick(m: Memory, tag?: string): MemoryPick {
 }
 
 /** A QuickPick over memories: the current selection, then recent memories, then keyword search as you type. */
-export async function pickMemories(ctx: Ctx, opts: ResolveOptions): Promise<Memory[] | undefined> {
+export async function pickMemories(ctx: Ctx, views: Pick<Views, 'selectedMemories'>, opts: ResolveOptions): Promise<Memory[] | undefined> {
   const statuses = opts.statuses ?? ['active', 'pending', 'confirmed', 'wrong'];
-  const selected = [...(ctx.views.memoriesView.selection ?? []), ...(ctx.views.reviewView.selection ?? [])]
-    .map(memoryOf)
-    .filter((m): m is Memory => m !== undefined && statuses.includes(m.status));
+  const selected = views.selectedMemories().filter((m) => statuses.includes(m.status));
   const qp = vscode.window.createQuickPick<MemoryPick>();
   qp.title = opts.title;
   qp.placeholder = 'Type to search memories by keyword; Enter to choose';

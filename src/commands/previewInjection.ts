@@ -2,9 +2,10 @@
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
 import { injectionUri } from '../views/documents';
+import { Command } from '../commandIds';
 
 export function register(ctx: Ctx): void {
-  ctx.registerCommand('mnemo.previewInjection', async (queryArg?: unknown) => {
+  ctx.registerCommand(Command.previewInjection, async (queryArg?: unknown) => {
     let query = typeof queryArg === 'string' ? queryArg : undefined;
     if (!query) {
       const editor = vscode.window.activeTextEditor;

@@ -7,6 +7,7 @@ import type { Ctx } from '../ctx';
 import { UserError } from '../errors';
 import { projectIdForUri } from '../projects';
 import { CATEGORY_LABEL } from '../views/present';
+import { Command } from '../commandIds';
 
 /** `src/app.ts:12` relative to the workspace folder, or the absolute path outside the workspace. */
 export function sourceRefFor(uri: vscode.Uri, line: number): string {
@@ -16,7 +17,7 @@ export function sourceRefFor(uri: vscode.Uri, line: number): string {
 }
 
 export function register(ctx: Ctx): void {
-  ctx.registerCommand('mnemo.rememberSelection', async (uriArg?: unknown) => {
+  ctx.registerCommand(Command.rememberSelection, async (uriArg?: unknown) => {
     const editor = vscode.window.activeTextEditor;
     if (!editor) throw new UserError('Open a file and select the text to remember first.');
     if (uriArg instanceof vscode.Uri && uriArg.toString() !== editor.document.uri.toString()) {
@@ -42,8 +43,8 @@ export function register(ctx: Ctx): void {
     const category = decision.category ? ` as ${CATEGORY_LABEL[decision.category]}` : '';
     void vscode.window.showInformationMessage(`${what}${category} (${source_ref[0]}).`, 'Edit', 'Show').then((choice) => {
       if (!decision.id) return;
-      if (choice === 'Edit') void vscode.commands.executeCommand('mnemo.editMemory', decision.id);
-      else if (choice === 'Show') void vscode.commands.executeCommand('mnemo.revealMemory', decision.id);
+      if (choice === 'Edit') void vscode.commands.executeCommand(Command.editMemory, decision.id);
+      else if (choice === 'Show') void vscode.commands.executeCommand(Command.revealMemory, decision.id);
     });
     return decision;
   });

@@ -7,10 +7,12 @@ import * as vscode from 'vscode';
 import { SOURCE_TYPES, type Memory, type SourceType } from '../../sidecar/model';
 import { GetRequest, SearchRequest, type SearchParams } from '../../sidecar/protocol';
 import type { Ctx } from '../ctx';
+import type { Views } from '../views';
 import { describeError } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
 import { daysAgoUtc } from '../time';
 import { CATEGORY_LABEL, description, shortText, SOURCE_LABEL } from '../views/present';
+import { Command } from '../commandIds';
 
 type Mode = SearchParams['mode'];
 
@@ -33,39 +35,24 @@ interface ResultPick extends vscode.QuickPickItem {
   memory?: Memory;
 }
 
-/** Shows a memory in the Memories tree: focus the view, pin the memory into its subtree, reveal. */
-export async function revealMemory(ctx: Ctx, memory: Memory): Promise<void> {
-  await vscode.commands.executeCommand('mnemo.views.memories.focus');
-  const node = ctx.views.memories.nodeForMemory(memory);
-  try {
-    await ctx.views.memoriesView.reveal(node, { select: true, focus: true, expand: true });
-  } catch (err) {
-    // A refresh raced the reveal: rebuild the tree once and try again.
-    ctx.log.warn(`Reveal retry: ${err instanceof Error ? err.message : String(err)}`);
-    ctx.views.memories.refreshAll();
-    const again = ctx.views.memories.nodeForMemory(memory);
-    await ctx.views.memoriesView.reveal(again, { select: true, focus: true, expand: true });
-  }
-}
-
-export function register(ctx: Ctx): void {
+export function register(ctx: Ctx, views: Views): void {
   let mode: Mode = 'keyword';
   const filters: Filters = {};
 
-  ctx.registerCommand('mnemo.revealMemory', async (arg?: unknown) => {
+  ctx.registerCommand(Command.revealMemory, async (arg?: unknown) => {
     const node = arg as { memory?: Memory; id?: string } | undefined;
     if (node?.memory) {
-      await revealMemory(ctx, node.memory);
+      await views.reveal(node.memory);
       return node.memory;
     }
     const id = typeof arg === 'string' ? arg : node?.id;
-    if (!id) return vscode.commands.executeCommand('mnemo.searchMemories');
+    if (!id) return vscode.commands.executeCommand(Command.searchMemories);
     const memory = await ctx.request(GetRequest, { id });
-    await revealMemory(ctx, memory);
+    await views.reveal(memory);
     return memory;
   });
 
-  ctx.registerCommand('mnemo.searchMemories', async (initialQuery?: unknown) => {
+  ctx.registerCommand(Command.searchMemories, async (initialQuery?: unknown) => {
     await ctx.ready();
     const qp = vscode.window.createQuickPick<ResultPick>();
     qp.matchOnDescription = true;
@@ -192,7 +179,7 @@ export function register(ctx: Ctx): void {
         const memory = qp.activeItems[0]?.memory;
         if (!memory) return;
         finish(memory);
-        void revealMemory(ctx, memory).catch((err) => ctx.reportError(err, 'Reveal memory'));
+        void views.reveal(memory).catch((err) => ctx.reportError(err, 'Reveal memory'));
       });
       qp.onDidHide(() => {
         if (!sub) finish(undefined);

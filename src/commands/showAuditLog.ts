@@ -3,9 +3,10 @@ import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
 import { workspaceProjects } from '../projects';
 import { auditUri } from '../views/documents';
+import { Command } from '../commandIds';
 
 export function register(ctx: Ctx): void {
-  ctx.registerCommand('mnemo.showAuditLog', async (arg?: unknown) => {
+  ctx.registerCommand(Command.showAuditLog, async (arg?: unknown) => {
     let scope: { projectId?: string; memoryId?: string } | undefined;
     const node = arg as { kind?: string; memory?: { id: string }; projectId?: string } | undefined;
     if (node?.memory?.id) scope = { memoryId: node.memory.id };
@@ -24,7 +25,6 @@ export function register(ctx: Ctx): void {
     }
     await ctx.ready();
     const uri = auditUri(scope);
-    ctx.views.documents.refresh(uri);
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc, { preview: true });
     return doc;

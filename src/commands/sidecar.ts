@@ -4,31 +4,42 @@
  */
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
+import type { Views } from '../views';
 import { SidecarDownError } from '../errors';
 import type { MoreNode, SourceNode } from '../views/memoryTree';
+import { BuiltinCommand, Command } from '../commandIds';
 
-export function register(ctx: Ctx): void {
-  ctx.registerCommand('mnemo.showOutput', () => ctx.log.show(true));
+export function register(ctx: Ctx, views: Views): void {
+  ctx.registerCommand(Command.showOutput, () => ctx.log.show(true));
 
-  ctx.registerCommand('mnemo.restartSidecar', async () => {
+  ctx.registerCommand(Command.restartSidecar, async () => {
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Mnemo: restarting the memory service' }, () => ctx.restart());
     if (!ctx.isRunning) throw new SidecarDownError(ctx.reason);
-    void vscode.window.setStatusBarMessage('Mnemo: memory service restarted.', 4000);
+    views.statusBar.flash('Memory service restarted');
   });
 
-  ctx.registerCommand('mnemo.openDashboard', () => ctx.views.dashboard.open());
+  ctx.registerCommand(Command.openDashboard, () => views.dashboard.open());
 
-  ctx.registerCommand('mnemo.clearFilter', () => ctx.views.setFilter(undefined));
+  ctx.registerCommand(Command.clearFilter, () => views.setFilter(undefined));
 
-  ctx.registerCommand('mnemo.refreshViews', () => ctx.views.refreshAll());
+  ctx.registerCommand(Command.refreshViews, () => ctx.announceChange());
 
-  ctx.registerCommand('mnemo.loadMore', (node?: MoreNode | SourceNode) => {
-    if (node && (node.kind === 'more' || node.kind === 'source')) return ctx.views.memories.loadMore(node);
+  ctx.registerCommand(Command.loadMore, (node?: MoreNode | SourceNode) => {
+    if (node && (node.kind === 'more' || node.kind === 'source')) return views.memories.loadMore(node);
     return undefined;
   });
 
-  ctx.registerCommand('mnemo.reviewPending', async () => {
-    await vscode.commands.executeCommand('mnemo.views.review.focus');
-    ctx.views.review.refresh();
+  ctx.registerCommand(Command.pauseCapture, async () => {
+    await views.pause.set(true);
+    views.statusBar.flash('Capture paused: nothing from the terminal or chats is learned until you resume');
+  });
+
+  ctx.registerCommand(Command.resumeCapture, async () => {
+    await views.pause.set(false);
+    views.statusBar.flash('Capture resumed');
+  });
+
+  ctx.registerCommand(Command.reviewPending, async () => {
+    await vscode.commands.executeCommand(BuiltinCommand.focusReview);
   });
 }

@@ -3,6 +3,7 @@
  * One memory value per status so menus can hide "Confirm" on confirmed and "Mark as Wrong" on wrong.
  */
 export const enum ContextValue {
+  Others = 'mnemo:others',
   Project = 'mnemo:project',
   Category = 'mnemo:category',
   Source = 'mnemo:source',
@@ -21,5 +22,9 @@ export const enum ContextKey {
   /** 'starting' | 'running' | 'stopped' | 'failed' */
   SidecarState = 'mnemo.sidecarState',
   FilterActive = 'mnemo.filterActive',
+  /** true while capture is paused (capture/pause.ts). */
+  CapturePaused = 'mnemo.capturePaused',
+  /** 'ok' | 'warning' | 'error' from `mnemo/status` ('unknown' until the first one): the welcome views key off 'error'. */
+  StoreHealth = 'mnemo.storeHealth',
   ChatAvailable = 'mnemo.chatAvailable',
 }

@@ -7,11 +7,13 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { GLOBAL_PROJECT, type MemoryStatus } from '../../sidecar/model';
 import { StatsRequest, type ProjectStats, type StatsResult } from '../../sidecar/protocol';
+import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { describeError } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
-import { daysAgoUtc, formatLocalWithUtc } from '../time';
+import { daysAgoUtc, formatLocal, formatUtc } from '../time';
 import type { TreeFilter } from './memoryTree';
+import { BuiltinCommand } from '../commandIds';
 
 type Metric = 'total' | 'new7d' | 'actionable' | 'pending' | 'bucket';
 
@@ -107,7 +109,7 @@ export class Dashboard implements vscode.Disposable {
       void this.refresh();
     } else if (m?.type === 'filter' && typeof m.projectId === 'string') {
       this.onFilter(filterFor(m.projectId, m.metric, m.bucket));
-      void vscode.commands.executeCommand('mnemo.views.memories.focus');
+      void vscode.commands.executeCommand(BuiltinCommand.focusMemories);
     }
   }
 
@@ -180,7 +182,10 @@ for (const el of document.querySelectorAll('[data-project]')) {
       `embedding ${esc(stats.embedding_model)} (${stats.embedding_ready ? 'ready' : 'not loaded yet'})`,
       `Chroma ${esc(stats.chroma)}`,
       stats.llm_tokens ? `LLM ${stats.llm_tokens.extractions} extractions, ${stats.llm_tokens.prompt + stats.llm_tokens.completion} tokens` : '',
-      `as of ${esc(formatLocalWithUtc(new Date().toISOString()))}`,
+      (() => {
+        const now = new Date().toISOString();
+        return `as of <span title="${esc(formatUtc(now))}">${esc(formatLocal(now, config.display.timeZone()))}</span>`;
+      })(),
     ]
       .filter(Boolean)
       .join(' · ');

@@ -6,12 +6,15 @@
  * The content is computed from the URI, so a restored editor regenerates it.
  */
 import * as vscode from 'vscode';
-import { AuditListRequest, RecallRequest, type AuditEntry } from '../../sidecar/protocol';
+import type { Memory } from '../../sidecar/model';
+import { AuditListRequest, GetRequest, RecallRequest, type AuditEntry } from '../../sidecar/protocol';
+import { parseFileRef } from '../commands/sourceRef';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { describeError } from '../errors';
 import { projectLabel, workspaceProjectIds } from '../projects';
-import { formatLocalWithUtc } from '../time';
+import { formatLocalWithUtc, zoneName } from '../time';
+import { memoryDetail } from './memoryText';
 import { CATEGORY_LABEL, percent, shortText, SOURCE_LABEL } from './present';
 
 export const DOC_SCHEME = 'mnemo';
@@ -23,6 +26,12 @@ export function auditUri(scope: { projectId?: string; memoryId?: string }): vsco
   if (scope.projectId) query.set('project', scope.projectId);
   if (scope.memoryId) query.set('memory', scope.memoryId);
   return vscode.Uri.from({ scheme: DOC_SCHEME, path: `/audit/${name}.log`, query: query.toString() });
+}
+
+/** `mnemo:/memory/<short text>.txt?id=<id>`: a memory's details in words (regenerated when it changes). */
+export function memoryUri(memory: Memory): vscode.Uri {
+  const name = shortText(memory.text, 40).replace(/[^\p{L}\p{N}_-]+/gu, '-') || 'memory';
+  return vscode.Uri.from({ scheme: DOC_SCHEME, path: `/memory/${name}.txt`, query: new URLSearchParams({ id: memory.id }).toString() });
 }
 
 export function injectionUri(query: string): vscode.Uri {
@@ -44,8 +53,9 @@ export class MnemoDocuments implements vscode.TextDocumentContentProvider, vscod
     this.emitter.dispose();
   }
 
-  refresh(uri: vscode.Uri): void {
-    this.emitter.fire(uri);
+  /** Regenerates the open Mnemo documents (memories changed, or a refresh was asked for). */
+  refreshOpen(): void {
+    for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === DOC_SCHEME && /^\/(audit|memory)\//.test(doc.uri.path)) this.emitter.fire(doc.uri);
   }
 
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
@@ -53,6 +63,10 @@ export class MnemoDocuments implements vscode.TextDocumentContentProvider, vscod
     try {
       if (uri.path.startsWith('/audit/')) {
         return await this.audit(q.get('project') ?? undefined, q.get('memory') ?? undefined, token);
+      }
+      if (uri.path.startsWith('/memory/')) {
+        const memory = await this.ctx.request(GetRequest, { id: q.get('id') ?? '' }, token);
+        return memoryDetail(memory, { projectLabel, timeZone: config.display.timeZone(), isFileRef: (r) => parseFileRef(r) !== undefined });
       }
       if (uri.path.startsWith('/injection/')) {
         return await this.injection(q.get('q') ?? '', token);
@@ -66,7 +80,7 @@ export class MnemoDocuments implements vscode.TextDocumentContentProvider, vscod
 
   private async audit(projectId: string | undefined, memoryId: string | undefined, token: vscode.CancellationToken): Promise<string> {
     const { entries } = await this.ctx.request(AuditListRequest, { project_id: projectId, memory_id: memoryId, limit: AUDIT_LIMIT }, token);
-    const zone = config.display.timeZone() ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const zone = zoneName(config.display.timeZone());
     const scope = memoryId ? `memory ${memoryId}` : projectId ? `project ${projectLabel(projectId)} (${projectId})` : 'all projects';
     const header = [
       `Mnemo audit log — ${scope}`,
@@ -120,7 +134,7 @@ export class MnemoDocuments implements vscode.TextDocumentContentProvider, vscod
 }
 
 export function formatAuditEntry(e: AuditEntry): string {
-  const parts = [formatLocalWithUtc(e.at), e.action.padEnd(8), e.memory_id ?? '-', e.project_id ? `[${e.project_id}]` : '', `by ${e.by}`];
+  const parts = [formatLocalWithUtc(e.at, config.display.timeZone()), e.action.padEnd(8), e.memory_id ?? '-', e.project_id ? `[${e.project_id}]` : '', `by ${e.by}`];
   let line = parts.filter(Boolean).join('  ');
   if (e.changes) {
     const changes = Object.entries(e.changes).map(([field, [before, after]]) => `${field}: ${show(before)} → ${show(after)}`);

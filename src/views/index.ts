@@ -1,15 +1,32 @@
-/** Creates the views (extension lifetime) and wires them to the context's events. */
+/**
+ * Creates the views (extension lifetime). Data flows one way: the views subscribe to the context's
+ * events (`onDidChangeMemories` — the sidecar's `mnemo/memories/changed`, or a refresh a person asked
+ * for — and the sidecar's state) and reload themselves; commands change memories through the sidecar and
+ * never refresh a view by hand. The context does not hold the views: activate() hands them to the few
+ * commands that act on them (reveal, selection, filter, load more, dashboard).
+ */
 import * as vscode from 'vscode';
-import type { Ctx } from '../ctx';
+import type { Memory } from '../../sidecar/model';
+import { BuiltinCommand, ViewId } from '../commandIds';
+import type { CapturePause } from '../capture/pause';
+import type { Ctx, MemoriesChange } from '../ctx';
+import { errorDetail } from '../errors';
 import { ContextKey } from './contextValues';
 import { Dashboard } from './dashboard';
 import { DailyDigest } from './digest';
 import { DOC_SCHEME, MnemoDocuments } from './documents';
+import { EditForms } from './editForm';
 import { MemoryTreeProvider, type TreeFilter, type TreeNode } from './memoryTree';
 import { checkNotices } from './notices';
 import { MemoryDecorations } from './present';
 import { ReviewTreeProvider, type ReviewNode } from './reviewTree';
 import { StatusBar } from './statusBar';
+import { WorkspaceCounts } from './workspaceCounts';
+
+/** Changes within this window are applied as one reload (a clean archives many memories one by one). */
+const COALESCE_MS = 50;
+/** Visible views re-render this often, so that relative ages ("2 minutes ago") stay true. */
+const REPAINT_MS = 60_000;
 
 export interface Views {
   memories: MemoryTreeProvider;
@@ -19,35 +36,79 @@ export interface Views {
   dashboard: Dashboard;
   documents: MnemoDocuments;
   statusBar: StatusBar;
+  /** Pause / Resume of terminal and chat capture. */
+  pause: CapturePause;
   digest: DailyDigest;
-  /** Refresh every view (after a restart, a time zone change, a NotFound error). */
-  refreshAll(): void;
+  /** The edit forms (one webview tab per memory being edited). */
+  editForms: EditForms;
+  /** The workspace-scoped numbers shared by the status bar, the Review Queue badge, the digest and "Other projects". */
+  counts: WorkspaceCounts;
   setFilter(filter: TreeFilter | undefined): void;
+  /** Shows a memory in the Memories tree: focus the view, pin the memory into its subtree, reveal. */
+  reveal(memory: Memory): Promise<void>;
+  /** The memories selected in the Memories and Review views. */
+  selectedMemories(): Memory[];
 }
 
-export function createViews(ctx: Ctx): Views {
-  const memories = new MemoryTreeProvider(ctx);
-  const memoriesView = vscode.window.createTreeView('mnemo.views.memories', {
+export function createViews(ctx: Ctx, pause: CapturePause): Views {
+  const counts = new WorkspaceCounts(ctx);
+  const memories = new MemoryTreeProvider(ctx, counts);
+  const memoriesView = vscode.window.createTreeView(ViewId.memories, {
     treeDataProvider: memories,
     showCollapseAll: true,
     canSelectMany: true,
   });
   const review = new ReviewTreeProvider(ctx);
-  const reviewView = vscode.window.createTreeView('mnemo.views.review', { treeDataProvider: review, canSelectMany: true });
+  const reviewView = vscode.window.createTreeView(ViewId.review, { treeDataProvider: review, canSelectMany: true });
   const documents = new MnemoDocuments(ctx);
-  const statusBar = new StatusBar(ctx);
-  const digest = new DailyDigest(ctx, (limit) => review.pending(limit));
+  const statusBar = new StatusBar(ctx, counts, pause);
+  const editForms = new EditForms(ctx, statusBar);
+  const digest = new DailyDigest(ctx, counts, (limit) => review.pending(limit));
 
   const setFilter = (filter: TreeFilter | undefined): void => memories.setFilter(filter);
   const dashboard = new Dashboard(ctx, setFilter);
 
-  const refreshAll = (): void => {
-    memories.refreshAll();
+  // ---------------------------------------------------------------- the one reload path
+  let lastHealth: string | undefined;
+  let pending: Set<string> | 'all' | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const reload = (): void => {
+    timer = undefined;
+    const what = pending;
+    pending = undefined;
+    if (what === 'all' || what === undefined) memories.refreshAll();
+    else memories.refreshProjects([...what]);
     review.refresh();
-    void dashboard.refresh();
+    documents.refreshOpen();
+    void counts.reload();
+  };
+  const onChange = (change: MemoriesChange): void => {
+    if (!change.projectIds?.length) pending = 'all';
+    else if (pending !== 'all') {
+      pending ??= new Set();
+      for (const id of change.projectIds) pending.add(id);
+    }
+    timer ??= setTimeout(reload, COALESCE_MS);
   };
 
+  const reveal = async (memory: Memory): Promise<void> => {
+    await vscode.commands.executeCommand(BuiltinCommand.focusMemories);
+    const node = memories.nodeForMemory(memory);
+    try {
+      await memoriesView.reveal(node, { select: true, focus: true, expand: true });
+    } catch (err) {
+      // A reload raced the reveal: rebuild the tree once and try again.
+      ctx.log.warn(`Reveal retry: ${errorDetail(err)}`);
+      memories.refreshAll();
+      await memoriesView.reveal(memories.nodeForMemory(memory), { select: true, focus: true, expand: true });
+    }
+  };
+
+  const selectedMemories = (): Memory[] =>
+    [...memoriesView.selection, ...reviewView.selection].flatMap((n) => (n.kind === 'memory' || n.kind === 'review' ? [n.memory] : []));
+
   ctx.pushExtension(
+    counts,
     memories,
     memoriesView,
     review,
@@ -55,38 +116,47 @@ export function createViews(ctx: Ctx): Views {
     documents,
     statusBar,
     dashboard,
+    digest,
+    editForms,
+    { dispose: () => timer && clearTimeout(timer) },
+    (() => {
+      const repaint = setInterval(() => {
+        if (memoriesView.visible) memories.repaint();
+        if (reviewView.visible) review.repaint();
+      }, REPAINT_MS);
+      return { dispose: () => clearInterval(repaint) };
+    })(),
     vscode.window.registerFileDecorationProvider(new MemoryDecorations()),
     vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, documents),
     memories.onDidChangeFilter((filter) => {
       memoriesView.description = filter ? `Filter: ${filter.label}` : undefined;
-      void vscode.commands.executeCommand('setContext', ContextKey.FilterActive, filter !== undefined);
+      void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.FilterActive, filter !== undefined);
     }),
-    review.onDidChangeCount((n) => {
-      reviewView.badge = n > 0 ? { value: n, tooltip: `${n} memories wait for review` } : undefined;
+    counts.onDidChange((c) => {
+      // The badge and the status bar show the same number: pending memories of the workspace's projects.
+      const n = c?.pending ?? 0;
+      reviewView.badge = n > 0 ? { value: n, tooltip: `${n} memories of this workspace's projects wait for review` } : undefined;
       reviewView.message = n > 0 ? `${n} pending — select one or many, then confirm or reject.` : undefined;
+      if (n > 0) void digest.maybeShow();
     }),
-    ctx.onDidChangeMemories((p) => {
-      if (p.project_ids.length) memories.refreshProjects(p.project_ids);
-      else memories.refreshAll();
-      review.refresh();
+    ctx.onDidChangeMemories(onChange),
+    ctx.onDidChangeStatus((s) => {
+      void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.StoreHealth, s.health);
+      // The store came back or went away: the views switch between their rows and the welcome view.
+      if ((s.health === 'error') !== (lastHealth === 'error')) onChange({});
+      lastHealth = s.health;
     }),
     ctx.onDidChangeState((state) => {
-      memories.refreshAll();
-      review.refresh();
-      if (state === 'running') {
-        void digest.maybeShow();
-        void checkNotices(ctx);
-      }
+      onChange({});
+      if (state === 'running') void checkNotices(ctx);
     }),
-    ctx.onDidChangeStatus((s) => {
-      if (s.pending_count) void digest.maybeShow();
-    }),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => refreshAll()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => onChange({})),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('mnemo.display.timeZone')) refreshAll();
+      if (e.affectsConfiguration('mnemo.display.timeZone')) onChange({});
     }),
   );
-  void vscode.commands.executeCommand('setContext', ContextKey.FilterActive, false);
+  void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.FilterActive, false);
+  void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.StoreHealth, 'unknown');
 
-  return { memories, memoriesView, review, reviewView, dashboard, documents, statusBar, digest, refreshAll, setFilter };
+  return { memories, memoriesView, review, reviewView, dashboard, documents, statusBar, pause, digest, editForms, counts, setFilter, reveal, selectedMemories };
 }

@@ -1,15 +1,18 @@
 /**
- * `mnemo.views.memories`: project (one per workspace folder, plus Global) > category > source type >
- * memory. Children load lazily with `mnemo/memory/list` (paged); `mnemo/memories/changed` refreshes
- * only the subtrees of the projects it names. Node objects are kept in a registry so that the same id
+ * `mnemo.views.memories`: project (one per workspace folder, plus Global, then "Other projects" holding
+ * the store's other projects) > category > source type > memory. The numbers come from one
+ * `mnemo/memory/counts` per project; memories load lazily with `mnemo/memory/list` (paged). A change
+ * (views/index.ts, the one reload path) refreshes only the subtrees of the projects it names. Node objects are kept in a registry so that the same id
  * is always the same object (needed by onDidChangeTreeData(element) and TreeView.reveal).
  */
 import * as vscode from 'vscode';
 import { CATEGORIES, GLOBAL_PROJECT, SOURCE_TYPES, type Category, type Memory, type MemoryStatus, type SourceType } from '../../sidecar/model';
-import { ListRequest, type ListParams } from '../../sidecar/protocol';
+import { CountsRequest, ListRequest, type ListParams } from '../../sidecar/protocol';
 import type { Ctx } from '../ctx';
 import { projectLabel, workspaceProjects } from '../projects';
 import { ContextValue } from './contextValues';
+import { treeCounts, type TreeCounts } from './counts';
+import type { WorkspaceCounts } from './workspaceCounts';
 import {
   accessibilityLabel,
   CATEGORY_ICON,
@@ -23,6 +26,7 @@ import {
   STATUS_CONTEXT,
   tooltip,
 } from './present';
+import { Command } from '../commandIds';
 
 export const PAGE_SIZE = 50;
 /** Statuses the tree lists unless a filter says otherwise (archived memories are out of sight). */
@@ -44,6 +48,13 @@ export interface ProjectNode {
   kind: 'project';
   id: string;
   projectId: string;
+  /** Set for a project outside the workspace, listed under "Other projects". */
+  parent?: OthersNode;
+}
+/** "Other projects": the store's projects that are not open in this workspace (never recalled here). */
+export interface OthersNode {
+  kind: 'others';
+  id: string;
 }
 export interface CategoryNode {
   kind: 'category';
@@ -77,7 +88,7 @@ export interface InfoNode {
   message: string;
   command?: vscode.Command;
 }
-export type TreeNode = ProjectNode | CategoryNode | SourceNode | MemoryNode | MoreNode | InfoNode;
+export type TreeNode = OthersNode | ProjectNode | CategoryNode | SourceNode | MemoryNode | MoreNode | InfoNode;
 
 interface Page {
   items: Memory[];
@@ -87,6 +98,7 @@ interface Page {
 }
 
 const SEP = '\u0000';
+const OTHERS_ID = `o${SEP}others`;
 
 export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<TreeNode | undefined | void>();
@@ -98,13 +110,32 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private readonly childCache = new Map<string, TreeNode[]>();
   private readonly pages = new Map<string, Page>();
   private readonly extraProjects = new Set<string>();
+  /** One `mnemo/memory/counts` per project (under the filter), shared by its category and source nodes. */
+  private readonly counts = new Map<string, Promise<TreeCounts>>();
   private _filter: TreeFilter | undefined;
   /** Bumped on every refresh; a load that started before a refresh does not write stale results. */
   private generation = 0;
 
-  constructor(private readonly ctx: Ctx) {}
+  private othersSignature = '';
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly scope: WorkspaceCounts,
+  ) {
+    // The "Other projects" node appears, disappears or changes its list when the store's other projects do.
+    this.subscription = scope.onDidChange((c) => {
+      const signature = (c?.others ?? []).map((p) => `${p.projectId}:${p.memories}`).join(',');
+      if (signature === this.othersSignature) return;
+      this.othersSignature = signature;
+      this.childCache.delete('');
+      this.childCache.delete(OTHERS_ID);
+      this.emitter.fire();
+    });
+  }
 
   dispose(): void {
+    this.subscription.dispose();
     this.emitter.dispose();
     this.filterEmitter.dispose();
   }
@@ -126,6 +157,12 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     this.generation++;
     this.childCache.clear();
     this.pages.clear();
+    this.counts.clear();
+    this.emitter.fire();
+  }
+
+  /** Re-renders the loaded items without reloading them (ages such as "3 minutes ago" stay true). */
+  repaint(): void {
     this.emitter.fire();
   }
 
@@ -134,6 +171,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     this.generation++;
     for (const projectId of projectIds) {
       const node = this.registry.get(this.projectKey(projectId));
+      this.counts.delete(projectId);
       if (!node) continue;
       const prefix = `${projectId}${SEP}`;
       for (const key of [...this.childCache.keys()]) {
@@ -146,35 +184,37 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     }
   }
 
-  /** Replace a memory in place after a mutation (mark wrong, confirm, edit) and repaint its node. */
-  updateMemory(memory: Memory): void {
-    const node = this.registry.get(this.memoryKey(memory.id));
-    if (node?.kind !== 'memory') return;
-    const p = node.parent;
-    if (p.parent.category !== memory.category || p.sourceType !== memory.source_type || p.parent.parent.projectId !== memory.project_id) {
-      // It moved: the projects' change notification will rebuild both places.
-      this.refreshProjects([p.parent.parent.projectId, memory.project_id]);
-      return;
-    }
-    node.memory = memory;
-    const page = this.pages.get(p.id);
-    if (page) {
-      page.items = page.items.map((m) => (m.id === memory.id ? memory : m));
-      page.pinned = page.pinned.map((m) => (m.id === memory.id ? memory : m));
-    }
-    this.emitter.fire(node);
-  }
-
   // ------------------------------------------------------------------ TreeDataProvider
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
     switch (node.kind) {
+      case 'others': {
+        const others = this.scope.current?.others ?? [];
+        const n = others.reduce((sum, p) => sum + p.memories, 0);
+        const item = new vscode.TreeItem('Other projects', vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = node.id;
+        item.description = others.length ? `${n} ${n === 1 ? 'memory' : 'memories'} in ${others.length}` : undefined;
+        item.tooltip = "Projects in the store that are not open in this workspace. Their memories are not recalled here (unless promoted to Global) and are not in this workspace's counts.";
+        item.iconPath = new vscode.ThemeIcon('folder-library');
+        item.contextValue = ContextValue.Others;
+        item.accessibilityInformation = { label: `Other projects, not open in this workspace: ${n} memories in ${others.length} projects` };
+        return item;
+      }
       case 'project': {
         const isGlobal = node.projectId === GLOBAL_PROJECT;
-        const item = new vscode.TreeItem(projectLabel(node.projectId), vscode.TreeItemCollapsibleState.Expanded);
+        const other = this.scope.current?.others.find((p) => p.projectId === node.projectId);
+        const item = new vscode.TreeItem(projectLabel(node.projectId), node.parent ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
         item.id = node.id;
-        item.description = isGlobal ? 'shared by every project' : node.projectId;
-        item.tooltip = isGlobal ? 'Global memories are recalled in every project.' : `Project id: ${node.projectId}`;
+        item.description = isGlobal
+          ? 'shared by every project'
+          : other
+            ? `${other.memories}${other.pending ? ` · ${other.pending} pending` : ''}`
+            : node.projectId;
+        item.tooltip = isGlobal
+          ? 'Global memories are recalled in every project.'
+          : node.parent
+            ? `Project id: ${node.projectId} — not open in this workspace, so not recalled here.`
+            : `Project id: ${node.projectId}`;
         item.iconPath = new vscode.ThemeIcon(isGlobal ? 'globe' : 'repo');
         item.contextValue = ContextValue.Project;
         item.accessibilityInformation = { label: `${isGlobal ? 'Global memories' : `Project ${projectLabel(node.projectId)}`}, id ${node.projectId}` };
@@ -217,7 +257,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         item.description = page ? `${page.items.length} of ${page.total}` : undefined;
         item.iconPath = new vscode.ThemeIcon('ellipsis');
         item.contextValue = ContextValue.LoadMore;
-        item.command = { command: 'mnemo.loadMore', title: 'Load More', arguments: [node] };
+        item.command = { command: Command.loadMore, title: 'Load More', arguments: [node] };
         item.accessibilityInformation = { label: `Load more memories${page ? `, ${page.items.length} of ${page.total} shown` : ''}` };
         return item;
       }
@@ -235,11 +275,12 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
-    return node.kind === 'project' ? undefined : node.parent;
+    return node.kind === 'others' ? undefined : node.parent;
   }
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
-    if (!this.ctx.isRunning) return [];
+    // Down, or up without its store: no rows, so the welcome view (package.json viewsWelcome) says why, with actions.
+    if (!this.ctx.isRunning || this.ctx.status?.health === 'error') return [];
     const key = node?.id ?? '';
     const cached = this.childCache.get(key);
     if (cached) return cached;
@@ -250,7 +291,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     } catch (err) {
       this.ctx.log.error(`Loading memories failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       return [this.info(node?.kind === 'project' ? node : undefined, 'Could not load memories; see "Mnemo: Show Output".', {
-        command: 'mnemo.showOutput',
+        command: Command.showOutput,
         title: 'Show Output',
       })];
     }
@@ -261,6 +302,8 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private async loadChildren(node: TreeNode | undefined): Promise<TreeNode[]> {
     if (!node) return this.projectNodes();
     switch (node.kind) {
+      case 'others':
+        return this.otherProjectNodes();
       case 'project':
         return this.categoryNodes(node);
       case 'category':
@@ -272,11 +315,39 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     }
   }
 
-  private projectNodes(): TreeNode[] {
-    const ids = this._filter?.projectId
-      ? [this._filter.projectId]
-      : [...workspaceProjects().map((p) => p.projectId), ...[...this.extraProjects].filter((id) => !workspaceProjects().some((p) => p.projectId === id))];
-    return ids.map((projectId) => this.projectNode(projectId));
+  private async projectNodes(): Promise<TreeNode[]> {
+    if (this._filter?.projectId) {
+      const node = this.projectNode(this._filter.projectId);
+      node.parent = undefined;
+      return [node];
+    }
+    const nodes: TreeNode[] = workspaceProjects().map((p) => {
+      const node = this.projectNode(p.projectId);
+      node.parent = undefined;
+      return node;
+    });
+    if ((await this.otherProjectIds()).length) nodes.push(this.othersNode());
+    return nodes;
+  }
+
+  /** Projects outside the workspace: those the counts found, and those revealed or filtered to. */
+  private async otherProjectIds(): Promise<string[]> {
+    const inWorkspace = new Set(workspaceProjects().map((p) => p.projectId));
+    const counted = (await this.scope.ensure())?.others.map((p) => p.projectId) ?? [];
+    return [...new Set([...counted, ...this.extraProjects])].filter((id) => !inWorkspace.has(id));
+  }
+
+  private async otherProjectNodes(): Promise<TreeNode[]> {
+    const others = this.othersNode();
+    return (await this.otherProjectIds()).map((projectId) => {
+      const node = this.projectNode(projectId);
+      node.parent = others;
+      return node;
+    });
+  }
+
+  private othersNode(): OthersNode {
+    return this.intern<OthersNode>(OTHERS_ID, () => ({ kind: 'others', id: OTHERS_ID }));
   }
 
   private baseParams(projectId: string): ListParams {
@@ -291,14 +362,25 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     };
   }
 
-  private async count(params: ListParams): Promise<number> {
-    const r = await this.ctx.request(ListRequest, { ...params, limit: 1, offset: 0 });
-    return r.total;
+  /** The project's numbers under the filter: one counts request, reused by every node below the project. */
+  private projectCounts(projectId: string): Promise<TreeCounts> {
+    let counts = this.counts.get(projectId);
+    if (!counts) {
+      const { status, ...filter } = this.baseParams(projectId);
+      const statuses = status ?? TREE_STATUSES;
+      counts = this.ctx.request(CountsRequest, { ...filter, status: statuses }).then((r) => treeCounts(r.groups, statuses));
+      const mine = counts;
+      counts.catch(() => {
+        if (this.counts.get(projectId) === mine) this.counts.delete(projectId);
+      });
+      this.counts.set(projectId, counts);
+    }
+    return counts;
   }
 
   private async categoryNodes(project: ProjectNode): Promise<TreeNode[]> {
-    const base = this.baseParams(project.projectId);
-    const totals = await Promise.all(CATEGORIES.map((category) => this.count({ ...base, category })));
+    const counts = await this.projectCounts(project.projectId);
+    const totals = CATEGORIES.map((category) => counts.byCategory.get(category) ?? 0);
     const nodes: TreeNode[] = [];
     CATEGORIES.forEach((category, i) => {
       const pinned = this.hasPinned(`${project.projectId}${SEP}${category}${SEP}`);
@@ -318,10 +400,10 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
           project,
           message,
           this._filter
-            ? { command: 'mnemo.clearFilter', title: 'Clear Filter' }
+            ? { command: Command.clearFilter, title: 'Clear Filter' }
             : project.projectId === GLOBAL_PROJECT
               ? undefined
-              : { command: 'mnemo.rememberSelection', title: 'Remember Selection' },
+              : { command: Command.rememberSelection, title: 'Remember Selection' },
         ),
       ];
     }
@@ -329,8 +411,8 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   private async sourceNodes(category: CategoryNode): Promise<TreeNode[]> {
-    const base = { ...this.baseParams(category.parent.projectId), category: category.category };
-    const totals = await Promise.all(SOURCE_TYPES.map((source_type) => this.count({ ...base, source_type })));
+    const counts = (await this.projectCounts(category.parent.projectId)).bySource.get(category.category);
+    const totals = SOURCE_TYPES.map((sourceType) => counts?.get(sourceType) ?? 0);
     const nodes: TreeNode[] = [];
     SOURCE_TYPES.forEach((sourceType, i) => {
       const id = this.sourceKey(category.parent.projectId, category.category, sourceType);
@@ -409,13 +491,18 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   nodeForMemory(memory: Memory): MemoryNode {
     if (this._filter && !this.matchesFilter(memory)) this.setFilter(undefined);
     const projectId = memory.project_id;
-    const known = workspaceProjects().some((p) => p.projectId === projectId) || this.extraProjects.has(projectId);
-    if (!known) {
-      this.extraProjects.add(projectId);
-      this.childCache.delete('');
-      this.emitter.fire();
-    }
+    const inWorkspace = workspaceProjects().some((p) => p.projectId === projectId);
     const project = this.projectNode(projectId);
+    if (!inWorkspace && this._filter?.projectId !== projectId) {
+      // Under "Other projects": make sure that node and this project are listed.
+      project.parent = this.othersNode();
+      if (!this.extraProjects.has(projectId)) {
+        this.extraProjects.add(projectId);
+        this.childCache.delete('');
+        this.childCache.delete(OTHERS_ID);
+        this.emitter.fire();
+      }
+    }
     const category = this.categoryNode(project, memory.category);
     const source = this.sourceNode(category, memory.source_type);
     let page = this.pages.get(source.id);

@@ -5,11 +5,13 @@
 import * as vscode from 'vscode';
 import { AckNoticesRequest, NoticesRequest, type Notice } from '../../sidecar/protocol';
 import { currentUser } from '../client';
+import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { errorDetail } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
 import { formatLocalWithUtc } from '../time';
 import { shortText } from './present';
+import { Command } from '../commandIds';
 
 export async function checkNotices(ctx: Ctx): Promise<Notice[]> {
   let notices: Notice[];
@@ -33,12 +35,12 @@ export async function checkNotices(ctx: Ctx): Promise<Notice[]> {
           notices.map((n) => ({
             label: shortText(n.memory.text, 100),
             description: `${projectLabel(n.memory.project_id)} · marked wrong by ${n.by}`,
-            detail: formatLocalWithUtc(n.at),
+            detail: formatLocalWithUtc(n.at, config.display.timeZone()),
             notice: n,
           })),
           { title: 'Mnemo: memories marked wrong by others', placeHolder: 'Choose one to see it in the tree' },
         );
-        if (picked) void vscode.commands.executeCommand('mnemo.revealMemory', picked.notice.memory.id);
+        if (picked) void vscode.commands.executeCommand(Command.revealMemory, picked.notice.memory.id);
       }
       if (choice) await ctx.request(AckNoticesRequest, { ids: notices.map((n) => n.memory.id), user: currentUser() });
     } catch (err) {

@@ -1,43 +1,25 @@
-/** How a memory looks everywhere (tree, review queue, pickers): label, marks, icon, tooltip. */
+/** How a memory looks everywhere (tree, review queue, pickers): icon, tooltip, decorations (the strings are in memoryText.ts). */
 import * as vscode from 'vscode';
-import type { Category, Memory, MemoryStatus, SourceType } from '../../sidecar/model';
+import type { Memory, MemoryStatus } from '../../sidecar/model';
+import { config } from '../config';
 import { projectLabel } from '../projects';
-import { formatLocalWithUtc, relativeAge } from '../time';
 import { ContextValue } from './contextValues';
+import { CATEGORY_ICON, LOW_CONFIDENCE, tooltipRows } from './memoryText';
 
-export const LOW_CONFIDENCE = 0.5;
-
-export const CATEGORY_LABEL: Record<Category, string> = {
-  persona: 'Persona',
-  episodic: 'Episodic',
-  instruction: 'Instruction',
-};
-
-export const CATEGORY_ICON: Record<Category, string> = {
-  persona: 'person',
-  episodic: 'history',
-  instruction: 'checklist',
-};
-
-export const SOURCE_LABEL: Record<SourceType, string> = {
-  chat: 'Chat',
-  terminal: 'Terminal',
-  manual: 'Manual',
-  import: 'Imported',
-  meeting_notes: 'Meeting notes',
-  code_comment: 'Code comments',
-  troubleshooting_log: 'Troubleshooting',
-};
-
-export const SOURCE_ICON: Record<SourceType, string> = {
-  chat: 'comment-discussion',
-  terminal: 'terminal',
-  manual: 'edit',
-  import: 'cloud-download',
-  meeting_notes: 'notebook',
-  code_comment: 'code',
-  troubleshooting_log: 'debug',
-};
+export {
+  accessibilityLabel,
+  CATEGORY_DETAIL,
+  CATEGORY_ICON,
+  CATEGORY_LABEL,
+  description,
+  LOW_CONFIDENCE,
+  marks,
+  percent,
+  shortText,
+  SOURCE_ICON,
+  SOURCE_LABEL,
+  STATUS_LABEL,
+} from './memoryText';
 
 export const STATUS_CONTEXT: Record<MemoryStatus, ContextValue> = {
   active: ContextValue.MemoryActive,
@@ -46,31 +28,6 @@ export const STATUS_CONTEXT: Record<MemoryStatus, ContextValue> = {
   wrong: ContextValue.MemoryWrong,
   archived: ContextValue.MemoryArchived,
 };
-
-export function percent(confidence: number): string {
-  return `${Math.round(Math.max(0, Math.min(1, confidence)) * 100)}%`;
-}
-
-export function shortText(text: string, max = 70): string {
-  const one = text.replace(/\s+/g, ' ').trim();
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
-}
-
-/** The marks a memory carries, as words (used in descriptions and screen-reader labels). */
-export function marks(m: Memory): string[] {
-  const out: string[] = [];
-  if (m.status === 'wrong') out.push('wrong');
-  else if (m.status === 'pending') out.push('pending');
-  else if (m.status === 'confirmed') out.push('confirmed');
-  else if (m.status === 'archived') out.push('archived');
-  if (m.is_actionable) out.push('actionable');
-  if (m.confidence_score < LOW_CONFIDENCE && m.status !== 'wrong') out.push('low confidence');
-  return out;
-}
-
-export function description(m: Memory): string {
-  return [percent(m.confidence_score), relativeAge(m.created_at), ...marks(m)].filter(Boolean).join(' · ');
-}
 
 export function icon(m: Memory): vscode.ThemeIcon {
   const color =
@@ -93,26 +50,9 @@ export function tooltip(m: Memory): vscode.MarkdownString {
   md.supportHtml = false;
   md.isTrusted = false;
   md.appendMarkdown(`${esc(m.text)}\n\n---\n\n`);
-  const rows: [string, string][] = [
-    ['Category', `${CATEGORY_LABEL[m.category] ?? m.category} · ${SOURCE_LABEL[m.source_type] ?? m.source_type}`],
-    ['Project', projectLabel(m.project_id) + (m.promoted_from ? ` (promoted from ${m.promoted_from})` : '')],
-    ['Status', m.status + (m.confirmed_by ? ` by ${m.confirmed_by}` : '')],
-    ['Confidence', `${percent(m.confidence_score)} · score ${m.score.toFixed(1)}/10`],
-    ['Actionable', m.is_actionable ? 'yes' : 'no'],
-    ['Kept because', m.reason || '—'],
-    ['Source', m.source_ref.length ? m.source_ref.join(', ') : '—'],
-    ['Seen / used', `${m.times_seen}× seen · ${m.use_count}× used${m.last_used_at ? ` (last ${relativeAge(m.last_used_at)})` : ''}`],
-    ['Created', formatLocalWithUtc(m.created_at)],
-    ['Updated', formatLocalWithUtc(m.updated_at)],
-    ['Added by', m.added_by || '—'],
-    ['Id', m.id],
-  ];
+  const rows = tooltipRows(m, { projectLabel, timeZone: config.display.timeZone() });
   md.appendMarkdown(rows.map(([k, v]) => `**${k}:** ${esc(v)}`).join('  \n'));
   return md;
-}
-
-export function accessibilityLabel(m: Memory): string {
-  return `${CATEGORY_LABEL[m.category] ?? m.category} memory: ${shortText(m.text, 200)}. Confidence ${percent(m.confidence_score)}. ${marks(m).join(', ')}. Created ${relativeAge(m.created_at)}.`;
 }
 
 export const DECORATION_SCHEME = 'mnemo-memory';

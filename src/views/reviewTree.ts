@@ -9,6 +9,7 @@ import { ListRequest } from '../../sidecar/protocol';
 import type { Ctx } from '../ctx';
 import { projectLabel, workspaceProjects } from '../projects';
 import { ContextValue } from './contextValues';
+import { explainReason } from './reasons';
 import { accessibilityLabel, decorationUri, icon, percent, shortText, tooltip } from './present';
 
 export const REVIEW_LIMIT = 200;
@@ -24,15 +25,16 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
   readonly onDidChangeTreeData = this.emitter.event;
   private items: ReviewNode[] | undefined;
   private loading: Promise<ReviewNode[]> | undefined;
-  private readonly countEmitter = new vscode.EventEmitter<number>();
-  /** Fires with the number of pending memories after each load (the view badge). */
-  readonly onDidChangeCount = this.countEmitter.event;
 
   constructor(private readonly ctx: Ctx) {}
 
   dispose(): void {
     this.emitter.dispose();
-    this.countEmitter.dispose();
+  }
+
+  /** Re-renders the loaded items without reloading them (ages stay true). */
+  repaint(): void {
+    if (this.items) this.emitter.fire();
   }
 
   refresh(): void {
@@ -45,13 +47,14 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
     const m = node.memory;
     const item = new vscode.TreeItem(shortText(m.text), vscode.TreeItemCollapsibleState.None);
     item.id = node.id;
-    item.description = `score ${m.score.toFixed(1)} · ${percent(m.confidence_score)} · ${m.reason || 'no reason given'} · ${projectLabel(m.project_id)}`;
+    const why = explainReason(m.reason);
+    item.description = `${percent(m.confidence_score)} · ${projectLabel(m.project_id)} · ${why}`;
     item.tooltip = tooltip(m);
     item.iconPath = icon(m);
     item.resourceUri = decorationUri(m);
     item.contextValue = ContextValue.ReviewItem;
     item.accessibilityInformation = {
-      label: `Pending: ${accessibilityLabel(m)} Score ${m.score.toFixed(1)} of 10. Kept because ${m.reason || 'no reason given'}.`,
+      label: `Pending: ${accessibilityLabel(m)} Worth ${m.score.toFixed(1)} of 10. Kept because: ${why}.`,
       role: 'treeitem',
     };
     return item;
@@ -62,7 +65,7 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
   }
 
   async getChildren(node?: ReviewNode): Promise<ReviewNode[]> {
-    if (node || !this.ctx.isRunning) return [];
+    if (node || !this.ctx.isRunning || this.ctx.status?.health === 'error') return [];
     if (this.items) return this.items;
     this.loading ??= this.load();
     try {
@@ -89,7 +92,6 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
   private async load(): Promise<ReviewNode[]> {
     const memories = await this.pending();
     this.items = memories.map((memory) => ({ kind: 'review', id: `r:${memory.id}`, memory }));
-    this.countEmitter.fire(this.items.length);
     return this.items;
   }
 

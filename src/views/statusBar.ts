@@ -1,40 +1,90 @@
-/** The status bar item: sidecar health (from `mnemo/status`), memory count and pending count. */
+/**
+ * The status bar item: sidecar health (from `mnemo/status`), and the workspace-scoped memory and pending
+ * counts ({@link WorkspaceCounts}, the same numbers as the Review Queue badge). Success feedback of commands
+ * is flashed here too ({@link StatusBar.flash}) instead of notifications.
+ */
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
+import { projectLabel } from '../projects';
+import { describeScope } from './counts';
+import type { WorkspaceCounts } from './workspaceCounts';
+import type { CapturePause } from '../capture/pause';
+import { BuiltinCommand, Command } from '../commandIds';
 
 export class StatusBar implements vscode.Disposable {
   readonly item: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly ctx: Ctx) {
+  private flashText: string | undefined;
+  private lastError: string | undefined;
+  private flashTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly counts: WorkspaceCounts,
+    private readonly pause: CapturePause,
+  ) {
     this.item = vscode.window.createStatusBarItem('mnemo.status', vscode.StatusBarAlignment.Left, 10);
     this.item.name = 'Mnemo';
     // The view container's built-in "show" command: opens the Mnemo view.
-    this.item.command = { command: 'workbench.view.extension.mnemo', title: 'Open Mnemo' };
+    this.item.command = { command: BuiltinCommand.showMnemoContainer, title: 'Open Mnemo' };
     this.disposables.push(
       this.item,
       ctx.onDidChangeState(() => this.render()),
-      ctx.onDidChangeStatus(() => this.render()),
+      ctx.onDidChangeStatus((s) => {
+        // The sidecar's own message for a store failure is a raw client error (with advice for browsers);
+        // it goes to the log, and the tooltip says what it means for the user.
+        if (s.health === 'error' && s.message !== this.lastError) ctx.log.warn(`Memory store unavailable: ${s.message}`);
+        this.lastError = s.health === 'error' ? s.message : undefined;
+        this.render();
+      }),
+      counts.onDidChange(() => this.render()),
+      pause.onDidChange(() => this.render()),
     );
     this.render();
     this.item.show();
   }
 
   dispose(): void {
+    if (this.flashTimer) clearTimeout(this.flashTimer);
     for (const d of this.disposables) d.dispose();
+  }
+
+  /**
+   * Shows a short success message in the item for a few seconds ("$(check) Confirmed 2 memories"), the
+   * quiet replacement of an information toast; the full sentence goes to the item's tooltip and the log.
+   */
+  flash(message: string, ms = 5000): void {
+    this.flashText = message;
+    this.ctx.log.info(message);
+    if (this.flashTimer) clearTimeout(this.flashTimer);
+    this.flashTimer = setTimeout(() => {
+      this.flashText = undefined;
+      this.flashTimer = undefined;
+      this.render();
+    }, ms);
+    this.render();
+  }
+
+  /** The message being flashed, if any (tests read it). */
+  get flashing(): string | undefined {
+    return this.flashText;
   }
 
   render(): void {
     const { state, status } = this.ctx;
     const tip = new vscode.MarkdownString(undefined, true);
-    tip.isTrusted = { enabledCommands: ['mnemo.restartSidecar', 'mnemo.showOutput', 'mnemo.openDashboard'] };
+    tip.isTrusted = { enabledCommands: [Command.restartSidecar, Command.showOutput, Command.openDashboard, Command.pauseCapture, Command.resumeCapture] };
     let icon: string;
     let health: string;
     this.item.backgroundColor = undefined;
     if (state === 'running') {
       const h = status?.health ?? 'ok';
       icon = h === 'error' ? '$(error)' : h === 'warning' ? '$(warning)' : '$(database)';
-      health = status?.message ?? 'Mnemo is running.';
+      health =
+        h === 'error'
+          ? 'Mnemo cannot reach its memory store (ChromaDB), so memories cannot be shown or saved; captures wait in the queue. The Mnemo view says what to check; details are in the output.'
+          : (status?.message ?? 'Mnemo is running.');
       if (h === 'error') this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
       else if (h === 'warning') this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else if (state === 'starting') {
@@ -45,21 +95,33 @@ export class StatusBar implements vscode.Disposable {
       health = `Mnemo's memory service is not running (${this.ctx.reason}).`;
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
     }
+    const counts = state === 'running' ? this.counts.current : undefined;
     const parts = [`${icon} Mnemo`];
-    if (state === 'running' && status?.memory_count !== undefined) parts.push(`${status.memory_count}`);
-    if (state === 'running' && status?.pending_count) parts.push(`$(inbox) ${status.pending_count}`);
+    if (counts) parts.push(`${counts.memories}`);
+    if (counts?.pending) parts.push(`$(inbox) ${counts.pending}`);
     if (state === 'failed' || state === 'stopped') parts.push('stopped');
-    this.item.text = parts.join(' ');
+    if (this.pause.paused) parts.push('$(debug-pause)');
+    this.item.text = this.flashText ? `$(check) ${this.flashText}` : parts.join(' ');
 
+    const scope = counts ? describeScope(counts, projectLabel) : [];
+    if (this.flashText) tip.appendMarkdown(`${escape(this.flashText)}\n\n---\n\n`);
     tip.appendMarkdown(`**Mnemo** — ${escape(health)}\n\n`);
-    if (status?.memory_count !== undefined) tip.appendMarkdown(`${status.memory_count} memories`);
-    if (status?.pending_count !== undefined) tip.appendMarkdown(` · ${status.pending_count} waiting for review`);
-    if (status?.queued) tip.appendMarkdown(` · ${status.queued} captures queued`);
-    tip.appendMarkdown('\n\n[Dashboard](command:mnemo.openDashboard) · [Output](command:mnemo.showOutput)');
-    if (state !== 'running') tip.appendMarkdown(' · [Restart Sidecar](command:mnemo.restartSidecar)');
+    if (scope.length) tip.appendMarkdown(scope.map(escape).join('  \n'));
+    if (status?.queued) tip.appendMarkdown(`${scope.length ? '  \n' : ''}${status.queued} captures queued`);
+    tip.appendMarkdown(
+      this.pause.paused
+        ? `\n\nCapture is **paused**: nothing from the terminal or @mnemo chats is learned. [Resume](command:${Command.resumeCapture})`
+        : `\n\nLearning from the terminal (with shell integration) and @mnemo chats. [Pause](command:${Command.pauseCapture})`,
+    );
+    tip.appendMarkdown(`\n\n[Dashboard](command:${Command.openDashboard}) · [Output](command:${Command.showOutput})`);
+    if (state !== 'running') tip.appendMarkdown(` · [Restart Sidecar](command:${Command.restartSidecar})`);
     this.item.tooltip = tip;
+    // "N memories." and "N pending review." first (screen readers, and the UI tests' readiness check), then the scope.
+    const numbers = counts
+      ? ` ${counts.memories} ${counts.memories === 1 ? 'memory' : 'memories'}.${counts.pending ? ` ${counts.pending} pending review.` : ''} Counted: ${scope.join('; ')}.`
+      : '';
     this.item.accessibilityInformation = {
-      label: `Mnemo: ${health}${status?.memory_count !== undefined ? ` ${status.memory_count} memories.` : ''}${status?.pending_count ? ` ${status.pending_count} pending review.` : ''}`,
+      label: `Mnemo: ${this.flashText ? `${this.flashText}. ` : ''}${health}${numbers}${this.pause.paused ? ' Capture is paused.' : ''}`,
     };
   }
 }

@@ -9,11 +9,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MnemoApi } from '../../../src/api';
 import type { Memory } from '../../../sidecar/model';
-import { DeleteRequest, FlushQueueRequest, GetRequest, ListRequest, RememberRequest, SearchRequest, StatsRequest } from '../../../sidecar/protocol';
+import { AuditListRequest, CountsRequest, DeleteRequest, FlushQueueRequest, GetRequest, ListRequest, RememberRequest, SearchRequest, StatsRequest } from '../../../sidecar/protocol';
+import { IN_USE } from '../../../src/views/counts';
+import { formValues } from '../../../src/commands/editPatch';
 import type { MemoryNode, TreeNode } from '../../../src/views/memoryTree';
 import type { ReviewNode } from '../../../src/views/reviewTree';
 import { filterFor } from '../../../src/views/dashboard';
-import { loadManifest, loadRunConfig } from './harness';
+import { loadRunConfig } from './harness';
 
 const TEST_MODEL = 'Xenova/all-MiniLM-L6-v2';
 
@@ -159,6 +161,94 @@ describe('Mnemo extension', function () {
     assert.equal(api.views.memories.getTreeItem(after).contextValue, 'mnemo:memory:wrong');
   });
 
+  it('the edit form opens with the current values; editing only the text leaves category and actionable unchanged', async () => {
+    const projectId = mainProject();
+    const tag = uniqueTag('edit');
+    const id = await remember(`Deploy the ${tag} gatway with make release on Fridays at 10.`, projectId);
+    const memory = await api.request(GetRequest, { id });
+    assert.equal(memory.category, 'instruction');
+    const wasActionable = memory.is_actionable;
+    const saved = vscode.commands.executeCommand<Memory | undefined>('mnemo.editMemory', id);
+    await waitFor('the edit form to open', () => api.views.editForms.openIds.includes(id));
+
+    // What the form's Save posts when only the typo was fixed: every other field as it opened.
+    const opened = formValues(memory);
+    assert.equal(opened.category, 'instruction', 'the form opens on the current category, not the first one');
+    assert.equal(opened.actionable, wasActionable);
+    await api.views.editForms.receive(id, { type: 'save', values: { ...opened, text: memory.text.replace('gatway', 'gateway') } });
+    const updated = await saved;
+    assert.ok(updated, 'Save resolves with the updated memory');
+    assert.equal(updated.text, `Deploy the ${tag} gateway with make release on Fridays at 10.`);
+    const stored = await api.request(GetRequest, { id });
+    assert.equal(stored.category, 'instruction', 'the category is unchanged');
+    assert.equal(stored.is_actionable, wasActionable, 'actionable is unchanged');
+    assert.equal(stored.confidence_score, memory.confidence_score, 'confidence is unchanged');
+    assert.deepEqual(stored.source_ref, memory.source_ref, 'sources are unchanged');
+    const { entries } = await api.request(AuditListRequest, { memory_id: id, limit: 5 });
+    const update = entries.find((e) => e.action === 'update');
+    assert.deepEqual(Object.keys(update?.changes ?? {}).filter((k) => k !== 'updated_at' && !k.startsWith('embedding')), ['text'], 'the audit log records the text alone');
+    assert.match(api.views.statusBar.flashing ?? '', /^Updated “.*”: text$/, 'the status bar says what changed');
+    assert.equal(api.views.editForms.openIds.includes(id), false, 'the form closed after saving');
+
+    // Changing the category says so; saving untouched values changes nothing.
+    const again = vscode.commands.executeCommand<Memory | undefined>('mnemo.editMemory', id);
+    await waitFor('the edit form to open again', () => api.views.editForms.openIds.includes(id));
+    await api.views.editForms.receive(id, { type: 'save', values: { ...formValues(stored), category: 'persona' } });
+    assert.equal((await again)?.category, 'persona');
+    assert.match(api.views.statusBar.flashing ?? '', /category Instruction → Persona/);
+    const untouched = vscode.commands.executeCommand<Memory | undefined>('mnemo.editMemory', id);
+    await waitFor('the edit form to open a third time', () => api.views.editForms.openIds.includes(id));
+    const current = await api.request(GetRequest, { id });
+    await api.views.editForms.receive(id, { type: 'save', values: formValues(current) });
+    assert.equal(await untouched, undefined, 'nothing to save');
+    assert.equal((await api.request(GetRequest, { id })).updated_at, current.updated_at, 'nothing was written');
+  });
+
+  it('Open Source on a memory learned from a conversation opens its details instead of failing', async () => {
+    const id = await remember(`The ${uniqueTag('details')} on-call rota changes every Monday at 09:00.`, mainProject(), { source_ref: ['msg:m5', 'terminal:bash'] });
+    await vscode.commands.executeCommand('mnemo.openSource', id);
+    const editor = await waitFor('the details editor', () =>
+      vscode.window.activeTextEditor?.document.uri.scheme === 'mnemo' && vscode.window.activeTextEditor.document.uri.path.startsWith('/memory/')
+        ? vscode.window.activeTextEditor
+        : undefined,
+    );
+    const text = editor.document.getText();
+    assert.match(text, /on-call rota changes every Monday/);
+    assert.match(text, /^Kept because +You asked to remember this/m, 'why, in words');
+    assert.match(text, /^ {2}msg:m5 +a message of the conversation/m, 'each source explained');
+    assert.match(text, /^ {2}terminal:bash +the terminal it was captured in$/m);
+    assert.match(api.views.statusBar.flashing ?? '', /No file to open/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('Pause Capture stops learning from chats and shows in the status bar until Resume', async function () {
+    const participant = api.chat.participant;
+    if (!participant) this.skip();
+    const context = { history: [] } as unknown as vscode.ChatContext;
+    const token = new vscode.CancellationTokenSource().token;
+    const ask = (prompt: string) =>
+      participant.requestHandler(
+        { command: undefined, prompt, references: [], toolReferences: [], model: undefined } as unknown as vscode.ChatRequest,
+        context,
+        recordingStream().stream,
+        token,
+      );
+    await vscode.commands.executeCommand('mnemo.pauseCapture');
+    try {
+      assert.equal(api.views.pause.paused, true);
+      await waitFor('the paused mark in the status bar', () => !api.views.statusBar.flashing && api.statusBarItem().text.includes('$(debug-pause)'));
+      const before = api.chat.captured;
+      await ask(`what do we know about the ${uniqueTag('paused')} deploy?`);
+      assert.equal(api.chat.captured, before, 'nothing is captured while paused');
+    } finally {
+      await vscode.commands.executeCommand('mnemo.resumeCapture');
+    }
+    assert.equal(api.views.pause.paused, false);
+    const before = api.chat.captured;
+    await ask(`what do we know about the ${uniqueTag('resumed')} deploy?`);
+    await waitFor('the exchange to be captured again', () => api.chat.captured > before);
+  });
+
   it('the review queue lists pending memories and confirms them', async () => {
     const projectId = mainProject();
     const id = await remember(`Maybe the ${uniqueTag('review')} cache should be flushed after every deploy.`, projectId, { pending: true });
@@ -168,8 +258,9 @@ describe('Mnemo extension', function () {
       return items.find((n: ReviewNode) => n.memory.id === id);
     });
     const item = api.views.review.getTreeItem(pending);
-    assert.match(String(item.description), /score/, 'the review item shows its score');
+    assert.match(String(item.description), /You asked to remember this/, 'the review item says why it was kept, in words');
     await vscode.commands.executeCommand('mnemo.confirmMemory', pending, [pending]);
+    assert.match(api.views.statusBar.flashing ?? '', /^Confirmed “Maybe the review/, 'success is said in the status bar, not a toast');
     await waitFor('the store to say confirmed', async () => (await api.request(GetRequest, { id })).status === 'confirmed');
     await waitFor('the queue to drop it', async () => !(await api.views.review.getChildren()).some((n) => n.memory.id === id));
   });
@@ -253,17 +344,57 @@ describe('Mnemo extension', function () {
     assert.equal(stored.status, 'pending');
   });
 
-  it('registers the @mnemo chat participant', () => {
-    const manifest = loadManifest() as ReturnType<typeof loadManifest> & {
-      contributes?: { chatParticipants?: { id: string; name: string; commands?: { name: string }[] }[] };
-    };
-    const declared = manifest.contributes?.chatParticipants?.find((p) => p.id === 'mnemo.chat');
-    assert.ok(declared, 'package.json declares the participant');
-    assert.equal(declared.name, 'mnemo');
-    assert.deepEqual(declared.commands?.map((c) => c.name), ['remember', 'recall', 'forget']);
-    if (typeof vscode.chat?.createChatParticipant === 'function') {
-      assert.equal(api.chat.participant?.id, 'mnemo.chat');
-    }
+  /** A response stream that records what the participant writes and the buttons it offers. */
+  function recordingStream(): { stream: vscode.ChatResponseStream; text: () => string; buttons: vscode.Command[] } {
+    const out: string[] = [];
+    const buttons: vscode.Command[] = [];
+    const stream = {
+      markdown: (v: string | vscode.MarkdownString) => out.push(typeof v === 'string' ? v : v.value),
+      button: (c: vscode.Command) => buttons.push(c),
+      progress: (v: string) => out.push(v),
+      reference: () => undefined,
+      anchor: () => undefined,
+      filetree: () => undefined,
+      push: () => undefined,
+    } as unknown as vscode.ChatResponseStream;
+    return { stream, text: () => out.join('\n'), buttons };
+  }
+
+  it('the registered @mnemo participant answers from memory without a model, and /forget marks the memory wrong', async function () {
+    if (typeof vscode.chat?.createChatParticipant !== 'function') this.skip();
+    const participant = api.chat.participant;
+    assert.ok(participant, 'the participant is registered');
+    assert.equal(participant.id, 'mnemo.chat');
+    const tag = uniqueTag('forget');
+    const text = `The ${tag} release train leaves every Thursday at 15:00`;
+    const id = await remember(text, mainProject());
+    const context = { history: [] } as unknown as vscode.ChatContext;
+    const token = new vscode.CancellationTokenSource().token;
+    const request = (command: string | undefined, prompt: string) =>
+      ({ command, prompt, references: [], toolReferences: [], model: undefined }) as unknown as vscode.ChatRequest;
+
+    // What the chat view calls for "@mnemo <question>": the handler VS Code holds for the participant.
+    const asked = recordingStream();
+    const capturedBefore = api.chat.captured;
+    const answer = await waitFor('the answer to name the memory', async () => {
+      const r = await participant.requestHandler(request(undefined, `when does the ${tag} release train leave?`), context, asked.stream, token);
+      return asked.text().includes(tag) ? r : undefined;
+    });
+    assert.match(asked.text(), /No language model is available, so here is what I remember/);
+    assert.ok((answer as { metadata?: { memoryIds?: string[] } }).metadata?.memoryIds?.includes(id), 'the result names the recalled memory');
+    const followups = await participant.followupProvider?.provideFollowups(answer as vscode.ChatResult, context, token);
+    assert.deepEqual(followups?.map((f) => f.command), ['recall'], 'it offers to show the recalled memories');
+    await waitFor('the exchange to be captured for learning', () => api.chat.captured > capturedBefore);
+
+    // "@mnemo /forget …": the best match, and a Mark as Wrong button that works.
+    const forgot = recordingStream();
+    await participant.requestHandler(request('forget', `${tag} release train Thursday`), context, forgot.stream, token);
+    assert.match(forgot.text(), new RegExp(`${tag} release train leaves every Thursday`));
+    const button = forgot.buttons.find((b) => b.command === 'mnemo.markWrong');
+    assert.ok(button, `a Mark as Wrong button; got ${JSON.stringify(forgot.buttons)}`);
+    assert.deepEqual(button.arguments, [id]);
+    await vscode.commands.executeCommand(button.command, ...(button.arguments ?? []));
+    await waitFor('the memory to be wrong in the store', async () => (await api.request(GetRequest, { id })).status === 'wrong');
   });
 
   it('@mnemo /remember then /recall answer through the participant handler with the real sidecar', async () => {
@@ -322,10 +453,60 @@ describe('Mnemo extension', function () {
     }
   });
 
-  it('the status bar shows the sidecar health and counts', async () => {
-    await waitFor('a status from the sidecar', () => api.status());
+  /** What the status bar should count: memories in use and pending, in the workspace's projects (Global included). */
+  async function expectedCounts(): Promise<{ memories: number; pending: number }> {
+    const scope = new Set(api.projects().map((p) => p.projectId));
+    const { groups } = await api.request(CountsRequest, {});
+    const inScope = groups.filter((g) => scope.has(g.project_id) && IN_USE.includes(g.status));
+    return { memories: inScope.reduce((n, g) => n + g.count, 0), pending: inScope.filter((g) => g.status === 'pending').reduce((n, g) => n + g.count, 0) };
+  }
+
+  /** Waits until the status bar (not flashing a message) shows exactly these numbers. */
+  async function statusBarShows(what: string, expected: () => Promise<{ memories: number; pending: number }>): Promise<string> {
+    return waitFor(`the status bar to show ${what}`, async () => {
+      const item = api.statusBarItem();
+      if (api.views.statusBar.flashing) return undefined;
+      const { memories, pending } = await expected();
+      const want = `Mnemo ${memories}${pending ? ` $(inbox) ${pending}` : ''}`;
+      return item.text.endsWith(want) ? item.text : undefined;
+    });
+  }
+
+  it('the status bar shows the health and the workspace-scoped counts, agreeing with the Review Queue badge', async () => {
+    const status = await waitFor('a status from the sidecar', () => api.status());
     const item = api.statusBarItem();
-    assert.match(item.text, /Mnemo/);
+    const icon = status.health === 'error' ? '$(error)' : status.health === 'warning' ? '$(warning)' : '$(database)';
+    assert.ok(item.text.startsWith(`${icon} Mnemo`), `health icon for ${status.health}: ${item.text}`);
+    const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip);
+    assert.notEqual(status.health, 'error', `the test store is reachable: ${status.message}`);
+    assert.ok(tooltip.includes(status.message.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&')), `the tooltip says the health: ${tooltip}`);
     assert.equal(typeof item.command === 'object' ? item.command.command : item.command, 'workbench.view.extension.mnemo');
+    await statusBarShows('the current counts', expectedCounts);
+    const before = await expectedCounts();
+
+    // A pending memory of this workspace: one more memory, one more pending, in the bar and the badge.
+    const id = await remember(`Maybe rotate the ${uniqueTag('bar')} TLS certificates monthly.`, mainProject(), { pending: true });
+    await statusBarShows('one more pending memory', async () => ({ memories: before.memories + 1, pending: before.pending + 1 }));
+    assert.equal(api.views.reviewView.badge?.value, before.pending + 1, 'the badge counts the same pending memories');
+    assert.match(String(api.statusBarItem().accessibilityInformation?.label), /in this workspace's projects/);
+
+    // A pending memory of a project outside the workspace changes neither number; "Other projects" lists it.
+    const outside = `editor-test-${uniqueTag('other')}`;
+    await remember(`Perhaps the ${uniqueTag('outside')} cron should run hourly.`, outside, { pending: true });
+    const roots = await waitFor('the Other projects node', async () => {
+      const r = await api.views.memories.getChildren();
+      return r.some((n) => n.kind === 'others') ? r : undefined;
+    });
+    const others = roots.find((n) => n.kind === 'others');
+    assert.ok(others);
+    await waitFor('the outside project under Other projects', async () =>
+      (await api.views.memories.getChildren(others)).some((n) => n.kind === 'project' && n.projectId === outside),
+    );
+    await statusBarShows('the same counts as before the outside memory', async () => ({ memories: before.memories + 1, pending: before.pending + 1 }));
+
+    // Confirming it empties the queue again, everywhere.
+    await vscode.commands.executeCommand('mnemo.confirmMemory', id);
+    await statusBarShows('the pending count back', async () => ({ memories: before.memories + 1, pending: before.pending }));
+    assert.equal(api.views.reviewView.badge?.value, before.pending || undefined);
   });
 });

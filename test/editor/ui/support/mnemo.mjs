@@ -44,7 +44,7 @@ export async function waitSidecarRunning(page, timeoutMs = 60_000) {
   return pollUntil(
     async () => {
       const label = (await item.getAttribute('aria-label', { timeout: 1000 }).catch(() => null)) ?? '';
-      return /\b\d+ memories\./.test(label) && !/not running|starting/.test(label) ? label : undefined;
+      return /\b\d+ memor(?:y|ies)\./.test(label) && !/not running|starting/.test(label) ? label : undefined;
     },
     { timeoutMs, intervalMs: 250, what: 'the Mnemo sidecar to run (status bar "Mnemo: … N memories.")' },
   ).catch(async (e) => {

@@ -1,0 +1,34 @@
+/**
+ * Agent calls in the audit log (`<data dir>/audit/audit.jsonl`, the one every process appends to).
+ * Changes an agent makes (remember, mark_wrong) are audited by the service itself with
+ * `by: agent:<client>`; what an agent reads is recorded here as an `export` entry — memories leaving
+ * the store for an agent — naming the client (from MCP `initialize`), the tool and the memory ids.
+ * The query text is not written: it may hold what the user typed.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { redactTextSync } from '../pipeline/redact';
+import type { MnemoService } from '../service';
+import type { McpProjects } from './projects';
+
+/** `claude-code 1.0.3`, from the client's initialize request; `unknown client` before it. */
+export function agentName(server: McpServer): string {
+  const v = server.server.getClientVersion();
+  if (!v?.name) return 'unknown-client';
+  return `${v.name.replace(/\s+/g, '-')}${v.version ? `@${v.version}` : ''}`;
+}
+
+export function auditAgentRead(svc: MnemoService, server: McpServer, tool: string, projects: McpProjects, ids: string[], note?: string): void {
+  try {
+    svc.audit.append([
+      {
+        at: new Date().toISOString(),
+        action: 'export',
+        project_id: projects.primary,
+        by: `agent:${agentName(server)}`,
+        note: `MCP ${tool}: ${ids.length} memor${ids.length === 1 ? 'y' : 'ies'}${ids.length ? ` (${ids.slice(0, 20).join(', ')}${ids.length > 20 ? ', …' : ''})` : ''} in ${projects.ids.join(', ')}${note ? `; ${redactTextSync(note).text}` : ''}`,
+      },
+    ]);
+  } catch {
+    // an audit write failing must not fail the agent's call; the service's own writes still throw
+  }
+}

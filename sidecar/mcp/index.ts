@@ -1,0 +1,80 @@
+/**
+ * `mnemo mcp [--http]`: runs Mnemo's MCP server on the same core and data folder as the extension's
+ * sidecar. The service adopts the running Chroma server or starts one (sidecar/store/chromaServer.ts);
+ * it keeps no capture queue of its own (remember writes directly, ids are content hashes), so any number
+ * of MCP servers and sidecars can run at once without losing or doubling a memory.
+ * stdout carries only MCP messages: logs go to `<data dir>/logs/mcp.log` and, with MNEMO_DEBUG, stderr.
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { resolveConfig, type SidecarConfigInput } from '../config';
+import { createEmbeddingProvider } from '../embed/index';
+import { errorMessage } from '../errors';
+import { MnemoService } from '../service';
+import { DEFAULT_MCP_PORT, ensureToken, serveHttp, tokenFile } from './http';
+import { createMcpServer } from './server';
+
+export interface RunMcpOptions {
+  http?: boolean;
+  port?: number;
+  project?: string;
+}
+
+/** Nothing but MCP may reach stdout: console output of libraries goes to stderr. */
+function keepStdoutForProtocol(): void {
+  const toErr = (...a: unknown[]) => process.stderr.write(a.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(' ') + '\n');
+  console.log = toErr;
+  console.info = toErr;
+  console.debug = toErr;
+}
+
+export async function runMcp(cfgInput: SidecarConfigInput, opts: RunMcpOptions): Promise<void> {
+  if (!opts.http) keepStdoutForProtocol();
+  const config = resolveConfig(cfgInput);
+  mkdirSync(join(config.dataDir, 'logs'), { recursive: true });
+  const logFile = join(config.dataDir, 'logs', 'mcp.log');
+  const log = (line: string) => {
+    const stamped = `${new Date().toISOString()} [mcp ${process.pid}] ${line}`;
+    try {
+      appendFileSync(logFile, stamped + '\n');
+    } catch {
+      // logging never takes the server down
+    }
+    if (process.env.MNEMO_DEBUG) process.stderr.write(stamped + '\n');
+  };
+  const embedder = createEmbeddingProvider({ ...config.embedding, cacheDir: join(config.dataDir, 'models'), onProgress: (p) => log(p.message), log });
+  const svc = new MnemoService({ config, embedder, backgroundQueue: false, events: { log } });
+  await svc.start();
+  log(`Mnemo MCP server (pid ${process.pid}) on ${opts.http ? 'HTTP' : 'stdio'}, data in ${config.dataDir}`);
+
+  let closing = false;
+  const stops: (() => Promise<void>)[] = [];
+  const shutdown = async (why: string) => {
+    if (closing) return;
+    closing = true;
+    log(`Stopping (${why}).`);
+    for (const s of stops) await s().catch(() => undefined);
+    await svc.dispose().catch((e: unknown) => log(`Dispose failed: ${errorMessage(e)}`));
+    process.exit(0);
+  };
+  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(sig, () => void shutdown(sig));
+
+  if (opts.http) {
+    const token = ensureToken(config.dataDir);
+    const h = await serveHttp({ port: opts.port ?? DEFAULT_MCP_PORT, token, log, newServer: () => createMcpServer(svc, { project: opts.project, log }) });
+    stops.push(() => h.close());
+    process.stderr.write(
+      `Mnemo MCP server on ${h.url} (streamable HTTP, 127.0.0.1 only).\n` +
+        `Clients must send the header "Authorization: Bearer <token>"; the token is in ${tokenFile(config.dataDir)} (mode 0600):\n` +
+        `  curl -H "Authorization: Bearer $(cat ${tokenFile(config.dataDir)})" ...\n`,
+    );
+    return new Promise<void>(() => undefined);
+  }
+  const mcp = createMcpServer(svc, { project: opts.project, log });
+  const transport = new StdioServerTransport();
+  transport.onclose = () => void shutdown('stdin closed');
+  process.stdin.once('end', () => void shutdown('stdin ended'));
+  await mcp.connect(transport);
+  return new Promise<void>(() => undefined);
+}

@@ -1,0 +1,334 @@
+/**
+ * Mnemo's MCP server (official `@modelcontextprotocol/sdk`): the tools `recall`, `remember`,
+ * `mark_wrong`, `search` and `get`, and the project's memories as resources, all over the public
+ * methods of one {@link MnemoService} — the same core and data folder as the extension's sidecar.
+ * One McpServer per client connection (stdio: one; HTTP: one per session), all sharing one service.
+ *
+ * Isolation: every call works in the projects of the client's MCP roots (else the working folder) plus
+ * global, as recall does in the editor; a memory of another project is "not found" here.
+ * Audit: every call is in the audit log with the client's name from `initialize` (see audit.ts).
+ */
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { MnemoError, NotFoundError, errorMessage } from '../errors';
+import { CATEGORIES, GLOBAL_PROJECT, type Memory, type MemoryStatus } from '../model';
+import type { MnemoService } from '../service';
+import { agentName, auditAgentRead } from './audit';
+import { gateAgentFact } from './gate';
+import { resolveProjects, type McpProjects } from './projects';
+
+export const MCP_SERVER_NAME = 'mnemo';
+export const MCP_SERVER_VERSION = '0.1.0';
+
+/** What the MCP tools show of a memory: its text and where it came from. */
+export function provenance(m: Memory) {
+  return {
+    id: m.id,
+    text: m.text,
+    category: m.category,
+    status: m.status,
+    project_id: m.project_id,
+    confidence_score: m.confidence_score,
+    source_type: m.source_type,
+    source_ref: m.source_ref,
+    added_by: m.added_by,
+    created_at: m.created_at,
+    ...(m.confirmed_by ? { confirmed_by: m.confirmed_by } : {}),
+  };
+}
+
+const ITEM = z.object({
+  id: z.string(),
+  text: z.string(),
+  category: z.enum(CATEGORIES),
+  status: z.string(),
+  project_id: z.string(),
+  confidence_score: z.number(),
+  source_type: z.string(),
+  source_ref: z.array(z.string()),
+  added_by: z.string(),
+  created_at: z.string(),
+  confirmed_by: z.string().optional(),
+  score: z.number().optional(),
+});
+
+/**
+ * Chroma 1.x answers a query on a collection whose first vectors are not flushed yet with "Error creating
+ * hnsw segment reader: Nothing found on disk" (chroma-core/chroma#4212); seen when a fresh store gets
+ * writes from several processes at once. It passes within a second.
+ */
+const TRANSIENT_STORE_ERROR = /hnsw segment reader|Nothing found on disk/i;
+const TRANSIENT_ATTEMPTS = 4;
+/** How long a client may take to answer roots/list (it may be busy starting up). */
+const ROOTS_TIMEOUT_MS = 30_000;
+
+/** Statuses an agent sees in search and resources: not tombstones, not archived. */
+const VISIBLE: MemoryStatus[] = ['active', 'confirmed', 'pending'];
+
+export interface McpServerOptions {
+  /** A fixed project (`--project`, MNEMO_PROJECT) instead of the client's roots. */
+  project?: string;
+  /** The folder used when the client has no roots (default process.cwd()). */
+  cwd?: string;
+  log?: (line: string) => void;
+}
+
+function ok(text: string, structured?: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text }], ...(structured ? { structuredContent: structured } : {}) };
+}
+
+function fail(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** Builds the MCP server for one client connection. */
+export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}): McpServer {
+  const log = opts.log ?? (() => undefined);
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION, title: 'Mnemo memory' },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions:
+        'Mnemo is the long-term memory this team shares across agents. Call `recall` with the task at the start of every task, and `remember` for each decision, setting or convention worth keeping (it waits for a person to review it). Call `mark_wrong` when a recalled memory turns out to be wrong.',
+    },
+  );
+
+  let projects: Promise<McpProjects> | undefined;
+  const cwd = opts.cwd ?? process.cwd();
+  /**
+   * The client's projects: asked once from its roots (one request however many calls arrive at once),
+   * again when it says they changed. A client that declared roots but does not answer gets an error,
+   * never the working folder's project: that could write into the wrong project.
+   */
+  const resolve = async (): Promise<McpProjects> => {
+    let roots: { uri: string }[] | undefined;
+    if (!opts.project && server.server.getClientCapabilities()?.roots) {
+      try {
+        roots = (await server.server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS })).roots;
+      } catch (e) {
+        throw new MnemoError(`Could not learn this client's project from its MCP roots (${errorMessage(e)}); try again.`);
+      }
+    }
+    const p = resolveProjects({ pinned: opts.project, roots, cwd });
+    log(`MCP client ${agentName(server)} works in ${p.ids.join(', ')} (from ${p.from}).`);
+    return p;
+  };
+  const currentProjects = (): Promise<McpProjects> => {
+    projects ??= resolve().catch((e: unknown) => {
+      projects = undefined;
+      throw e;
+    });
+    return projects;
+  };
+  server.server.setNotificationHandler(
+    z.object({ method: z.literal('notifications/roots/list_changed'), params: z.object({}).passthrough().optional() }),
+    () => {
+      projects = undefined;
+    },
+  );
+
+  /** A memory the client may see: of its projects or global. */
+  const visible = async (id: string): Promise<Memory> => {
+    const p = await currentProjects();
+    const m = await svc.get(id);
+    if (m.project_id !== GLOBAL_PROJECT && !p.ids.includes(m.project_id)) throw new NotFoundError(`No memory with id ${id} in ${p.ids.join(', ')}.`);
+    return m;
+  };
+
+  /**
+   * Runs a tool body; Mnemo's errors become one sentence with isError, as MCP tools report failures.
+   * Every tool is idempotent (memory ids are content hashes), so a transient store error is retried.
+   */
+  const run = async (tool: string, fn: () => Promise<CallToolResult>): Promise<CallToolResult> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn();
+      } catch (e) {
+        if (attempt < TRANSIENT_ATTEMPTS && TRANSIENT_STORE_ERROR.test(errorMessage(e))) {
+          log(`MCP ${tool}: transient store error, retrying (${errorMessage(e)})`);
+          await new Promise((r) => setTimeout(r, 250 * attempt));
+          continue;
+        }
+        log(`MCP ${tool} by ${agentName(server)} failed: ${e instanceof Error && !(e instanceof NotFoundError) ? (e.stack ?? e.message) : errorMessage(e)}`);
+        return fail(errorMessage(e));
+      }
+    }
+  };
+
+  server.registerTool(
+    'recall',
+    {
+      title: 'Recall memories',
+      description:
+        "Recall what Mnemo remembers that matters for a task or question in this project (decisions, settings, conventions, past fixes), plus memories promoted to global. Call it at the start of every task with the task itself as the query. Returns one block ready to put in context, and the items with their provenance (where each memory came from, who added or confirmed it). Never returns another project's memories.",
+      inputSchema: {
+        query: z.string().trim().min(1, 'recall needs a non-empty "query" (the task or question).').max(2000).describe('The task or question, in natural language.'),
+        top_k: z.number().int('top_k must be a whole number.').min(1, 'top_k must be at least 1.').max(20, 'top_k must be at most 20.').optional().describe('How many memories at most (default the user setting, 3).'),
+      },
+      outputSchema: { block: z.string(), tokens: z.number(), project_ids: z.array(z.string()), items: z.array(ITEM) },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ query, top_k }) =>
+      run('recall', async () => {
+        const p = await currentProjects();
+        const r = await svc.recall({ query, project_ids: p.ids, top_k });
+        const items = r.items.map((i) => ({ ...provenance(i.memory), score: i.score }));
+        auditAgentRead(svc, server, 'recall', p, items.map((i) => i.id));
+        return ok(r.items.length ? r.block : `No memories recalled for this query in ${p.ids.join(', ')}.`, { block: r.block, tokens: r.tokens, project_ids: p.ids, items });
+      }),
+  );
+
+  server.registerTool(
+    'remember',
+    {
+      title: 'Remember a fact',
+      description:
+        'Remember one decision, setting, convention or fix for this project, in one or two self-contained sentences (e.g. "Use pnpm, not npm, in this repo."). It goes through the same pipeline as everything Mnemo learns: secrets are redacted, hedges, questions and small talk are refused, a repeat refreshes the memory it repeats, one marked wrong is blocked, and the new memory waits for a person to confirm it before recall returns it.',
+      inputSchema: {
+        text: z.string().trim().min(1, 'remember needs a non-empty "text".').max(2000, 'The text is longer than 2000 characters; remember one fact at a time.').describe('The fact, self-contained.'),
+        category: z.enum(CATEGORIES).optional().describe('persona (preferences, habits), episodic (events), instruction (rules, workflows, decisions). Guessed when omitted.'),
+        why: z.string().trim().max(500, '"why" is longer than 500 characters.').optional().describe('Why it holds (the reason or evidence); kept with the memory.'),
+      },
+      outputSchema: { outcome: z.enum(['stored', 'refreshed', 'pending', 'dropped']), id: z.string().optional(), project_id: z.string(), reason: z.string() },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    ({ text, category, why }) =>
+      run('remember', async () => {
+        const p = await currentProjects();
+        const gate = gateAgentFact(text);
+        if (!gate.keep) {
+          auditAgentRead(svc, server, 'remember', p, [], `refused by ${gate.reason}`);
+          return ok(`Not remembered: the rules drop this (${gate.reason}); state it as a decision or fact.`, { outcome: 'dropped', project_id: p.primary, reason: gate.reason });
+        }
+        const client = agentName(server);
+        const d = await svc.remember({
+          text: why ? `${text} (why: ${why})` : text,
+          project_id: p.primary,
+          category: category ?? gate.category,
+          source_type: 'chat',
+          source_ref: [`mcp:${client}`],
+          added_by: `agent:${client}`,
+          pending: true,
+        });
+        const what =
+          d.outcome === 'dropped'
+            ? `Not remembered: ${d.reason}.`
+            : d.outcome === 'refreshed'
+              ? `Already known; refreshed ${d.id}.`
+              : `Remembered as ${d.id} in ${p.primary}; it waits for a person to confirm it.`;
+        return ok(what, { outcome: d.outcome, ...(d.id ? { id: d.id } : {}), project_id: p.primary, reason: d.reason });
+      }),
+  );
+
+  server.registerTool(
+    'mark_wrong',
+    {
+      title: 'Mark a memory wrong',
+      description:
+        'Mark a memory of this project as wrong (by its id from recall or search), with the reason. It is never recalled again and the same fact is not re-learned; whoever confirmed it is told.',
+      inputSchema: {
+        id: z.string().regex(/^mem_[0-9a-f]{16}$/, 'id must be a memory id like mem_0123456789abcdef (from recall or search).'),
+        reason: z.string().trim().min(1, 'mark_wrong needs a "reason".').max(500).describe('What is wrong about it.'),
+      },
+      outputSchema: { id: z.string(), status: z.string() },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ id, reason }) =>
+      run('mark_wrong', async () => {
+        const p = await currentProjects();
+        await visible(id);
+        const client = agentName(server);
+        const m = await svc.markWrong({ id, by: `agent:${client}` });
+        auditAgentRead(svc, server, 'mark_wrong', p, [id], `reason: ${reason}`);
+        return ok(`${id} is marked wrong; it will not be recalled again.`, { id: m.id, status: m.status });
+      }),
+  );
+
+  server.registerTool(
+    'search',
+    {
+      title: 'Search memories',
+      description:
+        "Search this project's memories (and global ones) by meaning (default) or by keywords; unlike recall it also lists memories waiting for review, and returns up to `limit` results with their provenance.",
+      inputSchema: {
+        query: z.string().trim().min(1, 'search needs a non-empty "query".').max(2000),
+        mode: z.enum(['semantic', 'keyword']).optional().describe('semantic (default) or keyword (every word must appear).'),
+        limit: z.number().int().min(1).max(100).optional().describe('At most this many results (default 10).'),
+      },
+      outputSchema: { project_ids: z.array(z.string()), items: z.array(ITEM) },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ query, mode, limit }) =>
+      run('search', async () => {
+        const p = await currentProjects();
+        const n = limit ?? 10;
+        const scopes = [...p.ids, GLOBAL_PROJECT];
+        const found = new Map<string, { memory: Memory; score: number }>();
+        for (const project_id of scopes) {
+          const r = await svc.search({ query, mode: mode ?? 'semantic', project_id, include_global: false, status: VISIBLE, limit: n });
+          for (const i of r.items) if (!found.has(i.memory.id)) found.set(i.memory.id, i);
+        }
+        const items = [...found.values()]
+          .sort((a, b) => b.score - a.score)
+          .slice(0, n)
+          .map((i) => ({ ...provenance(i.memory), score: i.score }));
+        auditAgentRead(svc, server, 'search', p, items.map((i) => i.id));
+        const lines = items.map((i) => `- ${i.id} [${i.status}, ${i.category}] ${i.text}`);
+        return ok(items.length ? lines.join('\n') : `No memories match in ${p.ids.join(', ')}.`, { project_ids: p.ids, items });
+      }),
+  );
+
+  server.registerTool(
+    'get',
+    {
+      title: 'Get a memory with its evidence',
+      description: 'One memory of this project by id, with its evidence: where it came from (source_ref: messages, commands, file:line) and its history in the audit log (created, confirmed, refreshed, marked wrong, by whom).',
+      inputSchema: { id: z.string().regex(/^mem_[0-9a-f]{16}$/, 'id must be a memory id like mem_0123456789abcdef (from recall or search).') },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ id }) =>
+      run('get', async () => {
+        const p = await currentProjects();
+        const m = await visible(id);
+        const history = svc.auditList({ memory_id: id, limit: 20 }).map((e) => ({ at: e.at, action: e.action, by: e.by, ...(e.note ? { note: e.note } : {}) }));
+        auditAgentRead(svc, server, 'get', p, [id]);
+        const evidence = { memory: provenance(m), times_seen: m.times_seen, last_seen_at: m.last_seen_at, reason: m.reason, history };
+        return ok(JSON.stringify(evidence, null, 2), evidence);
+      }),
+  );
+
+  // Resources: the project's memories, one list and one resource per memory.
+  server.registerResource(
+    'memories',
+    'mnemo://memories',
+    { title: "This project's memories", description: 'Every active, confirmed and pending memory of the projects of this client (and global ones), as Markdown.', mimeType: 'text/markdown' },
+    async (uri): Promise<ReadResourceResult> => {
+      const p = await currentProjects();
+      const all: Memory[] = [];
+      for (const project_id of [...p.ids, GLOBAL_PROJECT]) all.push(...(await svc.list({ project_id, include_global: false, status: VISIBLE, limit: 1000 })).items);
+      auditAgentRead(svc, server, 'resources/read mnemo://memories', p, all.map((m) => m.id));
+      const text = [`# Mnemo memories of ${p.ids.join(', ')}`, '', ...all.map((m) => `- **${m.category}** ${m.text} _(${m.status}, ${m.id}${m.project_id === GLOBAL_PROJECT ? ', global' : ''})_`)].join('\n');
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
+    },
+  );
+  server.registerResource(
+    'memory',
+    new ResourceTemplate('mnemo://memory/{id}', {
+      list: async () => {
+        const p = await currentProjects();
+        const items: Memory[] = [];
+        for (const project_id of [...p.ids, GLOBAL_PROJECT]) items.push(...(await svc.list({ project_id, include_global: false, status: VISIBLE, limit: 200 })).items);
+        return { resources: items.map((m) => ({ uri: `mnemo://memory/${m.id}`, name: m.id, title: m.text.slice(0, 80), mimeType: 'application/json' })) };
+      },
+    }),
+    { title: 'One memory', description: 'A memory of this project with its provenance, as JSON.', mimeType: 'application/json' },
+    async (uri, vars): Promise<ReadResourceResult> => {
+      const p = await currentProjects();
+      const m = await visible(String(vars.id));
+      auditAgentRead(svc, server, 'resources/read mnemo://memory', p, [m.id]);
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(provenance(m), null, 2) }] };
+    },
+  );
+  return server;
+}

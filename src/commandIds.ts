@@ -1,0 +1,63 @@
+/**
+ * Every command id Mnemo contributes (package.json `contributes.commands` is the manifest; this is the
+ * one place the ids are spelled in code), plus the built-in workbench commands Mnemo runs. No `vscode`
+ * import: `test/unit/commandIds.test.ts` checks that every contributed command has a constant here and
+ * is registered, and vice versa.
+ */
+export const Command = {
+  rememberSelection: 'mnemo.rememberSelection',
+  searchMemories: 'mnemo.searchMemories',
+  confirmMemory: 'mnemo.confirmMemory',
+  markWrong: 'mnemo.markWrong',
+  rejectMemory: 'mnemo.rejectMemory',
+  editMemory: 'mnemo.editMemory',
+  editMemoryText: 'mnemo.editMemoryText',
+  openSource: 'mnemo.openSource',
+  showMemory: 'mnemo.showMemory',
+  copyMemory: 'mnemo.copyMemory',
+  promoteMemory: 'mnemo.promoteMemory',
+  deleteMemory: 'mnemo.deleteMemory',
+  revealMemory: 'mnemo.revealMemory',
+  cleanLowConfidence: 'mnemo.cleanLowConfidence',
+  showAuditLog: 'mnemo.showAuditLog',
+  previewInjection: 'mnemo.previewInjection',
+  importChat: 'mnemo.importChat',
+  pauseCapture: 'mnemo.pauseCapture',
+  resumeCapture: 'mnemo.resumeCapture',
+  openDashboard: 'mnemo.openDashboard',
+  reviewPending: 'mnemo.reviewPending',
+  clearFilter: 'mnemo.clearFilter',
+  refreshViews: 'mnemo.refreshViews',
+  connectAgent: 'mnemo.connectAgent',
+  disconnectAgent: 'mnemo.disconnectAgent',
+  importAgentRules: 'mnemo.importAgentRules',
+  promoteToRepository: 'mnemo.promoteToRepository',
+  exportReadable: 'mnemo.exportReadable',
+  loadMore: 'mnemo.loadMore',
+  showOutput: 'mnemo.showOutput',
+  restartSidecar: 'mnemo.restartSidecar',
+  setChromaToken: 'mnemo.setChromaToken',
+  setLlmApiKey: 'mnemo.setLlmApiKey',
+  reembedMemories: 'mnemo.reembedMemories',
+  exportBackup: 'mnemo.exportBackup',
+  importBackup: 'mnemo.importBackup',
+} as const;
+
+export type CommandId = (typeof Command)[keyof typeof Command];
+
+/** View ids (package.json `contributes.views`). */
+export const ViewId = {
+  memories: 'mnemo.views.memories',
+  review: 'mnemo.views.review',
+} as const;
+
+/** Commands VS Code itself provides that Mnemo runs. */
+export const BuiltinCommand = {
+  /** The view container's "show" command: opens the Mnemo side bar. */
+  showMnemoContainer: 'workbench.view.extension.mnemo',
+  focusMemories: `${ViewId.memories}.focus`,
+  focusReview: `${ViewId.review}.focus`,
+  openSettings: 'workbench.action.openSettings',
+  revealFileInOS: 'revealFileInOS',
+  setContext: 'setContext',
+} as const;

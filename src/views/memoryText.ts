@@ -1,0 +1,182 @@
+/**
+ * How a memory reads everywhere (tree, review queue, pickers, tooltips), as plain strings: labels,
+ * marks, descriptions, tooltip rows. No `vscode` import (present.ts turns these into icons, colours and
+ * Markdown); unit-tested in test/unit/memoryText.test.ts.
+ */
+import type { Category, Memory, MemoryStatus, SourceType } from '../../sidecar/model';
+import { formatLocal, formatUtc, relativeAge } from '../time';
+import { explainReason } from './reasons';
+
+export const LOW_CONFIDENCE = 0.5;
+
+export const CATEGORY_LABEL: Record<Category, string> = {
+  persona: 'Persona',
+  episodic: 'Episodic',
+  instruction: 'Instruction',
+};
+
+/** One line per category, for pickers and the edit form. */
+export const CATEGORY_DETAIL: Record<Category, string> = {
+  persona: 'Preferences, habits, who you are',
+  episodic: 'Events and what was done',
+  instruction: 'Workflows, rules, corrections, technical decisions',
+};
+
+export const CATEGORY_ICON: Record<Category, string> = {
+  persona: 'person',
+  episodic: 'history',
+  instruction: 'checklist',
+};
+
+export const SOURCE_LABEL: Record<SourceType, string> = {
+  chat: 'Chat',
+  terminal: 'Terminal',
+  manual: 'Manual',
+  import: 'Imported',
+  meeting_notes: 'Meeting notes',
+  code_comment: 'Code comments',
+  troubleshooting_log: 'Troubleshooting',
+};
+
+export const SOURCE_ICON: Record<SourceType, string> = {
+  chat: 'comment-discussion',
+  terminal: 'terminal',
+  manual: 'edit',
+  import: 'cloud-download',
+  meeting_notes: 'notebook',
+  code_comment: 'code',
+  troubleshooting_log: 'debug',
+};
+
+export const STATUS_LABEL: Record<MemoryStatus, string> = {
+  active: 'active',
+  pending: 'pending review',
+  confirmed: 'confirmed',
+  wrong: 'marked wrong',
+  archived: 'archived',
+};
+
+export function percent(confidence: number): string {
+  return `${Math.round(Math.max(0, Math.min(1, confidence)) * 100)}%`;
+}
+
+/** The text on one line, cut to `max` characters with an ellipsis. */
+export function shortText(text: string, max = 70): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+/** The marks a memory carries, as words (used in descriptions and screen-reader labels). */
+export function marks(m: Memory): string[] {
+  const out: string[] = [];
+  if (m.status === 'wrong') out.push('wrong');
+  else if (m.status === 'pending') out.push('pending');
+  else if (m.status === 'confirmed') out.push('confirmed');
+  else if (m.status === 'archived') out.push('archived');
+  if (m.is_actionable) out.push('actionable');
+  if (m.confidence_score < LOW_CONFIDENCE && m.status !== 'wrong') out.push('low confidence');
+  return out;
+}
+
+/** `86% · 3 days ago · pending · actionable` */
+export function description(m: Memory, now = Date.now()): string {
+  return [percent(m.confidence_score), relativeAge(m.created_at, now), ...marks(m)].filter(Boolean).join(' · ');
+}
+
+export function accessibilityLabel(m: Memory, now = Date.now()): string {
+  const marked = marks(m);
+  return `${CATEGORY_LABEL[m.category] ?? m.category} memory: ${shortText(m.text, 200)}. Confidence ${percent(m.confidence_score)}.${marked.length ? ` ${marked.join(', ')}.` : ''} Created ${relativeAge(m.created_at, now)}.`;
+}
+
+/** `2026-12-01 10:43 · 3 days ago` with the UTC time for a hover. */
+export function when(iso: string | undefined, timeZone: string | undefined, now = Date.now()): { text: string; utc: string } {
+  const age = relativeAge(iso, now);
+  return { text: `${formatLocal(iso, timeZone)}${age ? ` · ${age}` : ''}`, utc: formatUtc(iso) };
+}
+
+export interface TooltipContext {
+  projectLabel: (projectId: string) => string;
+  timeZone: string | undefined;
+  now?: number;
+}
+
+/** The rows of a memory's tooltip, label → value (present.ts renders them as Markdown). */
+export function tooltipRows(m: Memory, c: TooltipContext): [string, string][] {
+  const now = c.now ?? Date.now();
+  const at = (iso: string | undefined): string => {
+    const w = when(iso, c.timeZone, now);
+    return `${w.text} (${w.utc})`;
+  };
+  return [
+    ['Category', `${CATEGORY_LABEL[m.category] ?? m.category} · ${SOURCE_LABEL[m.source_type] ?? m.source_type}`],
+    ['Project', c.projectLabel(m.project_id) + (m.promoted_from ? ` (promoted from ${m.promoted_from})` : '')],
+    ['Status', (STATUS_LABEL[m.status] ?? m.status) + (m.confirmed_by ? ` by ${m.confirmed_by}` : '')],
+    ['Confidence', `${percent(m.confidence_score)} — how likely it still holds (it fades when unused, rises when confirmed)`],
+    ['Worth', `${m.score.toFixed(1)} of 10 — how useful it looked when it was captured`],
+    ['Actionable', m.is_actionable ? 'yes' : 'no'],
+    ['Kept because', explainReason(m.reason)],
+    ['Source', m.source_ref.length ? m.source_ref.join(', ') : '—'],
+    ['Seen / used', `${m.times_seen}× seen · ${m.use_count}× used${m.last_used_at ? ` (last ${relativeAge(m.last_used_at, now)})` : ''}`],
+    ['Created', at(m.created_at)],
+    ['Updated', at(m.updated_at)],
+    ['Added by', m.added_by || '—'],
+    ['Id', m.id],
+  ];
+}
+
+/** What a source reference is, in words (the detail view lists each with this). */
+export function describeSourceRef(ref: string, isFile: boolean): string {
+  if (isFile) return 'a file and line: Open Source opens it';
+  const kind = /^([\w-]+):/.exec(ref)?.[1];
+  switch (kind) {
+    case 'msg':
+      return 'a message of the conversation or terminal session it was learned from (the session itself is not kept)';
+    case 'terminal':
+      return 'the terminal it was captured in';
+    case 'cwd':
+      return 'the folder the commands ran in';
+    case 'chat':
+      return 'a conversation with @mnemo';
+    case 'chat-export':
+    case 'vscode-chat-export':
+      return 'an imported chat export';
+    case 'http':
+    case 'https':
+      return 'a web page';
+    default:
+      return 'where it came from';
+  }
+}
+
+/**
+ * The memory detail document: its text, then every field in words — category, status, confidence, why it
+ * was kept, who and when (local time with UTC), how often it was used, and its sources, each explained.
+ */
+export function memoryDetail(m: Memory, c: TooltipContext & { isFileRef: (ref: string) => boolean }): string {
+  const now = c.now ?? Date.now();
+  const at = (iso: string | undefined): string => {
+    const w = when(iso, c.timeZone, now);
+    return `${w.text} (${w.utc})`;
+  };
+  const rows: [string, string][] = [
+    ['Category', `${CATEGORY_LABEL[m.category] ?? m.category} — ${CATEGORY_DETAIL[m.category] ?? ''} · from ${SOURCE_LABEL[m.source_type] ?? m.source_type}`],
+    ['Status', (STATUS_LABEL[m.status] ?? m.status) + (m.confirmed_by ? ` by ${m.confirmed_by}` : '') + (m.wrong_by ? ` · marked wrong by ${m.wrong_by}` : '')],
+    ['Confidence', `${percent(m.confidence_score)} — how likely it still holds (it fades when unused, rises when confirmed)`],
+    ['Worth', `${m.score.toFixed(1)} of 10 — how useful it looked when it was captured`],
+    ['Kept because', explainReason(m.reason)],
+    ['Actionable', m.is_actionable ? 'yes — a step, rule or command an agent can act on' : 'no — background knowledge'],
+    ['Project', `${c.projectLabel(m.project_id)} (${m.project_id})${m.promoted_from ? `, promoted from ${m.promoted_from}` : ''}`],
+    ['Added by', m.added_by || '—'],
+    ['Created', at(m.created_at)],
+    ['Updated', at(m.updated_at)],
+    ['Seen', `${m.times_seen}× (last ${at(m.last_seen_at)})`],
+    ['Used', m.use_count ? `${m.use_count}× in an agent's context, last ${at(m.last_used_at)}` : 'not yet recalled for an agent'],
+    ['Id', m.id],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length)) + 2;
+  const lines = [m.text, '', ...rows.map(([k, v]) => `${k.padEnd(width)}${v}`), '', 'Sources'];
+  if (m.source_ref.length === 0) lines.push('  none recorded');
+  const refWidth = Math.min(48, Math.max(...m.source_ref.map((r) => r.length), 0) + 2);
+  for (const ref of m.source_ref) lines.push(`  ${ref.padEnd(refWidth)}${describeSourceRef(ref, c.isFileRef(ref))}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,128 @@
+/**
+ * Concurrency: the extension's sidecar and two `mnemo mcp` servers start together on one data folder
+ * and write at once (captures through the sidecar's queue, remembers through MCP, and the same facts
+ * remembered by both agents in a race). One Chroma server; every fact stored exactly once.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import * as P from '../../sidecar/protocol';
+import { projectIdFor } from '../../sidecar/project';
+import { REPO, SidecarSession, TEST_MODEL, cleanupDataDir, tempDataDir, testConfig, testModelPath } from '../support/sidecarSession';
+
+const CLI = join(REPO, 'dist', 'cli.js');
+
+/** Distinct facts (far apart in meaning, so dedup keeps each one). */
+const FACTS = [
+  'We set the PLC-3000 Modbus timeout to 1500 ms',
+  'The staging database is backed up nightly at 01:00 UTC',
+  'I always use vim and never nano',
+  'Deploy the gateway with Helm chart version 4.2.0',
+  'The RTU-88 power supply was replaced on the north line',
+  'Grafana alerts go to the #ops-oncall Slack channel',
+  'We decided to pin ruff to 0.6.9 in CI',
+  'The VPN certificate expires every 90 days',
+  'Kafka consumer lag above 5000 pages the on-call engineer',
+  'Our Python services run on 3.11',
+  'Port 8443 is reserved for the admin console',
+  'Customer Acme requires weekly PDF reports on Mondays',
+  'The S7-1200 firmware must be 4.5 or newer',
+  'Redis maxmemory is set to 2 GB with allkeys-lru',
+  'Code review needs two approvals before merging to main',
+  'The HMI-12 touchscreen is calibrated after every reboot',
+  'Nginx rate limit is 100 requests per second per IP',
+  'Frontend builds use Node 20 and pnpm 9',
+  'Invoices are archived in S3 for seven years',
+  'The warehouse scanner fleet runs Android 13',
+  'Sprint planning happens every other Tuesday at 10:00',
+  'TLS 1.0 and 1.1 are disabled on every load balancer',
+  'The GW-450 gateway logs rotate at 100 MB',
+  'Elasticsearch heap is capped at 16 GB per node',
+  'New hires get read-only production access for 30 days',
+  'Terraform state lives in the ops-tfstate bucket',
+  'The coffee machine on floor 3 needs descaling monthly',
+  'Load tests run against the perf cluster, never production',
+  'Postgres autovacuum scale factor is 0.05 on the orders table',
+  'Our mobile app supports iOS 16 and later',
+];
+const decision = (f: string) => `We decided that ${f[0]!.toLowerCase()}${f.slice(1)}.`;
+
+function mcpEnv(dataDir: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('MNEMO_')) env[k] = v;
+  return { ...env, MNEMO_DATA_DIR: dataDir, MNEMO_EMBEDDING_PROVIDER: 'local', MNEMO_EMBEDDING_MODEL: TEST_MODEL, MNEMO_EMBEDDING_MODEL_PATH: testModelPath(), MNEMO_EMBEDDING_ALLOW_REMOTE: '0', MNEMO_USER: 'tester@ci' };
+}
+
+async function agent(dataDir: string, name: string, root: string): Promise<Client> {
+  const client = new Client({ name, version: '1' }, { capabilities: { roots: {} } });
+  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: pathToFileURL(root).href }] }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env: mcpEnv(dataDir), stderr: 'pipe' }));
+  return client;
+}
+
+/** Chroma server processes serving this data folder. */
+function chromaProcesses(dataDir: string): number[] {
+  const pids: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
+      if (cmd.includes('cli.mjs') && cmd.includes(join(dataDir, 'chroma'))) pids.push(Number(d));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return pids;
+}
+
+describe('MCP concurrency', () => {
+  const dataDir = tempDataDir('mnemo-mcp-conc-');
+  after(() => cleanupDataDir(dataDir));
+
+  test('a sidecar and two MCP servers writing at once: one Chroma, every fact stored exactly once', async () => {
+    const folder = join(dataDir, 'line-3');
+    mkdirSync(join(folder, '.git'), { recursive: true });
+    writeFileSync(join(folder, '.git', 'config'), '[remote "origin"]\n\turl = https://github.com/acme/line-3.git\n');
+    const project = projectIdFor(folder);
+    const [sidecar, a, b] = await Promise.all([SidecarSession.start(testConfig(dataDir)), agent(dataDir, 'agent-a', folder), agent(dataDir, 'agent-b', folder)]);
+    try {
+      assert.equal(chromaProcesses(dataDir).length, 1, 'all three share one Chroma server');
+      const captured = FACTS.slice(0, 12).map(decision);
+      const byA = FACTS.slice(12, 21).map(decision);
+      const byB = FACTS.slice(21, 30).map(decision);
+      const shared = ['The north line conveyor runs at 0.8 m/s', 'Barcode labels use Code 128', 'The lab freezer alarm threshold is -18 °C'].map(decision);
+      const remember = (c: Client, text: string) => c.callTool({ name: 'remember', arguments: { text } });
+      const results = await Promise.all([
+        ...[0, 3, 6, 9].map((i) =>
+          sidecar.request(P.CaptureSessionRequest, {
+            project_id: project,
+            source_type: 'chat',
+            messages: captured.slice(i, i + 3).map((content, j) => ({ role: 'user' as const, content, id: `c${i + j}` })),
+          }),
+        ),
+        ...byA.map((t) => remember(a, t)),
+        ...byB.map((t) => remember(b, t)),
+        ...shared.flatMap((t) => [remember(a, t), remember(b, t)]),
+      ]);
+      for (const r of results) assert.ok(!(r as { isError?: boolean }).isError, JSON.stringify(r));
+      for (const r of results.slice(4)) assert.equal((r as unknown as { structuredContent: { project_id: string } }).structuredContent.project_id, project, 'written to the project of the roots');
+      assert.equal((await sidecar.request(P.FlushQueueRequest, { timeout_ms: 120_000 })).remaining, 0);
+      const list = await sidecar.request(P.ListRequest, { project_id: project, limit: 1000 });
+      for (const t of [...captured, ...byA, ...byB, ...shared]) {
+        const key = t.slice(16, 60);
+        const outcomes = results.map((r) => (r as { structuredContent?: { outcome?: string; reason?: string } }).structuredContent).filter((c) => c?.outcome && c.outcome !== 'pending');
+        assert.equal(list.items.filter((m) => m.text.includes(key)).length, 1, `exactly once: ${t} (other outcomes: ${JSON.stringify(outcomes)})`);
+      }
+      assert.equal(list.total, captured.length + byA.length + byB.length + shared.length);
+      assert.equal(list.items.filter((m) => m.status === 'pending').length, byA.length + byB.length + shared.length, 'what agents remembered waits for review');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await sidecar.stop();
+    }
+  });
+});

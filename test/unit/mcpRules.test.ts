@@ -1,0 +1,131 @@
+/**
+ * Pure parts of sharing memory with agents: the rules gate for agent facts, the rule parser of
+ * instruction files, the promoted section and the readable export.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { gateAgentFact } from '../../sidecar/mcp/gate';
+import { resolveProjects, rootFolders } from '../../sidecar/mcp/projects';
+import { PROMOTED_BEGIN, PROMOTED_END, promotedIds, renderPromoted } from '../../sidecar/mcp/promote';
+import { renderReadable } from '../../sidecar/mcp/readableExport';
+import { parseRules } from '../../sidecar/mcp/rulesImport';
+import type { Memory } from '../../sidecar/model';
+
+function mem(id: string, text: string, extra: Partial<Memory> = {}): Memory {
+  return {
+    id,
+    text,
+    category: 'instruction',
+    source_type: 'manual',
+    project_id: 'github.com/acme/repo',
+    confidence_score: 0.9,
+    is_actionable: false,
+    source_ref: ['file:AGENTS.md#L3'],
+    status: 'confirmed',
+    created_at: '2026-11-01T10:00:00.000Z',
+    updated_at: '2026-11-01T10:00:00.000Z',
+    last_seen_at: '2026-11-01T10:00:00.000Z',
+    times_seen: 1,
+    added_by: 'alice@laptop',
+    reason: 'explicit',
+    score: 8,
+    embedding_model: 'm',
+    embedding_dim: 384,
+    use_count: 0,
+    ...extra,
+  };
+}
+
+describe('agent facts: the rules gate', () => {
+  test('facts pass, hedges/questions/small talk/venting are refused with the rule', () => {
+    assert.equal(gateAgentFact('The PLC gateway listens on port 5020.').keep, true);
+    assert.equal(gateAgentFact('We use pnpm, not npm, in this repo.').keep, true);
+    for (const [t, rule] of [
+      ['maybe we should try yarn?', 'drop:question'],
+      ['thanks!', 'drop:small-talk'],
+      ['ugh this is so annoying', 'drop:venting'],
+    ] as const) {
+      const g = gateAgentFact(t);
+      assert.equal(g.keep, false, t);
+      assert.ok(g.reason.startsWith(rule), `${t}: ${g.reason}`);
+    }
+  });
+});
+
+describe('MCP roots → projects', () => {
+  test('file roots only; none means the working folder; a pinned project wins', () => {
+    assert.deepEqual(rootFolders([{ uri: 'file:///w/a' }, { uri: 'https://x' }, { uri: 'file:///w/b%20c' }]), ['/w/a', '/w/b c']);
+    assert.equal(resolveProjects({ cwd: '/tmp/x', roots: [] }).from, 'cwd');
+    assert.deepEqual(resolveProjects({ cwd: '/tmp/x', pinned: 'p' }).ids, ['p']);
+    const r = resolveProjects({ cwd: '/tmp', roots: [{ uri: 'file:///w/one' }, { uri: 'file:///w/two' }] });
+    assert.equal(r.from, 'roots');
+    assert.equal(r.ids.length, 2);
+    assert.equal(r.primary, r.ids[0]);
+  });
+});
+
+describe('instruction files → rules', () => {
+  test('list items and paragraphs with their first line; headings, code, front matter, comments, tables and Mnemo sections skipped', () => {
+    const md = [
+      '---',
+      'description: x',
+      '---',
+      '# Title',
+      '',
+      '- Use **pnpm** for installs.',
+      '  Never npm.',
+      '1. Tests run with `make test`.',
+      '- [x] Keep the changelog current.',
+      '',
+      '```',
+      '- not a rule',
+      '```',
+      '<!-- a comment',
+      'still comment -->',
+      '| a | b |',
+      '---',
+      'A paragraph rule',
+      'over two lines.',
+      '<!-- mnemo:pointer:begin (managed) -->',
+      '- call recall',
+      '<!-- mnemo:pointer:end -->',
+    ].join('\n');
+    assert.deepEqual(parseRules(md), [
+      { text: 'Use pnpm for installs. Never npm.', line: 6 },
+      { text: 'Tests run with `make test`.', line: 8 },
+      { text: 'Keep the changelog current.', line: 9 },
+      { text: 'A paragraph rule over two lines.', line: 18 },
+    ]);
+  });
+});
+
+describe('promote to the repository', () => {
+  test('a section Mnemo owns, grouped by category, updated in place, idempotent', () => {
+    const doc = '# Repo\n\nHand-written notes.\n';
+    const a = renderPromoted(doc, [mem('mem_00000000000000a1', 'Use pnpm.'), mem('mem_00000000000000b2', 'I prefer tabs.', { category: 'persona', created_at: '2026-11-02T00:00:00.000Z' })]);
+    assert.ok(a.startsWith('# Repo\n\nHand-written notes.\n\n' + PROMOTED_BEGIN));
+    assert.ok(a.trimEnd().endsWith(PROMOTED_END));
+    assert.match(a, /### Rules and decisions\n\n- Use pnpm\. <!-- mem_00000000000000a1 -->/);
+    assert.match(a, /### Preferences\n\n- I prefer tabs\. <!-- mem_00000000000000b2 -->/);
+    assert.deepEqual(promotedIds(a), ['mem_00000000000000a1', 'mem_00000000000000b2']);
+    assert.equal(renderPromoted(a, [mem('mem_00000000000000a1', 'Use pnpm.'), mem('mem_00000000000000b2', 'I prefer tabs.', { category: 'persona', created_at: '2026-11-02T00:00:00.000Z' })]), a);
+    const later = a + '\n## After\n';
+    const b = renderPromoted(later, [mem('mem_00000000000000a1', 'Use pnpm.')]);
+    assert.ok(b.endsWith('\n## After\n'), 'text after the section is kept');
+    assert.deepEqual(promotedIds(b), ['mem_00000000000000a1']);
+  });
+});
+
+describe('readable export', () => {
+  test('jsonl: one record per memory without embedding bookkeeping; markdown says it is not encrypted', () => {
+    const ms = [mem('mem_00000000000000a1', 'Use pnpm.'), mem('mem_00000000000000c3', 'Global rule.', { project_id: 'global' })];
+    const jsonl = renderReadable(ms, 'jsonl', { at: 'now', by: 'alice' }).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.equal(jsonl.length, 2);
+    assert.equal(jsonl[0]!.project_id, 'github.com/acme/repo');
+    assert.equal('embedding_model' in jsonl[0]!, false);
+    const md = renderReadable(ms, 'markdown', { at: 'now', by: 'alice' });
+    assert.match(md, /not encrypted/);
+    assert.match(md, /## global\n\n- Global rule\./);
+    assert.equal(renderReadable([], 'jsonl', { at: 'now', by: 'a' }), '');
+  });
+});
