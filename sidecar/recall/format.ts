@@ -103,16 +103,23 @@ export function episodeAsMemory(e: Episode): Memory {
   };
 }
 
-/** Joins formatted items (memories first, then evidence), stopping before the budget is exceeded. */
+/**
+ * The injection block: items are taken most relevant first while they fit the budget (`included` of
+ * them), then shown memories first and the evidence after them.
+ */
 export function formatBlock(items: RecallItem[], budget: number, locale?: string): { block: string; tokens: number; included: number } {
-  const parts: string[] = [];
+  const memories: string[] = [];
+  const evidence: string[] = [];
   let tokens = 0;
+  let included = 0;
   for (const it of items) {
-    const part = it.kind === 'evidence' && it.episode ? formatEvidence(it.episode, locale) : formatMemory(it.memory, locale);
+    const isEvidence = it.kind === 'evidence' && !!it.episode;
+    const part = isEvidence ? formatEvidence(it.episode!, locale) : formatMemory(it.memory, locale);
     const t = estimateTokens(part) + 1;
     if (tokens + t > budget) break;
-    parts.push(part);
+    (isEvidence ? evidence : memories).push(part);
     tokens += t;
+    included++;
   }
-  return { block: parts.join('\n\n'), tokens, included: parts.length };
+  return { block: [...memories, ...evidence].join('\n\n'), tokens, included };
 }

@@ -144,8 +144,8 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     picked.push(c);
     if (c.kind === 'memory') for (const r of c.memory.source_ref) cited.add(citeKey(c.memory.project_id, r));
   }
-  // Shown memories first, then the evidence.
-  const chosen = [...picked.filter((c) => c.kind === 'memory'), ...picked.filter((c) => c.kind === 'evidence')];
+  // Items stay in fused order (most relevant first); the block shows the memories first, then the evidence.
+  const chosen = picked;
 
   const items: RecallItem[] = chosen.map((c) => {
     const channels = (['vector', 'lexical', 'rule'] as const).filter((ch) => c.channels.has(ch));

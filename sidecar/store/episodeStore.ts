@@ -182,6 +182,17 @@ export class EpisodeStore {
     return this.on('count episodes', (col) => col.count(), 0);
   }
 
+  /** Deletes the episodes said before a UTC instant (mnemo.episodes.retentionDays); returns how many. */
+  async deleteOlderThan(before: string): Promise<number> {
+    const ids = (await this.find({ occurred_ts: { $lt: Date.parse(before) } })).map((e) => e.id);
+    for (let i = 0; i < ids.length; i += 1000) {
+      const batch = ids.slice(i, i + 1000);
+      await this.on('delete episodes', (col) => col.delete({ ids: batch }), undefined);
+      await this.store.unindexLexical(batch);
+    }
+    return ids.length;
+  }
+
   /** Deletes every episode of a project (per-project wipe); returns how many. */
   async deleteProject(project: string): Promise<number> {
     const ids = (await this.find({ project_id: project })).map((e) => e.id);

@@ -91,4 +91,11 @@ describe('episodes and hybrid recall', () => {
     const r = await svc.recall({ query: 'payment gateway timeout EU', project_ids: ['long'], top_k: 3, mark_used: false });
     assert.ok(r.items.some((i) => i.source_ref.includes('msg:L:1')));
   });
+
+  test('retention: turns said before the cut-off are deleted from the store and the lexical index', async () => {
+    const n = await svc.episodes.deleteOlderThan('2023-05-08T13:58:30Z');
+    assert.equal(n, 3);
+    const r = await svc.recall({ query: 'Fort Wayne camping', project_ids: ['friends'], top_k: 5, mark_used: false });
+    assert.ok(!r.items.some((i) => i.kind === 'evidence' && i.episode?.message_id === 'D1:2'), JSON.stringify(r.items.map((i) => i.memory.text)));
+  });
 });
