@@ -244,9 +244,11 @@ export async function main(argv: string[]): Promise<number> {
           JSON.stringify(
             res.items.map((i) => ({
               id: i.memory.id,
+              kind: i.kind,
               text: i.memory.text,
               score: i.score,
               channel: i.channel,
+              channels: i.channels,
               category: i.memory.category,
               source_type: i.memory.source_type,
               source_ref: i.memory.source_ref,
@@ -254,6 +256,9 @@ export async function main(argv: string[]): Promise<number> {
               status: i.memory.status,
               created_at: i.memory.created_at,
               project_id: i.memory.project_id,
+              ...(i.memory.speaker ? { speaker: i.memory.speaker } : {}),
+              ...(i.memory.occurred_at ? { occurred_at: i.memory.occurred_at } : {}),
+              ...(i.memory.times?.length ? { times: i.memory.times } : {}),
             })),
             null,
             2,

@@ -35,6 +35,14 @@ export interface PipelineSettings {
   reviewScoreThreshold: number;
 }
 
+/** Episodes: every turn kept as evidence (store/episodeStore.ts). */
+export interface EpisodeSettings {
+  /** `mnemo.episodes.keep`. Default true. */
+  keep: boolean;
+  /** `mnemo.episodes.retentionDays`: older turns are deleted; 0 = kept. Default 0. */
+  retentionDays: number;
+}
+
 export interface RecallSettings {
   /** Vector channel top-k. Default 3. */
   topK: number;
@@ -72,6 +80,7 @@ export interface SidecarConfig {
   chromaToken?: string;
   embedding: EmbeddingSettings;
   pipeline: PipelineSettings;
+  episodes: EpisodeSettings;
   recall: RecallSettings;
   /**
    * LLM extraction (sidecar/llm): provider `off` (default: rules only, nothing leaves the machine),
@@ -94,6 +103,10 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
 export const DEFAULT_PIPELINE: PipelineSettings = {
   dedupDistance: SETTING_DEFAULTS['pipeline.dedupDistance'],
   reviewScoreThreshold: SETTING_DEFAULTS['pipeline.reviewScoreThreshold'],
+};
+export const DEFAULT_EPISODES: EpisodeSettings = {
+  keep: SETTING_DEFAULTS['episodes.keep'],
+  retentionDays: SETTING_DEFAULTS['episodes.retentionDays'],
 };
 /** The defaults of package.json; weakSimilarity and minSimilarity are not settings (docs/design.md, Recall). */
 export const DEFAULT_RECALL: RecallSettings = {
@@ -128,6 +141,7 @@ export function resolveConfig(input: SidecarConfigInput = {}, env: NodeJS.Proces
       allowRemote: emb.allowRemote ?? env.MNEMO_EMBEDDING_ALLOW_REMOTE !== '0',
     },
     pipeline: { ...DEFAULT_PIPELINE, ...definedOnly(input.pipeline ?? {}) },
+    episodes: { ...DEFAULT_EPISODES, ...definedOnly(input.episodes ?? {}), ...(env.MNEMO_EPISODES === '0' ? { keep: false } : {}) },
     recall: { ...DEFAULT_RECALL, ...definedOnly(input.recall ?? {}) },
     decay: { ...DEFAULT_DECAY, ...definedOnly(input.decay ?? {}) },
     backup: {

@@ -8,6 +8,7 @@ import type { SidecarConfig } from './config';
 import type { EmbeddingProvider } from './embed/types';
 import { EmbeddingError, errorMessage } from './errors';
 import type { AuditLog } from './lifecycle/audit';
+import type { EpisodeStore } from './store/episodeStore';
 import type { MemoryStore } from './store/memoryStore';
 
 /** Severity of a log line; the extension shows each in its LogOutputChannel at that level. */
@@ -28,6 +29,8 @@ export function createLogger(sink: (line: string, level: LogLevel) => void): Log
 export interface Core {
   readonly config: SidecarConfig;
   readonly store: MemoryStore;
+  /** Every turn of every ingested session, verbatim (redacted): the evidence. */
+  readonly episodes: EpisodeStore;
   readonly audit: AuditLog;
   /** The embedding provider; use it only after {@link requireModel} (or {@link ModelGate.ready}). */
   readonly embedding: EmbeddingProvider;

@@ -69,6 +69,52 @@ export interface Memory {
   /** Who marked it wrong, and when (UTC). */
   wrong_by?: string;
   wrong_at?: string;
+  /** Who said it, when the transcript named its speakers. */
+  speaker?: string;
+  /** UTC time of the message it came from (absent: only the ingest time is known). */
+  occurred_at?: string;
+  /** Times the text mentions ("yesterday", "上周"), resolved against {@link occurred_at}. */
+  times?: TimeSpan[];
+}
+
+/** A time a message mentions, resolved to a UTC calendar date or range. */
+export interface TimeSpan {
+  /** The words, e.g. "last summer". */
+  text: string;
+  /** `YYYY-MM-DD`, first and last day (equal for one day). */
+  start: string;
+  end: string;
+}
+
+/**
+ * One turn of an ingested session, kept verbatim (redacted): the evidence memories point to. Stored in
+ * its own collection per embedding model; never recalled outside its project.
+ */
+export interface Episode {
+  /** Stable: `ep_` + 16 hex of sha256(project, session, message id, text). */
+  id: string;
+  project_id: string;
+  session_id: string;
+  /** The message id as given at ingest (`msg:<id>` in {@link source_ref}). */
+  message_id: string;
+  role: string;
+  /** The message's `name`, else its role. */
+  speaker: string;
+  text: string;
+  /** The message's own UTC time (else the ingest time). */
+  occurred_at: string;
+  source_type: SourceType;
+  /** `msg:<id>` plus the session's refs (file, terminal, export). */
+  source_ref: string[];
+  times: TimeSpan[];
+  /** Memories derived from this turn. */
+  memory_ids: string[];
+  created_at: string;
+}
+
+export function episodeId(projectId: string, sessionId: string, messageId: string, text: string): string {
+  const h = createHash('sha256').update(`${projectId}\u0000${sessionId}\u0000${messageId}\u0000${normalizeText(text)}`).digest('hex');
+  return `ep_${h.slice(0, 16)}`;
 }
 
 /** Lower-case, collapse whitespace, drop trailing punctuation: the identity of a fact's text. */

@@ -10,7 +10,7 @@
  * `mnemo.*` settings in package.json (`dedupDistance`, `confirmedFactor`, `schedule`), never renamed.
  */
 import { NotificationType, RequestType } from 'vscode-jsonrpc';
-import type { Category, Memory, MemoryStatus, SourceType } from './model';
+import type { Category, Episode, Memory, MemoryStatus, SourceType } from './model';
 
 // ---------------------------------------------------------------- sessions
 
@@ -104,16 +104,30 @@ export interface IngestReport {
   refreshed: number;
   pending: number;
   dropped: number;
-  /** Set when the whole session was skipped. */
+  /** Set when the whole session was skipped (its turns are still kept as episodes). */
   skipped?: string;
+  /** How many turns were kept as episodes (the evidence), when episodes are on. */
+  episodes?: number;
 }
 
+/** How recall found an item: embeddings, BM25 over the words, or the entities of a recent troubleshooting log. */
+export type RecallChannel = 'vector' | 'lexical' | 'rule';
+
 export interface RecallItem {
+  /** `memory`: a curated memory. `evidence`: a turn of a past session, quoted as it was said (an episode). */
+  kind: 'memory' | 'evidence';
+  /** The memory; for evidence, the turn shown as one (id `ep_…`, text "speaker: text", category episodic). */
   memory: Memory;
-  /** Cosine similarity 0..1 (vector channel) or a rule score (rule channel). */
+  /** For evidence: the turn itself, with its speaker, time and the memories derived from it. */
+  episode?: Episode;
+  /** Cosine similarity 0..1 when the vector channel found it, else the lexical score relative to the best (0..1) or the rule score. */
   score: number;
-  /** Which channel found it. */
-  channel: 'vector' | 'rule';
+  /** The strongest channel that found it (vector, then lexical, then rule). */
+  channel: RecallChannel;
+  /** Every channel that found it. */
+  channels: RecallChannel[];
+  /** `msg:<id>` of the messages it came from, exactly as given at ingest, and any file or session refs. */
+  source_ref: string[];
 }
 
 export interface RecallResult {
@@ -459,6 +473,8 @@ export interface InitializationOptions {
   embedding?: EmbeddingSettingsInput;
   /** `mnemo.pipeline.*` */
   pipeline?: { dedupDistance?: number; reviewScoreThreshold?: number };
+  /** `mnemo.episodes.*` */
+  episodes?: { keep?: boolean; retentionDays?: number };
   /** `mnemo.recall.*`; weakSimilarity and minSimilarity are not settings (CLI and tests only). */
   recall?: { topK?: number; minConfidence?: number; tokenBudget?: number; weakSimilarity?: number; minSimilarity?: number };
   /** `mnemo.decay.*` */

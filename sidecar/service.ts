@@ -22,9 +22,12 @@ import type { Memory } from './model';
 import type { SessionInput } from './pipeline/types';
 import type * as P from './protocol';
 import type { DurableQueue } from './queue';
+import { LazyLexical } from './recall/lexical';
+import { syncLexical } from './recall/lexicalSync';
 import { recall } from './recall/recall';
 import { stats } from './stats';
 import { ChromaSupervisor } from './store/chromaServer';
+import { EpisodeStore } from './store/episodeStore';
 import { MemoryStore } from './store/memoryStore';
 import { Reembedder } from './store/reembed';
 
@@ -56,6 +59,7 @@ type Token = { isCancellationRequested: boolean };
 export class MnemoService implements Core {
   readonly config: SidecarConfig;
   readonly store: MemoryStore;
+  readonly episodes: EpisodeStore;
   readonly supervisor: ChromaSupervisor;
   readonly audit: AuditLog;
   /** The embedding provider; backup import re-embeds with it when a backup's model differs from the store's. */
@@ -88,10 +92,13 @@ export class MnemoService implements Core {
       onHealth: (ok, message) => this.health.setStore(ok, message),
     });
     this.store = new MemoryStore(this.supervisor, this.config.dataDir, (l) => this.log.warn(l));
+    this.store.attachLexical(new LazyLexical(join(this.config.dataDir, 'index', 'lexical.sqlite'), (l) => this.log.warn(l)));
+    this.episodes = new EpisodeStore(this.store);
     this.audit = new AuditLog(join(this.config.dataDir, 'audit', 'audit.jsonl'));
     this.model = new ModelGate(this.embedding, this.store, this.log, () => {
       this.refreshStatus();
       this.capturer.kickInBackground();
+      if (this.background && this.model.ready) void syncLexical(this);
     });
     this.health = new Health({ store: this.store, model: this.model, queued: () => this.capturer.queued, send: (s) => this.events.status?.(s) });
     this.ingester = new Ingest(this, { llmDeps: opts.llmDeps, llmProvider: opts.llmProvider, onLlmError: (e) => this.health.setLlmError(e) });
@@ -141,6 +148,7 @@ export class MnemoService implements Core {
   updateSettings(next: SidecarConfig): void {
     this.config.pipeline = next.pipeline;
     this.config.recall = next.recall;
+    this.config.episodes = next.episodes;
     this.config.decay = next.decay;
     this.config.backup = next.backup;
     this.ingester.useLlm(next.llm);
@@ -155,6 +163,7 @@ export class MnemoService implements Core {
     this.health.close();
     await this.capturer.close();
     await this.store.settled();
+    await this.store.lexicalIndex?.close();
     this.audit.close();
     await this.embedding.dispose().catch(() => undefined);
     await this.supervisor.stop();

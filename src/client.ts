@@ -77,6 +77,7 @@ export function buildInitializationOptions(dataDir: string, secrets: Secrets): I
       baseUrl: config.embedding.baseUrl() || undefined,
       apiKey: embeddingProvider === 'openai' ? secrets.llmApiKey || undefined : undefined,
     },
+    episodes: { keep: config.episodes.keep(), retentionDays: config.episodes.retentionDays() },
     pipeline: {
       dedupDistance: config.pipeline.dedupDistance(),
       reviewScoreThreshold: config.pipeline.reviewScoreThreshold(),

@@ -62,6 +62,10 @@ export const config = {
       enabled: (): boolean => bool('capture.chat.enabled'),
     },
   },
+  episodes: {
+    keep: (): boolean => bool('episodes.keep'),
+    retentionDays: (): number => Math.round(num('episodes.retentionDays', 0, 36_500)),
+  },
   pipeline: {
     dedupDistance: (): number => num('pipeline.dedupDistance', 0, 2),
     reviewScoreThreshold: (): number => num('pipeline.reviewScoreThreshold', 0, 10),
@@ -145,7 +149,7 @@ export const REQUIRES_SIDECAR_RESTART: readonly `mnemo.${SettingKey}`[] = [
 ];
 
 /** Settings the sidecar reads live (pushed with `mnemo/config/changed`). */
-export const SIDECAR_LIVE_SECTIONS = ['mnemo.pipeline', 'mnemo.recall', 'mnemo.decay', 'mnemo.llm', 'mnemo.backup'] as const;
+export const SIDECAR_LIVE_SECTIONS = ['mnemo.pipeline', 'mnemo.episodes', 'mnemo.recall', 'mnemo.decay', 'mnemo.llm', 'mnemo.backup'] as const;
 
 /** Secret keys in SecretStorage. */
 export const SECRETS = {

@@ -16,6 +16,7 @@ import type { Candidate, SessionInput } from '../pipeline/types';
 import type { IngestDecision, IngestParams, IngestReport, RememberParams } from '../protocol';
 import { buildWhere } from '../store/memoryStore';
 import { guessCategory, looksActionable, validateSession } from './input';
+import { keepEpisodes } from './episodes';
 import { storeCandidates } from './storeCandidates';
 
 /** Embedding cosine distance under which an LLM fact and a rule candidate say the same (agreement). */
@@ -95,6 +96,7 @@ export class Ingest {
         candidates = await mergeRuleAndLlm(candidates, llm.candidates, similar, analysis.dropped);
       }
     }
+    const links = new Map<string, string[]>();
     if (candidates.length > 0) {
       await embedMissing(candidates.map((c) => c.text));
       const changed: string[] = [];
@@ -104,6 +106,10 @@ export class Ingest {
         candidates,
         candidates.map((c) => vectorOf.get(c.text)!),
       );
+      decisions.forEach((d, i) => {
+        if (!d.id || d.outcome === 'dropped') return;
+        for (const m of candidates[i]?.message_ids ?? []) links.set(m, [...new Set([...(links.get(m) ?? []), d.id])]);
+      });
       for (const decision of decisions) {
         report[decision.outcome === 'stored' ? 'stored' : decision.outcome]++;
         if (decision.id && decision.outcome !== 'dropped') changed.push(decision.id);
@@ -111,6 +117,7 @@ export class Ingest {
       }
       if (changed.length) core.notifyChanged([session.project_id], changed);
     }
+    if (core.config.episodes.keep) report.episodes = await keepEpisodes(core, session, analysis.episodes, links);
     core.refreshStatus();
     return report;
   }

@@ -96,6 +96,9 @@ export async function storeCandidates(core: Core, session: SessionInput, cands: 
       embedding_model: core.embedding.modelId,
       embedding_dim: vectors[i].length,
       use_count: 0,
+      ...(c.speaker ? { speaker: c.speaker } : {}),
+      ...(c.occurred_at ? { occurred_at: c.occurred_at } : {}),
+      ...(c.times?.length ? { times: c.times } : {}),
     };
     created.push({ memory, vector: vectors[i] });
     decisions.push({ ...base, id: memory.id, outcome: c.pending ? 'pending' : 'stored', reason: memory.reason });

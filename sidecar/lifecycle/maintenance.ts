@@ -29,8 +29,21 @@ export class Maintenance {
         (r) => r.steps.length && core.log.info(`Decay applied to ${r.steps.length} memories (${r.steps.filter((x) => x.archive).length} archived).`),
         (e: unknown) => core.log.error(`Decay failed: ${errorMessage(e)}`),
       );
-    runDecay();
-    this.decayTimer = setInterval(runDecay, DECAY_EVERY_MS);
+    const runRetention = () => {
+      const days = core.config.episodes.retentionDays;
+      if (!days || days <= 0) return;
+      const before = new Date(core.clock().getTime() - days * 86_400_000).toISOString();
+      void core.episodes.deleteOlderThan(before).then(
+        (n) => n && core.log.info(`Deleted ${n} kept turns older than ${days} days (mnemo.episodes.retentionDays).`),
+        (e: unknown) => core.log.error(`Deleting old kept turns failed: ${errorMessage(e)}`),
+      );
+    };
+    const daily = () => {
+      runDecay();
+      runRetention();
+    };
+    daily();
+    this.decayTimer = setInterval(daily, DECAY_EVERY_MS);
     this.decayTimer.unref?.();
     this.backupSchedule = startBackupSchedule(
       core,

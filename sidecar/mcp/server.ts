@@ -51,6 +51,10 @@ const ITEM = z.object({
   created_at: z.string(),
   confirmed_by: z.string().optional(),
   score: z.number().optional(),
+  /** recall only: a curated memory, or evidence (a past turn as it was said). */
+  kind: z.enum(['memory', 'evidence']).optional(),
+  speaker: z.string().optional(),
+  occurred_at: z.string().optional(),
 });
 
 /**
@@ -161,7 +165,7 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
     {
       title: 'Recall memories',
       description:
-        "Recall what Mnemo remembers that matters for a task or question in this project (decisions, settings, conventions, past fixes), plus memories promoted to global. Call it at the start of every task with the task itself as the query. Returns one block ready to put in context, and the items with their provenance (where each memory came from, who added or confirmed it). Never returns another project's memories.",
+        "Recall what Mnemo remembers that matters for a task or question in this project (decisions, settings, conventions, past fixes), plus memories promoted to global. Call it at the start of every task with the task itself as the query. Returns one block ready to put in context — the memories, then evidence (past turns as they were said, with speaker and date) — and the items with their provenance (where each memory came from, who added or confirmed it). Never returns another project's memories.",
       inputSchema: {
         query: z.string().trim().min(1, 'recall needs a non-empty "query" (the task or question).').max(2000).describe('The task or question, in natural language.'),
         top_k: z.number().int('top_k must be a whole number.').min(1, 'top_k must be at least 1.').max(20, 'top_k must be at most 20.').optional().describe('How many memories at most (default the user setting, 3).'),
@@ -173,7 +177,13 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
       run('recall', async () => {
         const p = await currentProjects();
         const r = await svc.recall({ query, project_ids: p.ids, top_k });
-        const items = r.items.map((i) => ({ ...provenance(i.memory), score: i.score }));
+        const items = r.items.map((i) => ({
+          ...provenance(i.memory),
+          score: i.score,
+          kind: i.kind,
+          ...(i.memory.speaker ? { speaker: i.memory.speaker } : {}),
+          ...(i.memory.occurred_at ? { occurred_at: i.memory.occurred_at } : {}),
+        }));
         auditAgentRead(svc, server, 'recall', p, items.map((i) => i.id));
         return ok(r.items.length ? r.block : `No memories recalled for this query in ${p.ids.join(', ')}.`, { block: r.block, tokens: r.tokens, project_ids: p.ids, items });
       }),

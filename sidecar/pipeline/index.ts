@@ -1,10 +1,11 @@
 /**
  * The pure part of the pipeline, in data-flow order: normalize -> redact -> rules (or, for a terminal
- * session, the terminal stage) -> score.
+ * session, the terminal stage) -> attribute (who and when) -> score.
  * (extract/dedup/store live elsewhere: they need a model or the database.)
  */
-import { normalizeSession } from './normalize';
-import { mergeFindings, redactText } from './redact';
+import { attributeCandidates } from './attribute';
+import { MAX_MESSAGE_CHARS, normalizeSession, splitPieces } from './normalize';
+import { mergeFindings, redactText, redactTextSync } from './redact';
 import { applyRules } from './rules';
 import { isTerminalSession, terminalCandidates } from './terminal';
 import { scoreCandidates, type Scorer } from './score';
@@ -32,20 +33,27 @@ export interface AnalyzeOptions {
  * @throws InvalidSessionError when the session is malformed.
  */
 export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions = {}): Promise<AnalyzeResult> {
-  const { messages, skipped } = normalizeSession(input, opts.clock);
-  if (skipped) return { candidates: [], dropped: [], skipped };
+  const { all, skipped } = normalizeSession(input, opts.clock);
 
+  // Every message is redacted once, whole; the rules read it in pieces (nothing of a long transcript
+  // is skipped), and the redacted messages are the session's episodes (the verbatim evidence).
   const findings = [];
   const redacted = [];
-  for (const m of messages) {
+  for (const m of all) {
     const r = await redactText(m.content);
     findings.push(r.findings);
-    redacted.push(r.findings.length ? { ...m, content: r.text } : m);
+    const speaker = m.speaker && redactTextSync(m.speaker).text;
+    redacted.push(r.findings.length || speaker !== m.speaker ? { ...m, content: r.text, ...(speaker ? { speaker } : {}) } : m);
   }
+  // A session too short to learn from is still kept as evidence.
+  if (skipped) return { candidates: [], dropped: [], skipped, episodes: redacted };
+  const pieces = redacted.flatMap((m) => splitPieces(m.content, MAX_MESSAGE_CHARS).map((content) => ({ ...m, content })));
 
   // Commands and their output are not sentences to parse: a terminal session goes through its own stage.
-  const terminal = (input.source_type === 'terminal' || input.source_type === 'troubleshooting_log') && isTerminalSession(redacted);
-  const { candidates, dropped } = terminal ? terminalCandidates(redacted, input.source_type) : applyRules(redacted, input.source_type);
+  const terminal = (input.source_type === 'terminal' || input.source_type === 'troubleshooting_log') && isTerminalSession(pieces);
+  const ruled = terminal ? terminalCandidates(pieces, input.source_type) : applyRules(pieces, input.source_type);
+  const { dropped } = ruled;
+  const candidates = attributeCandidates(ruled.candidates, redacted);
   const sessionRefs = (input.source_ref ?? []).filter((r) => typeof r === 'string' && r.length > 0);
   const withRefs = sessionRefs.length
     ? candidates.map((c) => ({ ...c, source_ref: [...new Set([...c.source_ref, ...sessionRefs])] }))
@@ -53,7 +61,7 @@ export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions =
   const scoreOpts: { scorer?: Scorer; reviewThreshold?: number } = {};
   if (opts.scorer) scoreOpts.scorer = opts.scorer;
   if (opts.reviewScoreThreshold !== undefined) scoreOpts.reviewThreshold = opts.reviewScoreThreshold;
-  const result: AnalyzeResult = { candidates: scoreCandidates(withRefs, scoreOpts), dropped };
+  const result: AnalyzeResult = { candidates: scoreCandidates(withRefs, scoreOpts), dropped, episodes: redacted };
   const redactions = mergeFindings(findings);
   if (redactions.length) result.redactions = redactions;
   return result;

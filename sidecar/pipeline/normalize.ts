@@ -14,6 +14,10 @@ export const MAX_MESSAGE_CHARS = 500;
 export const MAX_SESSION_CHARS = 4000;
 /** Sessions with fewer substantive lines are skipped. Default 2 (docs/design.md). */
 export const MIN_SUBSTANTIVE_LINES = 2;
+/** A message kept as an episode (the verbatim evidence) keeps at most this many characters. */
+export const MAX_EPISODE_CHARS = 4000;
+/** The longest speaker name kept. */
+const MAX_SPEAKER_CHARS = 80;
 
 /** The session given to the pipeline is malformed; `message` is one sentence saying what and where. JSON-RPC code InvalidInput. */
 export class InvalidSessionError extends InvalidInputError {
@@ -21,7 +25,12 @@ export class InvalidSessionError extends InvalidInputError {
 }
 
 export interface NormalizeResult {
+  /** The extraction window (what an LLM sees): the newest {@link MAX_SESSION_CHARS} characters, each message cut to {@link MAX_MESSAGE_CHARS}. */
   messages: NormalizedMessage[];
+  /** Every message, whole up to {@link MAX_EPISODE_CHARS}: the episodes, the verbatim evidence. */
+  all: NormalizedMessage[];
+  /** Every message in pieces of at most {@link MAX_MESSAGE_CHARS}, cut at sentence ends: what the rules read (nothing is skipped). */
+  pieces: NormalizedMessage[];
   /** Why the whole session should not be analyzed; unset when it should. */
   skipped?: string;
 }
@@ -233,15 +242,18 @@ export function isSubstantiveLine(line: string): boolean {
  */
 export function normalizeSession(input: SessionInput, clock: () => Date = () => new Date()): NormalizeResult {
   validate(input);
-  const out: NormalizedMessage[] = [];
+  const all: NormalizedMessage[] = [];
   input.messages.forEach((raw: RawMessage, i: number) => {
-    const content = headWindow(cleanText(raw.content), MAX_MESSAGE_CHARS);
+    const content = headWindow(cleanText(raw.content), MAX_EPISODE_CHARS);
     if (content === '') return;
     const id = raw.id !== undefined && raw.id !== null && String(raw.id).trim() !== '' ? String(raw.id) : `m${i}`;
     const timestamp =
       raw.timestamp !== undefined && raw.timestamp !== null ? toUtcIso(raw.timestamp)! : clock().toISOString();
-    out.push({ id, role: mapRole(raw.role), content, timestamp });
+    const speaker = typeof raw.name === 'string' ? headWindow(cleanText(raw.name).replace(/\s+/g, ' ').trim(), MAX_SPEAKER_CHARS) : '';
+    all.push({ id, role: mapRole(raw.role), content, timestamp, ...(speaker ? { speaker } : {}) });
   });
+  const out = all.map((m) => ({ ...m, content: headWindow(m.content, MAX_MESSAGE_CHARS) }));
+  const pieces = all.flatMap((m) => splitPieces(m.content, MAX_MESSAGE_CHARS).map((content) => ({ ...m, content })));
 
   // Session window: walk back from the newest message (one separator character between messages).
   let budget = MAX_SESSION_CHARS;
@@ -266,15 +278,34 @@ export function normalizeSession(input: SessionInput, clock: () => Date = () => 
   const messages = out.slice(first);
 
   let substantive = 0;
-  for (const m of messages) {
+  for (const m of all) {
     if (m.role === 'system') continue;
     for (const line of m.content.split('\n')) if (isSubstantiveLine(line)) substantive++;
   }
   if (substantive < MIN_SUBSTANTIVE_LINES) {
     return {
       messages,
+      all,
+      pieces,
       skipped: `too short: ${substantive} substantive line${substantive === 1 ? '' : 's'} (need at least ${MIN_SUBSTANTIVE_LINES})`,
     };
   }
-  return { messages };
+  return { messages, all, pieces };
+}
+
+/** Cuts a text into pieces of at most `max` code points, each ending at a sentence end or line break where one is near. */
+export function splitPieces(text: string, max: number): string[] {
+  const pieces: string[] = [];
+  let rest = text;
+  while (codePoints(rest).length > max) {
+    const head = codePoints(rest).slice(0, max).join('');
+    // the last sentence end or line break in the second half of the window, else the window itself
+    let cut = -1;
+    for (const m of head.matchAll(/[.!?。！？；;\n]\s*/gu)) if (m.index! + m[0].length >= max / 2) cut = m.index! + m[0].length;
+    const piece = cut > 0 ? head.slice(0, cut) : headWindow(rest, max);
+    pieces.push(piece.trim());
+    rest = rest.slice(piece.length).trimStart();
+  }
+  if (rest.trim()) pieces.push(rest.trim());
+  return pieces.filter(Boolean);
 }

@@ -1,5 +1,5 @@
 /** Types shared by the pipeline stages (normalize -> redact -> rules -> extract -> score -> dedup -> store). */
-import type { Category, SourceType } from '../model';
+import type { Category, SourceType, TimeSpan } from '../model';
 
 /** Sessions and their messages are wire types: the contract declares them. */
 export type { RawMessage, SessionInput } from '../protocol';
@@ -14,6 +14,8 @@ export interface NormalizedMessage {
   content: string;
   /** UTC ISO-8601 with Z. */
   timestamp: string;
+  /** Who said it: the message's `name` when given (a person in a multi-party transcript). */
+  speaker?: string;
 }
 
 /** Something worth remembering, with the reason that kept it. */
@@ -37,6 +39,12 @@ export interface Candidate {
   pending_reason?: string;
   /** What the rule stage saw (added by rules, read by score); absent on candidates from elsewhere. */
   features?: CandidateFeatures;
+  /** Who said it (attribute stage): the message's speaker in a named transcript. */
+  speaker?: string;
+  /** UTC time of the message it came from (attribute stage). */
+  occurred_at?: string;
+  /** Times the text mentions, resolved against {@link occurred_at} (attribute stage). */
+  times?: TimeSpan[];
 }
 
 /** Rule features of a candidate, the inputs of the default scorer. */
@@ -76,6 +84,8 @@ export interface Dropped {
 export interface AnalyzeResult {
   candidates: Candidate[];
   dropped: Dropped[];
+  /** Every message of the session, redacted, whole (up to 4,000 characters): kept as episodes. */
+  episodes: NormalizedMessage[];
   /** Set when the whole session was skipped (e.g. fewer than 2 substantive lines). */
   skipped?: string;
   /** What the redact stage replaced, summed over the session (never the secrets themselves). */

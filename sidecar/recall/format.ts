@@ -7,7 +7,8 @@
  *
  * English labels unless the locale is Chinese.
  */
-import type { Memory, SourceType } from '../model';
+import type { Episode, Memory, SourceType, TimeSpan } from '../model';
+import type { RecallItem } from '../protocol';
 
 const SOURCE_LABELS: Record<SourceType, { zh: string; en: string }> = {
   chat: { zh: '对话', en: 'chat' },
@@ -43,25 +44,82 @@ export function formatMemory(m: Memory, locale?: string): string {
       `【记忆ID: ${m.id}】 来源：${src.zh} | 项目：${m.project_id} | 时间：${m.created_at}`,
       `内容：${m.text}`,
       `置信度：${conf} | 可执行：${m.is_actionable ? 'True' : 'False'}`,
+      ...(whenLine(m, true) ? [whenLine(m, true)] : []),
     ].join('\n');
   }
   return [
     `[Memory ID: ${m.id}] Source: ${src.en} | Project: ${m.project_id} | Time: ${m.created_at}`,
     `Content: ${m.text}`,
     `Confidence: ${conf} | Actionable: ${m.is_actionable ? 'True' : 'False'}`,
+    ...(whenLine(m, false) ? [whenLine(m, false)] : []),
   ].join('\n');
 }
 
-/** Joins formatted memories, best first, stopping before the budget is exceeded. */
-export function formatBlock(memories: Memory[], budget: number, locale?: string): { block: string; tokens: number; included: number } {
+/** "2023-05-07" or "2022-06-01..2022-08-31". */
+const spanText = (t: TimeSpan) => (t.start === t.end ? t.start : `${t.start}..${t.end}`);
+
+/** When a memory's event happened, when known: the times it mentions resolved, else when it was said. */
+function whenLine(m: Memory, zh: boolean): string {
   const parts: string[] = [];
+  if (m.speaker) parts.push(zh ? `说话人：${m.speaker}` : `Speaker: ${m.speaker}`);
+  if (m.occurred_at) parts.push(zh ? `说于：${m.occurred_at.slice(0, 10)}` : `Said: ${m.occurred_at.slice(0, 10)}`);
+  if (m.times?.length) parts.push(m.times.map((t) => `${t.text} = ${spanText(t)}`).join(', '));
+  return parts.join(' | ');
+}
+
+/** One evidence excerpt: the date it was said, who, the turn, its message id. */
+export function formatEvidence(e: Episode, locale?: string): string {
+  const zh = isChinese(locale);
+  const times = e.times.length ? ` (${e.times.map((t) => `${t.text} = ${spanText(t)}`).join(', ')})` : '';
+  const head = zh ? `【原话】${e.occurred_at.slice(0, 10)} · ${e.speaker}` : `[Evidence] ${e.occurred_at.slice(0, 10)} · ${e.speaker}`;
+  return `${head} (msg:${e.message_id})${times}\n${e.text}`;
+}
+
+/** An episode shown where a memory is expected (RecallItem.memory of an evidence item). */
+export function episodeAsMemory(e: Episode): Memory {
+  return {
+    id: e.id,
+    text: e.speaker ? `${e.speaker}: ${e.text}` : e.text,
+    category: 'episodic',
+    source_type: e.source_type,
+    project_id: e.project_id,
+    confidence_score: 1,
+    is_actionable: false,
+    source_ref: e.source_ref,
+    status: 'active',
+    created_at: e.occurred_at,
+    updated_at: e.created_at,
+    last_seen_at: e.created_at,
+    times_seen: 1,
+    added_by: '',
+    reason: 'evidence: a turn of a past session, as it was said',
+    score: 0,
+    embedding_model: '',
+    embedding_dim: 0,
+    use_count: 0,
+    speaker: e.speaker,
+    occurred_at: e.occurred_at,
+    ...(e.times.length ? { times: e.times } : {}),
+  };
+}
+
+/**
+ * The injection block: items are taken most relevant first while they fit the budget (`included` of
+ * them), then shown memories first and the evidence after them.
+ */
+export function formatBlock(items: RecallItem[], budget: number, locale?: string): { block: string; tokens: number; included: number } {
+  const memories: string[] = [];
+  const evidence: string[] = [];
   let tokens = 0;
-  for (const m of memories) {
-    const part = formatMemory(m, locale);
+  let included = 0;
+  for (const it of items) {
+    const isEvidence = it.kind === 'evidence' && !!it.episode;
+    const part = isEvidence ? formatEvidence(it.episode!, locale) : formatMemory(it.memory, locale);
     const t = estimateTokens(part) + 1;
     if (tokens + t > budget) break;
-    parts.push(part);
+    (isEvidence ? evidence : memories).push(part);
     tokens += t;
+    included++;
   }
-  return { block: parts.join('\n\n'), tokens, included: parts.length };
+  return { block: [...memories, ...evidence].join('\n\n'), tokens, included };
 }

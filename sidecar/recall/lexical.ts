@@ -214,3 +214,51 @@ export class LexicalIndex {
 function clearVfsLock(dir: string): void {
   if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
 }
+
+/**
+ * The index of one data folder, opened on first use. When it cannot be opened (a broken file, a lock
+ * held too long), the lexical channel is off for that call and the reason is logged once; recall goes on
+ * with its other channels.
+ */
+export class LazyLexical {
+  private opening: Promise<LexicalIndex | undefined> | undefined;
+  private warned = false;
+
+  constructor(
+    readonly file: string,
+    private readonly warn: (line: string) => void,
+  ) {}
+
+  index(): Promise<LexicalIndex | undefined> {
+    this.opening ??= LexicalIndex.open(this.file).catch((e: unknown) => {
+      this.opening = undefined; // try again next time
+      this.report(`The lexical index ${this.file} could not be opened (${e instanceof Error ? e.message : String(e)}); recall uses its other channels.`);
+      return undefined;
+    });
+    return this.opening;
+  }
+
+  /** Runs an index operation; a failure is logged (once) and never thrown: the index is derived data. */
+  async run<T>(what: string, op: (ix: LexicalIndex) => Promise<T>, fallback: T): Promise<T> {
+    const ix = await this.index();
+    if (!ix) return fallback;
+    try {
+      return await op(ix);
+    } catch (e) {
+      this.report(`Lexical index: could not ${what} (${e instanceof Error ? e.message : String(e)}).`);
+      return fallback;
+    }
+  }
+
+  private report(line: string): void {
+    if (this.warned) return;
+    this.warned = true;
+    this.warn(line);
+  }
+
+  async close(): Promise<void> {
+    const ix = await this.opening;
+    ix?.close();
+    this.opening = undefined;
+  }
+}

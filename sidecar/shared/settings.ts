@@ -18,6 +18,8 @@ export const SETTING_DEFAULTS = {
   'capture.chat.enabled': true,
   'pipeline.dedupDistance': 0.15,
   'pipeline.reviewScoreThreshold': 4,
+  'episodes.keep': true,
+  'episodes.retentionDays': 0,
   'recall.topK': 3,
   'recall.minConfidence': 0.6,
   'recall.tokenBudget': 800,

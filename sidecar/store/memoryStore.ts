@@ -8,8 +8,9 @@ import { ChromaClient, type Collection, type Metadata, type Where } from 'chroma
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DimensionMismatchError, StoreUnavailableError, errorMessage } from '../errors';
-import { isCategory, isSourceType, isStatus, type Memory } from '../model';
+import { isCategory, isSourceType, isStatus, type Memory, type TimeSpan } from '../model';
 import type { MemoryFilter } from '../protocol';
+import type { LazyLexical, LexicalDoc } from '../recall/lexical';
 import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
 
 export interface ActiveCollection {
@@ -34,7 +35,7 @@ export function collectionNameFor(model: string, dim: number): string {
   return `mnemo_${slug}_${dim}`;
 }
 
-const OPTIONAL_STRING_FIELDS = ['confirmed_by', 'last_used_at', 'decayed_through', 'promoted_from', 'notify_user', 'wrong_by', 'wrong_at'] as const;
+const OPTIONAL_STRING_FIELDS = ['confirmed_by', 'last_used_at', 'decayed_through', 'promoted_from', 'notify_user', 'wrong_by', 'wrong_at', 'speaker', 'occurred_at'] as const;
 
 export function toMetadata(m: Memory): Metadata {
   const meta: Metadata = {
@@ -59,6 +60,7 @@ export function toMetadata(m: Memory): Metadata {
   };
   // Optional fields are always written ('' = absent) because Chroma's update merges metadata keys.
   for (const k of OPTIONAL_STRING_FIELDS) meta[k] = m[k] ?? '';
+  meta.times = m.times?.length ? JSON.stringify(m.times) : '';
   return meta;
 }
 
@@ -98,7 +100,21 @@ export function fromMetadata(id: string, text: string | null, meta: Metadata | n
     use_count: num('use_count'),
   };
   for (const k of OPTIONAL_STRING_FIELDS) if (str(k)) mem[k] = str(k);
+  const times = parseTimes(str('times'));
+  if (times.length) mem.times = times;
   return mem;
+}
+
+/** The `times` metadata (JSON) back as spans; anything malformed is dropped. */
+export function parseTimes(json: string): TimeSpan[] {
+  if (!json) return [];
+  try {
+    const v: unknown = JSON.parse(json);
+    if (!Array.isArray(v)) return [];
+    return v.filter((t): t is TimeSpan => !!t && typeof t.text === 'string' && typeof t.start === 'string' && typeof t.end === 'string');
+  } catch {
+    return [];
+  }
 }
 
 /** Builds a Chroma `where` from a filter (undefined when empty). */
@@ -139,6 +155,8 @@ export class MemoryStore {
   private readonly stateFile: string;
   /** Writes done behind an answer (recall's "used" marks); every read waits for them first. */
   private behind: Promise<void> = Promise.resolve();
+  /** The lexical index kept beside Chroma (memories and episodes); see recall/lexical.ts. */
+  private lexical: LazyLexical | undefined;
 
   constructor(
     private readonly supervisor: ChromaSupervisor,
@@ -170,6 +188,24 @@ export class MemoryStore {
   /** Resolves when the writes behind are done (dispose, tests). */
   settled(): Promise<void> {
     return this.behind;
+  }
+
+  /** Keeps the lexical index in step with every write and delete of this store. */
+  attachLexical(lexical: LazyLexical): void {
+    this.lexical = lexical;
+  }
+
+  get lexicalIndex(): LazyLexical | undefined {
+    return this.lexical;
+  }
+
+  /** Adds documents to the lexical index (never throws: the index is derived data). */
+  async indexLexical(docs: LexicalDoc[]): Promise<void> {
+    if (docs.length) await this.lexical?.run('index documents', (ix) => ix.upsert(docs), undefined);
+  }
+
+  async unindexLexical(ids: string[]): Promise<void> {
+    if (ids.length) await this.lexical?.run('remove documents', (ix) => ix.remove(ids), undefined);
   }
 
   /** The collection memories are read from and written to, once known. */
@@ -274,6 +310,9 @@ export class MemoryStore {
         metadatas: records.map((r) => toMetadata(r.memory)),
       });
     });
+    if (info.name === this.activeInfo?.name) {
+      await this.indexLexical(records.map((r) => ({ id: r.memory.id, kind: 'memory', project: r.memory.project_id, text: r.memory.text })));
+    }
   }
 
   /**
@@ -368,6 +407,7 @@ export class MemoryStore {
       const col = await this.collection(c, info);
       await col.delete({ ids });
     });
+    if (info.name === this.activeInfo?.name) await this.unindexLexical(ids);
   }
 
   async count(): Promise<number> {
@@ -375,6 +415,11 @@ export class MemoryStore {
     const info = this.activeInfo;
     if (!info) return 0;
     return this.withChroma('count memories', async (c) => (await this.collection(c, info)).count());
+  }
+
+  /** Runs an operation on another collection on this store's server (the episodes of the active model). */
+  async onCollection<T>(info: ActiveCollection, what: string, op: (col: Collection) => Promise<T>): Promise<T> {
+    return this.withChroma(what, async (c) => op(await this.collection(c, info)));
   }
 
   /** Drops a whole collection (a finished or abandoned re-embed target). */

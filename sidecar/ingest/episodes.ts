@@ -1,0 +1,59 @@
+/**
+ * The episodes of an ingested session: every turn, verbatim and redacted (the pipeline's redact stage
+ * already ran on them), with who said it, when, the times it mentions and the memories derived from it.
+ * Stored after the memories so each turn can link to what was learned from it; re-ingesting the same
+ * session replaces its episodes (stable ids) and keeps their earlier links.
+ */
+import { createHash } from 'node:crypto';
+import type { Core } from '../core';
+import { episodeId, type Episode } from '../model';
+import { timesOf } from '../pipeline/attribute';
+import type { NormalizedMessage, SessionInput } from '../pipeline/types';
+import { episodeSearchText } from '../store/episodeStore';
+
+/** A session without an id gets one from its content, so the same transcript maps to the same episodes. */
+export function sessionIdOf(session: SessionInput, messages: NormalizedMessage[]): string {
+  if (typeof session.session_id === 'string' && session.session_id.trim()) return session.session_id.trim();
+  const h = createHash('sha256');
+  for (const m of messages) h.update(`${m.id}\u0000${m.timestamp}\u0000${m.content}\u0001`);
+  return `s_${h.digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * Stores the session's turns as episodes; `links` maps a message id to the memories derived from it.
+ * Returns how many were kept. System messages are instructions to a model, not evidence: left out.
+ */
+export async function keepEpisodes(core: Core, session: SessionInput, messages: NormalizedMessage[], links: Map<string, string[]>): Promise<number> {
+  const turns = messages.filter((m) => m.role !== 'system' && m.content.trim());
+  if (turns.length === 0) return 0;
+  const sessionId = sessionIdOf(session, messages);
+  const now = core.now();
+  const sessionRefs = (session.source_ref ?? []).filter((r) => typeof r === 'string' && r.length > 0);
+  const episodes: Episode[] = turns.map((m) => ({
+    id: episodeId(session.project_id, sessionId, m.id, m.content),
+    project_id: session.project_id,
+    session_id: sessionId,
+    message_id: m.id,
+    role: m.role,
+    speaker: m.speaker ?? m.role,
+    text: m.content,
+    occurred_at: m.timestamp,
+    source_type: session.source_type,
+    source_ref: [`msg:${m.id}`, ...sessionRefs],
+    times: timesOf(m.content, m.timestamp),
+    memory_ids: links.get(m.id) ?? [],
+    created_at: now,
+  }));
+  // Keep what an earlier ingest of the same turns linked (and when it was first kept).
+  const before = new Map((await core.episodes.get(episodes.map((e) => e.id))).map((e) => [e.id, e]));
+  for (const e of episodes) {
+    const old = before.get(e.id);
+    if (!old) continue;
+    e.memory_ids = [...new Set([...old.memory_ids, ...e.memory_ids])];
+    e.created_at = old.created_at || e.created_at;
+  }
+  await core.requireModel();
+  const vectors = await core.embedding.embed(episodes.map(episodeSearchText));
+  await core.episodes.upsert(episodes.map((episode, i) => ({ episode, vector: vectors[i]! })));
+  return episodes.length;
+}

@@ -1,0 +1,45 @@
+/**
+ * Keeps the lexical index (derived data) in step with Chroma (the source of truth) across crashes, other
+ * processes and older data folders: after the model is ready, the ids each side holds are compared per
+ * kind, and what the index lacks is added, what Chroma no longer has is removed. Runs in the background;
+ * a failure is logged and the next start tries again.
+ */
+import type { Core } from '../core';
+import { errorMessage } from '../errors';
+import { episodeLexicalDoc } from '../store/episodeStore';
+import type { LexicalDoc } from './lexical';
+
+export async function syncLexical(core: Core): Promise<void> {
+  const lexical = core.store.lexicalIndex;
+  if (!lexical || core.disposed) return;
+  try {
+    const t0 = Date.now();
+    const memories = await core.store.find(undefined);
+    const memoryDocs: LexicalDoc[] = memories.map(({ memory: m }) => ({ id: m.id, kind: 'memory', project: m.project_id, text: m.text }));
+    const episodeIds = await core.episodes.allIds();
+    let added = 0;
+    let removed = 0;
+    for (const [kind, docs, ids] of [
+      ['memory', memoryDocs, memoryDocs.map((d) => d.id)],
+      ['episode', undefined, episodeIds],
+    ] as const) {
+      if (core.disposed) return;
+      const indexed = await lexical.run('list its ids', (ix) => ix.ids(kind), new Set<string>());
+      const want = new Set(ids);
+      const missing = ids.filter((id) => !indexed.has(id));
+      const extra = [...indexed].filter((id) => !want.has(id));
+      if (missing.length) {
+        const toAdd = docs ? docs.filter((d) => !indexed.has(d.id)) : (await core.episodes.get(missing)).map(episodeLexicalDoc);
+        for (let i = 0; i < toAdd.length; i += 1000) await core.store.indexLexical(toAdd.slice(i, i + 1000));
+        added += toAdd.length;
+      }
+      if (extra.length) {
+        await core.store.unindexLexical(extra);
+        removed += extra.length;
+      }
+    }
+    if (added || removed) core.log.info(`Lexical index brought up to date: ${added} added, ${removed} removed (${Date.now() - t0} ms).`);
+  } catch (e) {
+    core.log.warn(`The lexical index could not be checked against the store (${errorMessage(e)}); it is checked again at the next start.`);
+  }
+}

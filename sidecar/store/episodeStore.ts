@@ -1,0 +1,204 @@
+/**
+ * Episodes: every turn of every ingested session, verbatim (redacted), in a collection of their own per
+ * embedding model (`mnemo_ep_<model>_<dim>`, beside the memories' `mnemo_<model>_<dim>`). Memories are
+ * the curated layer; episodes are the archive they point to and the evidence recall quotes. The vector
+ * of an episode is the embedding of "speaker: text", so "I" is somebody.
+ */
+import type { Collection, Metadata, Where } from 'chromadb';
+import { DimensionMismatchError } from '../errors';
+import { isSourceType, type Episode } from '../model';
+import type { LexicalDoc } from '../recall/lexical';
+import type { ActiveCollection, MemoryStore } from './memoryStore';
+import { parseTimes } from './memoryStore';
+
+export interface EpisodeNeighbour {
+  episode: Episode;
+  /** Cosine distance 0..2. */
+  distance: number;
+}
+
+/** The episodes' collection for the memories' active collection. */
+export function episodeCollectionFor(active: ActiveCollection): ActiveCollection {
+  return { ...active, name: active.name.replace(/^mnemo_/, 'mnemo_ep_') };
+}
+
+/** What is embedded and searched for an episode. */
+export function episodeSearchText(e: Pick<Episode, 'speaker' | 'text'>): string {
+  return e.speaker ? `${e.speaker}: ${e.text}` : e.text;
+}
+
+export function episodeLexicalDoc(e: Episode): LexicalDoc {
+  return { id: e.id, kind: 'episode', project: e.project_id, text: episodeSearchText(e) };
+}
+
+function toMetadata(e: Episode): Metadata {
+  return {
+    project_id: e.project_id,
+    session_id: e.session_id,
+    message_id: e.message_id,
+    role: e.role,
+    speaker: e.speaker,
+    occurred_at: e.occurred_at,
+    occurred_ts: Date.parse(e.occurred_at),
+    source_type: e.source_type,
+    source_ref: JSON.stringify(e.source_ref),
+    times: JSON.stringify(e.times),
+    memory_ids: JSON.stringify(e.memory_ids),
+    created_at: e.created_at,
+  };
+}
+
+function strings(json: unknown): string[] {
+  if (typeof json !== 'string') return [];
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+function fromMetadata(id: string, text: string | null, meta: Metadata | null): Episode {
+  const md = (meta ?? {}) as Record<string, unknown>;
+  const str = (k: string): string => (typeof md[k] === 'string' ? (md[k] as string) : '');
+  return {
+    id,
+    text: text ?? '',
+    project_id: str('project_id'),
+    session_id: str('session_id'),
+    message_id: str('message_id'),
+    role: str('role'),
+    speaker: str('speaker'),
+    occurred_at: str('occurred_at'),
+    source_type: isSourceType(md.source_type) ? md.source_type : 'chat',
+    source_ref: strings(md.source_ref),
+    times: parseTimes(str('times')),
+    memory_ids: strings(md.memory_ids),
+    created_at: str('created_at'),
+  };
+}
+
+export class EpisodeStore {
+  constructor(private readonly store: MemoryStore) {}
+
+  /** The collection episodes go to (none before the store knows its model). */
+  private info(): ActiveCollection | undefined {
+    return this.store.active && episodeCollectionFor(this.store.active);
+  }
+
+  private on<T>(what: string, op: (col: Collection, info: ActiveCollection) => Promise<T>, empty: T): Promise<T> {
+    const info = this.info();
+    if (!info) return Promise.resolve(empty);
+    return this.store.onCollection(info, what, (col) => op(col, info));
+  }
+
+  /** Inserts or replaces episodes with their vectors (of {@link episodeSearchText}); also into the lexical index. */
+  async upsert(records: { episode: Episode; vector: number[] }[]): Promise<void> {
+    if (records.length === 0) return;
+    await this.on(
+      'store episodes',
+      async (col, info) => {
+        for (const r of records) if (r.vector.length !== info.dim) throw new DimensionMismatchError(info.dim, r.vector.length, info.name);
+        for (let i = 0; i < records.length; i += 500) {
+          const batch = records.slice(i, i + 500);
+          await col.upsert({
+            ids: batch.map((r) => r.episode.id),
+            embeddings: batch.map((r) => r.vector),
+            documents: batch.map((r) => r.episode.text),
+            metadatas: batch.map((r) => toMetadata(r.episode)),
+          });
+        }
+      },
+      undefined,
+    );
+    await this.store.indexLexical(records.map((r) => episodeLexicalDoc(r.episode)));
+  }
+
+  async get(ids: string[]): Promise<Episode[]> {
+    if (ids.length === 0) return [];
+    return this.on(
+      'read episodes',
+      async (col) => {
+        const r = await col.get({ ids, include: ['documents', 'metadatas'] });
+        return r.ids.map((id, i) => fromMetadata(id, r.documents[i] ?? null, r.metadatas[i] ?? null));
+      },
+      [],
+    );
+  }
+
+  /** The episodes of a project (and optionally a session), oldest first. */
+  async find(where: Where): Promise<Episode[]> {
+    return this.on(
+      'list episodes',
+      async (col) => {
+        const out: Episode[] = [];
+        for (let offset = 0; ; offset += 2000) {
+          const r = await col.get({ where, limit: 2000, offset, include: ['documents', 'metadatas'] });
+          r.ids.forEach((id, i) => out.push(fromMetadata(id, r.documents[i] ?? null, r.metadatas[i] ?? null)));
+          if (r.ids.length < 2000) break;
+        }
+        return out.sort((a, b) => a.occurred_at.localeCompare(b.occurred_at));
+      },
+      [],
+    );
+  }
+
+  /** The nearest episodes of these projects to a vector. */
+  async query(vector: number[], projects: string[], k: number): Promise<EpisodeNeighbour[]> {
+    if (projects.length === 0) return [];
+    return this.on(
+      'search episodes',
+      async (col, info) => {
+        if (vector.length !== info.dim) throw new DimensionMismatchError(info.dim, vector.length, info.name);
+        const where: Where = projects.length === 1 ? { project_id: projects[0] } : { project_id: { $in: projects } };
+        const r = await col.query({ queryEmbeddings: [vector], nResults: k, where, include: ['documents', 'metadatas', 'distances'] });
+        return (r.ids[0] ?? []).map((id, i) => ({
+          episode: fromMetadata(id, r.documents[0]?.[i] ?? null, r.metadatas[0]?.[i] ?? null),
+          distance: r.distances[0]?.[i] ?? 2,
+        }));
+      },
+      [],
+    );
+  }
+
+  /** Ids of every episode (paged), for reconciling the lexical index. */
+  async allIds(): Promise<string[]> {
+    return this.on(
+      'list episode ids',
+      async (col) => {
+        const out: string[] = [];
+        for (let offset = 0; ; offset += 5000) {
+          const r = await col.get({ limit: 5000, offset, include: [] });
+          out.push(...r.ids);
+          if (r.ids.length < 5000) break;
+        }
+        return out;
+      },
+      [],
+    );
+  }
+
+  async count(): Promise<number> {
+    return this.on('count episodes', (col) => col.count(), 0);
+  }
+
+  /** Deletes the episodes said before a UTC instant (mnemo.episodes.retentionDays); returns how many. */
+  async deleteOlderThan(before: string): Promise<number> {
+    const ids = (await this.find({ occurred_ts: { $lt: Date.parse(before) } })).map((e) => e.id);
+    for (let i = 0; i < ids.length; i += 1000) {
+      const batch = ids.slice(i, i + 1000);
+      await this.on('delete episodes', (col) => col.delete({ ids: batch }), undefined);
+      await this.store.unindexLexical(batch);
+    }
+    return ids.length;
+  }
+
+  /** Deletes every episode of a project (per-project wipe); returns how many. */
+  async deleteProject(project: string): Promise<number> {
+    const ids = (await this.find({ project_id: project })).map((e) => e.id);
+    if (ids.length === 0) return 0;
+    await this.on('delete episodes', (col) => col.delete({ ids }), undefined);
+    await this.store.unindexLexical(ids);
+    return ids.length;
+  }
+}
