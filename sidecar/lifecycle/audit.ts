@@ -2,9 +2,10 @@
  * The audit log: every change to a memory, append-only JSONL with fsync, one file per store.
  * Survives crashes (a torn last line is ignored on read), exported with backups.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AuditEntry } from '../protocol';
+import { appendFully } from '../util/append';
 
 export class AuditLog {
   private fd: number | undefined;
@@ -19,12 +20,13 @@ export class AuditLog {
     return this.fd;
   }
 
-  /** Appends entries durably (one fsync for the batch). */
+  /**
+   * Appends entries durably (one fsync for the batch): all of them or none (a failed write is cut back);
+   * a full disk throws a StoreUnavailableError with one sentence.
+   */
   append(entries: AuditEntry[]): void {
     if (entries.length === 0) return;
-    const fd = this.open();
-    writeSync(fd, entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
-    fsyncSync(fd);
+    appendFully(this.open(), entries.map((e) => JSON.stringify(e)).join('\n') + '\n', 'the audit log');
   }
 
   /** All entries, oldest first; a torn trailing line (crash mid-write) is skipped. */

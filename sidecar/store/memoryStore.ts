@@ -11,6 +11,7 @@ import { DimensionMismatchError, StoreUnavailableError, errorMessage } from '../
 import { isCategory, isSourceType, isStatus, type Memory } from '../model';
 import type { MemoryFilter } from '../protocol';
 import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
+import { isNoSpace, writeFailure } from '../util/append';
 
 export interface ActiveCollection {
   name: string;
@@ -187,6 +188,8 @@ export class MemoryStore {
       try {
         return await op(client);
       } catch (e) {
+        // A full disk is a store outage, not a bad capture: the queue keeps the capture until there is room.
+        if (isNoSpace(e)) throw writeFailure('the memory store', e);
         if (!isConnectionError(e)) throw e;
         lastErr = e;
         this.log(`Chroma connection lost during ${what} (attempt ${attempt + 1}); reconnecting`);
