@@ -5,11 +5,12 @@
  * instead of starting a competing one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { StoreUnavailableError } from '../errors';
-import { pidAlive } from '../util/process';
+import { writeFailure } from '../util/append';
+import { lockHolder, pidAlive } from '../util/process';
 
 export interface ChromaEndpoint {
   host: string;
@@ -66,6 +67,9 @@ export function chromaCliPath(): string {
   for (let i = 0; i < 5 && !existsSync(join(dir, 'package.json')); i++) dir = dirname(dir);
   return join(dir, 'dist', 'cli.mjs');
 }
+
+/** How long a start lock may exist without a pid before it counts as stale (its creator writes the pid at once). */
+const LOCK_WRITE_GRACE_MS = 2000;
 
 export interface ChromaSupervisorOptions {
   /** The data folder; the database lives in `<dataDir>/chroma`. */
@@ -147,36 +151,56 @@ export class ChromaSupervisor {
     return this.endpoint;
   }
 
-  /** Exclusive start lock across processes (O_EXCL file with our pid; stale locks are broken). */
+  /**
+   * Exclusive start lock across processes (O_EXCL file with our pid). A lock is stale, and broken, when
+   * its holder is dead, or when it holds no valid pid (0-byte after a full disk, garbage, pid <= 0) and is
+   * older than {@link LOCK_WRITE_GRACE_MS} (younger: its creator may be about to write the pid).
+   */
   private async withStartLock<T>(fn: () => Promise<T>): Promise<T> {
     const deadline = Date.now() + 60_000;
     for (;;) {
+      let fd: number;
       try {
-        const fd = openSync(this.lockFile, 'wx', 0o600);
-        writeFileSync(fd, String(process.pid));
-        closeSync(fd);
-        break;
+        fd = openSync(this.lockFile, 'wx', 0o600);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-        let holder = NaN;
-        try {
-          holder = Number(readFileSync(this.lockFile, 'utf8'));
-        } catch {
-          // vanished meanwhile
-        }
-        if (!Number.isFinite(holder) || !pidAlive(holder) || holder === process.pid) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw writeFailure("Chroma's start lock", e);
+        if (this.lockIsStale()) {
           rmSync(this.lockFile, { force: true });
           continue;
         }
         if (Date.now() > deadline) throw new StoreUnavailableError('Another Mnemo process is starting Chroma and did not finish within a minute.');
         await new Promise((r) => setTimeout(r, 200));
+        continue;
       }
+      try {
+        writeFileSync(fd, String(process.pid));
+      } catch (e) {
+        rmSync(this.lockFile, { force: true }); // never leave a lock without a pid behind
+        throw writeFailure("Chroma's start lock", e);
+      } finally {
+        closeSync(fd);
+      }
+      break;
     }
     try {
       return await fn();
     } finally {
       rmSync(this.lockFile, { force: true });
     }
+  }
+
+  private lockIsStale(): boolean {
+    let text: string;
+    let ageMs: number;
+    try {
+      text = readFileSync(this.lockFile, 'utf8');
+      ageMs = Date.now() - statSync(this.lockFile).mtimeMs;
+    } catch {
+      return true; // vanished meanwhile
+    }
+    const holder = lockHolder(text);
+    if (holder === undefined) return ageMs > LOCK_WRITE_GRACE_MS;
+    return holder === process.pid || !pidAlive(holder);
   }
 
   private async startOrAdopt(): Promise<ChromaEndpoint> {
@@ -216,7 +240,13 @@ export class ChromaSupervisor {
       if (exited) break;
       if (await heartbeat('127.0.0.1', port, false, undefined, 500)) {
         const info: ServerFile = { pid: child.pid!, port, started_at: new Date().toISOString(), owner_pid: process.pid };
-        writeFileSync(this.serverFile, JSON.stringify(info), { mode: 0o600 });
+        try {
+          writeFileSync(this.serverFile, JSON.stringify(info), { mode: 0o600 });
+        } catch (e) {
+          // A full disk: this process still uses the server; other processes cannot adopt it meanwhile.
+          rmSync(this.serverFile, { force: true });
+          this.opts.log?.(writeFailure('the Chroma server file', e).message);
+        }
         this.endpoint = { host: '127.0.0.1', port, ssl: false, describe: `embedded Chroma (pid ${child.pid}) on 127.0.0.1:${port}` };
         return this.endpoint;
       }
