@@ -90,7 +90,10 @@ export class ChromaSupervisor {
   private child: ChildProcess | undefined;
   private endpoint: ChromaEndpoint | undefined;
   private starting: Promise<ChromaEndpoint> | undefined;
+  /** Set by {@link stop}: a stopped supervisor never starts or adopts a server again. */
   private stopping = false;
+  /** A server this process adopted from a dead owner: it now stops it, as if it had started it. */
+  private adoptedPid: number | undefined;
   private restarts: number[] = [];
   private logStream: WriteStream | undefined;
   private readonly dbDir: string;
@@ -112,9 +115,14 @@ export class ChromaSupervisor {
     return this.child?.pid;
   }
 
-  /** Returns a live endpoint, starting or adopting a server as needed. */
+  /**
+   * Returns a live endpoint, starting or adopting a server as needed. After {@link stop} it refuses: a
+   * late caller (a model load finishing after dispose) must not start a second server that keeps the
+   * process alive and outlives it.
+   */
   async ensure(): Promise<ChromaEndpoint> {
     if (this.opts.url) return this.remoteEndpoint();
+    if (this.stopping) throw new StoreUnavailableError('Mnemo is shutting down, so the memory store is closed.');
     if (this.endpoint && (await heartbeat(this.endpoint.host, this.endpoint.port))) return this.endpoint;
     this.starting ??= this.startOrAdopt().finally(() => {
       this.starting = undefined;
@@ -143,10 +151,24 @@ export class ChromaSupervisor {
     }
   }
 
+  /**
+   * Uses the server another Mnemo process started on this data folder. When that process is gone (killed
+   * while its server kept running), this one takes the server over (`owner_pid`) and stops it on
+   * {@link stop}, so orphaned servers never pile up.
+   */
   private async adopt(): Promise<ChromaEndpoint | undefined> {
     const info = this.readServerFile();
     if (!info || !pidAlive(info.pid)) return undefined;
     if (!(await heartbeat('127.0.0.1', info.port))) return undefined;
+    if (info.owner_pid !== process.pid && !pidAlive(info.owner_pid)) {
+      try {
+        writeFileSync(this.serverFile, JSON.stringify({ ...info, owner_pid: process.pid } satisfies ServerFile), { mode: 0o600 });
+        this.adoptedPid = info.pid;
+        this.opts.log?.(`Took over the Chroma server (pid ${info.pid}) left by a process that exited`);
+      } catch {
+        // a full disk: use it without taking it over
+      }
+    }
     this.endpoint = { host: '127.0.0.1', port: info.port, ssl: false, describe: `embedded Chroma (shared, pid ${info.pid}) on 127.0.0.1:${info.port}` };
     return this.endpoint;
   }
@@ -239,6 +261,7 @@ export class ChromaSupervisor {
     while (Date.now() < deadline) {
       if (exited) break;
       if (await heartbeat('127.0.0.1', port, false, undefined, 500)) {
+        if (this.stopping) break; // stop() came while it started: it is killed below, never left running
         const info: ServerFile = { pid: child.pid!, port, started_at: new Date().toISOString(), owner_pid: process.pid };
         try {
           writeFileSync(this.serverFile, JSON.stringify(info), { mode: 0o600 });
@@ -253,6 +276,7 @@ export class ChromaSupervisor {
       await new Promise((r) => setTimeout(r, 100));
     }
     child.kill('SIGKILL');
+    if (this.stopping) throw new StoreUnavailableError('Mnemo is shutting down, so the memory store is closed.');
     throw new StoreUnavailableError(
       `The embedded Chroma server did not start within ${Math.round((this.opts.startTimeoutMs ?? 30_000) / 1000)} s; see ${join(this.opts.dataDir, 'logs', 'chroma.log')}.`,
     );
@@ -278,27 +302,56 @@ export class ChromaSupervisor {
     );
   }
 
-  /** Stops the server if this process started it. */
+  /**
+   * Stops the server if this process started it (or took it over from a dead owner), after any start in
+   * flight has settled; afterwards {@link ensure} refuses.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
+    await this.starting?.catch(() => undefined);
     const child = this.child;
     this.child = undefined;
     this.endpoint = undefined;
-    if (!child || child.exitCode !== null) return;
     const info = this.readServerFile();
-    if (info?.pid === child.pid) rmSync(this.serverFile, { force: true });
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(() => {
-        child.kill('SIGKILL');
-        resolve();
-      }, 5000);
-      child.once('exit', () => {
-        clearTimeout(t);
-        resolve();
+    const adopted = this.adoptedPid;
+    this.adoptedPid = undefined;
+    if (adopted !== undefined && info?.pid === adopted && info.owner_pid === process.pid) {
+      rmSync(this.serverFile, { force: true });
+      await stopPid(adopted);
+    }
+    if (child && child.exitCode === null && child.signalCode === null) {
+      if (info?.pid === child.pid) rmSync(this.serverFile, { force: true });
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve();
+        }, 5000);
+        child.once('exit', () => {
+          clearTimeout(t);
+          resolve();
+        });
+        child.kill('SIGTERM');
       });
-      child.kill('SIGTERM');
-    });
+    }
     this.logStream?.end();
     this.logStream = undefined;
+  }
+}
+
+/** SIGTERM to a server that is not our child, SIGKILL if it is still there after 5 s. */
+async function stopPid(pid: number): Promise<void> {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return; // already gone
+  }
+  const deadline = Date.now() + 5000;
+  while (pidAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (pidAlive(pid)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
   }
 }
