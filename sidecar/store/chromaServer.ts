@@ -1,16 +1,23 @@
 /**
- * Supervises the embedded Chroma server (npm `chromadb` CLI, `chroma run`) for one data folder:
- * binds 127.0.0.1 on a free port, waits for the heartbeat, restarts it if it dies (bounded), stops it
- * on shutdown. A second sidecar on the same data folder finds `server.json` and uses the running server
- * instead of starting a competing one.
+ * Supervises the embedded Chroma server (npm `chromadb`, `chroma run`) for one data folder: starts it,
+ * waits for the heartbeat, restarts it if it dies (bounded), stops it on shutdown. A second sidecar on
+ * the same data folder finds `mnemo-server.json` and uses the running server instead of starting a
+ * competing one.
+ *
+ * Chroma 1.0.5 enforces no authentication, so where the platform allows it Chroma runs in a private
+ * network namespace reachable only through a Unix socket in the 0700 `chroma/` folder (`isolation.ts`),
+ * and this process talks to it through its authenticating loopback front (`front.ts`: secret token,
+ * Host checked). Elsewhere it binds 127.0.0.1 on a free port, as before, and `describe` says so.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
+import { chmodSync, closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { StoreUnavailableError } from '../errors';
 import { writeFailure } from '../util/append';
 import { lockHolder, pidAlive } from '../util/process';
+import { startStoreFront, type StoreFront } from './front';
+import { MAX_SOCKET_PATH, isolatedCommand, isolationAvailable, socketHeartbeat } from './isolation';
 
 export interface ChromaEndpoint {
   host: string;
@@ -23,7 +30,10 @@ export interface ChromaEndpoint {
 
 interface ServerFile {
   pid: number;
-  port: number;
+  /** The TCP port on 127.0.0.1 (a server started without isolation). */
+  port?: number;
+  /** The Unix socket of a server in a private network namespace. */
+  socket?: string;
   started_at: string;
   owner_pid: number;
 }
@@ -84,6 +94,8 @@ export interface ChromaSupervisorOptions {
   maxRestarts?: number;
   restartWindowMs?: number;
   startTimeoutMs?: number;
+  /** Run Chroma in a private network namespace behind the authenticating front where possible (default true). */
+  isolate?: boolean;
 }
 
 export class ChromaSupervisor {
@@ -99,11 +111,34 @@ export class ChromaSupervisor {
   private readonly dbDir: string;
   private readonly serverFile: string;
   private readonly lockFile: string;
+  private readonly socketPath: string;
+  private front: StoreFront | undefined;
 
   constructor(private readonly opts: ChromaSupervisorOptions) {
     this.dbDir = join(opts.dataDir, 'chroma');
     this.serverFile = join(this.dbDir, 'mnemo-server.json');
     this.lockFile = join(this.dbDir, 'mnemo-start.lock');
+    this.socketPath = join(this.dbDir, 'mnemo-chroma.sock');
+  }
+
+  /** Why Chroma is not isolated here, or undefined when it can be. */
+  private isolationRefused(): string | undefined {
+    if (this.opts.isolate === false) return 'isolation is turned off';
+    if (Buffer.byteLength(this.socketPath) > MAX_SOCKET_PATH) return `the data folder path is too long for a Unix socket (${this.socketPath})`;
+    const probe = isolationAvailable();
+    return probe.ok ? undefined : probe.reason;
+  }
+
+  /** The endpoint for a server behind a Unix socket: this process's authenticating front. */
+  private async frontEndpoint(pid: number, shared: boolean): Promise<ChromaEndpoint> {
+    this.front ??= await startStoreFront(this.socketPath);
+    return {
+      host: '127.0.0.1',
+      port: this.front.port,
+      ssl: false,
+      headers: this.front.headers,
+      describe: `embedded Chroma (${shared ? 'shared, ' : ''}pid ${pid}, private network namespace) via the authenticated front on 127.0.0.1:${this.front.port}`,
+    };
   }
 
   get isRemote(): boolean {
@@ -123,7 +158,7 @@ export class ChromaSupervisor {
   async ensure(): Promise<ChromaEndpoint> {
     if (this.opts.url) return this.remoteEndpoint();
     if (this.stopping) throw new StoreUnavailableError('Mnemo is shutting down, so the memory store is closed.');
-    if (this.endpoint && (await heartbeat(this.endpoint.host, this.endpoint.port))) return this.endpoint;
+    if (this.endpoint && (await heartbeat(this.endpoint.host, this.endpoint.port, false, this.endpoint.headers))) return this.endpoint;
     this.starting ??= this.startOrAdopt().finally(() => {
       this.starting = undefined;
     });
@@ -159,7 +194,8 @@ export class ChromaSupervisor {
   private async adopt(): Promise<ChromaEndpoint | undefined> {
     const info = this.readServerFile();
     if (!info || !pidAlive(info.pid)) return undefined;
-    if (!(await heartbeat('127.0.0.1', info.port))) return undefined;
+    const alive = info.socket ? info.socket === this.socketPath && (await socketHeartbeat(info.socket)) : !!info.port && (await heartbeat('127.0.0.1', info.port));
+    if (!alive) return undefined;
     if (info.owner_pid !== process.pid && !pidAlive(info.owner_pid)) {
       try {
         writeFileSync(this.serverFile, JSON.stringify({ ...info, owner_pid: process.pid } satisfies ServerFile), { mode: 0o600 });
@@ -169,7 +205,9 @@ export class ChromaSupervisor {
         // a full disk: use it without taking it over
       }
     }
-    this.endpoint = { host: '127.0.0.1', port: info.port, ssl: false, describe: `embedded Chroma (shared, pid ${info.pid}) on 127.0.0.1:${info.port}` };
+    this.endpoint = info.socket
+      ? await this.frontEndpoint(info.pid, true)
+      : { host: '127.0.0.1', port: info.port!, ssl: false, describe: `embedded Chroma (shared, pid ${info.pid}) on 127.0.0.1:${info.port} (not isolated)` };
     return this.endpoint;
   }
 
@@ -226,7 +264,15 @@ export class ChromaSupervisor {
   }
 
   private async startOrAdopt(): Promise<ChromaEndpoint> {
-    mkdirSync(this.dbDir, { recursive: true });
+    mkdirSync(this.dbDir, { recursive: true, mode: 0o700 });
+    // The data folder and the database are this user's only: 0700 folders (files are created 0600).
+    for (const dir of [this.opts.dataDir, this.dbDir]) {
+      try {
+        chmodSync(dir, 0o700);
+      } catch {
+        // not ours to change (a shared folder set up by an administrator)
+      }
+    }
     const adopted = await this.adopt();
     if (adopted) return adopted;
     return this.withStartLock(async () => {
@@ -238,16 +284,26 @@ export class ChromaSupervisor {
 
   private async spawnServer(): Promise<ChromaEndpoint> {
     const previous = this.readServerFile();
-    const port = await freePort(previous?.port);
+    const refused = this.isolationRefused();
+    const port = refused ? await freePort(previous?.port) : 0;
     const cli = chromaCliPath();
     if (!existsSync(cli)) throw new StoreUnavailableError(`The embedded Chroma server is missing (${cli}); reinstall Mnemo or set mnemo.chroma.url.`);
-    mkdirSync(join(this.opts.dataDir, 'logs'), { recursive: true });
-    this.logStream ??= createWriteStream(join(this.opts.dataDir, 'logs', 'chroma.log'), { flags: 'a' });
-    this.opts.log?.(`Starting Chroma on 127.0.0.1:${port} (data ${this.dbDir})`);
-    const child = spawn(process.execPath, [cli, 'run', '--path', this.dbDir, '--port', String(port), '--host', '127.0.0.1'], {
+    mkdirSync(join(this.opts.dataDir, 'logs'), { recursive: true, mode: 0o700 });
+    this.logStream ??= createWriteStream(join(this.opts.dataDir, 'logs', 'chroma.log'), { flags: 'a', mode: 0o600 });
+    let command = process.execPath;
+    let args = [cli, 'run', '--path', this.dbDir, '--port', String(port), '--host', '127.0.0.1'];
+    if (refused) {
+      this.opts.log?.(`Starting Chroma on 127.0.0.1:${port} (data ${this.dbDir}); not isolated from other local users: ${refused}`);
+    } else {
+      ({ command, args } = isolatedCommand(this.socketPath, this.dbDir));
+      rmSync(this.socketPath, { force: true });
+      this.opts.log?.(`Starting Chroma in a private network namespace, reachable only through ${this.socketPath} (data ${this.dbDir})`);
+    }
+    const child = spawn(command, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NO_COLOR: '1' },
     });
+    child.once('error', () => undefined); // a spawn failure also ends in 'exit'
     this.child = child;
     child.stdout?.pipe(this.logStream, { end: false });
     child.stderr?.pipe(this.logStream, { end: false });
@@ -257,12 +313,15 @@ export class ChromaSupervisor {
       if (this.child === child) this.child = undefined;
       this.onChildExit(code, signal);
     });
+    const up = () => (refused ? heartbeat('127.0.0.1', port, false, undefined, 500) : socketHeartbeat(this.socketPath, 500));
     const deadline = Date.now() + (this.opts.startTimeoutMs ?? 30_000);
     while (Date.now() < deadline) {
       if (exited) break;
-      if (await heartbeat('127.0.0.1', port, false, undefined, 500)) {
+      if (await up()) {
         if (this.stopping) break; // stop() came while it started: it is killed below, never left running
-        const info: ServerFile = { pid: child.pid!, port, started_at: new Date().toISOString(), owner_pid: process.pid };
+        const info: ServerFile = refused
+          ? { pid: child.pid!, port, started_at: new Date().toISOString(), owner_pid: process.pid }
+          : { pid: child.pid!, socket: this.socketPath, started_at: new Date().toISOString(), owner_pid: process.pid };
         try {
           writeFileSync(this.serverFile, JSON.stringify(info), { mode: 0o600 });
         } catch (e) {
@@ -270,7 +329,9 @@ export class ChromaSupervisor {
           rmSync(this.serverFile, { force: true });
           this.opts.log?.(writeFailure('the Chroma server file', e).message);
         }
-        this.endpoint = { host: '127.0.0.1', port, ssl: false, describe: `embedded Chroma (pid ${child.pid}) on 127.0.0.1:${port}` };
+        this.endpoint = refused
+          ? { host: '127.0.0.1', port, ssl: false, describe: `embedded Chroma (pid ${child.pid}) on 127.0.0.1:${port} (not isolated: ${refused})` }
+          : await this.frontEndpoint(child.pid!, false);
         return this.endpoint;
       }
       await new Promise((r) => setTimeout(r, 100));
@@ -333,6 +394,8 @@ export class ChromaSupervisor {
         child.kill('SIGTERM');
       });
     }
+    await this.front?.close();
+    this.front = undefined;
     this.logStream?.end();
     this.logStream = undefined;
   }

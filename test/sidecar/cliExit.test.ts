@@ -11,14 +11,15 @@ import { CLI_JS, SidecarSession, TEST_MODEL, cleanupDataDir, tempDataDir, testCo
 // the background model load called ensure() after dispose() had stopped Chroma and started a second
 // server, which kept the CLI alive; killing the hung CLI left orphaned servers on the data folder.
 
-/** Every Chroma server running on this data folder, from /proc (this process's own scan excluded). */
+/** Every Chroma server running on this data folder (isolated or not), from /proc. */
 function chromaServers(dataDir: string): number[] {
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
       const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
-      if (cmd.some((a) => a.endsWith('cli.mjs')) && cmd.includes(join(dataDir, 'chroma'))) out.push(Number(name));
+      // `chroma run --path <dir>/chroma`, or the isolated host `node -e … <binding> <socket> <dir>/chroma 8000`
+      if (cmd.includes(join(dataDir, 'chroma'))) out.push(Number(name));
     } catch {
       // exited meanwhile
     }
