@@ -15,7 +15,7 @@ import { AuditLog } from './lifecycle/audit';
 import { planDecay } from './lifecycle/decay';
 import { GLOBAL_PROJECT, isCategory, isSourceType, memoryId, type Category, type Memory, type MemoryStatus } from './model';
 import { analyzeSession } from './pipeline/index';
-import { redactText } from './pipeline/redact';
+import { redactSession, redactText } from './pipeline/redact';
 import { extractWithLlm, extractionMessages, mergeRuleAndLlm, selectKnown, type ExtractResult } from './pipeline/extract';
 import type { Candidate, SessionInput } from './pipeline/types';
 import type {
@@ -313,14 +313,8 @@ export class MnemoService {
   /** Redacts and appends a session to the durable queue; returns once it is on disk. */
   async capture(session: SessionInput): Promise<CaptureResult> {
     validateSession(session);
-    let redactions = 0;
-    const messages = [];
-    for (const m of session.messages) {
-      const r = await redactText(m.content);
-      redactions += r.findings.reduce((n, f) => n + f.count, 0);
-      messages.push({ ...m, content: r.text });
-    }
-    const entry = this.queue.enqueue({ ...session, messages, added_by: session.added_by ?? this.config.user }, this.now());
+    const { session: clean, redactions } = await redactSession({ ...session, added_by: session.added_by ?? this.config.user });
+    const entry = this.queue.enqueue(clean, this.now());
     this.scheduleStatus();
     if (this.background) this.kickQueue();
     return { queue_id: entry.id, redactions };
@@ -380,7 +374,7 @@ export class MnemoService {
   /** Processes a session now and reports every decision. */
   async ingest(params: IngestParams): Promise<IngestReport> {
     validateSession(params);
-    return this.ingestNow(params, params.explain ?? true);
+    return this.ingestNow((await redactSession(params)).session, params.explain ?? true);
   }
 
   private async ingestNow(session: SessionInput, explain: boolean): Promise<IngestReport> {
@@ -586,18 +580,19 @@ export class MnemoService {
     const { text } = await redactText(p.text.trim().slice(0, 2000));
     await this.requireModel();
     const [vector] = await this.embedder.embed([text]);
-    const session: SessionInput = {
+    const { session } = await redactSession<SessionInput>({
       project_id: p.project_id,
       source_type: p.source_type ?? 'manual',
       messages: [{ role: 'user', content: text }],
       added_by: p.added_by ?? this.config.user,
-    };
+      source_ref: p.source_ref ?? [],
+    });
     const candidate: Candidate = {
       text,
       category: p.category ?? guessCategory(text),
       source_type: p.source_type ?? 'manual',
       is_actionable: /\d/.test(text) && /[A-Za-z\u4e00-\u9fff]{2,}/.test(text),
-      source_ref: p.source_ref ?? [],
+      source_ref: session.source_ref ?? [],
       message_ids: [],
       reason: 'explicit: remembered on request',
       score: 8,
