@@ -12,7 +12,7 @@ import { LlmUsageCounter } from './llm/usage';
 import { CancelledError, EmbeddingError, InvalidInputError, MnemoError, NotFoundError, errorMessage } from './errors';
 import { startBackupSchedule } from './backup/schedule';
 import { AuditLog } from './lifecycle/audit';
-import { planDecay } from './lifecycle/decay';
+import { futureAsOfError, planDecay } from './lifecycle/decay';
 import { GLOBAL_PROJECT, isCategory, isSourceType, memoryId, type Category, type Memory, type MemoryStatus } from './model';
 import { analyzeSession } from './pipeline/index';
 import { redactSession, redactText } from './pipeline/redact';
@@ -911,6 +911,8 @@ export class MnemoService {
   async decay(p: DecayParams = {}): Promise<DecayResult> {
     const asOf = p.as_of ? new Date(p.as_of) : this.clock();
     if (Number.isNaN(asOf.getTime())) throw new InvalidInputError(`"${p.as_of}" is not a date; use YYYY-MM-DD.`);
+    const future = futureAsOfError(asOf, this.clock());
+    if (future) throw new InvalidInputError(future);
     const all = (await this.store.find(buildWhere({ status: ['active', 'confirmed', 'pending'] }))).map((r) => r.memory);
     const steps = planDecay(all, asOf, this.config.decay);
     if (p.apply && steps.length > 0) {
