@@ -12,6 +12,7 @@ import { isCategory, isSourceType, isStatus, type Memory } from '../model';
 import type { MemoryFilter } from '../protocol';
 import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
 import { isNoSpace, writeFailure } from '../util/append';
+import { wellFormed } from '../util/text';
 
 export interface ActiveCollection {
   name: string;
@@ -60,6 +61,8 @@ export function toMetadata(m: Memory): Metadata {
   };
   // Optional fields are always written ('' = absent) because Chroma's update merges metadata keys.
   for (const k of OPTIONAL_STRING_FIELDS) meta[k] = m[k] ?? '';
+  // A lone surrogate anywhere makes Chroma refuse the whole batch (400): store U+FFFD instead.
+  for (const [k, v] of Object.entries(meta)) if (typeof v === 'string') meta[k] = wellFormed(v);
   return meta;
 }
 
@@ -279,7 +282,7 @@ export class MemoryStore {
       await col.upsert({
         ids: records.map((r) => r.memory.id),
         embeddings: records.map((r) => r.vector),
-        documents: records.map((r) => r.memory.text),
+        documents: records.map((r) => wellFormed(r.memory.text)),
         metadatas: records.map((r) => toMetadata(r.memory)),
       });
     });
