@@ -106,6 +106,8 @@ export class ChromaSupervisor {
   private stopping = false;
   /** A server this process adopted from a dead owner: it now stops it, as if it had started it. */
   private adoptedPid: number | undefined;
+  /** Set while the last health report was bad: the next successful start reports it good again. */
+  private unhealthy = false;
   private restarts: number[] = [];
   private logStream: WriteStream | undefined;
   private readonly dbDir: string;
@@ -159,9 +161,15 @@ export class ChromaSupervisor {
     if (this.opts.url) return this.remoteEndpoint();
     if (this.stopping) throw new StoreUnavailableError('Mnemo is shutting down, so the memory store is closed.');
     if (this.endpoint && (await heartbeat(this.endpoint.host, this.endpoint.port, false, this.endpoint.headers))) return this.endpoint;
-    this.starting ??= this.startOrAdopt().finally(() => {
-      this.starting = undefined;
-    });
+    this.starting ??= this.startOrAdopt()
+      .then((ep) => {
+        // "Crashed too often" must not stay up once a later request brought the store back.
+        if (this.unhealthy) this.health(true, 'The embedded Chroma server is running again.');
+        return ep;
+      })
+      .finally(() => {
+        this.starting = undefined;
+      });
     return this.starting;
   }
 
@@ -343,6 +351,11 @@ export class ChromaSupervisor {
     );
   }
 
+  private health(ok: boolean, message: string): void {
+    this.unhealthy = !ok;
+    this.opts.onHealth?.(ok, message);
+  }
+
   private onChildExit(code: number | null, signal: NodeJS.Signals | null): void {
     this.endpoint = undefined;
     if (this.stopping) return;
@@ -351,15 +364,15 @@ export class ChromaSupervisor {
     this.restarts = this.restarts.filter((t) => now - t < window);
     const what = signal ? `was killed (${signal})` : `exited with code ${code}`;
     if (this.restarts.length >= (this.opts.maxRestarts ?? 5)) {
-      this.opts.onHealth?.(false, `The embedded Chroma server ${what} and crashed too often to restart automatically; run "Mnemo: Restart Sidecar".`);
+      this.health(false, `The embedded Chroma server ${what} and crashed too often to restart automatically; run "Mnemo: Restart Sidecar".`);
       return;
     }
     this.restarts.push(now);
     this.opts.log?.(`Chroma ${what}; restarting`);
-    this.opts.onHealth?.(false, `The embedded Chroma server ${what}; restarting it.`);
+    this.health(false, `The embedded Chroma server ${what}; restarting it.`);
     void this.ensure().then(
-      () => this.opts.onHealth?.(true, 'The embedded Chroma server is running again.'),
-      (e: unknown) => this.opts.onHealth?.(false, e instanceof Error ? e.message : String(e)),
+      () => undefined, // ensure() reports "running again"
+      (e: unknown) => this.health(false, e instanceof Error ? e.message : String(e)),
     );
   }
 
