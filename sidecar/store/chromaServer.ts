@@ -104,8 +104,6 @@ export class ChromaSupervisor {
   private starting: Promise<ChromaEndpoint> | undefined;
   /** Set by {@link stop}: a stopped supervisor never starts or adopts a server again. */
   private stopping = false;
-  /** A server this process adopted from a dead owner: it now stops it, as if it had started it. */
-  private adoptedPid: number | undefined;
   /** Set while the last health report was bad: the next successful start reports it good again. */
   private unhealthy = false;
   private restarts: number[] = [];
@@ -195,9 +193,9 @@ export class ChromaSupervisor {
   }
 
   /**
-   * Uses the server another Mnemo process started on this data folder. When that process is gone (killed
-   * while its server kept running), this one takes the server over (`owner_pid`) and stops it on
-   * {@link stop}, so orphaned servers never pile up.
+   * Uses the server another live Mnemo process started on this data folder. A server whose owner is gone
+   * (killed while its server kept running) is stopped instead, so orphaned servers never pile up and a
+   * server wedged by its owner's crash is never reused.
    */
   private async adopt(): Promise<ChromaEndpoint | undefined> {
     const info = this.readServerFile();
@@ -205,13 +203,12 @@ export class ChromaSupervisor {
     const alive = info.socket ? info.socket === this.socketPath && (await socketHeartbeat(info.socket)) : !!info.port && (await heartbeat('127.0.0.1', info.port));
     if (!alive) return undefined;
     if (info.owner_pid !== process.pid && !pidAlive(info.owner_pid)) {
-      try {
-        writeFileSync(this.serverFile, JSON.stringify({ ...info, owner_pid: process.pid } satisfies ServerFile), { mode: 0o600 });
-        this.adoptedPid = info.pid;
-        this.opts.log?.(`Took over the Chroma server (pid ${info.pid}) left by a process that exited`);
-      } catch {
-        // a full disk: use it without taking it over
-      }
+      // Its owner died (kill -9, a crash, a full disk): its state is unknown (after ENOSPC its requests
+      // can hang) and nobody would stop it. Stop it; the caller starts a fresh server under the lock.
+      this.opts.log?.(`Stopping the Chroma server (pid ${info.pid}) left by a process that exited; starting a fresh one`);
+      rmSync(this.serverFile, { force: true });
+      await stopPid(info.pid);
+      return undefined;
     }
     this.endpoint = info.socket
       ? await this.frontEndpoint(info.pid, true)
@@ -376,10 +373,7 @@ export class ChromaSupervisor {
     );
   }
 
-  /**
-   * Stops the server if this process started it (or took it over from a dead owner), after any start in
-   * flight has settled; afterwards {@link ensure} refuses.
-   */
+  /** Stops the server if this process started it, after any start in flight has settled; afterwards {@link ensure} refuses. */
   async stop(): Promise<void> {
     this.stopping = true;
     await this.starting?.catch(() => undefined);
@@ -387,12 +381,6 @@ export class ChromaSupervisor {
     this.child = undefined;
     this.endpoint = undefined;
     const info = this.readServerFile();
-    const adopted = this.adoptedPid;
-    this.adoptedPid = undefined;
-    if (adopted !== undefined && info?.pid === adopted && info.owner_pid === process.pid) {
-      rmSync(this.serverFile, { force: true });
-      await stopPid(adopted);
-    }
     if (child && child.exitCode === null && child.signalCode === null) {
       if (info?.pid === child.pid) rmSync(this.serverFile, { force: true });
       await new Promise<void>((resolve) => {
