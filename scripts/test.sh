@@ -45,6 +45,7 @@ run_node_tests() {
 
 run_node_tests unit test/unit/*.test.ts
 run_node_tests sidecar test/sidecar/*.test.ts
+run_node_tests reliability test/reliability/*.test.ts
 
 if [ "${MNEMO_SKIP_EDITOR_TESTS:-}" != "1" ]; then
   step "editor tests (code-server + headless Chromium)"

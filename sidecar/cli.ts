@@ -2,7 +2,7 @@
  * `mnemo`: the same core as the sidecar, without VS Code — for scripts, benchmarks and other agents.
  * Every failure is one sentence on stderr and a non-zero exit code; nothing stored is touched by bad input.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveConfig, type SidecarConfigInput } from './config';
@@ -51,32 +51,96 @@ Global options:
 
 class UsageError extends Error {}
 
-/**
- * Set once the reader of stdout went away (`mnemo recall … | head -3`): the command still finishes
- * (and closes the store cleanly), it only stops printing, and exits quietly.
- */
-let stdoutClosed = false;
+/** Set when stdout's reader went away (`mnemo list | head -1`): the rest of the output is dropped quietly. */
+let stdoutGone = false;
 
 function out(line = ''): void {
-  if (!stdoutClosed) process.stdout.write(line + '\n');
+  if (!stdoutGone) process.stdout.write(line + '\n');
 }
 
-/** A closed pipe on stdout or stderr is the reader's choice, never a crash with a stack trace. */
-function quietOnClosedPipes(): void {
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE') throw e;
-    stdoutClosed = true;
-  });
-  process.stderr.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE') throw e;
-  });
+/** The largest transcript the CLI reads (checked while reading, so /dev/zero or a 3 GB file stop early). */
+export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads a file (or stdin for `-`) as UTF-8, refusing more than {@link MAX_INPUT_BYTES} before the rest is
+ * read, invalid UTF-8 (never stored as U+FFFD) and dropping a leading byte-order mark.
+ */
+export function readTextInput(file: string, maxBytes = MAX_INPUT_BYTES): string {
+  const name = file === '-' ? 'stdin' : file;
+  let fd: number;
+  try {
+    fd = file === '-' ? 0 : openSync(file, 'r');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`Cannot read ${name}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : errnoSentence(e)}.`);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    const buf = Buffer.alloc(1 << 20);
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(fd, buf, 0, buf.length, null);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EAGAIN') continue; // a non-blocking stdin pipe: try again
+        if (code === 'EOF') break;
+        throw new UsageError(`Cannot read ${name}: ${code === 'EISDIR' ? 'it is a folder' : errnoSentence(e)}.`);
+      }
+      if (n === 0) break;
+      total += n;
+      if (total > maxBytes) throw new UsageError(`${name} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; split it into smaller transcripts.`);
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+    }
+  } finally {
+    if (fd !== 0) closeSync(fd);
+  }
+  const bytes = Buffer.concat(chunks);
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new UsageError(`${name} is not valid UTF-8 text; save it as UTF-8 and try again.`);
+  }
+}
+
+/** A positive whole number option, or a usage error naming it. */
+function positiveInt(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number.`);
+  return n;
+}
+
+/** An errno as words, never the raw "ENOSPC: no space left on device, write". */
+function errnoSentence(e: unknown): string {
+  const words: Record<string, string> = {
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is exceeded',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    ENOENT: 'no such file or folder',
+    EISDIR: 'it is a folder',
+    ENOTDIR: 'a part of the path is not a folder',
+    EROFS: 'the file system is read-only',
+    EMFILE: 'too many files are open',
+    EIO: 'an input/output error occurred',
+    EPIPE: 'the output was closed',
+  };
+  const code = (e as NodeJS.ErrnoException)?.code;
+  return (code && words[code]) || errorMessage(e).replace(/^[A-Z]+: /, '').replace(/[.\s]+$/, '');
+}
+
+/** Control characters (ESC, BEL, C1…) in text we echo become visible escapes, never terminal commands. */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 /** Reads a transcript: a JSON array of messages or {"messages": [...]}. */
 export function parseTranscript(text: string, name: string): RawMessage[] {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(text.replace(/^\uFEFF/, '')); // a UTF-8 BOM (Windows editors) is not JSON
   } catch (e) {
     throw new UsageError(`${name} is not valid JSON (${errorMessage(e)}).`);
   }
@@ -209,12 +273,8 @@ export async function main(argv: string[]): Promise<number> {
       if (!file) throw new UsageError('ingest needs a transcript file (or - for stdin).');
       const sourceType = (values['source-type'] ?? 'chat') as SourceType;
       if (!isSourceType(sourceType)) throw new UsageError(`Unknown source type "${sourceType}".`);
-      let text: string;
-      try {
-        text = file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8');
-      } catch (e) {
-        throw new UsageError(`Cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(e)}.`);
-      }
+      if (project === GLOBAL_PROJECT) throw new UsageError('Memories reach the global project only by promotion; ingest into a project, then promote what holds everywhere.');
+      const text = readTextInput(file);
       const messages = parseTranscript(text, file === '-' ? 'stdin' : file);
       const report = await withService(cfg, (svc) =>
         svc.ingest({ project_id: project, source_type: sourceType, messages, source_ref: file === '-' ? [] : [`file:${file}`], explain: values.explain }),
@@ -272,7 +332,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'list': {
       const status = values.status ? (values.status.split(',') as MemoryStatus[]) : undefined;
       if (status && !status.every(isStatus)) throw new UsageError(`Unknown status in "${values.status}".`);
-      const limit = values.limit ? Number(values.limit) : 200;
+      const limit = positiveInt('--limit', values.limit, 200);
       const res = await withService(cfg, (svc) =>
         svc.list({ project_id: values.project || process.env.MNEMO_PROJECT ? project : undefined, status, limit }),
       );
@@ -331,7 +391,8 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'clean': {
-      const threshold = values.threshold ? Number(values.threshold) : 0.5;
+      const threshold = values.threshold === undefined ? 0.5 : Number(values.threshold);
+      if (!/^\s*\d*\.?\d+\s*$/.test(values.threshold ?? '0.5') || !(threshold >= 0 && threshold <= 1)) throw new UsageError('--threshold must be a number from 0 to 1.');
       const preview = await withService(cfg, (svc) => svc.cleanPreview({ project_id: values.project ? project : undefined, threshold }));
       out(`${preview.total} memories under confidence ${threshold}:`);
       for (const m of preview.items) out(`  ${describe(m)}`);
@@ -410,7 +471,15 @@ export async function main(argv: string[]): Promise<number> {
 
 /** Runs the CLI and sets the exit code; errors become one sentence on stderr. */
 export function run(argv: string[] = process.argv.slice(2)): Promise<void> {
-  quietOnClosedPipes();
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    stdoutGone = true;
+    if (e.code === 'EPIPE') return; // the reader is done (| head): not an error
+    process.stderr.write(`mnemo: the output could not be written (${errnoSentence(e)}).\n`);
+    process.exitCode = 1;
+  });
+  process.stderr.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e; // stderr's reader went away too: nothing left to tell
+  });
   return main(argv).then(
     (code) => {
       process.exitCode = code;
@@ -418,8 +487,8 @@ export function run(argv: string[] = process.argv.slice(2)): Promise<void> {
     (e: unknown) => {
       const code = (e as { code?: string })?.code;
       const usage = e instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'));
-      const msg = usage || e instanceof MnemoError ? errorMessage(e) : `mnemo failed: ${errorMessage(e)}`;
-      process.stderr.write(`mnemo: ${msg}\n`);
+      const msg = usage || e instanceof MnemoError ? errorMessage(e) : `mnemo failed: ${errnoSentence(e)}.`;
+      process.stderr.write(`mnemo: ${printable(msg)}\n`);
       if (process.env.MNEMO_DEBUG && e instanceof Error) process.stderr.write(`${e.stack}\n`);
       process.exitCode = usage ? 2 : 1;
     },

@@ -19,11 +19,12 @@ export const SOURCE_TYPES = [
 ] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 
-export const STATUSES = ['active', 'pending', 'confirmed', 'wrong', 'archived'] as const;
+export const STATUSES = ['active', 'pending', 'confirmed', 'wrong', 'archived', 'superseded'] as const;
 /**
  * active: stored and recallable; pending: waiting in the review queue (not recalled);
  * confirmed: a person vouched for it; wrong: a tombstone (never recalled, blocks re-learning);
- * archived: decayed under the floor or cleaned (kept, never recalled).
+ * archived: decayed under the floor or cleaned (kept, never recalled);
+ * superseded: a newer memory changed this fact (`superseded_by`; kept for history, never recalled).
  */
 export type MemoryStatus = (typeof STATUSES)[number];
 
@@ -69,6 +70,10 @@ export interface Memory {
   /** Who marked it wrong, and when (UTC). */
   wrong_by?: string;
   wrong_at?: string;
+  /** The newer memory that changed this fact (status superseded). */
+  superseded_by?: string;
+  /** The older memory this one changed. */
+  supersedes?: string;
   /** Who said it, when the transcript named its speakers. */
   speaker?: string;
   /** UTC time of the message it came from (absent: only the ingest time is known). */

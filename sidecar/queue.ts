@@ -5,8 +5,9 @@
  * derived from project + normalized text and writes are upserts.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { appendFully } from './util/append';
 import { pidAlive } from './util/process';
 
 export interface QueueEntry<T> {
@@ -60,15 +61,16 @@ export class DurableQueue<T> {
     return this.fd;
   }
 
+  /** Appends one whole line (or nothing: a failed write is cut back) and throws one sentence on failure. */
   private write(line: Line<T>, sync: boolean): void {
-    const s = JSON.stringify(line) + '\n';
-    const fd = this.open();
-    writeSync(fd, s);
-    if (sync) fsyncSync(fd);
-    this.bytes += Buffer.byteLength(s);
+    this.bytes += appendFully(this.open(), JSON.stringify(line) + '\n', 'the capture queue', sync);
   }
 
-  /** Appends durably; when this returns the entry survives a crash. */
+  /**
+   * Appends durably; when this returns the entry survives a crash. On a full disk it throws a
+   * StoreUnavailableError ("The disk is full, …") and the entry is neither in the file nor pending, so
+   * the capture is refused, never acknowledged and lost.
+   */
   enqueue(payload: T, at = new Date().toISOString()): QueueEntry<T> {
     const entry: QueueEntry<T> = { id: randomUUID(), at, payload, attempts: 0 };
     this.write({ op: 'add', id: entry.id, at, payload }, true);
@@ -83,18 +85,33 @@ export class DurableQueue<T> {
     this.pendingEntries.set(entry.id, { ...entry, attempts: 0 });
   }
 
-  markDone(id: string): void {
-    if (!this.pendingEntries.has(id)) return;
-    this.write({ op: 'done', id }, true);
+  /**
+   * Marks an entry processed. Never throws: if the marker cannot be written (a full disk) the entry still
+   * leaves this process's pending list and is replayed after a restart, which is harmless (writes are
+   * upserts by id). Returns false when the marker was not written.
+   */
+  markDone(id: string): boolean {
+    if (!this.pendingEntries.has(id)) return true;
     this.pendingEntries.delete(id);
+    try {
+      this.write({ op: 'done', id }, true);
+    } catch {
+      return false;
+    }
     if (this.bytes > COMPACT_BYTES && this.pendingEntries.size < 100) this.compact();
+    return true;
   }
 
+  /** Counts a failed attempt. Never throws: the count is kept in memory when the disk is full. */
   markFailed(id: string, error: string): void {
     const e = this.pendingEntries.get(id);
     if (!e) return;
     e.attempts++;
-    this.write({ op: 'fail', id, error }, false);
+    try {
+      this.write({ op: 'fail', id, error }, false);
+    } catch {
+      // a full disk: the attempt still counts in this process
+    }
   }
 
   /** Entries not yet done, oldest first. */
@@ -106,19 +123,29 @@ export class DurableQueue<T> {
     return this.pendingEntries.size;
   }
 
-  /** Rewrites the file with only the pending entries (atomic: temp file, fsync, rename). */
+  /**
+   * Rewrites the file with only the pending entries (atomic: temp file, fsync, rename). Best effort: when
+   * the temp file cannot be written (a full disk) the current file stays as it is, and is still correct.
+   */
   compact(): void {
     this.close();
     const tmp = `${this.file}.tmp`;
     const body = this.pending()
       .map((e) => JSON.stringify({ op: 'add', id: e.id, at: e.at, payload: e.payload } satisfies Line<T>) + '\n')
       .join('');
-    writeFileSync(tmp, body, { mode: 0o600 });
-    const fd = openSync(tmp, 'r+');
-    fsyncSync(fd);
-    closeSync(fd);
-    renameSync(tmp, this.file);
-    this.bytes = Buffer.byteLength(body);
+    try {
+      writeFileSync(tmp, body, { mode: 0o600 });
+      const fd = openSync(tmp, 'r+');
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, this.file);
+      this.bytes = Buffer.byteLength(body);
+    } catch {
+      rmSync(tmp, { force: true });
+    }
   }
 
   close(): void {

@@ -27,7 +27,7 @@ export async function stats(core: Core, deps: StatsDeps, projectId?: string): Pr
         new_7d: 0,
         actionable: 0,
         pending: 0,
-        by_status: { active: 0, pending: 0, confirmed: 0, wrong: 0, archived: 0 },
+        by_status: { active: 0, pending: 0, confirmed: 0, wrong: 0, archived: 0, superseded: 0 },
         by_category: { persona: 0, episodic: 0, instruction: 0 },
         confidence_histogram: new Array<number>(10).fill(0),
       };

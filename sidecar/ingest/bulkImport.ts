@@ -60,7 +60,7 @@ export async function bulkImport(
     // The same text already stored: a duplicate, or blocked when that memory was marked wrong.
     for (const m of stored.values()) {
       const d = decideDedup({ id: m.id, text: m.text, category: m.category, project_id: m.project_id, vector: [] }, { sameId: m }, limit);
-      if (d.kind !== 'new') result[d.kind === 'blocked' ? 'blocked' : 'duplicates']++;
+      if (d.kind === 'blocked' || d.kind === 'duplicate') result[d.kind === 'blocked' ? 'blocked' : 'duplicates']++;
     }
     const vectors = fresh.length ? await core.embedding.embed(fresh.map((b) => b.text)) : [];
     // Nearest stored neighbour per item, one Chroma call per (project, category) group.
@@ -87,7 +87,8 @@ export async function bulkImport(
         { neighbour: nearest.get(i), earlier: records },
         limit,
       );
-      if (d.kind !== 'new') {
+      // A changed fact (update/unsure) is imported beside the memory it changes: the backup's author kept both.
+      if (d.kind === 'blocked' || d.kind === 'duplicate') {
         result[d.kind === 'blocked' ? 'blocked' : 'duplicates']++;
         return;
       }

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import type { Core } from '../core';
 import { EmbeddingError, StoreUnavailableError, errorMessage } from '../errors';
-import { redactText } from '../pipeline/redact';
+import { redactSession } from '../pipeline/redact';
 import type { SessionInput } from '../pipeline/types';
 import type { CaptureResult, IngestReport } from '../protocol';
 import { openCaptureQueue, type DurableQueue } from '../queue';
@@ -43,14 +43,9 @@ export class CaptureWorker {
   /** Redacts and appends a session to the durable queue; returns once it is on disk. */
   async capture(session: SessionInput): Promise<CaptureResult> {
     validateSession(session);
-    let redactions = 0;
-    const messages = [];
-    for (const m of session.messages) {
-      const r = await redactText(m.content);
-      redactions += r.findings.reduce((n, f) => n + f.count, 0);
-      messages.push({ ...m, content: r.text });
-    }
-    const entry = this.queue.enqueue({ ...session, messages, added_by: session.added_by ?? this.core.config.user }, this.core.now());
+    // Every free-text field (contents, ids, speakers, refs, added_by, session id) is redacted before it reaches disk.
+    const { session: clean, redactions } = await redactSession({ ...session, added_by: session.added_by ?? this.core.config.user });
+    const entry = this.queue.enqueue(clean, this.core.now());
     this.core.refreshStatus();
     this.kickInBackground();
     return { queue_id: entry.id, redactions };

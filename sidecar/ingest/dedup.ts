@@ -7,6 +7,7 @@
  */
 import { cosineDistance } from '../embed/vectors';
 import type { Category, Memory } from '../model';
+import { classifyFactChange } from './factChange';
 
 export interface DedupCandidate {
   /** The id the candidate would be stored under (memoryId of its project and text). */
@@ -36,7 +37,11 @@ export type DedupDecision =
   /** Repeats `of`, at this cosine distance (0 for the same text). */
   | { kind: 'duplicate'; of: Memory; distance: number; via: DedupVia }
   /** Repeats `of`, which was marked wrong: never stored again. */
-  | { kind: 'blocked'; of: Memory; distance: number; via: DedupVia };
+  | { kind: 'blocked'; of: Memory; distance: number; via: DedupVia }
+  /** Near `of` but a changed fact (another number, version, negation, name): the candidate supersedes it. */
+  | { kind: 'update'; of: Memory; distance: number; via: DedupVia; reason: string }
+  /** Near `of` and maybe a changed fact: both go to review. */
+  | { kind: 'unsure'; of: Memory; distance: number; via: DedupVia; reason: string };
 
 /**
  * Decides one candidate. The same id wins over a neighbour, a neighbour (under `limit`) over an earlier
@@ -45,7 +50,14 @@ export type DedupDecision =
 export function decideDedup(c: DedupCandidate, known: DedupKnown, limit: number): DedupDecision {
   const match = findMatch(c, known, limit);
   if (!match) return { kind: 'new' };
-  return { kind: match.memory.status === 'wrong' ? 'blocked' : 'duplicate', of: match.memory, distance: match.distance, via: match.via };
+  if (match.memory.status === 'wrong') return { kind: 'blocked', of: match.memory, distance: match.distance, via: match.via };
+  // Near-duplicate text is not the same fact: "timeout 1500 ms" -> "timeout 3000 ms" is an update.
+  if (match.via !== 'same-id') {
+    const change = classifyFactChange(c.text, match.memory.text);
+    if (change.verdict === 'update') return { kind: 'update', of: match.memory, distance: match.distance, via: match.via, reason: change.reason };
+    if (change.verdict === 'unsure') return { kind: 'unsure', of: match.memory, distance: match.distance, via: match.via, reason: change.reason };
+  }
+  return { kind: 'duplicate', of: match.memory, distance: match.distance, via: match.via };
 }
 
 function findMatch(c: DedupCandidate, known: DedupKnown, limit: number): { memory: Memory; distance: number; via: DedupVia } | undefined {

@@ -11,7 +11,7 @@ import { LlmUsageCounter } from '../llm/usage';
 import { GLOBAL_PROJECT, isCategory } from '../model';
 import { extractionMessages, extractWithLlm, mergeRuleAndLlm, selectKnown, type ExtractResult } from '../pipeline/extract';
 import { analyzeSession } from '../pipeline/index';
-import { redactText } from '../pipeline/redact';
+import { redactSession, redactText } from '../pipeline/redact';
 import type { Candidate, SessionInput } from '../pipeline/types';
 import type { IngestDecision, IngestParams, IngestReport, RememberParams } from '../protocol';
 import { buildWhere } from '../store/memoryStore';
@@ -60,7 +60,7 @@ export class Ingest {
   /** Processes a session now and reports every decision. */
   async ingest(params: IngestParams): Promise<IngestReport> {
     validateSession(params);
-    return this.process(params, params.explain ?? true);
+    return this.process((await redactSession(params)).session, params.explain ?? true);
   }
 
   /** The pipeline, dedup and store for one (validated) session. */
@@ -161,18 +161,19 @@ export class Ingest {
     const { text } = await redactText(p.text.trim().slice(0, 2000));
     await core.requireModel();
     const [vector] = await core.embedding.embed([text]);
-    const session: SessionInput = {
+    const { session } = await redactSession<SessionInput>({
       project_id: p.project_id,
       source_type: p.source_type ?? 'manual',
       messages: [{ role: 'user', content: text }],
       added_by: p.added_by ?? core.config.user,
-    };
+      source_ref: p.source_ref ?? [],
+    });
     const candidate: Candidate = {
       text,
       category: p.category ?? guessCategory(text),
       source_type: p.source_type ?? 'manual',
       is_actionable: looksActionable(text),
-      source_ref: p.source_ref ?? [],
+      source_ref: session.source_ref ?? [],
       message_ids: [],
       reason: 'explicit: remembered on request',
       score: 8,

@@ -41,6 +41,7 @@ export async function storeCandidates(core: Core, session: SessionInput, cands: 
   const created: { memory: Memory; vector: number[] }[] = [];
   const refreshed = new Map<string, { before: Memory; after: Memory; note: string }>();
   const decisions: IngestDecision[] = [];
+  const superseded = new Map<string, { before: Memory; after: Memory }>();
   cands.forEach((c, i) => {
     const base = { text: c.text, category: c.category, is_actionable: c.is_actionable, source_ref: c.source_ref, score: c.score };
     // What this candidate repeats, each in its latest version: the same text stored, a near neighbour, or one created earlier in this batch.
@@ -75,6 +76,17 @@ export async function storeCandidates(core: Core, session: SessionInput, cands: 
       });
       return;
     }
+    // A changed fact supersedes the memory it changes; a possible one waits for review beside it.
+    const supersedes = decision.kind === 'update' ? decision.of : undefined;
+    const unsure = decision.kind === 'unsure' ? decision : undefined;
+    const pending = c.pending || !!unsure;
+    const reason = unsure
+      ? `${c.reason}; pending: may change ${unsure.of.id} (${unsure.reason})`
+      : supersedes
+        ? `${c.reason}; supersedes ${supersedes.id} (${decision.kind === 'update' ? decision.reason : ''})`
+        : c.pending && c.pending_reason
+          ? `${c.reason}; pending: ${c.pending_reason}`
+          : c.reason;
     const memory: Memory = {
       id: ids[i],
       text: c.text,
@@ -84,14 +96,15 @@ export async function storeCandidates(core: Core, session: SessionInput, cands: 
       confidence_score: round(c.confidence),
       is_actionable: c.is_actionable,
       source_ref: [...new Set([...c.source_ref, ...(session.source_ref ?? [])])],
-      status: c.pending ? 'pending' : confirmedBy ? 'confirmed' : 'active',
-      ...(confirmedBy && !c.pending ? { confirmed_by: confirmedBy } : {}),
+      status: pending ? 'pending' : confirmedBy ? 'confirmed' : 'active',
+      ...(confirmedBy && !pending ? { confirmed_by: confirmedBy } : {}),
+      ...(supersedes ? { supersedes: supersedes.id } : {}),
       created_at: now,
       updated_at: now,
       last_seen_at: now,
       times_seen: 1,
       added_by: by,
-      reason: c.pending && c.pending_reason ? `${c.reason}; pending: ${c.pending_reason}` : c.reason,
+      reason,
       score: c.score,
       embedding_model: core.embedding.modelId,
       embedding_dim: vectors[i].length,
@@ -101,10 +114,15 @@ export async function storeCandidates(core: Core, session: SessionInput, cands: 
       ...(c.times?.length ? { times: c.times } : {}),
     };
     created.push({ memory, vector: vectors[i] });
-    decisions.push({ ...base, id: memory.id, outcome: c.pending ? 'pending' : 'stored', reason: memory.reason });
+    if (supersedes) {
+      const older = refreshed.get(supersedes.id)?.after ?? supersedes;
+      superseded.set(supersedes.id, { before: older, after: { ...older, status: 'superseded', superseded_by: memory.id, updated_at: now } });
+    }
+    decisions.push({ ...base, id: memory.id, outcome: pending ? 'pending' : 'stored', reason: memory.reason });
   });
   await store.upsert(created);
-  await store.updateMetadata([...refreshed.values()].map((r) => r.after));
+  await store.updateMetadata([...refreshed.values()].map((r) => r.after).filter((m) => !superseded.has(m.id)));
+  await store.updateMetadata([...superseded.values()].map((r) => r.after));
   core.audit.append([
     ...created.map((r) => ({ at: now, action: 'create' as const, memory_id: r.memory.id, project_id: project, by, changes: snapshot(r.memory) })),
     ...[...refreshed.values()].map((r) => ({
@@ -115,6 +133,15 @@ export async function storeCandidates(core: Core, session: SessionInput, cands: 
       by,
       changes: { times_seen: [r.before.times_seen, r.after.times_seen] as [unknown, unknown], last_seen_at: [r.before.last_seen_at, now] as [unknown, unknown] },
       note: r.note,
+    })),
+    ...[...superseded.values()].map((r) => ({
+      at: now,
+      action: 'update' as const,
+      memory_id: r.after.id,
+      project_id: r.after.project_id,
+      by,
+      changes: { status: [r.before.status, 'superseded'] as [unknown, unknown], superseded_by: [undefined, r.after.superseded_by] as [unknown, unknown] },
+      note: `superseded by ${r.after.superseded_by}: a newer value of the same fact`,
     })),
   ]);
   return decisions;

@@ -1,10 +1,42 @@
 /**
  * The audit log: every change to a memory, append-only JSONL with fsync, one file per store.
  * Survives crashes (a torn last line is ignored on read), exported with backups.
+ *
+ * Erasure: deleting a memory, or editing its text, erases that memory's earlier content from the log
+ * (the events stay: when, what, who; the texts go), so a deleted memory is not kept in the audit log
+ * or in any later backup. Erasure overwrites each affected line in place with a line of the same byte
+ * length (the content replaced by "[erased]", padded with spaces, which JSON ignores), so other
+ * processes appending to the same file at the same time lose nothing.
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AuditEntry } from '../protocol';
+import { appendFully } from '../util/append';
+
+/** Marks erased content. */
+export const ERASED = '[erased]';
+
+/** Fields whose values are not a memory's content: they stay readable after erasure. */
+const NOT_CONTENT = new Set(['status', 'confidence_score', 'times_seen', 'use_count', 'category', 'source_type', 'is_actionable', 'project_id', 'decayed_through', 'score', 'embedding_model', 'embedding_dim', 'created_at', 'updated_at', 'last_seen_at', 'last_used_at']);
+
+/** The entry with every content value of `changes` erased (the keys stay, so the event still says what changed). */
+function eraseContent(e: AuditEntry): AuditEntry {
+  if (!e.changes) return e;
+  // A value shorter than the marker becomes '', so an erased line is never longer than the original.
+  const erase = (v: unknown): unknown => (v === null || v === undefined ? v : (JSON.stringify(v)?.length ?? 0) >= JSON.stringify(ERASED).length ? ERASED : '');
+  const changes: Record<string, [unknown, unknown]> = {};
+  for (const [k, v] of Object.entries(e.changes)) changes[k] = NOT_CONTENT.has(k) ? v : [erase(v[0]), erase(v[1])];
+  return { ...e, changes };
+}
+
+function hasContent(e: AuditEntry): boolean {
+  return JSON.stringify(eraseContent(e)) !== JSON.stringify(e);
+}
+
+/** True for an event after which the memory's earlier texts must go: a delete, or an edit of its text. */
+function erases(e: AuditEntry): boolean {
+  return !!e.memory_id && (e.action === 'delete' || (e.action === 'update' && !!e.changes && 'text' in e.changes));
+}
 
 export class AuditLog {
   private fd: number | undefined;
@@ -19,12 +51,64 @@ export class AuditLog {
     return this.fd;
   }
 
-  /** Appends entries durably (one fsync for the batch). */
+  /**
+   * Appends entries durably (one fsync for the batch): all of them or none (a failed write is cut back);
+   * a full disk throws a StoreUnavailableError with one sentence.
+   */
   append(entries: AuditEntry[]): void {
     if (entries.length === 0) return;
-    const fd = this.open();
-    writeSync(fd, entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
-    fsyncSync(fd);
+    // The last erasing event of each memory in this batch: everything about it before goes, in the file too.
+    const lastErasing = new Map<string, number>();
+    entries.forEach((e, i) => erases(e) && lastErasing.set(e.memory_id!, i));
+    if (lastErasing.size) this.erase(new Set(lastErasing.keys()));
+    const lines = entries.map((e, i) => {
+      const upTo = e.memory_id ? lastErasing.get(e.memory_id) : undefined;
+      if (upTo === undefined || i > upTo) return JSON.stringify(e);
+      if (i < upTo || e.action === 'delete') return JSON.stringify(eraseContent(e));
+      // The text edit itself keeps the new text (it is what the memory says now) and drops the old one.
+      return JSON.stringify({ ...e, changes: { ...eraseContent(e).changes, text: [ERASED, e.changes!.text![1]] } });
+    });
+    appendFully(this.open(), lines.join('\n') + '\n', 'the audit log');
+  }
+
+  /**
+   * Erases the content of every entry about these memories, in place (same byte length per line), and
+   * fsyncs. Returns how many lines changed.
+   */
+  erase(memoryIds: ReadonlySet<string> | string[]): number {
+    const ids = memoryIds instanceof Set ? memoryIds : new Set(memoryIds);
+    if (ids.size === 0 || !existsSync(this.file)) return 0;
+    const bytes = readFileSync(this.file);
+    const fd = openSync(this.file, 'r+');
+    let changed = 0;
+    try {
+      let start = 0;
+      while (start < bytes.length) {
+        let end = bytes.indexOf(0x0a, start);
+        if (end < 0) end = bytes.length; // a torn last line: parsed below, left alone if it does not parse
+        const raw = bytes.subarray(start, end);
+        let entry: AuditEntry | undefined;
+        try {
+          entry = JSON.parse(raw.toString('utf8')) as AuditEntry;
+        } catch {
+          entry = undefined;
+        }
+        if (entry?.memory_id && ids.has(entry.memory_id) && hasContent(entry)) {
+          const replacement = Buffer.from(JSON.stringify(eraseContent(entry)), 'utf8');
+          if (replacement.length <= raw.length) {
+            const line = Buffer.alloc(raw.length, 0x20); // spaces after the JSON: still one valid line
+            replacement.copy(line);
+            writeSync(fd, line, 0, line.length, start);
+            changed++;
+          }
+        }
+        start = end + 1;
+      }
+      if (changed) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    return changed;
   }
 
   /** All entries, oldest first; a torn trailing line (crash mid-write) is skipped. */

@@ -85,3 +85,13 @@ export function planDecay(memories: Memory[], asOf: Date, s: DecaySettings = DEF
   }
   return steps;
 }
+
+/**
+ * Decay may only look back: an as-of date in the future (beyond a day of time-zone slack) would apply
+ * months that have not happened ("--as-of 2100-01-01 --apply" archived every memory). Returns the one
+ * sentence that refuses it, or undefined when the date is fine.
+ */
+export function futureAsOfError(asOf: Date, now: Date): string | undefined {
+  if (asOf.getTime() <= now.getTime() + 24 * 3600 * 1000) return undefined;
+  return `Decay cannot run as of ${asOf.toISOString().slice(0, 10)}, which is in the future; use today or an earlier date.`;
+}

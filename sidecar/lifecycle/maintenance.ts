@@ -8,7 +8,7 @@ import { errorMessage, InvalidInputError } from '../errors';
 import type { Memories } from '../memories';
 import type { DecayParams, DecayResult, ListResult } from '../protocol';
 import { buildWhere } from '../store/memoryStore';
-import { planDecay } from './decay';
+import { futureAsOfError, planDecay } from './decay';
 
 const DECAY_EVERY_MS = 6 * 3600 * 1000;
 
@@ -61,6 +61,8 @@ export class Maintenance {
     const { core } = this;
     const asOf = p.as_of ? new Date(p.as_of) : core.clock();
     if (Number.isNaN(asOf.getTime())) throw new InvalidInputError(`"${p.as_of}" is not a date; use YYYY-MM-DD.`);
+    const future = futureAsOfError(asOf, core.clock());
+    if (future) throw new InvalidInputError(future);
     const all = (await core.store.find(buildWhere({ status: ['active', 'confirmed', 'pending'] }))).map((r) => r.memory);
     const steps = planDecay(all, asOf, core.config.decay);
     if (p.apply && steps.length > 0) {

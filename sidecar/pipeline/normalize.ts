@@ -7,6 +7,7 @@
 import { InvalidInputError } from '../errors';
 import type { NormalizedMessage, RawMessage, Role, SessionInput } from './types';
 import { isSmallTalk, meaningfulLength } from './lexicon';
+import { wellFormed } from '../util/text';
 
 /** Per-message extraction window in characters (code points). Default 500 (docs/design.md). */
 export const MAX_MESSAGE_CHARS = 500;
@@ -73,7 +74,7 @@ export function stripAnsi(text: string): string {
  * runs of blank lines collapse to one.
  */
 export function cleanText(text: string): string {
-  let s = stripAnsi(text).replace(/\r\n/g, '\n');
+  let s = stripAnsi(wellFormed(text)).replace(/\r\n/g, '\n'); // a lone surrogate becomes U+FFFD, not a lost session
   if (s.includes('\r')) {
     s = s
       .split('\n')

@@ -8,7 +8,7 @@
  * Every pattern is linear-time: repetitions are bounded or start only at a token boundary, so a
  * 1 MB message costs milliseconds, never a catastrophic backtrack. Pure: no I/O.
  */
-import type { RedactionFinding } from './types';
+import type { RawMessage, RedactionFinding, SessionInput } from './types';
 
 export type { RedactionFinding };
 
@@ -101,6 +101,33 @@ function isReferenceValue(v: string): boolean {
   return false;
 }
 
+/** True when the command named by `command` appears earlier on the same line (at most 300 characters back). */
+function commandBefore(text: string, at: number, command: RegExp): boolean {
+  const lineStart = Math.max(text.lastIndexOf('\n', at - 1) + 1, at - 300);
+  return command.test(text.slice(lineStart, at));
+}
+
+/** Words that follow "password is" in ordinary prose ("the password is required"): not a secret. */
+const NOT_A_PASSWORD = new Set(
+  ('required needed necessary optional correct incorrect wrong invalid valid expired empty blank missing set unset ' +
+    'stored saved kept changed reset rotated hashed encrypted hidden masked shown visible same different weak strong ' +
+    'long short too very not never always only also still already being getting case sensitive protected managed ' +
+    'generated known unknown secret private public mandatory enforced disabled enabled locked unlocked the your my our their ' +
+    'this that here there what which where used').split(' '),
+);
+
+/**
+ * A run of words after "passphrase:" / "passphrase is" that reads like a passphrase, not like a sentence
+ * about passwords. After `:` or `=` the words are a value whatever they are ("correct horse battery
+ * staple"); after "is" it takes three words or more ("is marshmallow today" is one word and prose), and an
+ordinary first word ("is required when …") means prose.
+ */
+function isPassphrase(words: string, assigned: boolean): boolean {
+  const parts = words.toLowerCase().split(/[ -]/);
+  if (!assigned && NOT_A_PASSWORD.has(parts[0]!)) return false;
+  return parts.length >= (assigned ? 2 : 3) && !parts.some((w) => /^(?:is|are|was|for|to|of|and|the|in|on|when|if|via|with|by|must|should|will|can)$/.test(w));
+}
+
 const VALUE = String.raw`("[^"\n]{1,256}"|'[^'\n]{1,256}'|[^\s"'` + '`' + String.raw`,;，。；、）)\]}\u3400-\u9fff]{1,256})`;
 
 const RULES: RegexRule[] = [
@@ -140,6 +167,40 @@ const RULES: RegexRule[] = [
   },
   // npm access token (secretlint has it too; cheap to keep in the sync path).
   { type: 'npm-token', priority: P_TOKEN, re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g },
+  // Stripe secret and restricted keys, bare (sk_live_…, rk_live_…, sk_test_…).
+  { type: 'stripe-key', priority: P_TOKEN, re: /(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}(?![A-Za-z0-9_])/g },
+  // Hugging Face access tokens, bare (hf_ + 30-40 letters/digits, mixed case).
+  {
+    type: 'huggingface-token',
+    priority: P_TOKEN,
+    re: /(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{30,40}(?![A-Za-z0-9_])/g,
+    accept: (m) => /[A-Z]/.test(m[0]) && /[a-z]/.test(m[0].slice(3)),
+  },
+  // Azure connection strings: AccountKey=…, SharedAccessKey=…, SharedAccessSignature sig=….
+  {
+    type: 'azure-key',
+    priority: P_TOKEN,
+    group: 1,
+    re: /\b(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=([A-Za-z0-9+/%]{16,512}={0,2})/g,
+  },
+  // HTTP Basic credentials: "Authorization: Basic dXNlcjpwdw==".
+  { type: 'basic-auth', priority: P_TOKEN, group: 1, re: /\bBasic\s{1,4}([A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=])/g },
+  // A password glued to a client's -p flag: mysql -pSecret, mysqldump -uroot -p'Secret'.
+  {
+    type: 'password',
+    priority: P_ASSIGN,
+    group: 1,
+    re: /(?<=\s)-p("[^"\n]{1,128}"|'[^'\n]{1,128}'|[^\s"'|;&]{1,128})/g,
+    accept: (m, text) => commandBefore(text, m.index, /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mariadb|mariadb-dump)\b/) && !isReferenceValue(m[1]!),
+  },
+  // user:password after curl's or wget's user flag: curl -u user:pw, --user=user:pw.
+  {
+    type: 'password',
+    priority: P_ASSIGN,
+    group: 1,
+    re: /(?<=\s)(?:-u|--user|--http-user)(?:\s{1,3}|=)["']?[^\s:"']{1,128}:([^\s"']{1,256})/g,
+    accept: (m, text) => commandBefore(text, m.index, /\b(?:curl|wget)\b/) && !isReferenceValue(m[1]!),
+  },
   // Bearer tokens in headers.
   {
     type: 'bearer-token',
@@ -152,7 +213,8 @@ const RULES: RegexRule[] = [
     type: 'url-password',
     priority: P_TOKEN,
     group: 1,
-    re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@'"]{1,128}:([^\s/?#@'"]{1,256})@[^\s/?#@'"]{1,253}/g,
+    // The user may be empty: redis://:password@host.
+    re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@'"]{0,128}:([^\s/?#@'"]{1,256})@[^\s/?#@'"]{1,253}/g,
     accept: (m) => !isReferenceValue(m[1]!),
   },
   // password=..., passwd: ..., pwd=..., "password": "...", 密码: ..., 密码是...
@@ -172,6 +234,22 @@ const RULES: RegexRule[] = [
     group: 1,
     re: new RegExp(String.raw`(?:密码|口令|登录密码|密钥口令)\s{0,3}(?:[:：=]|是|为|改成|改为|设为)\s{0,3}` + VALUE, 'g'),
     accept: (m) => !isReferenceValue(m[1]!),
+  },
+  // A passphrase is words: "passphrase: correct horse battery staple", "口令是 tiger lily" — all of them go.
+  {
+    type: 'password',
+    priority: P_ASSIGN + 1,
+    group: 1,
+    re: /\b(?:passphrase|pass phrase|password|passwd|pwd)["']?\s{0,3}(?:[:=]|is|was)\s{0,3}["']?([a-z][a-z0-9]{2,63}(?:[ -][a-z][a-z0-9]{1,63}){1,7})/gi,
+    accept: (m) => isPassphrase(m[1]!, /[:=]/.test(m[0].slice(0, m[0].length - m[1]!.length))),
+  },
+  // "the password is sunshine": one lowercase word, unless it is an ordinary word about passwords.
+  {
+    type: 'password',
+    priority: P_ASSIGN,
+    group: 1,
+    re: /\b(?:password|passphrase)\s{1,3}(?:is|was)\s{1,3}["']?([a-z][a-z]{3,63})(?![A-Za-z0-9])/gi,
+    accept: (m) => !NOT_A_PASSWORD.has(m[1]!.toLowerCase()),
   },
   // "the password is hunter2" (value must not look like an ordinary word).
   {
@@ -228,7 +306,8 @@ const RULES: RegexRule[] = [
   {
     type: 'bank-card',
     priority: P_PII,
-    re: /(?<![A-Za-z0-9_.:/-])[2-6]\d{3}(?:[ -]?\d){9,15}(?![A-Za-z0-9_]|[.:-]\d)/g,
+    // 2-6: Mastercard/Visa/Amex/UnionPay/…; 9558: ICBC's domestic debit cards (19 digits).
+    re: /(?<![A-Za-z0-9_.:/-])(?:[2-6]\d{3}|9558)(?:[ -]?\d){9,15}(?![A-Za-z0-9_]|[.:-]\d)/g,
     accept: (m) => {
       const raw = m[0];
       const digits = raw.replace(/\D/g, '');
@@ -241,6 +320,7 @@ const RULES: RegexRule[] = [
         if (groups.some((g) => g.length < 4 || g.length > 13)) return false;
       }
       if (/^2/.test(digits) && !/^2(?:2[2-9]|[3-6]\d|7[01]|720)/.test(digits)) return false; // MC 2-series only
+      if (/^9558/.test(digits)) return digits.length === 19; // ICBC: the prefix and length are specific enough
       if (/^(\d)\1+$/.test(digits)) return false;
       return luhnValid(digits);
     },
@@ -541,4 +621,36 @@ export function mergeFindings(lists: ReadonlyArray<ReadonlyArray<RedactionFindin
   const counts = new Map<string, number>();
   for (const list of lists) for (const f of list) counts.set(f.type, (counts.get(f.type) ?? 0) + f.count);
   return [...counts].map(([type, count]) => ({ type, count }));
+}
+
+/**
+ * Redacts every free-text field of a session before it is queued, processed or stored: each message's
+ * content, id and speaker name, the session's `source_ref`s (a URL password, a token in a path),
+ * `added_by` and `session_id`. A secret pasted into any of them becomes a placeholder there too.
+ * Returns the redacted copy and the total number of replacements.
+ */
+export async function redactSession<T extends SessionInput>(session: T): Promise<{ session: T; redactions: number; findings: RedactionFinding[] }> {
+  const lists: RedactionFinding[][] = [];
+  const clean = async (v: string): Promise<string> => {
+    const r = await redactText(v);
+    lists.push(r.findings);
+    return r.text;
+  };
+  const optional = async (v: unknown): Promise<string | undefined> => (typeof v === 'string' ? clean(v) : undefined);
+  const messages: RawMessage[] = [];
+  for (const m of session.messages) {
+    const out: RawMessage = { ...m, content: await clean(m.content) };
+    if (typeof m.id === 'string') out.id = await clean(m.id);
+    if (typeof m.name === 'string') out.name = await clean(m.name);
+    messages.push(out);
+  }
+  const result: T = { ...session, messages };
+  if (Array.isArray(session.source_ref)) {
+    result.source_ref = [];
+    for (const r of session.source_ref) result.source_ref.push(typeof r === 'string' ? await clean(r) : r);
+  }
+  if (session.added_by !== undefined) result.added_by = await optional(session.added_by);
+  if (session.session_id !== undefined) result.session_id = await optional(session.session_id);
+  const findings = mergeFindings(lists);
+  return { session: result, redactions: findings.reduce((n, f) => n + f.count, 0), findings };
 }

@@ -1,15 +1,23 @@
 /**
- * Supervises the embedded Chroma server (npm `chromadb` CLI, `chroma run`) for one data folder:
- * binds 127.0.0.1 on a free port, waits for the heartbeat, restarts it if it dies (bounded), stops it
- * on shutdown. A second sidecar on the same data folder finds `server.json` and uses the running server
- * instead of starting a competing one.
+ * Supervises the embedded Chroma server (npm `chromadb`, `chroma run`) for one data folder: starts it,
+ * waits for the heartbeat, restarts it if it dies (bounded), stops it on shutdown. A second sidecar on
+ * the same data folder finds `mnemo-server.json` and uses the running server instead of starting a
+ * competing one.
+ *
+ * Chroma 1.0.5 enforces no authentication, so where the platform allows it Chroma runs in a private
+ * network namespace reachable only through a Unix socket in the 0700 `chroma/` folder (`isolation.ts`),
+ * and this process talks to it through its authenticating loopback front (`front.ts`: secret token,
+ * Host checked). Elsewhere it binds 127.0.0.1 on a free port, as before, and `describe` says so.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { chmodSync, closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { StoreUnavailableError } from '../errors';
-import { pidAlive } from '../util/process';
+import { writeFailure } from '../util/append';
+import { lockHolder, pidAlive } from '../util/process';
+import { startStoreFront, type StoreFront } from './front';
+import { MAX_SOCKET_PATH, isolatedCommand, isolationAvailable, socketHeartbeat } from './isolation';
 
 export interface ChromaEndpoint {
   host: string;
@@ -22,7 +30,10 @@ export interface ChromaEndpoint {
 
 interface ServerFile {
   pid: number;
-  port: number;
+  /** The TCP port on 127.0.0.1 (a server started without isolation). */
+  port?: number;
+  /** The Unix socket of a server in a private network namespace. */
+  socket?: string;
   started_at: string;
   owner_pid: number;
 }
@@ -67,6 +78,9 @@ export function chromaCliPath(): string {
   return join(dir, 'dist', 'cli.mjs');
 }
 
+/** How long a start lock may exist without a pid before it counts as stale (its creator writes the pid at once). */
+const LOCK_WRITE_GRACE_MS = 2000;
+
 export interface ChromaSupervisorOptions {
   /** The data folder; the database lives in `<dataDir>/chroma`. */
   dataDir: string;
@@ -80,23 +94,51 @@ export interface ChromaSupervisorOptions {
   maxRestarts?: number;
   restartWindowMs?: number;
   startTimeoutMs?: number;
+  /** Run Chroma in a private network namespace behind the authenticating front where possible (default true). */
+  isolate?: boolean;
 }
 
 export class ChromaSupervisor {
   private child: ChildProcess | undefined;
   private endpoint: ChromaEndpoint | undefined;
   private starting: Promise<ChromaEndpoint> | undefined;
+  /** Set by {@link stop}: a stopped supervisor never starts or adopts a server again. */
   private stopping = false;
+  /** Set while the last health report was bad: the next successful start reports it good again. */
+  private unhealthy = false;
   private restarts: number[] = [];
   private logStream: WriteStream | undefined;
   private readonly dbDir: string;
   private readonly serverFile: string;
   private readonly lockFile: string;
+  private readonly socketPath: string;
+  private front: StoreFront | undefined;
 
   constructor(private readonly opts: ChromaSupervisorOptions) {
     this.dbDir = join(opts.dataDir, 'chroma');
     this.serverFile = join(this.dbDir, 'mnemo-server.json');
     this.lockFile = join(this.dbDir, 'mnemo-start.lock');
+    this.socketPath = join(this.dbDir, 'mnemo-chroma.sock');
+  }
+
+  /** Why Chroma is not isolated here, or undefined when it can be. */
+  private isolationRefused(): string | undefined {
+    if (this.opts.isolate === false) return 'isolation is turned off';
+    if (Buffer.byteLength(this.socketPath) > MAX_SOCKET_PATH) return `the data folder path is too long for a Unix socket (${this.socketPath})`;
+    const probe = isolationAvailable();
+    return probe.ok ? undefined : probe.reason;
+  }
+
+  /** The endpoint for a server behind a Unix socket: this process's authenticating front. */
+  private async frontEndpoint(pid: number, shared: boolean): Promise<ChromaEndpoint> {
+    this.front ??= await startStoreFront(this.socketPath);
+    return {
+      host: '127.0.0.1',
+      port: this.front.port,
+      ssl: false,
+      headers: this.front.headers,
+      describe: `embedded Chroma (${shared ? 'shared, ' : ''}pid ${pid}, private network namespace) via the authenticated front on 127.0.0.1:${this.front.port}`,
+    };
   }
 
   get isRemote(): boolean {
@@ -108,13 +150,24 @@ export class ChromaSupervisor {
     return this.child?.pid;
   }
 
-  /** Returns a live endpoint, starting or adopting a server as needed. */
+  /**
+   * Returns a live endpoint, starting or adopting a server as needed. After {@link stop} it refuses: a
+   * late caller (a model load finishing after dispose) must not start a second server that keeps the
+   * process alive and outlives it.
+   */
   async ensure(): Promise<ChromaEndpoint> {
     if (this.opts.url) return this.remoteEndpoint();
-    if (this.endpoint && (await heartbeat(this.endpoint.host, this.endpoint.port))) return this.endpoint;
-    this.starting ??= this.startOrAdopt().finally(() => {
-      this.starting = undefined;
-    });
+    if (this.stopping) throw new StoreUnavailableError('Mnemo is shutting down, so the memory store is closed.');
+    if (this.endpoint && (await heartbeat(this.endpoint.host, this.endpoint.port, false, this.endpoint.headers))) return this.endpoint;
+    this.starting ??= this.startOrAdopt()
+      .then((ep) => {
+        // "Crashed too often" must not stay up once a later request brought the store back.
+        if (this.unhealthy) this.health(true, 'The embedded Chroma server is running again.');
+        return ep;
+      })
+      .finally(() => {
+        this.starting = undefined;
+      });
     return this.starting;
   }
 
@@ -139,38 +192,60 @@ export class ChromaSupervisor {
     }
   }
 
+  /**
+   * Uses the server another live Mnemo process started on this data folder. A server whose owner is gone
+   * (killed while its server kept running) is stopped instead, so orphaned servers never pile up and a
+   * server wedged by its owner's crash is never reused.
+   */
   private async adopt(): Promise<ChromaEndpoint | undefined> {
     const info = this.readServerFile();
     if (!info || !pidAlive(info.pid)) return undefined;
-    if (!(await heartbeat('127.0.0.1', info.port))) return undefined;
-    this.endpoint = { host: '127.0.0.1', port: info.port, ssl: false, describe: `embedded Chroma (shared, pid ${info.pid}) on 127.0.0.1:${info.port}` };
+    const alive = info.socket ? info.socket === this.socketPath && (await socketHeartbeat(info.socket)) : !!info.port && (await heartbeat('127.0.0.1', info.port));
+    if (!alive) return undefined;
+    if (info.owner_pid !== process.pid && !pidAlive(info.owner_pid)) {
+      // Its owner died (kill -9, a crash, a full disk): its state is unknown (after ENOSPC its requests
+      // can hang) and nobody would stop it. Stop it; the caller starts a fresh server under the lock.
+      this.opts.log?.(`Stopping the Chroma server (pid ${info.pid}) left by a process that exited; starting a fresh one`);
+      rmSync(this.serverFile, { force: true });
+      await stopPid(info.pid);
+      return undefined;
+    }
+    this.endpoint = info.socket
+      ? await this.frontEndpoint(info.pid, true)
+      : { host: '127.0.0.1', port: info.port!, ssl: false, describe: `embedded Chroma (shared, pid ${info.pid}) on 127.0.0.1:${info.port} (not isolated)` };
     return this.endpoint;
   }
 
-  /** Exclusive start lock across processes (O_EXCL file with our pid; stale locks are broken). */
+  /**
+   * Exclusive start lock across processes (O_EXCL file with our pid). A lock is stale, and broken, when
+   * its holder is dead, or when it holds no valid pid (0-byte after a full disk, garbage, pid <= 0) and is
+   * older than {@link LOCK_WRITE_GRACE_MS} (younger: its creator may be about to write the pid).
+   */
   private async withStartLock<T>(fn: () => Promise<T>): Promise<T> {
     const deadline = Date.now() + 60_000;
     for (;;) {
+      let fd: number;
       try {
-        const fd = openSync(this.lockFile, 'wx', 0o600);
-        writeFileSync(fd, String(process.pid));
-        closeSync(fd);
-        break;
+        fd = openSync(this.lockFile, 'wx', 0o600);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-        let holder = NaN;
-        try {
-          holder = Number(readFileSync(this.lockFile, 'utf8'));
-        } catch {
-          // vanished meanwhile
-        }
-        if (!Number.isFinite(holder) || !pidAlive(holder) || holder === process.pid) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw writeFailure("Chroma's start lock", e);
+        if (this.lockIsStale()) {
           rmSync(this.lockFile, { force: true });
           continue;
         }
         if (Date.now() > deadline) throw new StoreUnavailableError('Another Mnemo process is starting Chroma and did not finish within a minute.');
         await new Promise((r) => setTimeout(r, 200));
+        continue;
       }
+      try {
+        writeFileSync(fd, String(process.pid));
+      } catch (e) {
+        rmSync(this.lockFile, { force: true }); // never leave a lock without a pid behind
+        throw writeFailure("Chroma's start lock", e);
+      } finally {
+        closeSync(fd);
+      }
+      break;
     }
     try {
       return await fn();
@@ -179,8 +254,30 @@ export class ChromaSupervisor {
     }
   }
 
+  private lockIsStale(): boolean {
+    let text: string;
+    let ageMs: number;
+    try {
+      text = readFileSync(this.lockFile, 'utf8');
+      ageMs = Date.now() - statSync(this.lockFile).mtimeMs;
+    } catch {
+      return true; // vanished meanwhile
+    }
+    const holder = lockHolder(text);
+    if (holder === undefined) return ageMs > LOCK_WRITE_GRACE_MS;
+    return holder === process.pid || !pidAlive(holder);
+  }
+
   private async startOrAdopt(): Promise<ChromaEndpoint> {
-    mkdirSync(this.dbDir, { recursive: true });
+    mkdirSync(this.dbDir, { recursive: true, mode: 0o700 });
+    // The data folder and the database are this user's only: 0700 folders (files are created 0600).
+    for (const dir of [this.opts.dataDir, this.dbDir]) {
+      try {
+        chmodSync(dir, 0o700);
+      } catch {
+        // not ours to change (a shared folder set up by an administrator)
+      }
+    }
     const adopted = await this.adopt();
     if (adopted) return adopted;
     return this.withStartLock(async () => {
@@ -192,16 +289,26 @@ export class ChromaSupervisor {
 
   private async spawnServer(): Promise<ChromaEndpoint> {
     const previous = this.readServerFile();
-    const port = await freePort(previous?.port);
+    const refused = this.isolationRefused();
+    const port = refused ? await freePort(previous?.port) : 0;
     const cli = chromaCliPath();
     if (!existsSync(cli)) throw new StoreUnavailableError(`The embedded Chroma server is missing (${cli}); reinstall Mnemo or set mnemo.chroma.url.`);
-    mkdirSync(join(this.opts.dataDir, 'logs'), { recursive: true });
-    this.logStream ??= createWriteStream(join(this.opts.dataDir, 'logs', 'chroma.log'), { flags: 'a' });
-    this.opts.log?.(`Starting Chroma on 127.0.0.1:${port} (data ${this.dbDir})`);
-    const child = spawn(process.execPath, [cli, 'run', '--path', this.dbDir, '--port', String(port), '--host', '127.0.0.1'], {
+    mkdirSync(join(this.opts.dataDir, 'logs'), { recursive: true, mode: 0o700 });
+    this.logStream ??= createWriteStream(join(this.opts.dataDir, 'logs', 'chroma.log'), { flags: 'a', mode: 0o600 });
+    let command = process.execPath;
+    let args = [cli, 'run', '--path', this.dbDir, '--port', String(port), '--host', '127.0.0.1'];
+    if (refused) {
+      this.opts.log?.(`Starting Chroma on 127.0.0.1:${port} (data ${this.dbDir}); not isolated from other local users: ${refused}`);
+    } else {
+      ({ command, args } = isolatedCommand(this.socketPath, this.dbDir));
+      rmSync(this.socketPath, { force: true });
+      this.opts.log?.(`Starting Chroma in a private network namespace, reachable only through ${this.socketPath} (data ${this.dbDir})`);
+    }
+    const child = spawn(command, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NO_COLOR: '1' },
     });
+    child.once('error', () => undefined); // a spawn failure also ends in 'exit'
     this.child = child;
     child.stdout?.pipe(this.logStream, { end: false });
     child.stderr?.pipe(this.logStream, { end: false });
@@ -211,21 +318,39 @@ export class ChromaSupervisor {
       if (this.child === child) this.child = undefined;
       this.onChildExit(code, signal);
     });
+    const up = () => (refused ? heartbeat('127.0.0.1', port, false, undefined, 500) : socketHeartbeat(this.socketPath, 500));
     const deadline = Date.now() + (this.opts.startTimeoutMs ?? 30_000);
     while (Date.now() < deadline) {
       if (exited) break;
-      if (await heartbeat('127.0.0.1', port, false, undefined, 500)) {
-        const info: ServerFile = { pid: child.pid!, port, started_at: new Date().toISOString(), owner_pid: process.pid };
-        writeFileSync(this.serverFile, JSON.stringify(info), { mode: 0o600 });
-        this.endpoint = { host: '127.0.0.1', port, ssl: false, describe: `embedded Chroma (pid ${child.pid}) on 127.0.0.1:${port}` };
+      if (await up()) {
+        if (this.stopping) break; // stop() came while it started: it is killed below, never left running
+        const info: ServerFile = refused
+          ? { pid: child.pid!, port, started_at: new Date().toISOString(), owner_pid: process.pid }
+          : { pid: child.pid!, socket: this.socketPath, started_at: new Date().toISOString(), owner_pid: process.pid };
+        try {
+          writeFileSync(this.serverFile, JSON.stringify(info), { mode: 0o600 });
+        } catch (e) {
+          // A full disk: this process still uses the server; other processes cannot adopt it meanwhile.
+          rmSync(this.serverFile, { force: true });
+          this.opts.log?.(writeFailure('the Chroma server file', e).message);
+        }
+        this.endpoint = refused
+          ? { host: '127.0.0.1', port, ssl: false, describe: `embedded Chroma (pid ${child.pid}) on 127.0.0.1:${port} (not isolated: ${refused})` }
+          : await this.frontEndpoint(child.pid!, false);
         return this.endpoint;
       }
       await new Promise((r) => setTimeout(r, 100));
     }
     child.kill('SIGKILL');
+    if (this.stopping) throw new StoreUnavailableError('Mnemo is shutting down, so the memory store is closed.');
     throw new StoreUnavailableError(
       `The embedded Chroma server did not start within ${Math.round((this.opts.startTimeoutMs ?? 30_000) / 1000)} s; see ${join(this.opts.dataDir, 'logs', 'chroma.log')}.`,
     );
+  }
+
+  private health(ok: boolean, message: string): void {
+    this.unhealthy = !ok;
+    this.opts.onHealth?.(ok, message);
   }
 
   private onChildExit(code: number | null, signal: NodeJS.Signals | null): void {
@@ -236,39 +361,61 @@ export class ChromaSupervisor {
     this.restarts = this.restarts.filter((t) => now - t < window);
     const what = signal ? `was killed (${signal})` : `exited with code ${code}`;
     if (this.restarts.length >= (this.opts.maxRestarts ?? 5)) {
-      this.opts.onHealth?.(false, `The embedded Chroma server ${what} and crashed too often to restart automatically; run "Mnemo: Restart Sidecar".`);
+      this.health(false, `The embedded Chroma server ${what} and crashed too often to restart automatically; run "Mnemo: Restart Sidecar".`);
       return;
     }
     this.restarts.push(now);
     this.opts.log?.(`Chroma ${what}; restarting`);
-    this.opts.onHealth?.(false, `The embedded Chroma server ${what}; restarting it.`);
+    this.health(false, `The embedded Chroma server ${what}; restarting it.`);
     void this.ensure().then(
-      () => this.opts.onHealth?.(true, 'The embedded Chroma server is running again.'),
-      (e: unknown) => this.opts.onHealth?.(false, e instanceof Error ? e.message : String(e)),
+      () => undefined, // ensure() reports "running again"
+      (e: unknown) => this.health(false, e instanceof Error ? e.message : String(e)),
     );
   }
 
-  /** Stops the server if this process started it. */
+  /** Stops the server if this process started it, after any start in flight has settled; afterwards {@link ensure} refuses. */
   async stop(): Promise<void> {
     this.stopping = true;
+    await this.starting?.catch(() => undefined);
     const child = this.child;
     this.child = undefined;
     this.endpoint = undefined;
-    if (!child || child.exitCode !== null) return;
     const info = this.readServerFile();
-    if (info?.pid === child.pid) rmSync(this.serverFile, { force: true });
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(() => {
-        child.kill('SIGKILL');
-        resolve();
-      }, 5000);
-      child.once('exit', () => {
-        clearTimeout(t);
-        resolve();
+    if (child && child.exitCode === null && child.signalCode === null) {
+      if (info?.pid === child.pid) rmSync(this.serverFile, { force: true });
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve();
+        }, 5000);
+        child.once('exit', () => {
+          clearTimeout(t);
+          resolve();
+        });
+        child.kill('SIGTERM');
       });
-      child.kill('SIGTERM');
-    });
+    }
+    await this.front?.close();
+    this.front = undefined;
     this.logStream?.end();
     this.logStream = undefined;
+  }
+}
+
+/** SIGTERM to a server that is not our child, SIGKILL if it is still there after 5 s. */
+async function stopPid(pid: number): Promise<void> {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return; // already gone
+  }
+  const deadline = Date.now() + 5000;
+  while (pidAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (pidAlive(pid)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
   }
 }

@@ -7,11 +7,13 @@
 import { ChromaClient, type Collection, type Metadata, type Where } from 'chromadb';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DimensionMismatchError, StoreUnavailableError, errorMessage } from '../errors';
+import { DimensionMismatchError, InvalidInputError, StoreUnavailableError, errorMessage } from '../errors';
 import { isCategory, isSourceType, isStatus, type Memory, type TimeSpan } from '../model';
 import type { MemoryFilter } from '../protocol';
 import type { LazyLexical, LexicalDoc } from '../recall/lexical';
 import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
+import { isNoSpace, writeFailure } from '../util/append';
+import { wellFormed } from '../util/text';
 
 export interface ActiveCollection {
   name: string;
@@ -35,7 +37,7 @@ export function collectionNameFor(model: string, dim: number): string {
   return `mnemo_${slug}_${dim}`;
 }
 
-const OPTIONAL_STRING_FIELDS = ['confirmed_by', 'last_used_at', 'decayed_through', 'promoted_from', 'notify_user', 'wrong_by', 'wrong_at', 'speaker', 'occurred_at'] as const;
+const OPTIONAL_STRING_FIELDS = ['confirmed_by', 'last_used_at', 'decayed_through', 'promoted_from', 'notify_user', 'wrong_by', 'wrong_at', 'speaker', 'occurred_at', 'superseded_by', 'supersedes'] as const;
 
 export function toMetadata(m: Memory): Metadata {
   const meta: Metadata = {
@@ -61,6 +63,8 @@ export function toMetadata(m: Memory): Metadata {
   // Optional fields are always written ('' = absent) because Chroma's update merges metadata keys.
   for (const k of OPTIONAL_STRING_FIELDS) meta[k] = m[k] ?? '';
   meta.times = m.times?.length ? JSON.stringify(m.times) : '';
+  // A lone surrogate anywhere makes Chroma refuse the whole batch (400): store U+FFFD instead.
+  for (const [k, v] of Object.entries(meta)) if (typeof v === 'string') meta[k] = wellFormed(v);
   return meta;
 }
 
@@ -117,8 +121,32 @@ export function parseTimes(json: string): TimeSpan[] {
   }
 }
 
-/** Builds a Chroma `where` from a filter (undefined when empty). */
+/**
+ * Filters are values, never operators: a `project_id` of `{"$ne": "mine"}` sent over JSON-RPC would
+ * otherwise become a Chroma operator and return every other project's memories. Every field is checked
+ * for its type (and enum) before a `where` is built; anything else is refused with one sentence.
+ */
+function checkFilter(f: MemoryFilter & { project_ids?: unknown; min_confidence?: unknown }): void {
+  const bad = (field: string, what: string) => new InvalidInputError(`The filter's ${field} must be ${what}.`);
+  const text = (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= 512;
+  if (f.project_id !== undefined && !text(f.project_id)) throw bad('project_id', 'a project id (a string)');
+  if (f.project_ids !== undefined && !(Array.isArray(f.project_ids) && f.project_ids.every(text))) throw bad('project_ids', 'a list of project ids (strings)');
+  if (f.status !== undefined && !(Array.isArray(f.status) && f.status.every((x) => isStatus(x)))) throw bad('status', 'a list of statuses');
+  if (f.category !== undefined && !isCategory(f.category)) throw bad('category', 'persona, episodic or instruction');
+  if (f.source_type !== undefined && !isSourceType(f.source_type)) throw bad('source_type', 'a source type');
+  for (const k of ['since', 'until'] as const) {
+    if (f[k] !== undefined && !(typeof f[k] === 'string' && Number.isFinite(Date.parse(f[k])))) throw bad(k, 'an ISO-8601 date');
+  }
+  for (const k of ['max_confidence', 'min_confidence'] as const) {
+    const v: unknown = f[k];
+    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v))) throw bad(k, 'a number');
+  }
+  if (f.is_actionable !== undefined && typeof f.is_actionable !== 'boolean') throw bad('is_actionable', 'true or false');
+}
+
+/** Builds a Chroma `where` from a filter (undefined when empty); refuses operators and wrong types. */
 export function buildWhere(f: MemoryFilter & { project_ids?: string[]; min_confidence?: number; ids?: never }): Where | undefined {
+  checkFilter(f);
   const clauses: Where[] = [];
   const projects = f.project_ids ?? (f.project_id ? [f.project_id] : undefined);
   if (projects && projects.length) {
@@ -241,6 +269,8 @@ export class MemoryStore {
       try {
         return await op(client);
       } catch (e) {
+        // A full disk is a store outage, not a bad capture: the queue keeps the capture until there is room.
+        if (isNoSpace(e)) throw writeFailure('the memory store', e);
         if (!isConnectionError(e)) throw e;
         lastErr = e;
         this.log(`Chroma connection lost during ${what} (attempt ${attempt + 1}); reconnecting`);
@@ -306,7 +336,7 @@ export class MemoryStore {
       await col.upsert({
         ids: records.map((r) => r.memory.id),
         embeddings: records.map((r) => r.vector),
-        documents: records.map((r) => r.memory.text),
+        documents: records.map((r) => wellFormed(r.memory.text)),
         metadatas: records.map((r) => toMetadata(r.memory)),
       });
     });

@@ -54,6 +54,7 @@ export const STATUS_LABEL: Record<MemoryStatus, string> = {
   confirmed: 'confirmed',
   wrong: 'marked wrong',
   archived: 'archived',
+  superseded: 'superseded by a newer fact',
 };
 
 export function percent(confidence: number): string {

@@ -27,6 +27,7 @@ export const STATUS_CONTEXT: Record<MemoryStatus, ContextValue> = {
   confirmed: ContextValue.MemoryConfirmed,
   wrong: ContextValue.MemoryWrong,
   archived: ContextValue.MemoryArchived,
+  superseded: ContextValue.MemoryArchived, // like archived: kept for history, never recalled
 };
 
 export function icon(m: Memory): vscode.ThemeIcon {

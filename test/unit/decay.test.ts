@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addMonthsUtc, fullMonthsBetween, planDecay } from '../../sidecar/lifecycle/decay';
+import { addMonthsUtc, fullMonthsBetween, futureAsOfError, planDecay } from '../../sidecar/lifecycle/decay';
 import { memoryId, type Memory } from '../../sidecar/model';
 
 function mem(text: string, confidence: number, created: string, extra: Partial<Memory> = {}): Memory {
@@ -80,4 +80,15 @@ test('month arithmetic is UTC and clamps month ends', () => {
   assert.equal(addMonthsUtc('2026-01-31T12:00:00.000Z', 1).toISOString(), '2026-02-28T12:00:00.000Z');
   assert.equal(fullMonthsBetween('2026-01-31T12:00:00.000Z', new Date('2026-02-28T12:00:00.000Z')), 1);
   assert.equal(fullMonthsBetween('2026-01-31T12:00:00.000Z', new Date('2026-02-28T11:59:59.000Z')), 0);
+});
+
+test('decay refuses an as-of date in the future (beyond a day of slack), in one sentence', () => {
+  const now = new Date('2026-12-01T08:00:00Z');
+  assert.equal(futureAsOfError(new Date('2026-12-01T00:00:00Z'), now), undefined);
+  assert.equal(futureAsOfError(new Date('2026-12-02T00:00:00Z'), now), undefined, 'tomorrow in UTC is today somewhere');
+  assert.equal(futureAsOfError(new Date('2020-01-01T00:00:00Z'), now), undefined);
+  assert.equal(
+    futureAsOfError(new Date('2100-01-01T00:00:00Z'), now),
+    'Decay cannot run as of 2100-01-01, which is in the future; use today or an earlier date.',
+  );
 });

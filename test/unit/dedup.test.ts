@@ -8,7 +8,8 @@ const LIMIT = 0.15;
 function memory(id: string, over: Partial<Memory> = {}): Memory {
   return {
     id,
-    text: `text of ${id}`,
+    // The same fact as the default candidate, worded a little differently.
+    text: 'The retry limit is set to 5',
     category: 'instruction',
     source_type: 'manual',
     project_id: 'p1',
@@ -81,4 +82,16 @@ test('a stored neighbour wins over an earlier memory of the batch', () => {
   const n = memory('stored');
   const d = decideDedup(candidate(), { neighbour: { memory: n, distance: 0.1 }, earlier: [{ memory: memory('e1'), vector: [1, 0] }] }, LIMIT);
   assert.equal(d.kind === 'duplicate' && d.of.id, 'stored');
+});
+
+test('near-duplicate text with another value is an update, not a duplicate: the newer supersedes the older', () => {
+  const near = { memory: memory('m1', { text: 'Set the retry limit to 3' }), distance: 0.02 };
+  const d = decideDedup(candidate(), { neighbour: near }, LIMIT);
+  assert.equal(d.kind, 'update');
+  assert.equal(d.kind === 'update' && d.of.id, 'm1');
+});
+
+test('the same text (same id) is always the same fact', () => {
+  const same = memory('new', { text: 'Set the retry limit to 5' });
+  assert.equal(decideDedup(candidate(), { sameId: same }, LIMIT).kind, 'duplicate');
 });

@@ -31,7 +31,7 @@ describe('redact: secret corpus', () => {
   it('has at least 60 secrets covering every required kind', () => {
     assert.ok(corpus.length >= 60, `${corpus.length} secrets`);
     const kinds = new Set(corpus.map((c) => c.kind));
-    for (const k of ['aws-access-key-id', 'aws-secret-access-key', 'github-token', 'openai-key', 'glm-api-key', 'slack-token', 'slack-webhook', 'google-api-key', 'jwt', 'private-key', 'url-password', 'password', 'secret-assignment', 'cn-id-number', 'cn-mobile', 'bank-card', 'email']) {
+    for (const k of ['aws-access-key-id', 'aws-secret-access-key', 'github-token', 'openai-key', 'glm-api-key', 'slack-token', 'slack-webhook', 'google-api-key', 'jwt', 'private-key', 'url-password', 'password', 'secret-assignment', 'cn-id-number', 'cn-mobile', 'bank-card', 'email', 'stripe-key', 'huggingface-token', 'azure-key', 'basic-auth']) {
       assert.ok(kinds.has(k), `corpus lacks ${k}`);
     }
   });

@@ -1,0 +1,70 @@
+/** Shared bits of the reliability suite: real CLI runs with a bound, and a scan for Chroma servers. */
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI_JS, TEST_MODEL, testModelPath } from '../support/sidecarSession';
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  hung: boolean;
+}
+
+/** Runs `mnemo` on a data folder; kills it and reports `hung` when it has not exited within `boundMs`. */
+export function cli(dataDir: string, args: string[], opts: { boundMs?: number; input?: string } = {}): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [CLI_JS, ...args], {
+      env: { ...process.env, MNEMO_DATA_DIR: dataDir, MNEMO_EMBEDDING_MODEL: TEST_MODEL, MNEMO_EMBEDDING_MODEL_PATH: testModelPath(), MNEMO_DEBUG: '' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    p.stdin.end(opts.input ?? '');
+    let hung = false;
+    const t = setTimeout(() => {
+      hung = true;
+      p.kill('SIGKILL');
+    }, opts.boundMs ?? 45_000);
+    p.once('exit', (code) => {
+      clearTimeout(t);
+      resolve({ code, stdout, stderr, hung });
+    });
+  });
+}
+
+/** Pids of every Chroma server (isolated or not) running on this data folder. */
+export function chromaServers(dataDir: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').includes(join(dataDir, 'chroma'))) out.push(Number(name));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
+
+/** Kills every Chroma server left on the data folder (test cleanup). */
+export function killChromaServers(dataDir: string): void {
+  for (const pid of chromaServers(dataDir)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
+}
+
+export function* filesUnder(dir: string): Generator<string> {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const st = statSync(p);
+    if (st.isDirectory()) yield* filesUnder(p);
+    else if (st.isFile()) yield p;
+  }
+}
