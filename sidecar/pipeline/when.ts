@@ -56,6 +56,9 @@ const ZH_YEAR: Record<string, number> = { 前年: -2, 去年: -1, 今年: 0, 明
 /** Chinese relative units: 上/这/本/下 + 周/星期/个星期/月/个月. */
 const ZH_REL: Record<string, number> = { 上: -1, 上个: -1, 这: 0, 这个: 0, 本: 0, 下: 1, 下个: 1 };
 
+/** Words for "the moment of speaking": true of every message, so they date nothing. */
+const DEICTIC_NOW = /^(现在|目前|当前|此刻|刚才|刚刚|now|right now|just now|currently|at the moment)$/i;
+
 interface Span extends ResolvedTime {
   index: number;
 }
@@ -151,6 +154,7 @@ export function resolveTimes(text: string, reference: Date): ResolvedTime[] {
   const refObj = { instant: reference, timezone: 0 };
   const parsed = [...chrono.casual.parse(text, refObj), ...chrono.zh.hans.parse(text, refObj)];
   for (const r of parsed) {
+    if (DEICTIC_NOW.test(r.text.trim())) continue;
     // a date needs a day, a month, a weekday or a relative word: "at 3pm", "5" alone are not dates
     if (!r.start.isCertain('day') && !r.start.isCertain('month') && !r.start.isCertain('weekday') && !/ago|last|next|this|前|后|後|上|下|这|本/i.test(r.text)) continue;
     const s = chronoSpan(r);
