@@ -9,6 +9,7 @@ import type { ChatCapture } from './capture/chat';
 import type { TerminalCapture } from './capture/terminal';
 import type { LanguageModelTools } from './capture/tools';
 import type { Ctx, SidecarState } from './ctx';
+import type { McpServerProvider } from './mcpServerProvider';
 import { workspaceProjects, type WorkspaceProject } from './projects';
 import type { Views } from './views';
 
@@ -25,13 +26,15 @@ export interface MnemoApi {
   terminal: TerminalCapture;
   chat: ChatCapture;
   tools: LanguageModelTools;
+  /** Mnemo's MCP server offered to the editor's agents (registered only where VS Code has the API, 1.101+). */
+  mcp: McpServerProvider;
   /** The status bar item (text, tooltip). */
   statusBarItem(): vscode.StatusBarItem;
   /** How long activate() took, in ms (performance.now() around its body; `npm run bench` reports it). */
   activationMs: number;
 }
 
-export function createApi(ctx: Ctx, views: Views, parts: { terminal: TerminalCapture; chat: ChatCapture; tools: LanguageModelTools }): MnemoApi {
+export function createApi(ctx: Ctx, views: Views, parts: { terminal: TerminalCapture; chat: ChatCapture; tools: LanguageModelTools; mcp: McpServerProvider }): MnemoApi {
   return {
     ready: (timeoutMs) => ctx.ready(timeoutMs),
     state: () => ctx.state,
@@ -42,6 +45,7 @@ export function createApi(ctx: Ctx, views: Views, parts: { terminal: TerminalCap
     terminal: parts.terminal,
     chat: parts.chat,
     tools: parts.tools,
+    mcp: parts.mcp,
     statusBarItem: () => views.statusBar.item,
     activationMs: 0,
   };

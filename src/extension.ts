@@ -27,9 +27,10 @@ export function activate(context: vscode.ExtensionContext): MnemoApi {
   const terminal = new TerminalCapture(c, pause);
   const chat = new ChatCapture(c, pause);
   const tools = new LanguageModelTools(c);
-  c.pushExtension(terminal, chat, tools, new McpServerProvider(c));
+  const mcp = new McpServerProvider(c);
+  c.pushExtension(terminal, chat, tools, mcp);
   void c.start();
-  const api = createApi(c, views, { terminal, chat, tools });
+  const api = createApi(c, views, { terminal, chat, tools, mcp });
   api.activationMs = performance.now() - t0;
   return api;
 }

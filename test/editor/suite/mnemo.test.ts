@@ -316,6 +316,13 @@ describe('Mnemo extension', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  it('offers its MCP server only where VS Code has the API (1.101+); the LM tools stay either way', () => {
+    const lm = vscode.lm as unknown as { registerMcpServerDefinitionProvider?: unknown } | undefined;
+    const hasApi = typeof lm?.registerMcpServerDefinitionProvider === 'function';
+    assert.equal(api.mcp.registered, hasApi, `VS Code ${vscode.version}: MCP definition API ${hasApi ? 'present' : 'absent'}`);
+    assert.deepEqual(api.tools.registered, ['mnemo_recall', 'mnemo_remember']);
+  });
+
   it('registers the language model tools and answers through vscode.lm.invokeTool', async function () {
     if (typeof vscode.lm?.invokeTool !== 'function') this.skip();
     assert.deepEqual(api.tools.registered, ['mnemo_recall', 'mnemo_remember']);
