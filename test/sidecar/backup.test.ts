@@ -142,6 +142,7 @@ describe('encrypted backup', () => {
     await source.markWrong({ id: ids[86] });
     await source.update({ id: ids[2], patch: { status: 'active', confidence_score: 0.75 } });
     await source.update({ id: ids[3], patch: { status: 'archived' } });
+    await source.update({ id: ids[4], patch: { status: 'superseded' } }); // a newer fact replaced it
     await source.update({ id: ids[5], patch: { text: 'Use pnpm 9, not npm, in the frontend monorepo' } });
     await source.promote({ id: ids[7] });
     const all = await byId(source);
