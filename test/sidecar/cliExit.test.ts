@@ -1,32 +1,17 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { RememberRequest } from '../../sidecar/protocol';
 import { pidAlive } from '../../sidecar/util/process';
-import { CLI_JS, SidecarSession, TEST_MODEL, cleanupDataDir, tempDataDir, testConfig, testModelPath } from '../support/sidecarSession';
+import { CLI_JS, SidecarSession, chromaServers, TEST_MODEL, cleanupDataDir, tempDataDir, testConfig, testModelPath } from '../support/sidecarSession';
 
 // The audit saw `show`, `list` and `stats` print their result and then hang (1 of 30, 1 of 25, 3 of 25):
 // the background model load called ensure() after dispose() had stopped Chroma and started a second
 // server, which kept the CLI alive; killing the hung CLI left orphaned servers on the data folder.
 
 /** Every Chroma server running on this data folder (isolated or not), from /proc. */
-function chromaServers(dataDir: string): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    try {
-      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
-      // `chroma run --path <dir>/chroma`, or the isolated host `node -e … <binding> <socket> <dir>/chroma 8000`
-      if (cmd.includes(join(dataDir, 'chroma'))) out.push(Number(name));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return out;
-}
-
 const EXIT_BOUND_MS = 45_000;
 
 /** Runs the CLI; resolves with its output, or with `hung: true` if it had not exited within the bound. */

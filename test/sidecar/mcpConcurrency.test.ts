@@ -4,7 +4,7 @@
  * remembered by both agents in a race). One Chroma server; every fact stored exactly once.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, test } from 'node:test';
@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as P from '../../sidecar/protocol';
 import { projectIdFor } from '../../sidecar/project';
-import { REPO, SidecarSession, TEST_MODEL, cleanupDataDir, tempDataDir, testConfig, testModelPath } from '../support/sidecarSession';
+import { REPO, SidecarSession, chromaServers, TEST_MODEL, cleanupDataDir, tempDataDir, testConfig, testModelPath } from '../support/sidecarSession';
 
 const CLI = join(REPO, 'dist', 'cli.js');
 
@@ -65,21 +65,6 @@ async function agent(dataDir: string, name: string, root: string): Promise<Clien
   return client;
 }
 
-/** Chroma server processes serving this data folder. */
-function chromaProcesses(dataDir: string): number[] {
-  const pids: number[] = [];
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
-      if (cmd.includes('cli.mjs') && cmd.includes(join(dataDir, 'chroma'))) pids.push(Number(d));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return pids;
-}
-
 describe('MCP concurrency', () => {
   const dataDir = tempDataDir('mnemo-mcp-conc-');
   after(() => cleanupDataDir(dataDir));
@@ -91,7 +76,7 @@ describe('MCP concurrency', () => {
     const project = projectIdFor(folder);
     const [sidecar, a, b] = await Promise.all([SidecarSession.start(testConfig(dataDir)), agent(dataDir, 'agent-a', folder), agent(dataDir, 'agent-b', folder)]);
     try {
-      assert.equal(chromaProcesses(dataDir).length, 1, 'all three share one Chroma server');
+      assert.equal(chromaServers(dataDir).length, 1, 'all three share one Chroma server');
       const captured = FACTS.slice(0, 12).map(decision);
       const byA = FACTS.slice(12, 21).map(decision);
       const byB = FACTS.slice(21, 30).map(decision);

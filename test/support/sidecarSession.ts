@@ -3,7 +3,7 @@
  * folder and speaks JSON-RPC to it over stdio, exactly like the extension does.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createMessageConnection, NotificationType0, RequestType, RequestType0, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
@@ -129,4 +129,22 @@ export function cleanupDataDir(dataDir: string): void {
     // no server left
   }
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * Chroma server processes serving this data folder: `chroma run --path <dir>/chroma`, or the isolated host
+ * (`node -e … <binding> <socket> <dir>/chroma <port>`) in its private network namespace.
+ */
+export function chromaServers(dataDir: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      if (cmd.includes(join(dataDir, 'chroma'))) out.push(Number(name));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
 }
