@@ -32,17 +32,27 @@ export class McpServerProvider implements vscode.Disposable {
       return;
     }
     const changed = new vscode.EventEmitter<void>();
-    this.disposables.push(
-      changed,
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('mnemo.embedding') || e.affectsConfiguration('mnemo.chroma')) changed.fire();
-      }),
-      lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
+    let registration: vscode.Disposable;
+    try {
+      registration = lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
         onDidChangeMcpServerDefinitions: changed.event,
         provideMcpServerDefinitions: () => {
           const launch = mcpLaunchFor({ execPath: process.execPath, extensionPath: ctx.extension.extensionPath, options: buildInitializationOptions(ctx.extension.globalStorageUri.fsPath, {}) });
           return [new Definition('Mnemo memory', launch.command, launch.args, launch.env, String((ctx.extension.extension.packageJSON as { version?: string }).version ?? ''))];
         },
+      });
+    } catch (e) {
+      // VS Code 1.100 has an earlier form of this API that wants another manifest entry and refuses ours:
+      // it must never cost the extension its activation.
+      changed.dispose();
+      ctx.log.warn(`This VS Code refused Mnemo's MCP server definition (${e instanceof Error ? e.message : String(e)}); agents reach Mnemo through its language model tools.`);
+      return;
+    }
+    this.disposables.push(
+      changed,
+      registration,
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('mnemo.embedding') || e.affectsConfiguration('mnemo.chroma')) changed.fire();
       }),
     );
     (this as { registered: boolean }).registered = true;
