@@ -8,11 +8,12 @@
 #   ripgrep            stands in for @vscode/ripgrep's GitHub download when code-server installs
 #   libkrb5-dev        headers for VS Code's kerberos native module (code-server's postinstall)
 #   binutils           strip, used by `npm run package` on the native binaries
+#   iproute2           `ip`, which brings up loopback in the store's private network namespace (store auth tests)
 #   build-essential, libnode-dev, python3: node-gyp builds of code-server's native modules, when missing
 set -euo pipefail
 log() { printf '[system-deps] %s\n' "$*"; }
 
-pkgs=(7zip chromium fonts-wqy-microhei ripgrep libkrb5-dev binutils)
+pkgs=(7zip chromium fonts-wqy-microhei ripgrep libkrb5-dev binutils iproute2)
 command -v make >/dev/null && command -v g++ >/dev/null || pkgs+=(build-essential)
 command -v python3 >/dev/null || pkgs+=(python3)
 [ -f /usr/include/node/node_version.h ] || pkgs+=(libnode-dev)
