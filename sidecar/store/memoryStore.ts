@@ -165,6 +165,11 @@ export function buildWhere(f: MemoryFilter & { project_ids?: string[]; min_confi
   return { $and: clauses };
 }
 
+/** Chroma's transient "Error creating hnsw segment reader: Nothing found on disk" on a fresh collection. */
+function isSegmentNotReady(e: unknown): boolean {
+  return /hnsw segment reader|Nothing found on disk/i.test(`${errorMessage(e)} ${errorMessage((e as { cause?: unknown })?.cause ?? '')}`);
+}
+
 function isConnectionError(e: unknown): boolean {
   const name = (e as { name?: string })?.name ?? '';
   const msg = errorMessage(e);
@@ -271,6 +276,14 @@ export class MemoryStore {
       } catch (e) {
         // A full disk is a store outage, not a bad capture: the queue keeps the capture until there is room.
         if (isNoSpace(e)) throw writeFailure('the memory store', e);
+        if (isSegmentNotReady(e)) {
+          // A collection just created (or written by another process) whose index segment Chroma has
+          // not flushed yet: the same request succeeds a moment later (chroma-core/chroma#4212).
+          lastErr = e;
+          this.log(`Chroma's index for ${what} is not on disk yet (attempt ${attempt + 1}); retrying`);
+          await new Promise((r) => setTimeout(r, Math.min(2000, 100 * 2 ** attempt)));
+          continue;
+        }
         if (!isConnectionError(e)) throw e;
         lastErr = e;
         this.log(`Chroma connection lost during ${what} (attempt ${attempt + 1}); reconnecting`);
