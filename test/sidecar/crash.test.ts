@@ -11,40 +11,8 @@ import { after, describe, test } from 'node:test';
 import { chromaCliPath, heartbeat } from '../../sidecar/store/chromaServer';
 import * as P from '../../sidecar/protocol';
 import { SidecarSession, cleanupDataDir, tempDataDir, testConfig } from '../support/sidecarSession';
+import { FACTS } from '../fixtures/facts';
 
-/** Distinct facts (far apart in meaning, so dedup keeps each one). */
-const FACTS = [
-  'We set the PLC-3000 Modbus timeout to 1500 ms',
-  'The staging database is backed up nightly at 01:00 UTC',
-  'I always use vim and never nano',
-  'Deploy the gateway with Helm chart version 4.2.0',
-  'The RTU-88 power supply was replaced on the north line',
-  'Grafana alerts go to the #ops-oncall Slack channel',
-  'We decided to pin ruff to 0.6.9 in CI',
-  'The VPN certificate expires every 90 days',
-  'Kafka consumer lag above 5000 pages the on-call engineer',
-  'Our Python services run on 3.11',
-  'Port 8443 is reserved for the admin console',
-  'Customer Acme requires weekly PDF reports on Mondays',
-  'The S7-1200 firmware must be 4.5 or newer',
-  'Redis maxmemory is set to 2 GB with allkeys-lru',
-  'Code review needs two approvals before merging to main',
-  'The HMI-12 touchscreen is calibrated after every reboot',
-  'Nginx rate limit is 100 requests per second per IP',
-  'Frontend builds use Node 20 and pnpm 9',
-  'Invoices are archived in S3 for seven years',
-  'The warehouse scanner fleet runs Android 13',
-  'Sprint planning happens every other Tuesday at 10:00',
-  'TLS 1.0 and 1.1 are disabled on every load balancer',
-  'The GW-450 gateway logs rotate at 100 MB',
-  'Elasticsearch heap is capped at 16 GB per node',
-  'New hires get read-only production access for 30 days',
-  'Terraform state lives in the ops-tfstate bucket',
-  'The coffee machine on floor 3 needs descaling monthly',
-  'Load tests run against the perf cluster, never production',
-  'Postgres autovacuum scale factor is 0.05 on the orders table',
-  'Our mobile app supports iOS 16 and later',
-];
 /** Phrased as decisions, which the rule filter keeps. */
 function facts(n: number, tag: string): string[] {
   return FACTS.slice(0, n).map((f) => `We decided that ${f[0].toLowerCase()}${f.slice(1)} (${tag}).`);
