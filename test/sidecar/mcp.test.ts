@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as P from '../../sidecar/protocol';
 import { projectIdFor } from '../../sidecar/project';
-import { REPO, SidecarSession, TEST_MODEL, cleanupDataDir, tempDataDir, testConfig, testModelPath } from '../support/sidecarSession';
+import { REPO, SidecarSession, TEST_MODEL, cleanupDataDir, tempDataDir, testConfig, testModelPath, waitFor } from '../support/sidecarSession';
 
 const CLI = join(REPO, 'dist', 'cli.js');
 const INSPECTOR = join(REPO, 'node_modules', '@modelcontextprotocol', 'inspector', 'cli', 'build', 'cli.js');
@@ -62,21 +62,6 @@ async function stdioAgent(dataDir: string, opts: { name: string; root?: string; 
 function text(r: unknown): string {
   const c = (r as CallToolResult).content?.[0];
   return c && c.type === 'text' ? c.text : '';
-}
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
 
 describe('mnemo mcp', () => {

@@ -77,19 +77,8 @@ export class SidecarSession {
   }
 
   /** Polls until the predicate holds (or throws after the timeout). */
-  async waitFor<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    let last: unknown;
-    while (Date.now() < deadline) {
-      try {
-        const v = await fn();
-        if (v) return v;
-      } catch (e) {
-        last = e;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+  waitFor<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000): Promise<T> {
+    return waitFor(what, fn, timeoutMs);
   }
 
   /** The pid of the Chroma server serving this data folder. */
@@ -147,4 +136,20 @@ export function chromaServers(dataDir: string): number[] {
     }
   }
   return out;
+}
+
+/** Polls every 100 ms until the predicate returns something truthy (or throws after the timeout, with the last error). */
+export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
