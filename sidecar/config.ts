@@ -11,21 +11,9 @@ import type { EmbeddingSettingsInput, InitializationOptions } from './protocol';
 import { currentUser } from './shared/identity';
 import { SETTING_DEFAULTS } from './shared/settings';
 
+/** The resolved embedding settings: the wire input (protocol.ts) with the provider always known. */
 export interface EmbeddingSettings extends EmbeddingSettingsInput {
-  /** `local` (transformers.js, default), `ollama`, or `openai` (any OpenAI-compatible /v1/embeddings). */
-  provider: 'local' | 'ollama' | 'openai';
-  /** Model id; default depends on the provider (local: see sidecar/embed). */
-  model?: string;
-  /** Folder holding the model files (air-gapped sites); env MNEMO_EMBEDDING_MODEL_PATH. */
-  modelPath?: string;
-  /** Mirror / base URL of the model hub for the first-use download (e.g. https://hf-mirror.com). */
-  remoteHost?: string;
-  /** Base URL of the ollama / openai-compatible server. */
-  baseUrl?: string;
-  /** API key for `openai` (env MNEMO_EMBEDDING_API_KEY / OPENAI_API_KEY). */
-  apiKey?: string;
-  /** Allow downloading the model on first use (default true). */
-  allowRemote?: boolean;
+  provider: NonNullable<EmbeddingSettingsInput['provider']>;
 }
 
 export interface PipelineSettings {
