@@ -40,7 +40,13 @@ const common = {
 
 const builds = [
   { entryPoints: { extension: 'src/extension.ts' } },
-  { entryPoints: { sidecar: 'sidecar/main.ts', cli: 'sidecar/cli.ts', embedWorker: 'sidecar/embed/localWorker.ts' } },
+  {
+    entryPoints: {
+      sidecar: 'sidecar/main.ts',
+      cli: 'sidecar/cli.ts',
+      embedWorker: 'sidecar/embed/localWorker.ts',
+    },
+  },
 ];
 
 for (const b of builds) {

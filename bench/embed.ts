@@ -91,7 +91,9 @@ const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 1
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 async function main(): Promise<void> {
-  const modelPath = args['model-path'] ?? path.resolve(process.env['MNEMO_TEST_MODEL_DIR'] || path.join(REPO, '.cache', 'models'));
+  const modelPath =
+    args['model-path'] ??
+    path.resolve(process.env['MNEMO_TEST_MODEL_DIR'] || path.join(REPO, '.cache', 'models'));
   const transport = args.transport === 'thread' ? 'thread' : 'process';
   const provider = new LocalEmbeddingProvider({
     model: args.model,
@@ -124,7 +126,12 @@ async function main(): Promise<void> {
     const batch32PerSec = big.length / ((performance.now() - t) / 1000);
 
     // Single-query latency as the recall path sees it (a short question).
-    const queries = ['which editor should you use?', '我应该用什么编辑器?', 'how do I run the tests?', '主分支可以强推吗?'];
+    const queries = [
+      'which editor should you use?',
+      '我应该用什么编辑器?',
+      'how do I run the tests?',
+      '主分支可以强推吗?',
+    ];
     const lat: number[] = [];
     const nq = Number(args.queries);
     for (let i = 0; i < nq; i++) {
@@ -152,7 +159,12 @@ async function main(): Promise<void> {
       dimension: provider.dimension(),
       transport,
       threads: args.threads ? Number(args.threads) : Math.max(1, Math.floor(os.availableParallelism() / 2)),
-      machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', node: process.version, platform: `${os.platform()} ${os.arch()}` },
+      machine: {
+        cpus: os.cpus().length,
+        cpu: os.cpus()[0]?.model ?? '',
+        node: process.version,
+        platform: `${os.platform()} ${os.arch()}`,
+      },
       load_ms: Math.round(loadMs),
       sentences_per_s_batch1: Math.round(batch1PerSec * 10) / 10,
       sentences_per_s_batch32: Math.round(batch32PerSec * 10) / 10,
@@ -175,7 +187,10 @@ async function main(): Promise<void> {
       ['query latency p50 / p95 (ms)', `${result.query_latency_ms.p50} / ${result.query_latency_ms.p95}`],
       ['RSS sidecar (MB)', String(result.rss_mb.sidecar_after_load)],
       ['RSS worker (MB)', String(result.rss_mb.worker ?? '(same process)')],
-      ...Object.entries(similarity).map(([k, v]): [string, string] => [`cosine ${k}`, `${v.mean} (${v.values.join(', ')})`]),
+      ...Object.entries(similarity).map(([k, v]): [string, string] => [
+        `cosine ${k}`,
+        `${v.mean} (${v.values.join(', ')})`,
+      ]),
     ];
     const w = Math.max(...rows.map((r) => r[0].length));
     for (const [k, v] of rows) console.log(`${k.padEnd(w)}  ${v}`);

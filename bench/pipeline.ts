@@ -26,9 +26,19 @@ function rand(): number {
 }
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 
-const DEVICE_KINDS = ['PLC', 'HMI', 'RTU', 'Modbus-TCP 网关', 'k8s ingress', 'Redis 集群', 'Postgres 主库', '边缘节点'];
+const DEVICE_KINDS = [
+  'PLC',
+  'HMI',
+  'RTU',
+  'Modbus-TCP 网关',
+  'k8s ingress',
+  'Redis 集群',
+  'Postgres 主库',
+  '边缘节点',
+];
 /** A device name with a model number, so sentences rarely repeat (no tagger-cache flattery). */
-const device = (): string => `${pick(DEVICE_KINDS)} ${String.fromCharCode(65 + Math.floor(rand() * 26))}-${100 + Math.floor(rand() * 9900)}`;
+const device = (): string =>
+  `${pick(DEVICE_KINDS)} ${String.fromCharCode(65 + Math.floor(rand() * 26))}-${100 + Math.floor(rand() * 9900)}`;
 const USER_LINES = [
   (d: string) => `${d} 通讯超时阈值设为 ${pick([500, 1500, 3000])}ms`,
   (_d: string) => `我习惯用vim，不要给我推荐nano`,
@@ -42,7 +52,8 @@ const USER_LINES = [
   (_d: string) => `Maybe it's the firewall. I always use tmux, never suggest screen.`,
   (d: string) => `TCP RST 包集中出现在端口 502，确认为 ${d} 协议栈异常，非网络层问题。`,
   (d: string) => `帮我查一下 ${d} 的日志`,
-  (d: string) => `export ${d.replace(/\W+/g, '_').toUpperCase()}_TOKEN=ghp_${'Ab1Cd2Ef3G'.repeat(4)} 然后重启服务`,
+  (d: string) =>
+    `export ${d.replace(/\W+/g, '_').toUpperCase()}_TOKEN=ghp_${'Ab1Cd2Ef3G'.repeat(4)} 然后重启服务`,
   (_d: string) => `有问题打我电话 13812345678，或者发邮件 wang.li@example.com`,
   (d: string) => `Restart ${d} after changing the retry limit to ${pick([3, 5])}.`,
 ];
@@ -59,8 +70,15 @@ function makeSession(turns: number): SessionInput {
   for (let i = 0; i < turns; i++) {
     const d = device();
     const user = i % 2 === 0;
-    const lines = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => (user ? pick(USER_LINES) : pick(ASSISTANT_LINES))(d));
-    messages.push({ role: user ? 'user' : 'assistant', content: lines.join(user ? '。' : ' '), id: `b${i}`, timestamp: t0 + i * 45_000 });
+    const lines = Array.from({ length: 1 + Math.floor(rand() * 3) }, () =>
+      (user ? pick(USER_LINES) : pick(ASSISTANT_LINES))(d),
+    );
+    messages.push({
+      role: user ? 'user' : 'assistant',
+      content: lines.join(user ? '。' : ' '),
+      id: `b${i}`,
+      timestamp: t0 + i * 45_000,
+    });
   }
   return { project_id: 'SCADA-V2.3', source_type: 'troubleshooting_log', messages };
 }
@@ -82,7 +100,12 @@ async function main(): Promise<void> {
   const corpus: NormalizedMessage[] = [];
   for (let s = 0; s < 40; s++) {
     for (const m of makeSession(50).messages) {
-      corpus.push({ id: String(m.id), role: m.role === 'user' ? 'user' : 'assistant', content: m.content, timestamp: '2026-05-15T12:00:00.000Z' });
+      corpus.push({
+        id: String(m.id),
+        role: m.role === 'user' ? 'user' : 'assistant',
+        content: m.content,
+        timestamp: '2026-05-15T12:00:00.000Z',
+      });
     }
   }
   const sentences = corpus.reduce((n, m) => n + splitSentences(m.content).length, 0);
@@ -140,9 +163,18 @@ async function main(): Promise<void> {
     ['corpus', `${corpus.length} messages, ${sentences} sentences`],
     ['redact', `${result.throughput.redact_sentences_per_s.toLocaleString('en')} sentences/s`],
     ['rules', `${result.throughput.rules_sentences_per_s.toLocaleString('en')} sentences/s`],
-    ['redact + rules', `${result.throughput.redact_plus_rules_sentences_per_s.toLocaleString('en')} sentences/s`],
-    ['50-turn session p50 / p95 / max', `${result.session_50_turns.p50_ms} / ${result.session_50_turns.p95_ms} / ${result.session_50_turns.max_ms} ms`],
-    ['50-turn session outcome', `${result.session_50_turns.messages_in_window}/${session.messages.length} msgs in window, ${result.session_50_turns.candidates} candidates (${result.session_50_turns.pending} pending), ${result.session_50_turns.dropped} dropped`],
+    [
+      'redact + rules',
+      `${result.throughput.redact_plus_rules_sentences_per_s.toLocaleString('en')} sentences/s`,
+    ],
+    [
+      '50-turn session p50 / p95 / max',
+      `${result.session_50_turns.p50_ms} / ${result.session_50_turns.p95_ms} / ${result.session_50_turns.max_ms} ms`,
+    ],
+    [
+      '50-turn session outcome',
+      `${result.session_50_turns.messages_in_window}/${session.messages.length} msgs in window, ${result.session_50_turns.candidates} candidates (${result.session_50_turns.pending} pending), ${result.session_50_turns.dropped} dropped`,
+    ],
   ];
   const w = Math.max(...rows.map((r) => r[0].length));
   console.log(`pipeline bench  node ${process.version}  ${result.cpu}`);

@@ -14,19 +14,45 @@
  * 100k texts with the real model would take ~12 min here; queries always use the real model.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { ChromaClient, type Collection } from 'chromadb';
 import { resolveConfig } from '../sidecar/config';
-import { createEmbeddingProvider, LocalEmbeddingProvider, l2normalize, type EmbeddingProvider } from '../sidecar/embed/index';
+import {
+  createEmbeddingProvider,
+  LocalEmbeddingProvider,
+  l2normalize,
+  type EmbeddingProvider,
+} from '../sidecar/embed/index';
 import { memoryId, type Memory, type MemoryStatus, type SourceType } from '../sidecar/model';
-import { BulkImportRequest, IngestRequest, ProgressNotification, RecallRequest, type IngestReport } from '../sidecar/protocol';
+import {
+  BulkImportRequest,
+  IngestRequest,
+  ProgressNotification,
+  RecallRequest,
+  type IngestReport,
+} from '../sidecar/protocol';
 import { guessCategory, MnemoService } from '../sidecar/service';
 import { buildWhere, toMetadata } from '../sidecar/store/memoryStore';
-import { cleanupDataDir, SidecarSession, TEST_MODEL, testConfig, testModelPath } from '../test/support/sidecarSession';
+import {
+  cleanupDataDir,
+  SidecarSession,
+  TEST_MODEL,
+  testConfig,
+  testModelPath,
+} from '../test/support/sidecarSession';
 import { memoryTexts, prng, QUERIES, session } from './lib/generate';
 
 const REPO = path.resolve(__dirname, '..');
@@ -40,8 +66,15 @@ const { values: args } = parseArgs({
 });
 const SECTIONS = ['ingest', 'recall', 'footprint', 'editor'] as const;
 type Section = (typeof SECTIONS)[number];
-const only = new Set((args.only ?? SECTIONS.join(',')).split(',').map((s) => s.trim()).filter(Boolean));
-for (const s of only) if (!SECTIONS.includes(s as Section)) throw new Error(`Unknown section "${s}"; use ${SECTIONS.join(', ')}.`);
+const only = new Set(
+  (args.only ?? SECTIONS.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
+for (const s of only)
+  if (!SECTIONS.includes(s as Section))
+    throw new Error(`Unknown section "${s}"; use ${SECTIONS.join(', ')}.`);
 const QUICK = args.quick;
 const PROJECT = 'bench-project';
 const RECALLABLE: MemoryStatus[] = ['active', 'confirmed'];
@@ -76,7 +109,13 @@ interface Dist {
 }
 function dist(xs: number[]): Dist {
   const s = [...xs].sort((a, b) => a - b);
-  return { p50: r2(percentile(s, 50)), p95: r2(percentile(s, 95)), mean: r2(s.reduce((a, b) => a + b, 0) / Math.max(1, s.length)), max: r2(s[s.length - 1] ?? 0), n: s.length };
+  return {
+    p50: r2(percentile(s, 50)),
+    p95: r2(percentile(s, 95)),
+    mean: r2(s.reduce((a, b) => a + b, 0) / Math.max(1, s.length)),
+    max: r2(s[s.length - 1] ?? 0),
+    n: s.length,
+  };
 }
 const log = (line: string): void => console.log(`[bench] ${line}`);
 
@@ -99,7 +138,8 @@ function childrenOf(pid: number): { pid: number; cmd: string }[] {
     try {
       const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) out.push({ pid: Number(d), cmd: readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' ') });
+      if (ppid === pid)
+        out.push({ pid: Number(d), cmd: readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' ') });
     } catch {
       // gone
     }
@@ -179,11 +219,20 @@ function freshDataDir(name: string): string {
   return d;
 }
 
-async function startSidecar(dataDir: string): Promise<{ s: SidecarSession; startedAt: number; readyMs: number }> {
+async function startSidecar(
+  dataDir: string,
+): Promise<{ s: SidecarSession; startedAt: number; readyMs: number }> {
   const startedAt = performance.now();
   const s = await SidecarSession.start(testConfig(dataDir));
   // Ready = the first recall that succeeds (it waits for Chroma and the model).
-  await s.waitFor('the sidecar to answer a recall', () => s.request(RecallRequest, { query: 'ready?', project_ids: ['bench-none'], mark_used: false }).then(() => true), 120_000);
+  await s.waitFor(
+    'the sidecar to answer a recall',
+    () =>
+      s
+        .request(RecallRequest, { query: 'ready?', project_ids: ['bench-none'], mark_used: false })
+        .then(() => true),
+    120_000,
+  );
   return { s, startedAt, readyMs: performance.now() - startedAt };
 }
 
@@ -199,7 +248,11 @@ function newestMtime(dir: string): number {
 function ensureBuild(): void {
   const bundles = ['sidecar.js', 'extension.js', 'embedWorker.js'].map((f) => path.join(REPO, 'dist', f));
   const built = Math.min(...bundles.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)));
-  const src = Math.max(newestMtime(path.join(REPO, 'sidecar')), newestMtime(path.join(REPO, 'src')), statSync(path.join(REPO, 'package.json')).mtimeMs);
+  const src = Math.max(
+    newestMtime(path.join(REPO, 'sidecar')),
+    newestMtime(path.join(REPO, 'src')),
+    statSync(path.join(REPO, 'package.json')).mtimeMs,
+  );
   if (built >= src) return;
   log('dist/ is older than the sources: npm run build');
   execFileSync(process.execPath, [path.join(REPO, 'esbuild.mjs')], { cwd: REPO, stdio: 'inherit' });
@@ -225,8 +278,21 @@ interface Target {
   ok: boolean | undefined;
 }
 const targets: Target[] = [];
-function target(metric: string, value: number | undefined, unit: string, op: '<=' | '>=' | '<', limit: number): void {
-  const ok = value === undefined ? undefined : op === '<=' ? value <= limit : op === '>=' ? value >= limit : value < limit;
+function target(
+  metric: string,
+  value: number | undefined,
+  unit: string,
+  op: '<=' | '>=' | '<',
+  limit: number,
+): void {
+  const ok =
+    value === undefined
+      ? undefined
+      : op === '<='
+        ? value <= limit
+        : op === '>='
+          ? value >= limit
+          : value < limit;
   targets.push({ metric, value, unit, target: `${op} ${limit} ${unit}`, ok });
 }
 
@@ -245,7 +311,10 @@ async function benchIngest(out: Record<string, unknown>, loadRss: Record<string,
     const totals = { stored: 0, refreshed: 0, pending: 0, dropped: 0 };
     for (let i = 0; i < P.sessions; i++) {
       const t0 = performance.now();
-      const rep: IngestReport = await s.request(IngestRequest, { ...session(r, P.turns, PROJECT, i), explain: false });
+      const rep: IngestReport = await s.request(IngestRequest, {
+        ...session(r, P.turns, PROJECT, i),
+        explain: false,
+      });
       lat.push(performance.now() - t0);
       for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += rep[k];
     }
@@ -286,7 +355,11 @@ async function benchIngest(out: Record<string, unknown>, loadRss: Record<string,
       seconds: r2(sec),
       memories_per_s: perSec,
       result: res,
-      client_event_loop_lag_ms: { p50: r2(lag.percentile(50) / 1e6), p99: r2(lag.percentile(99) / 1e6), max: r2(lag.max / 1e6) },
+      client_event_loop_lag_ms: {
+        p50: r2(lag.percentile(50) / 1e6),
+        p99: r2(lag.percentile(99) / 1e6),
+        max: r2(lag.max / 1e6),
+      },
     };
     log(`  ${perSec} memories/s (${JSON.stringify(res)})`);
     target(`bulk import throughput (${P.bulk})`, perSec, 'memories/s', '>=', 200);
@@ -298,15 +371,24 @@ async function benchIngest(out: Record<string, unknown>, loadRss: Record<string,
 // ------------------------------------------------------------------ recall
 
 /** Real embeddings of the pool texts (cached in .cache/bench: the same model and texts give the same vectors). */
-async function realPool(n: number): Promise<{ texts: string[]; vectors: Float32Array[]; queryVectors: number[][] }> {
+async function realPool(
+  n: number,
+): Promise<{ texts: string[]; vectors: Float32Array[]; queryVectors: number[][] }> {
   const texts = memoryTexts(n, 7);
   const dir = path.join(REPO, '.cache', 'bench');
   const file = path.join(dir, `pool-v1-${TEST_MODEL.replace(/\W+/g, '_')}-${n}.f32`);
   const qfile = path.join(dir, `queries-v1-${TEST_MODEL.replace(/\W+/g, '_')}.json`);
   let buf: Buffer | undefined = existsSync(file) ? readFileSync(file) : undefined;
-  let queryVectors: number[][] | undefined = existsSync(qfile) ? (JSON.parse(readFileSync(qfile, 'utf8')) as number[][]) : undefined;
+  let queryVectors: number[][] | undefined = existsSync(qfile)
+    ? (JSON.parse(readFileSync(qfile, 'utf8')) as number[][])
+    : undefined;
   if (!buf || !queryVectors || queryVectors.length !== QUERIES.length) {
-    const provider = new LocalEmbeddingProvider({ model: TEST_MODEL, modelPath: testModelPath(), allowRemote: false, log: () => {} });
+    const provider = new LocalEmbeddingProvider({
+      model: TEST_MODEL,
+      modelPath: testModelPath(),
+      allowRemote: false,
+      log: () => {},
+    });
     try {
       await provider.ready();
       queryVectors = await provider.embed(QUERIES);
@@ -339,20 +421,59 @@ async function realPool(n: number): Promise<{ texts: string[]; vectors: Float32A
  * normalized mixtures w*a + (1-w)*b (+ small noise) of two pool vectors, w in [0.3, 0.7], with the two
  * texts joined, so they fall between real memories as a paraphrase or a combined fact would.
  */
-async function seedCorpus(dataDir: string, n: number, pool: { texts: string[]; vectors: Float32Array[] }): Promise<Collection> {
-  const active = (JSON.parse(readFileSync(path.join(dataDir, 'store.json'), 'utf8')) as { active: { name: string; model: string; dim: number } }).active;
-  const port = (JSON.parse(readFileSync(path.join(dataDir, 'chroma', 'mnemo-server.json'), 'utf8')) as { port: number }).port;
+async function seedCorpus(
+  dataDir: string,
+  n: number,
+  pool: { texts: string[]; vectors: Float32Array[] },
+): Promise<Collection> {
+  const active = (
+    JSON.parse(readFileSync(path.join(dataDir, 'store.json'), 'utf8')) as {
+      active: { name: string; model: string; dim: number };
+    }
+  ).active;
+  const port = (
+    JSON.parse(readFileSync(path.join(dataDir, 'chroma', 'mnemo-server.json'), 'utf8')) as { port: number }
+  ).port;
   const client = new ChromaClient({ host: '127.0.0.1', port, ssl: false });
-  const col = await client.getOrCreateCollection({ name: active.name, embeddingFunction: null, configuration: { hnsw: { space: 'cosine' } } });
+  const col = await client.getOrCreateCollection({
+    name: active.name,
+    embeddingFunction: null,
+    configuration: { hnsw: { space: 'cosine' } },
+  });
   const r = prng(n);
   const now = Date.now();
-  const statuses: MemoryStatus[] = ['active', 'active', 'active', 'active', 'active', 'active', 'active', 'active', 'confirmed', 'pending'];
-  const sources: SourceType[] = ['chat', 'chat', 'chat', 'terminal', 'manual', 'import', 'troubleshooting_log', 'code_comment'];
+  const statuses: MemoryStatus[] = [
+    'active',
+    'active',
+    'active',
+    'active',
+    'active',
+    'active',
+    'active',
+    'active',
+    'confirmed',
+    'pending',
+  ];
+  const sources: SourceType[] = [
+    'chat',
+    'chat',
+    'chat',
+    'terminal',
+    'manual',
+    'import',
+    'troubleshooting_log',
+    'code_comment',
+  ];
   const seen = new Set<string>();
   let batch: { memory: Memory; vector: number[] }[] = [];
   const flush = async () => {
     if (!batch.length) return;
-    await col.upsert({ ids: batch.map((b) => b.memory.id), embeddings: batch.map((b) => b.vector), documents: batch.map((b) => b.memory.text), metadatas: batch.map((b) => toMetadata(b.memory)) });
+    await col.upsert({
+      ids: batch.map((b) => b.memory.id),
+      embeddings: batch.map((b) => b.vector),
+      documents: batch.map((b) => b.memory.text),
+      metadatas: batch.map((b) => toMetadata(b.memory)),
+    });
     batch = [];
   };
   const t0 = performance.now();
@@ -444,10 +565,21 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
         col = await seedCorpus(dataDir, n, pool);
         const pids = pidsOf(s);
         await settle([pids.sidecar, pids.chroma]);
-        const where = buildWhere({ project_ids: [PROJECT, 'global'], status: RECALLABLE, min_confidence: 0.6 });
+        const where = buildWhere({
+          project_ids: [PROJECT, 'global'],
+          status: RECALLABLE,
+          min_confidence: 0.6,
+        });
         // Warm-up: load the HNSW index and the query path.
-        for (let i = 0; i < 10; i++) await s.request(RecallRequest, { query: QUERIES[i % QUERIES.length]!, project_ids: [PROJECT] });
-        for (let i = 0; i < 10; i++) await col.query({ queryEmbeddings: [pool.queryVectors[i % QUERIES.length]!], nResults: 3, where, include: ['documents', 'metadatas', 'distances'] });
+        for (let i = 0; i < 10; i++)
+          await s.request(RecallRequest, { query: QUERIES[i % QUERIES.length]!, project_ids: [PROJECT] });
+        for (let i = 0; i < 10; i++)
+          await col.query({
+            queryEmbeddings: [pool.queryVectors[i % QUERIES.length]!],
+            nResults: 3,
+            where,
+            include: ['documents', 'metadatas', 'distances'],
+          });
         const sampler = rssSampler(pids);
         const lat: number[] = [];
         for (let i = 0; i < P.recallRuns; i++) {
@@ -459,7 +591,12 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
         const rawLat: number[] = [];
         for (let i = 0; i < P.recallRuns; i++) {
           const t0 = performance.now();
-          await col.query({ queryEmbeddings: [pool.queryVectors[i % QUERIES.length]!], nResults: 3, where, include: ['documents', 'metadatas', 'distances'] });
+          await col.query({
+            queryEmbeddings: [pool.queryVectors[i % QUERIES.length]!],
+            nResults: 3,
+            where,
+            include: ['documents', 'metadatas', 'distances'],
+          });
           rawLat.push(performance.now() - t0);
         }
         rpc = dist(lat);
@@ -471,9 +608,20 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
     // The split, in process: the same service code the sidecar runs, with the embedder and the store timed.
     const config = resolveConfig(testConfig(dataDir));
     const acc = { ms: 0 };
-    const inner = createEmbeddingProvider({ ...config.embedding, cacheDir: path.join(dataDir, 'models'), log: () => {} });
+    const inner = createEmbeddingProvider({
+      ...config.embedding,
+      cacheDir: path.join(dataDir, 'models'),
+      log: () => {},
+    });
     const svc = new MnemoService({ config, embedder: timedEmbedder(inner, acc), backgroundQueue: false });
-    const split = { embed: [] as number[], chroma_query: [] as number[], rule_channel: [] as number[], mark_used: [] as number[], rank_format_other: [] as number[], total: [] as number[] };
+    const split = {
+      embed: [] as number[],
+      chroma_query: [] as number[],
+      rule_channel: [] as number[],
+      mark_used: [] as number[],
+      rank_format_other: [] as number[],
+      total: [] as number[],
+    };
     try {
       await svc.start();
       await svc.requireModel();
@@ -506,7 +654,8 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
           t.update += performance.now() - t0;
         }
       };
-      for (let i = 0; i < 10; i++) await svc.recall({ query: QUERIES[i % QUERIES.length]!, project_ids: [PROJECT] });
+      for (let i = 0; i < 10; i++)
+        await svc.recall({ query: QUERIES[i % QUERIES.length]!, project_ids: [PROJECT] });
       for (let i = 0; i < P.recallRuns; i++) {
         acc.ms = 0;
         t.query = t.find = t.update = 0;
@@ -536,7 +685,9 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
       overhead_ratio_p50: ratio,
       overhead_ratio_p50_without_query_embedding: ratioNoEmbed,
     };
-    log(`  ${n}: recall p50 ${rpc.p50} / p95 ${rpc.p95} ms; raw Chroma p50 ${raw.p50} ms; split p50 embed ${splitDist.embed!.p50}, chroma ${splitDist.chroma_query!.p50}, rule ${splitDist.rule_channel!.p50}, mark-used ${splitDist.mark_used!.p50}, other ${splitDist.rank_format_other!.p50} ms`);
+    log(
+      `  ${n}: recall p50 ${rpc.p50} / p95 ${rpc.p95} ms; raw Chroma p50 ${raw.p50} ms; split p50 embed ${splitDist.embed!.p50}, chroma ${splitDist.chroma_query!.p50}, rule ${splitDist.rule_channel!.p50}, mark-used ${splitDist.mark_used!.p50}, other ${splitDist.rank_format_other!.p50} ms`,
+    );
     if (n === 10_000) target('recall p95 @10k (incl. query embedding)', rpc.p95, 'ms', '<=', 50);
     if (n === 100_000) target('recall p95 @100k (incl. query embedding)', rpc.p95, 'ms', '<=', 100);
     target(`recall overhead vs raw Chroma @${n / 1000}k (p50 ratio)`, ratio, 'x', '<=', 1.5);
@@ -576,20 +727,49 @@ async function benchFootprint(out: Record<string, unknown>): Promise<void> {
 // ------------------------------------------------------------------ editor (activation, event-loop lag)
 
 async function benchEditor(out: Record<string, unknown>): Promise<void> {
-  log('editor: activation time and extension-host event-loop lag during Import Chat (code-server + Chromium)');
+  log(
+    'editor: activation time and extension-host event-loop lag during Import Chat (code-server + Chromium)',
+  );
   const artifacts = path.join(TMP, 'editor');
   const env = {
     ...process.env,
-    MNEMO_BENCH_EDITOR: JSON.stringify({ sessions: P.editorSessions, messagesPerSession: P.editorMessagesPerSession, learnSeconds: P.editorLearnSeconds }),
+    MNEMO_BENCH_EDITOR: JSON.stringify({
+      sessions: P.editorSessions,
+      messagesPerSession: P.editorMessagesPerSession,
+      learnSeconds: P.editorLearnSeconds,
+    }),
   };
   const code = await new Promise<number>((resolve) => {
     const child = spawn(
       process.execPath,
-      [path.join(REPO, 'test', 'editor', 'run.mjs'), '--ext-host', '--suite', path.join(REPO, 'bench', 'editor'), '--artifacts', artifacts, '--mocha-timeout', '900', '--ext-host-timeout', '1200'],
+      [
+        path.join(REPO, 'test', 'editor', 'run.mjs'),
+        '--ext-host',
+        '--suite',
+        path.join(REPO, 'bench', 'editor'),
+        '--artifacts',
+        artifacts,
+        '--mocha-timeout',
+        '900',
+        '--ext-host-timeout',
+        '1200',
+      ],
       { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    child.stdout.on('data', (b: Buffer) => b.toString().split('\n').filter(Boolean).forEach((l) => log(`  | ${l}`)));
-    child.stderr.on('data', (b: Buffer) => b.toString().split('\n').filter(Boolean).forEach((l) => log(`  | ${l}`)));
+    child.stdout.on('data', (b: Buffer) =>
+      b
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .forEach((l) => log(`  | ${l}`)),
+    );
+    child.stderr.on('data', (b: Buffer) =>
+      b
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .forEach((l) => log(`  | ${l}`)),
+    );
     child.on('exit', (c) => resolve(c ?? 1));
   });
   const file = path.join(artifacts, 'ext-host', 'bench-editor.json');
@@ -606,23 +786,46 @@ async function benchEditor(out: Record<string, unknown>): Promise<void> {
   };
   out.editor = res;
   target('extension activation (activate() body)', r2(res.activationMs), 'ms', '<=', 50);
-  target(`extension-host event-loop lag, Import Chat of ${P.editorSessions * P.editorMessagesPerSession} messages (max)`, res.import.lag_ms.max, 'ms', '<', 50);
-  target('extension-host event-loop lag while the sidecar learns from them (max)', res.learning.lag_ms.max, 'ms', '<', 50);
+  target(
+    `extension-host event-loop lag, Import Chat of ${P.editorSessions * P.editorMessagesPerSession} messages (max)`,
+    res.import.lag_ms.max,
+    'ms',
+    '<',
+    50,
+  );
+  target(
+    'extension-host event-loop lag while the sidecar learns from them (max)',
+    res.learning.lag_ms.max,
+    'ms',
+    '<',
+    50,
+  );
 }
 
 // ------------------------------------------------------------------ main
 
 async function main(): Promise<void> {
-  if (!existsSync(path.join(testModelPath(), ...TEST_MODEL.split('/')))) throw new Error(`No model in ${testModelPath()}: run scripts/fetch-model.sh first.`);
+  if (!existsSync(path.join(testModelPath(), ...TEST_MODEL.split('/'))))
+    throw new Error(`No model in ${testModelPath()}: run scripts/fetch-model.sh first.`);
   ensureBuild();
   TMP = mkdtempSync(path.join(os.tmpdir(), 'mnemo-bench-'));
   const started = Date.now();
   const out: Record<string, unknown> = {};
   const loadRss: Record<string, Rss> = {};
-  const result: Record<string, unknown> = { date: new Date().toISOString(), machine: machine(), quick: QUICK, sections: [...only], model: TEST_MODEL, params: P };
+  const result: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    quick: QUICK,
+    sections: [...only],
+    model: TEST_MODEL,
+    params: P,
+  };
   // Other work on the machine skews every number here: the load average is recorded with the results.
   const loadStart = os.loadavg().map(r2);
-  if (loadStart[0]! > os.cpus().length / 2) log(`note: load average ${loadStart.join(' ')} on ${os.cpus().length} cores before the run; numbers will be noisy`);
+  if (loadStart[0]! > os.cpus().length / 2)
+    log(
+      `note: load average ${loadStart.join(' ')} on ${os.cpus().length} cores before the run; numbers will be noisy`,
+    );
   try {
     if (only.has('ingest')) await benchIngest(out, loadRss);
     if (only.has('recall')) await benchRecall(out, loadRss);
@@ -639,21 +842,42 @@ async function main(): Promise<void> {
     const peak = Math.max(...Object.values(loadRss).map((x) => x.sidecar_plus_worker));
     target('sidecar RSS under load (sidecar + embedding worker, peak)', peak, 'MB', '<=', 300);
   }
-  Object.assign(result, out, { targets, load_average: { start: loadStart, end: os.loadavg().map(r2) }, minutes: r1((Date.now() - started) / 60_000) });
+  Object.assign(result, out, {
+    targets,
+    load_average: { start: loadStart, end: os.loadavg().map(r2) },
+    minutes: r1((Date.now() - started) / 60_000),
+  });
 
   // The table.
-  const rows: [string, string, string, string][] = targets.map((t) => [t.metric, t.value === undefined ? 'n/a' : `${t.value} ${t.unit}`, t.target, t.ok === undefined ? 'n/a' : t.ok ? 'PASS' : 'MISS']);
+  const rows: [string, string, string, string][] = targets.map((t) => [
+    t.metric,
+    t.value === undefined ? 'n/a' : `${t.value} ${t.unit}`,
+    t.target,
+    t.ok === undefined ? 'n/a' : t.ok ? 'PASS' : 'MISS',
+  ]);
   const header: [string, string, string, string] = ['metric', 'value', 'target', ''];
   const w = [0, 1, 2].map((i) => Math.max(...[header, ...rows].map((r) => r[i]!.length)));
-  console.log(`\nMnemo bench  ${String(machine().cpu)} x${os.cpus().length}  node ${process.version}  load ${loadStart.join(' ')}${QUICK ? '  (--quick)' : ''}`);
-  for (const r of [header, ...rows]) console.log(`${r[0].padEnd(w[0]!)}  ${r[1].padStart(w[1]!)}  ${r[2].padEnd(w[2]!)}  ${r[3]}`);
-  const rec = out.recall as Record<string, { over_json_rpc_ms: Dist; raw_chroma_query_ms: Dist; in_process_split_ms: Record<string, Dist> }> | undefined;
+  console.log(
+    `\nMnemo bench  ${String(machine().cpu)} x${os.cpus().length}  node ${process.version}  load ${loadStart.join(' ')}${QUICK ? '  (--quick)' : ''}`,
+  );
+  for (const r of [header, ...rows])
+    console.log(`${r[0].padEnd(w[0]!)}  ${r[1].padStart(w[1]!)}  ${r[2].padEnd(w[2]!)}  ${r[3]}`);
+  const rec = out.recall as
+    | Record<
+        string,
+        { over_json_rpc_ms: Dist; raw_chroma_query_ms: Dist; in_process_split_ms: Record<string, Dist> }
+      >
+    | undefined;
   if (rec) {
-    console.log('\nrecall (ms, p50 / p95)     total over JSON-RPC   raw Chroma   embed   chroma   rule   mark-used   other');
+    console.log(
+      '\nrecall (ms, p50 / p95)     total over JSON-RPC   raw Chroma   embed   chroma   rule   mark-used   other',
+    );
     for (const [n, x] of Object.entries(rec)) {
       const s = x.in_process_split_ms;
       const f = (d: Dist | undefined) => `${d?.p50 ?? '-'} / ${d?.p95 ?? '-'}`;
-      console.log(`  ${n.padStart(6)} memories        ${f(x.over_json_rpc_ms).padEnd(20)}  ${f(x.raw_chroma_query_ms).padEnd(11)}  ${f(s.embed)}  ${f(s.chroma_query)}  ${f(s.rule_channel)}  ${f(s.mark_used)}  ${f(s.rank_format_other)}`);
+      console.log(
+        `  ${n.padStart(6)} memories        ${f(x.over_json_rpc_ms).padEnd(20)}  ${f(x.raw_chroma_query_ms).padEnd(11)}  ${f(s.embed)}  ${f(s.chroma_query)}  ${f(s.rule_channel)}  ${f(s.mark_used)}  ${f(s.rank_format_other)}`,
+      );
     }
   }
 

@@ -17,13 +17,28 @@ import { EN2 } from './blocks/en2';
 import { EN3 } from './blocks/en3';
 import { ASIDES } from './blocks/asides';
 import { LATER } from './blocks/later';
-import { EN_ASSISTANT, EN_PEER, EN_USER, ZH_ASSISTANT, ZH_PEER, ZH_USER, type FillerPools } from './blocks/fillers';
+import {
+  EN_ASSISTANT,
+  EN_PEER,
+  EN_USER,
+  ZH_ASSISTANT,
+  ZH_PEER,
+  ZH_USER,
+  type FillerPools,
+} from './blocks/fillers';
 import type { ConversationBlock } from './blocks/types';
 import { ZH1 } from './blocks/zh1';
 import { ZH2 } from './blocks/zh2';
 import { grow } from './grow';
 import { answerParts, carries } from './lib/carriers';
-import { checkDataset, DATA_DIR, describeDataset, type Conversation, type Question, type TurnLabel } from './lib/dataset';
+import {
+  checkDataset,
+  DATA_DIR,
+  describeDataset,
+  type Conversation,
+  type Question,
+  type TurnLabel,
+} from './lib/dataset';
 
 const SEED = 20261201;
 const TURN_RE = /^([AB])(#([\w-]*))?: ([\s\S]+)$/;
@@ -72,8 +87,16 @@ function build(written: ConversationBlock[]): Conversation[] {
   const blocks = written.map((b) => (LATER[b.id] ? { ...b, sessions: [...b.sessions, LATER[b.id]!] } : b));
   const rand = prng(SEED);
   const pools = {
-    en: { peer: drawers(EN_PEER, rand), user: drawers(EN_USER, rand), assistant: drawers(EN_ASSISTANT, rand) },
-    zh: { peer: drawers(ZH_PEER, rand), user: drawers(ZH_USER, rand), assistant: drawers(ZH_ASSISTANT, rand) },
+    en: {
+      peer: drawers(EN_PEER, rand),
+      user: drawers(EN_USER, rand),
+      assistant: drawers(EN_ASSISTANT, rand),
+    },
+    zh: {
+      peer: drawers(ZH_PEER, rand),
+      user: drawers(ZH_USER, rand),
+      assistant: drawers(ZH_ASSISTANT, rand),
+    },
   };
   return blocks.map((b) => {
     const short = b.id.split('-').slice(0, 2).join('');
@@ -92,8 +115,16 @@ function build(written: ConversationBlock[]): Conversation[] {
     const parsedSessions: ParsedTurn[][] = b.sessions.map((s, si) =>
       s.turns.map((t) => {
         const m = TURN_RE.exec(t);
-        if (!m) throw new Error(`${b.id} session ${si + 1}: turn "${t.slice(0, 40)}" is not "A: ..." or "B#label: ...".`);
-        return { who: m[1] as 'A' | 'B', fact: m[2] !== undefined, label: m[3] || undefined, text: m[4]!.trim() };
+        if (!m)
+          throw new Error(
+            `${b.id} session ${si + 1}: turn "${t.slice(0, 40)}" is not "A: ..." or "B#label: ...".`,
+          );
+        return {
+          who: m[1] as 'A' | 'B',
+          fact: m[2] !== undefined,
+          label: m[3] || undefined,
+          text: m[4]!.trim(),
+        };
       }),
     );
     // Asides go right after a statement (not a question) of the same speaker that the other speaker does not
@@ -104,26 +135,43 @@ function build(written: ConversationBlock[]): Conversation[] {
       if (!m) throw new Error(`${b.id}: aside "${a.slice(0, 40)}" is not "A: ..." or "2|B: ...".`);
       const who = m[2] as 'A' | 'B';
       const pinned = m[1] ? Number(m[1]) - 1 : undefined;
-      if (pinned !== undefined && !parsedSessions[pinned]) throw new Error(`${b.id}: aside pinned to missing session ${m[1]}.`);
+      if (pinned !== undefined && !parsedSessions[pinned])
+        throw new Error(`${b.id}: aside pinned to missing session ${m[1]}.`);
       // With an assistant, the user says it after an assistant turn and the assistant acknowledges it.
       const spotsIn = (turns: ParsedTurn[]): number[] =>
         turns
           .map((_, i) => i)
           .filter((i) =>
             withAssistant
-              ? i > 0 && speakers[turns[i]!.who].role === 'assistant' && speakers[who].role === 'user' && !/[?？]\s*$/.test(turns[i]!.text)
-              : i > 0 && turns[i]!.who === who && !/[?？]\s*$/.test(turns[i]!.text) && (i === turns.length - 1 || turns[i + 1]!.who === who),
+              ? i > 0 &&
+                speakers[turns[i]!.who].role === 'assistant' &&
+                speakers[who].role === 'user' &&
+                !/[?？]\s*$/.test(turns[i]!.text)
+              : i > 0 &&
+                turns[i]!.who === who &&
+                !/[?？]\s*$/.test(turns[i]!.text) &&
+                (i === turns.length - 1 || turns[i + 1]!.who === who),
           );
-      const open = parsedSessions.map((_, i) => i).filter((i) => (pinned === undefined || i === pinned) && spotsIn(parsedSessions[i]!).length);
-      if (!open.length) throw new Error(`${b.id}: no place for the aside "${a.slice(0, 40)}"${pinned !== undefined ? ` in session ${pinned + 1}` : ''}.`);
+      const open = parsedSessions
+        .map((_, i) => i)
+        .filter((i) => (pinned === undefined || i === pinned) && spotsIn(parsedSessions[i]!).length);
+      if (!open.length)
+        throw new Error(
+          `${b.id}: no place for the aside "${a.slice(0, 40)}"${pinned !== undefined ? ` in session ${pinned + 1}` : ''}.`,
+        );
       const turns = parsedSessions[open[Math.floor(rand() * open.length)]!]!;
       const spots = spotsIn(turns);
       const at = spots[Math.floor(rand() * spots.length)]!;
-      const connectors = b.lang === 'zh' ? ['对了，', '另外，', '顺便说一下，'] : ['btw ', 'oh and ', 'also '];
-      const text = rand() < 0.5 ? connectors[Math.floor(rand() * connectors.length)]! + m[3]!.trim() : m[3]!.trim();
+      const connectors =
+        b.lang === 'zh' ? ['对了，', '另外，', '顺便说一下，'] : ['btw ', 'oh and ', 'also '];
+      const text =
+        rand() < 0.5 ? connectors[Math.floor(rand() * connectors.length)]! + m[3]!.trim() : m[3]!.trim();
       const insert: ParsedTurn[] = [{ who, fact: true, text }];
       if (withAssistant) {
-        const acks = b.lang === 'zh' ? ['好的，记下了。', '明白。', '了解。', '收到。', '好的。'] : ['Noted.', 'Got it.', 'Good to know.', 'Thanks for telling me.', 'Understood.'];
+        const acks =
+          b.lang === 'zh'
+            ? ['好的，记下了。', '明白。', '了解。', '收到。', '好的。']
+            : ['Noted.', 'Got it.', 'Good to know.', 'Thanks for telling me.', 'Understood.'];
         let ack = acks[Math.floor(rand() * acks.length)]!;
         if (ack === lastAck) ack = acks[(acks.indexOf(ack) + 1) % acks.length]!;
         lastAck = ack;
@@ -134,24 +182,46 @@ function build(written: ConversationBlock[]): Conversation[] {
     // The months after (and between) the hand-written sessions, grown from the world (eval/grow.ts).
     const parse = (t: string, where: string): ParsedTurn => {
       const m = TURN_RE.exec(t);
-      if (!m) throw new Error(`${b.id} ${where}: turn "${t.slice(0, 40)}" is not "A: ..." or "B#label: ...".`);
-      return { who: m[1] as 'A' | 'B', fact: m[2] !== undefined, label: m[3] || undefined, text: m[4]!.trim() };
+      if (!m)
+        throw new Error(`${b.id} ${where}: turn "${t.slice(0, 40)}" is not "A: ..." or "B#label: ...".`);
+      return {
+        who: m[1] as 'A' | 'B',
+        fact: m[2] !== undefined,
+        label: m[3] || undefined,
+        text: m[4]!.trim(),
+      };
     };
     const handTurns = parsedSessions.flat();
     const byLabel = new Map(handTurns.filter((t) => t.label).map((t) => [t.label!, t.text]));
-    const sessionOf = new Map(parsedSessions.flatMap((turns, si) => turns.filter((t) => t.label).map((t) => [t.label!, Date.parse(b.sessions[si]!.at)] as const)));
+    const sessionOf = new Map(
+      parsedSessions.flatMap((turns, si) =>
+        turns.filter((t) => t.label).map((t) => [t.label!, Date.parse(b.sessions[si]!.at)] as const),
+      ),
+    );
     const grown = grow(
       b,
       rand,
       handTurns.map((t) => t.text),
       b.questions.map((qb) => {
         const labelsOf = qb.evidence.split(/\s+/).filter(Boolean);
-        return { question: qb.question, answer: qb.answer, key: (qb.key ?? qb.answer).split('|'), evidenceTexts: labelsOf.map((l) => byLabel.get(l) ?? ''), after: Math.max(...labelsOf.map((l) => sessionOf.get(l) ?? 0)) };
+        return {
+          question: qb.question,
+          answer: qb.answer,
+          key: (qb.key ?? qb.answer).split('|'),
+          evidenceTexts: labelsOf.map((l) => byLabel.get(l) ?? ''),
+          after: Math.max(...labelsOf.map((l) => sessionOf.get(l) ?? 0)),
+        };
       }),
     );
     const timeline = [
       ...b.sessions.map((s, si) => ({ at: s.at, parsed: parsedSessions[si]!, grown: false })),
-      ...grown.sessions.filter((s) => s.turns.length).map((s, gi) => ({ at: s.at, parsed: s.turns.map((t) => parse(t, `grown session ${gi + 1}`)), grown: true })),
+      ...grown.sessions
+        .filter((s) => s.turns.length)
+        .map((s, gi) => ({
+          at: s.at,
+          parsed: s.turns.map((t) => parse(t, `grown session ${gi + 1}`)),
+          grown: true,
+        })),
     ].sort((x, y) => Date.parse(x.at) - Date.parse(y.at));
     const allQuestions = [...b.questions, ...grown.questions];
     const sessions = timeline.map((s, si) => {
@@ -166,7 +236,13 @@ function build(written: ConversationBlock[]): Conversation[] {
       // A grown session starts with an exchange, so its small talk always comes first.
       const before = withAssistant || s.grown || /[?？]\s*$/.test(first.text);
       const openers = Array.from({ length: atStart }, (_, i) => {
-        const who = before ? (i % 2 === atStart % 2 ? first.who : other(first.who)) : i % 2 === 0 ? other(first.who) : first.who;
+        const who = before
+          ? i % 2 === atStart % 2
+            ? first.who
+            : other(first.who)
+          : i % 2 === 0
+            ? other(first.who)
+            : first.who;
         return { who, fact: false, label: undefined, text: filler(who, 'open') };
       });
       let lastWho = parsed[parsed.length - 1]!.who;
@@ -174,7 +250,9 @@ function build(written: ConversationBlock[]): Conversation[] {
         lastWho = other(lastWho);
         return { who: lastWho, fact: false, label: undefined, text: filler(lastWho, 'close') };
       });
-      const turns = before ? [...openers, ...parsed, ...closers] : [first, ...openers, ...parsed.slice(1), ...closers];
+      const turns = before
+        ? [...openers, ...parsed, ...closers]
+        : [first, ...openers, ...parsed.slice(1), ...closers];
       let t = Date.parse(s.at);
       if (Number.isNaN(t)) throw new Error(`${b.id} session ${si + 1}: "${s.at}" is not a time.`);
       const messages: RawMessage[] = turns.map((turn, ti) => {
@@ -202,18 +280,38 @@ function build(written: ConversationBlock[]): Conversation[] {
         });
     const questions: Question[] = allQuestions.map((qb, qi) => {
       const id = `${short}-q${String(qi + 1).padStart(2, '0')}`;
-      const out: Question = { id, category: qb.category, question: qb.question, answer: qb.answer, evidence: ids(qb.evidence, id), key: (qb.key ?? qb.answer).split('|') };
+      const out: Question = {
+        id,
+        category: qb.category,
+        question: qb.question,
+        answer: qb.answer,
+        evidence: ids(qb.evidence, id),
+        key: (qb.key ?? qb.answer).split('|'),
+      };
       if (qb.supersedes) out.supersedes = ids(qb.supersedes, id);
       // Every other turn that carries the answer is recorded as a deliberate near miss: in the hand-written
       // sessions they were written as hard negatives, in the grown ones only a question's own restatements
       // may carry its answer (grow.ts draws everything else again).
       const ev = new Set([...out.evidence, ...(out.supersedes ?? [])]);
-      const parts = answerParts(out.evidence.map((e) => contentOf.get(e) ?? ''), out.key);
-      const near = [...contentOf].filter(([mid, text]) => !ev.has(mid) && carries(text, parts)).map(([mid]) => mid);
+      const parts = answerParts(
+        out.evidence.map((e) => contentOf.get(e) ?? ''),
+        out.key,
+      );
+      const near = [...contentOf]
+        .filter(([mid, text]) => !ev.has(mid) && carries(text, parts))
+        .map(([mid]) => mid);
       if (near.length) out.near_miss = near;
       return out;
     });
-    return { id: b.id, lang: b.lang, topic: b.topic, speakers: [b.a.name, b.b.name], sessions, labels, questions };
+    return {
+      id: b.id,
+      lang: b.lang,
+      topic: b.topic,
+      speakers: [b.a.name, b.b.name],
+      sessions,
+      labels,
+      questions,
+    };
   });
 }
 

@@ -14,8 +14,25 @@
  * answer (its key tokens, see lib/carriers.ts) is drawn again, unless it is one of the deliberate
  * repetitions of that very question.
  */
-import { AFTER, CASUAL, CUES, EVENTS, FACTS, ITEMS, SPECIES, VALUES, type AttrKind, type Phrasing } from './blocks/growth';
-import { EN_ASSISTANT_SCENES, EN_PEER_SCENES, ZH_ASSISTANT_SCENES, ZH_PEER_SCENES, type ScenePools } from './blocks/scenes';
+import {
+  AFTER,
+  CASUAL,
+  CUES,
+  EVENTS,
+  FACTS,
+  ITEMS,
+  SPECIES,
+  VALUES,
+  type AttrKind,
+  type Phrasing,
+} from './blocks/growth';
+import {
+  EN_ASSISTANT_SCENES,
+  EN_PEER_SCENES,
+  ZH_ASSISTANT_SCENES,
+  ZH_PEER_SCENES,
+  type ScenePools,
+} from './blocks/scenes';
 import type { ConversationBlock, QuestionBlock, SessionBlock } from './blocks/types';
 import { WORLDS } from './blocks/worlds';
 import { answerParts, carries, holds } from './lib/carriers';
@@ -87,23 +104,74 @@ export interface HandQuestion {
 const ASK_AGAIN = {
   en: {
     ask: ['quick q, ', 'remind me, ', 'wait, ', 'sorry if I asked before, ', 'random but ', ''],
-    self: ['I told you already!', 'ha, I had to think about that too', 'why do you ask?', 'long story, tell you later', 'uh, let me think', 'didn\'t I mention it? whatever, later', 'you remember everything except this, huh'],
-    shrug: ['no idea, check the notes', 'hmm, I\'d have to look it up', 'not sure anymore, ask in the channel', 'I forget, it\'s in a doc somewhere', 'good question, let me check later', 'honestly I don\'t remember', 'I knew this once', 'pass, ask someone who was there'],
+    self: [
+      'I told you already!',
+      'ha, I had to think about that too',
+      'why do you ask?',
+      'long story, tell you later',
+      'uh, let me think',
+      "didn't I mention it? whatever, later",
+      'you remember everything except this, huh',
+    ],
+    shrug: [
+      'no idea, check the notes',
+      "hmm, I'd have to look it up",
+      'not sure anymore, ask in the channel',
+      "I forget, it's in a doc somewhere",
+      'good question, let me check later',
+      "honestly I don't remember",
+      'I knew this once',
+      'pass, ask someone who was there',
+    ],
     userAsk: ['remind me: ', 'what was it again? ', 'quick check: ', 'I forgot: ', ''],
-    restate: ['From what you told me earlier: {a}.', 'You mentioned it before: {a}.', 'If I remember our earlier chat correctly, {a}.'],
-    unsure: ['I\'m not sure; it came up in an earlier conversation, could you check your notes?', 'I don\'t want to guess on that one. Do you have it written down somewhere?', 'I can\'t say for certain from here. It might be in your earlier messages.'],
+    restate: [
+      'From what you told me earlier: {a}.',
+      'You mentioned it before: {a}.',
+      'If I remember our earlier chat correctly, {a}.',
+    ],
+    unsure: [
+      "I'm not sure; it came up in an earlier conversation, could you check your notes?",
+      "I don't want to guess on that one. Do you have it written down somewhere?",
+      "I can't say for certain from here. It might be in your earlier messages.",
+    ],
   },
   zh: {
     ask: ['问一下，', '提醒我一下，', '等下，', '之前可能问过，', '突然想起来，', ''],
-    self: ['我之前说过啦！', '你问这个干嘛', '说来话长，回头讲', '呃，让我想想', '哈哈我自己都得想一下', '我没跟你说过吗？回头再说', '你别的都记得，就这个不记得'],
-    shrug: ['不记得了，翻翻笔记吧', '嗯……我得查一下', '不确定了，去群里问问', '忘了，好像写在哪个文档里', '好问题，我回头查查', '说实话我记不清了', '我以前知道的', '别问我，问当时在场的人'],
+    self: [
+      '我之前说过啦！',
+      '你问这个干嘛',
+      '说来话长，回头讲',
+      '呃，让我想想',
+      '哈哈我自己都得想一下',
+      '我没跟你说过吗？回头再说',
+      '你别的都记得，就这个不记得',
+    ],
+    shrug: [
+      '不记得了，翻翻笔记吧',
+      '嗯……我得查一下',
+      '不确定了，去群里问问',
+      '忘了，好像写在哪个文档里',
+      '好问题，我回头查查',
+      '说实话我记不清了',
+      '我以前知道的',
+      '别问我，问当时在场的人',
+    ],
     userAsk: ['提醒我一下：', '那个是什么来着？', '确认一下：', '我忘了：', ''],
     restate: ['根据你之前说的：{a}。', '你之前提到过：{a}。', '如果我没记错我们之前的聊天，是{a}。'],
-    unsure: ['我不太确定，之前的对话里提过，你能翻一下笔记吗？', '这个我不想乱猜，你有没有记下来？', '我这边没法确定，可能在你之前的消息里。'],
+    unsure: [
+      '我不太确定，之前的对话里提过，你能翻一下笔记吗？',
+      '这个我不想乱猜，你有没有记下来？',
+      '我这边没法确定，可能在你之前的消息里。',
+    ],
   },
 };
 
-export function grow(b: ConversationBlock, rand: () => number, handTexts: string[], handQuestions: HandQuestion[]): Grown {
+export function grow(
+  b: ConversationBlock,
+  rand: () => number,
+  handTexts: string[],
+  handQuestions: HandQuestion[],
+): Grown {
   const world = WORLDS[b.id];
   if (!world) throw new Error(`${b.id}: no world in blocks/worlds.ts.`);
   const lang = b.lang;
@@ -118,14 +186,25 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
 
   // ---------------------------------------------------------------- values
   const number = (attr: AttrKind, unit: string): string => {
-    const ranges: Partial<Record<AttrKind, [number, number]>> = { port: [7000, 9990], timeout: [3, 95], retention: [5, 120], schedule: [5, 55], limit: [60, 4000], replicas: [3, 24], price: [35, 2400] };
+    const ranges: Partial<Record<AttrKind, [number, number]>> = {
+      port: [7000, 9990],
+      timeout: [3, 95],
+      retention: [5, 120],
+      schedule: [5, 55],
+      limit: [60, 4000],
+      replicas: [3, 24],
+      price: [35, 2400],
+    };
     let [lo, hi] = ranges[attr] ?? [2, 99];
     if (/ms|毫秒/.test(unit)) [lo, hi] = [150, 9500];
     if (/weeks|周|months|个月|hours|小时/.test(unit)) [lo, hi] = [2, 11];
     if (/0#:|凌晨|早上/.test(unit)) [lo, hi] = [1, 6];
     for (let tries = 0; tries < 200; tries++) {
       const n = lo + Math.floor(rand() * (hi - lo + 1));
-      const s = attr === 'price' && n >= 1000 && lang === 'en' ? `${Math.floor(n / 1000)},${String(n % 1000).padStart(3, '0')}` : String(n);
+      const s =
+        attr === 'price' && n >= 1000 && lang === 'en'
+          ? `${Math.floor(n / 1000)},${String(n % 1000).padStart(3, '0')}`
+          : String(n);
       if (tries < 150 && (usedNumbers.has(String(n)) || holds(allText, s))) continue;
       usedNumbers.add(String(n));
       return unit.replace('#', s);
@@ -193,7 +272,8 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
     const t = threads.find((x) => !x.asked && w(x)) ?? threads.find((x) => !x.asked && facts[x.attr].changes);
     if (t) t.asked = true;
   }
-  for (const t of threads.filter((x) => x.attr === 'event' && !x.event)) threads.splice(threads.indexOf(t), 1);
+  for (const t of threads.filter((x) => x.attr === 'event' && !x.event))
+    threads.splice(threads.indexOf(t), 1);
   for (const t of threads) {
     const ph = facts[t.attr];
     const n = !ph.changes ? 1 : t.asked ? 2 + Math.floor(rand() * 2) : 1 + Math.floor(rand() * 3);
@@ -217,7 +297,10 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
   const perSession: Mention[][] = times.map(() => []);
   for (const t of threads) {
     const n = t.values.length;
-    const order = shuffle(rand, Array.from({ length: SESSIONS }, (_, i) => i));
+    const order = shuffle(
+      rand,
+      Array.from({ length: SESSIONS }, (_, i) => i),
+    );
     const chosen = order.slice(0, n).sort((x, y) => x - y);
     if (t.asked && chosen[n - 1]! < SESSIONS / 2) {
       const late = order.filter((i) => i >= SESSIONS / 2 && !chosen.includes(i));
@@ -226,18 +309,30 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
     }
     chosen.forEach((si, index) => perSession[si]!.push({ thread: t, index }));
     // The same thing happened to someone else, at another time.
-    if (t.attr === 'event' && t.asked) for (let k = 0; k < 2; k++) perSession[Math.floor(rand() * SESSIONS)]!.push({ thread: t, index: -2 });
+    if (t.attr === 'event' && t.asked)
+      for (let k = 0; k < 2; k++) perSession[Math.floor(rand() * SESSIONS)]!.push({ thread: t, index: -2 });
     // Later, people come back to it without giving the value.
     const talk = t.asked ? 3 + Math.floor(rand() * 4) : Math.floor(rand() * 3);
     const after = Array.from({ length: SESSIONS }, (_, i) => i).filter((i) => i > chosen[0]!);
-    for (let k = 0; k < talk && after.length; k++) perSession[pick(rand, after)]!.push({ thread: t, index: -1 });
+    for (let k = 0; k < talk && after.length; k++)
+      perSession[pick(rand, after)]!.push({ thread: t, index: -1 });
   }
 
   // ---------------------------------------------------------------- lines
-  const scenes: ScenePools = lang === 'en' ? (withAssistant ? EN_ASSISTANT_SCENES : EN_PEER_SCENES) : withAssistant ? ZH_ASSISTANT_SCENES : ZH_PEER_SCENES;
+  const scenes: ScenePools =
+    lang === 'en'
+      ? withAssistant
+        ? EN_ASSISTANT_SCENES
+        : EN_PEER_SCENES
+      : withAssistant
+        ? ZH_ASSISTANT_SCENES
+        : ZH_PEER_SCENES;
   const things = world.things.map((t) => t.split(':')[0]!.trim());
   const people = world.people.map((p) => shortName(p.split(':')[0]!.trim()));
-  const pools = [...(world.kind !== 'life' && things.length ? [scenes.eng] : []), ...(world.kind !== 'eng' || !things.length ? [scenes.life] : [])];
+  const pools = [
+    ...(world.kind !== 'life' && things.length ? [scenes.eng] : []),
+    ...(world.kind !== 'eng' || !things.length ? [scenes.life] : []),
+  ];
   if (world.kind === 'eng' && things.length) pools.push(scenes.life.filter((_, i) => i % 2 === 0));
   // Everyone has a job: a life conversation also gets the work exchanges that need no system of the world.
   const noSystem = scenes.eng.filter((sc) => !sc.some((l) => l.includes('{T}')));
@@ -256,11 +351,19 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
   const drawScene = (): string[] | undefined => {
     for (let tries = 0; tries < 30; tries++) {
       const pi = Math.floor(rand() * pools.length);
-      if (!bags[pi]!.length) bags[pi] = shuffle(rand, pools[pi]!.map((_, i) => i));
+      if (!bags[pi]!.length)
+        bags[pi] = shuffle(
+          rand,
+          pools[pi]!.map((_, i) => i),
+        );
       const scene = pools[pi]![bags[pi]!.pop()!]!;
       // Half the work chat is about what the hand-written sessions were about.
       const topic = world.topics.length && rand() < 0.8 ? pick(rand, world.topics) : undefined;
-      const slots = { T: topic ?? pick(rand, things.length ? things : ['project']), P: pick(rand, people), L: pick(rand, world.life.length ? world.life : ['it']) };
+      const slots = {
+        T: topic ?? pick(rand, things.length ? things : ['project']),
+        P: pick(rand, people),
+        L: pick(rand, world.life.length ? world.life : ['it']),
+      };
       // Between two people either of them can be the one who starts.
       const swap = !withAssistant && rand() < 0.5;
       const lines = scene.map((l) => {
@@ -269,7 +372,11 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
       });
       // The opening line is always new; a reply ("agreed", "sent") may come back a few times, as in life.
       const said = lines.map((l) => l.slice(3));
-      if (seen.has(said[0]!) || said.some((l, i) => (i > 0 && (again.get(l) ?? 0) >= (withAssistant ? 2 : 3)) || carriesAny(l))) continue;
+      if (
+        seen.has(said[0]!) ||
+        said.some((l, i) => (i > 0 && (again.get(l) ?? 0) >= (withAssistant ? 2 : 3)) || carriesAny(l))
+      )
+        continue;
       said.forEach((l) => {
         seen.add(l);
         again.set(l, (again.get(l) ?? 0) + 1);
@@ -283,8 +390,17 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
   const own = (subject: string, speaker: 'A' | 'B'): string => {
     const me = (speaker === 'A' ? b.a : b.b).name;
     const you = (speaker === 'A' ? b.b : b.a).name;
-    if (lang === 'zh') return subject.startsWith(`${me}的`) ? `我的${subject.slice(me.length + 1)}` : subject.startsWith(`${you}的`) ? `你的${subject.slice(you.length + 1)}` : subject;
-    return subject.startsWith(`${me}'s `) ? `my ${subject.slice(me.length + 3)}` : subject.startsWith(`${you}'s `) ? `your ${subject.slice(you.length + 3)}` : subject;
+    if (lang === 'zh')
+      return subject.startsWith(`${me}的`)
+        ? `我的${subject.slice(me.length + 1)}`
+        : subject.startsWith(`${you}的`)
+          ? `你的${subject.slice(you.length + 1)}`
+          : subject;
+    return subject.startsWith(`${me}'s `)
+      ? `my ${subject.slice(me.length + 3)}`
+      : subject.startsWith(`${you}'s `)
+        ? `your ${subject.slice(you.length + 3)}`
+        : subject;
   };
   // The short name: the system without its kind ("fraud-check service" -> "fraud-check"), the person by name.
   const alias = (subject: string, speaker?: 'A' | 'B'): string => {
@@ -296,13 +412,23 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
       }
       return /[A-Z][\w-]*$/.exec(subject)?.[0] ?? subject;
     }
-    const generic = lang === 'en' ? /\s+(service|API|database|job|batch|pods|server|servers|cluster|stack|pipeline|collector|controller|models|DAG|endpoint|history server|backend|build|broker|proxy|gateway|portal|scanner|CronJob|registry|sensors|station|CDN)$/i : /(服务|集群|平台|任务|层|服务器|仪|表)$/;
+    const generic =
+      lang === 'en'
+        ? /\s+(service|API|database|job|batch|pods|server|servers|cluster|stack|pipeline|collector|controller|models|DAG|endpoint|history server|backend|build|broker|proxy|gateway|portal|scanner|CronJob|registry|sensors|station|CDN)$/i
+        : /(服务|集群|平台|任务|层|服务器|仪|表)$/;
     const s = subject.replace(generic, '');
     return s.length >= 3 ? s : subject;
   };
   const slotsOf = (t: Thread, i: number, speaker?: 'A' | 'B'): Record<string, string> => {
     const base = speaker ? own(t.subject, speaker) : t.subject;
-    return { T: base, S: alias(t.subject, speaker), v: t.values[i]!, old: i > 0 ? t.values[i - 1]! : '', x: t.event ? t.event[0] : (t.detail ?? ''), y: t.event ? t.event[1] : '' };
+    return {
+      T: base,
+      S: alias(t.subject, speaker),
+      v: t.values[i]!,
+      old: i > 0 ? t.values[i - 1]! : '',
+      x: t.event ? t.event[0] : (t.detail ?? ''),
+      y: t.event ? t.event[1] : '',
+    };
   };
   const say = (ph: Phrasing, t: Thread, i: number, speaker: 'A' | 'B'): string => {
     const forms = rand() < 0.5 ? CASUAL[lang][t.attr] : i > 0 && ph.change.length ? ph.change : ph.say;
@@ -312,7 +438,36 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
     }
     return vary(rand, fill(forms[0]!, slotsOf(t, i, speaker)));
   };
-  const acks = shuffle(rand, lang === 'en' ? ['Noted.', 'Thanks for the update.', 'Good to know.', 'Okay, got it.', 'Understood.', 'Thanks, noted.', 'Good to hear.', 'Okay, I\'ll keep that in mind.', 'Got it, thanks.', 'Makes sense.', 'Thanks for letting me know.', 'All right.'] : ['好的。', '明白了。', '收到。', '了解。', '好的，记下了。', '谢谢告诉我。', '知道了。', '好，我记住了。', '嗯，明白。', '好的，了解了。']);
+  const acks = shuffle(
+    rand,
+    lang === 'en'
+      ? [
+          'Noted.',
+          'Thanks for the update.',
+          'Good to know.',
+          'Okay, got it.',
+          'Understood.',
+          'Thanks, noted.',
+          'Good to hear.',
+          "Okay, I'll keep that in mind.",
+          'Got it, thanks.',
+          'Makes sense.',
+          'Thanks for letting me know.',
+          'All right.',
+        ]
+      : [
+          '好的。',
+          '明白了。',
+          '收到。',
+          '了解。',
+          '好的，记下了。',
+          '谢谢告诉我。',
+          '知道了。',
+          '好，我记住了。',
+          '嗯，明白。',
+          '好的，了解了。',
+        ],
+  );
   let ackAt = 0;
 
   // The threads' questions first, so their answers are known to the accident check.
@@ -324,22 +479,46 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
     const key = t.attr === 'event' ? [t.values[0]!, t.event![2]] : [t.values[last]!];
     genParts.push({ thread: t, parts: [key] });
     evidenceLabel.set(t, `g${++label}`);
-    supersededLabels.set(t, t.values.slice(0, last).map(() => `g${++label}`));
-    questions.push({ category: ph.category, question: fill(pick(rand, ph.ask), slotsOf(t, last)), answer: t.values[last]!, evidence: evidenceLabel.get(t)!, key: key.join('|'), ...(last > 0 ? { supersedes: supersededLabels.get(t)!.join(' ') } : {}) });
+    supersededLabels.set(
+      t,
+      t.values.slice(0, last).map(() => `g${++label}`),
+    );
+    questions.push({
+      category: ph.category,
+      question: fill(pick(rand, ph.ask), slotsOf(t, last)),
+      answer: t.values[last]!,
+      evidence: evidenceLabel.get(t)!,
+      key: key.join('|'),
+      ...(last > 0 ? { supersedes: supersededLabels.get(t)!.join(' ') } : {}),
+    });
   }
 
   // Months later, people ask again what they were told: the question in its own words, answered with a
   // shrug between colleagues, or by the assistant from memory (a restatement, recorded as a near miss).
   const A = ASK_AGAIN[lang];
   const names = [b.a.name, b.b.name];
-  const askAgain = new Map<number, { hq: HandQuestion; text: string; asker: 'A' | 'B'; aboutListener: boolean }[]>();
+  const askAgain = new Map<
+    number,
+    { hq: HandQuestion; text: string; asker: 'A' | 'B'; aboutListener: boolean }[]
+  >();
   // "What coffee does Maya drink?" is "what coffee do you drink?" when asked to Maya, "what coffee do I
   // drink?" when Maya asks her assistant.
   const person = (text: string, name: string, to: 'you' | 'I'): string | undefined => {
-    if (lang === 'zh') return text.replaceAll(`${name}的`, to === 'you' ? '你的' : '我的').replaceAll(name, to === 'you' ? '你' : '我');
-    const verbs: [string, string, string][] = [['does', 'do', 'do'], ['is', 'are', 'am'], ['was', 'were', 'was'], ['has', 'have', 'have'], ['did', 'did', 'did'], ['will', 'will', 'will']];
+    if (lang === 'zh')
+      return text
+        .replaceAll(`${name}的`, to === 'you' ? '你的' : '我的')
+        .replaceAll(name, to === 'you' ? '你' : '我');
+    const verbs: [string, string, string][] = [
+      ['does', 'do', 'do'],
+      ['is', 'are', 'am'],
+      ['was', 'were', 'was'],
+      ['has', 'have', 'have'],
+      ['did', 'did', 'did'],
+      ['will', 'will', 'will'],
+    ];
     let out = text.replace(new RegExp(`\\b${name}'s\\b`, 'g'), to === 'you' ? 'your' : 'my');
-    for (const [v, you, i] of verbs) out = out.replace(new RegExp(`\\b${v} ${name}\\b`, 'g'), `${to === 'you' ? you : i} ${to}`);
+    for (const [v, you, i] of verbs)
+      out = out.replace(new RegExp(`\\b${v} ${name}\\b`, 'g'), `${to === 'you' ? you : i} ${to}`);
     out = out.replace(/\b(his|her)\b/g, to === 'you' ? 'your' : 'my');
     return out.includes(name) ? undefined : out;
   };
@@ -367,7 +546,17 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
   let shrugAt = Math.floor(rand() * A.shrug.length);
   let selfAt = Math.floor(rand() * A.self.length);
   let userAskAt = Math.floor(rand() * A.userAsk.length);
-  const askBack = ({ hq, text, asker, aboutListener }: { hq: HandQuestion; text: string; asker: 'A' | 'B'; aboutListener: boolean }): string[] => {
+  const askBack = ({
+    hq,
+    text,
+    asker,
+    aboutListener,
+  }: {
+    hq: HandQuestion;
+    text: string;
+    asker: 'A' | 'B';
+    aboutListener: boolean;
+  }): string[] => {
     const q = lang === 'en' ? text.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase()) : text;
     if (withAssistant) {
       const ask = `A: ${A.userAsk[userAskAt++ % A.userAsk.length]}${q}`;
@@ -386,19 +575,33 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
   const sessions: SessionBlock[] = times.map((at, si) => {
     const turns: string[] = [];
     const units: (() => string[])[] = [];
-    for (let k = 0; k < SCENES_PER_SESSION[withAssistant ? 'assistant' : 'peer']; k++) units.push(() => drawScene() ?? []);
+    for (let k = 0; k < SCENES_PER_SESSION[withAssistant ? 'assistant' : 'peer']; k++)
+      units.push(() => drawScene() ?? []);
     for (const m of perSession[si]!) {
       units.push(() => {
         const t = m.thread;
         const ph = facts[t.attr];
         if (m.index === -2) {
-          const cue = pick(rand, CUES[lang].filter((c) => c[0] !== t.values[0]))[0];
-          const who = pick(rand, lang === 'en' ? ['my cousin', 'my dad', 'a friend from school', 'my neighbour', 'my old roommate'] : ['我表哥', '我爸', '我一个同学', '我邻居', '我以前的室友']);
-          const line = lang === 'en' ? `${who} ${t.event![0]} ${cue} too, funny timing` : `${who}${cue}也${t.event![0]}，真巧`;
+          const cue = pick(
+            rand,
+            CUES[lang].filter((c) => c[0] !== t.values[0]),
+          )[0];
+          const who = pick(
+            rand,
+            lang === 'en'
+              ? ['my cousin', 'my dad', 'a friend from school', 'my neighbour', 'my old roommate']
+              : ['我表哥', '我爸', '我一个同学', '我邻居', '我以前的室友'],
+          );
+          const line =
+            lang === 'en'
+              ? `${who} ${t.event![0]} ${cue} too, funny timing`
+              : `${who}${cue}也${t.event![0]}，真巧`;
           const speaker = withAssistant ? 'A' : rand() < 0.5 ? 'A' : 'B';
           if (seen.has(line) || carriesAny(line)) return [];
           seen.add(line);
-          return withAssistant ? [`A#: ${line}`, `B: ${acks[ackAt++ % acks.length]}`] : [`${speaker}#: ${line}`];
+          return withAssistant
+            ? [`A#: ${line}`, `B: ${acks[ackAt++ % acks.length]}`]
+            : [`${speaker}#: ${line}`];
         }
         if (m.index < 0) {
           const speaker = withAssistant ? 'A' : rand() < 0.5 ? 'A' : 'B';
@@ -406,7 +609,9 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
           const line = vary(rand, fill(pick(rand, AFTER[lang][t.attr]), slots));
           if (seen.has(line) || carriesAny(line)) return [];
           seen.add(line);
-          return withAssistant ? [`A: ${line}`, `B: ${acks[ackAt++ % acks.length]}`] : [`${speaker}: ${line}`];
+          return withAssistant
+            ? [`A: ${line}`, `B: ${acks[ackAt++ % acks.length]}`]
+            : [`${speaker}: ${line}`];
         }
         const isLast = m.index === t.values.length - 1;
         const speaker = withAssistant ? 'A' : rand() < 0.5 ? 'A' : 'B';
@@ -418,11 +623,16 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
           const q = questions.find((x) => x.evidence === evidenceLabel.get(t));
           const day = (x: number): string => new Date(x).toISOString().slice(0, 10);
           const then = at - CUES[lang].find((c) => c[0] === t.values[0])![1] * DAY;
-          if (q) q.answer = lang === 'en' ? `${t.values[0]} as of ${day(at)}, so about ${day(then)}` : `${day(at)} 说的「${t.values[0]}」，约 ${day(then)}`;
+          if (q)
+            q.answer =
+              lang === 'en'
+                ? `${t.values[0]} as of ${day(at)}, so about ${day(then)}`
+                : `${day(at)} 说的「${t.values[0]}」，约 ${day(then)}`;
         }
         const tag = t.asked ? (isLast ? evidenceLabel.get(t)! : supersededLabels.get(t)![m.index]!) : '';
         const out: string[] = [];
-        if (!withAssistant && rand() < 0.35) out.push(`${other}: ${vary(rand, fill(pick(rand, ph.prompt), slotsOf(t, m.index, other)))}`);
+        if (!withAssistant && rand() < 0.35)
+          out.push(`${other}: ${vary(rand, fill(pick(rand, ph.prompt), slotsOf(t, m.index, other)))}`);
         line = line.replace(/^[a-z]/, (c) => (lang === 'en' && rand() < 0.3 ? c.toUpperCase() : c));
         out.push(`${speaker}#${tag}: ${line}`);
         seen.add(line);
@@ -430,7 +640,11 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
         if (rand() < echoRate) {
           const forms = withAssistant ? ph.restate : ph.echo;
           const echo = vary(rand, fill(pick(rand, forms), slotsOf(t, m.index, other)));
-          if (!seen.has(echo) && !carriesHand(echo) && !genParts.some((g) => g.thread !== t && carries(echo, g.parts))) {
+          if (
+            !seen.has(echo) &&
+            !carriesHand(echo) &&
+            !genParts.some((g) => g.thread !== t && carries(echo, g.parts))
+          ) {
             out.push(`${other}#: ${echo}`);
             seen.add(echo);
           }
@@ -447,7 +661,16 @@ export function grow(b: ConversationBlock, rand: () => number, handTexts: string
   });
 
   // A question whose evidence line was dropped (it would have carried another answer) is dropped too.
-  const present = new Set(sessions.flatMap((s) => s.turns.map((t) => /^[AB]#([\w-]+):/.exec(t)?.[1]).filter(Boolean) as string[]));
-  const kept = questions.filter((q) => q.evidence.split(' ').every((l) => present.has(l)) && (q.supersedes ?? '').split(' ').filter(Boolean).every((l) => present.has(l)));
+  const present = new Set(
+    sessions.flatMap((s) => s.turns.map((t) => /^[AB]#([\w-]+):/.exec(t)?.[1]).filter(Boolean) as string[]),
+  );
+  const kept = questions.filter(
+    (q) =>
+      q.evidence.split(' ').every((l) => present.has(l)) &&
+      (q.supersedes ?? '')
+        .split(' ')
+        .filter(Boolean)
+        .every((l) => present.has(l)),
+  );
   return { sessions, questions: kept };
 }

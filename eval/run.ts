@@ -21,9 +21,24 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { LocalEmbeddingProvider } from '../sidecar/embed/index';
 import { IngestRequest, RecallRequest, type IngestReport, type RecallResult } from '../sidecar/protocol';
-import { cleanupDataDir, SidecarSession, SIDECAR_JS, TEST_MODEL, tempDataDir, testConfig, testModelPath } from '../test/support/sidecarSession';
+import {
+  cleanupDataDir,
+  SidecarSession,
+  SIDECAR_JS,
+  TEST_MODEL,
+  tempDataDir,
+  testConfig,
+  testModelPath,
+} from '../test/support/sidecarSession';
 import { Bm25Index, DenseIndex, reciprocalRankFusion, type Turn } from './lib/baselines';
-import { CATEGORIES, checkDataset, describeDataset, loadDataset, type Conversation, type Question } from './lib/dataset';
+import {
+  CATEGORIES,
+  checkDataset,
+  describeDataset,
+  loadDataset,
+  type Conversation,
+  type Question,
+} from './lib/dataset';
 import { percentile, scoreSystem, type Answer, type SystemScores } from './lib/metrics';
 
 const REPO = path.resolve(__dirname, '..');
@@ -32,10 +47,13 @@ function options(): { only?: string; k: number } {
   try {
     ({ values } = parseArgs({ options: { only: { type: 'string' }, k: { type: 'string', default: '10' } } }));
   } catch (e) {
-    throw new Error(`${e instanceof Error ? e.message : String(e)} Usage: npm run eval -- [--only <conversation ids, comma-separated>] [--k <1-50>]`);
+    throw new Error(
+      `${e instanceof Error ? e.message : String(e)} Usage: npm run eval -- [--only <conversation ids, comma-separated>] [--k <1-50>]`,
+    );
   }
   const k = Number(values.k);
-  if (!Number.isInteger(k) || k < 1 || k > 50) throw new Error(`--k must be a whole number from 1 to 50, got "${values.k}".`);
+  if (!Number.isInteger(k) || k < 1 || k > 50)
+    throw new Error(`--k must be a whole number from 1 to 50, got "${values.k}".`);
   return { only: values.only, k };
 }
 let args: { only?: string; k: number };
@@ -62,35 +80,52 @@ function newestMtime(dir: string): number {
 function ensureBuild(): void {
   const bundles = ['sidecar.js', 'embedWorker.js'].map((f) => path.join(REPO, 'dist', f));
   const built = Math.min(...bundles.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)));
-  if (built >= Math.max(newestMtime(path.join(REPO, 'sidecar')), statSync(path.join(REPO, 'package.json')).mtimeMs)) return;
+  if (
+    built >=
+    Math.max(newestMtime(path.join(REPO, 'sidecar')), statSync(path.join(REPO, 'package.json')).mtimeMs)
+  )
+    return;
   log('dist/ is older than sidecar/: building');
-  execFileSync(process.execPath, [path.join(REPO, 'esbuild.mjs')], { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync(process.execPath, [path.join(REPO, 'esbuild.mjs')], {
+    cwd: REPO,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
 }
 
 /** The model folder, fetched when absent; exits with one sentence when it cannot be had. */
 function ensureModel(): string {
   const dir = testModelPath();
   const model = path.join(dir, ...TEST_MODEL.split('/'));
-  const complete = (): boolean => existsSync(path.join(model, 'tokenizer.json')) && (existsSync(path.join(model, 'onnx', 'model_quantized.onnx')) || existsSync(path.join(model, 'onnx', 'model.onnx')));
+  const complete = (): boolean =>
+    existsSync(path.join(model, 'tokenizer.json')) &&
+    (existsSync(path.join(model, 'onnx', 'model_quantized.onnx')) ||
+      existsSync(path.join(model, 'onnx', 'model.onnx')));
   if (complete()) return dir;
   log(`The embedding model is not in ${model}: fetching it with scripts/fetch-model.sh`);
   try {
-    execFileSync('bash', [path.join(REPO, 'scripts', 'fetch-model.sh'), dir], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('bash', [path.join(REPO, 'scripts', 'fetch-model.sh'), dir], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   } catch {
     // reported below
   }
   if (!complete()) {
-    log(`The embedding model ${TEST_MODEL} is missing from ${dir} and could not be fetched: run "bash scripts/fetch-model.sh ${dir}" (or set MNEMO_TEST_MODEL_DIR to a folder that holds it) and try again.`);
+    log(
+      `The embedding model ${TEST_MODEL} is missing from ${dir} and could not be fetched: run "bash scripts/fetch-model.sh ${dir}" (or set MNEMO_TEST_MODEL_DIR to a folder that holds it) and try again.`,
+    );
     process.exit(2);
   }
   return dir;
 }
 
 function turnsOf(c: Conversation): Turn[] {
-  return c.sessions.flatMap((s) => s.messages.map((m) => ({ id: m.id!, text: `${m.name ?? m.role}: ${m.content}` })));
+  return c.sessions.flatMap((s) =>
+    s.messages.map((m) => ({ id: m.id!, text: `${m.name ?? m.role}: ${m.content}` })),
+  );
 }
 
-const msgIds = (refs: string[] | undefined): string[] => (refs ?? []).filter((r) => r.startsWith('msg:')).map((r) => r.slice(4));
+const msgIds = (refs: string[] | undefined): string[] =>
+  (refs ?? []).filter((r) => r.startsWith('msg:')).map((r) => r.slice(4));
 
 // ------------------------------------------------------------------ Mnemo through JSON-RPC
 
@@ -117,7 +152,9 @@ interface IngestStats {
   examples: { junk_stored: string[]; evidence_dropped: { id: string; text: string; reason: string }[] };
 }
 
-async function runMnemo(convs: Conversation[]): Promise<{ answers: Answer[]; latencies: number[]; ingest: IngestStats; returned: number[] }> {
+async function runMnemo(
+  convs: Conversation[],
+): Promise<{ answers: Answer[]; latencies: number[]; ingest: IngestStats; returned: number[] }> {
   const dataDir = tempDataDir('mnemo-eval-');
   const ingest: IngestStats = {
     turns: 0,
@@ -144,7 +181,16 @@ async function runMnemo(convs: Conversation[]): Promise<{ answers: Answer[]; lat
     s = await SidecarSession.start(testConfig(dataDir));
     const started = s;
     // The first recall waits for Chroma and the model; it is not a question, so it is not timed.
-    await started.waitFor('the sidecar to answer a recall', async () => (await started.request(RecallRequest, { query: 'warm-up', project_ids: ['eval-warmup'], mark_used: false })) !== undefined, 180_000);
+    await started.waitFor(
+      'the sidecar to answer a recall',
+      async () =>
+        (await started.request(RecallRequest, {
+          query: 'warm-up',
+          project_ids: ['eval-warmup'],
+          mark_used: false,
+        })) !== undefined,
+      180_000,
+    );
     for (const [ci, c] of convs.entries()) {
       const t0 = performance.now();
       const cited = new Set<string>();
@@ -179,7 +225,9 @@ async function runMnemo(convs: Conversation[]): Promise<{ answers: Answer[]; lat
           }
         }
       }
-      const facts = Object.entries(c.labels).filter(([, l]) => l === 'fact').map(([id]) => id);
+      const facts = Object.entries(c.labels)
+        .filter(([, l]) => l === 'fact')
+        .map(([id]) => id);
       const evidence = [...new Set(c.questions.flatMap((q) => q.evidence))];
       ingest.turns += turns.length;
       ingest.fact_turns += facts.length;
@@ -194,12 +242,19 @@ async function runMnemo(convs: Conversation[]): Promise<{ answers: Answer[]; lat
         ingest.evidence_dropped_by[rule] = (ingest.evidence_dropped_by[rule] ?? 0) + 1;
         ingest.examples.evidence_dropped.push({ id, text, reason: d?.reason ?? rule });
       }
-      log(`[${ci + 1}/${convs.length}] ingested ${c.id}: ${c.sessions.length} sessions, ${turns.length} turns -> ${stored} memories (${ms(t0)} ms)`);
+      log(
+        `[${ci + 1}/${convs.length}] ingested ${c.id}: ${c.sessions.length} sessions, ${turns.length} turns -> ${stored} memories (${ms(t0)} ms)`,
+      );
       for (const q of c.questions) {
         const tq = performance.now();
         let r: RecallResult;
         try {
-          r = await started.request(RecallRequest, { query: q.question, project_ids: [c.id], top_k: K, mark_used: false });
+          r = await started.request(RecallRequest, {
+            query: q.question,
+            project_ids: [c.id],
+            top_k: K,
+            mark_used: false,
+          });
         } catch (e) {
           ingest.errors.push(`${q.id}: recall failed: ${e instanceof Error ? e.message : String(e)}`);
           answers.push({ question: q, items: [] });
@@ -225,8 +280,15 @@ interface BaselineTimes {
   dense_index_ms: number;
 }
 
-async function runBaselines(convs: Conversation[]): Promise<{ answers: Record<'bm25' | 'dense' | 'fusion', Answer[]>; times: BaselineTimes }> {
-  const embedder = new LocalEmbeddingProvider({ model: TEST_MODEL, modelPath: testModelPath(), allowRemote: false, log: () => undefined });
+async function runBaselines(
+  convs: Conversation[],
+): Promise<{ answers: Record<'bm25' | 'dense' | 'fusion', Answer[]>; times: BaselineTimes }> {
+  const embedder = new LocalEmbeddingProvider({
+    model: TEST_MODEL,
+    modelPath: testModelPath(),
+    allowRemote: false,
+    log: () => undefined,
+  });
   const out = { bm25: [] as Answer[], dense: [] as Answer[], fusion: [] as Answer[] };
   const times: BaselineTimes = { bm25_index_ms: 0, bm25_query_ms: [], dense_index_ms: 0 };
   try {
@@ -266,7 +328,10 @@ async function runBaselines(convs: Conversation[]): Promise<{ answers: Record<'b
 
 function table(systems: Record<string, SystemScores>): string {
   const groups: [string, (s: SystemScores) => { n: number; 'R@5': number; 'R@k': number; MRR: number }][] = [
-    ...CATEGORIES.map((c) => [c, (s: SystemScores) => s.by_category[c]] as [string, (s: SystemScores) => SystemScores['overall']]),
+    ...CATEGORIES.map(
+      (c) =>
+        [c, (s: SystemScores) => s.by_category[c]] as [string, (s: SystemScores) => SystemScores['overall']],
+    ),
     ['overall', (s) => s.overall],
     ['English', (s) => s.by_language.en ?? s.overall],
     ['Chinese', (s) => s.by_language.zh ?? s.overall],
@@ -279,7 +344,14 @@ function table(systems: Record<string, SystemScores>): string {
   for (const [label, get] of groups) {
     const first = get(systems[names[0]!]!);
     if (!first.n) continue;
-    lines.push(`| ${label} | ${first.n} | ${names.map((n) => { const s = get(systems[n]!); return `${s['R@5'].toFixed(3)} | ${s['R@k'].toFixed(3)} | ${s.MRR.toFixed(3)}`; }).join(' | ')} |`);
+    lines.push(
+      `| ${label} | ${first.n} | ${names
+        .map((n) => {
+          const s = get(systems[n]!);
+          return `${s['R@5'].toFixed(3)} | ${s['R@k'].toFixed(3)} | ${s.MRR.toFixed(3)}`;
+        })
+        .join(' | ')} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -291,13 +363,27 @@ async function main(): Promise<void> {
   const problems = checkDataset(all);
   if (problems.length) {
     for (const p of problems) log(`  ${p}`);
-    throw new Error(`The eval set in eval/data has ${problems.length} problems; fix the blocks and rerun eval/generate.ts.`);
+    throw new Error(
+      `The eval set in eval/data has ${problems.length} problems; fix the blocks and rerun eval/generate.ts.`,
+    );
   }
-  const only = args.only ? new Set(args.only.split(',').map((x) => x.trim()).filter(Boolean)) : undefined;
-  if (only) for (const id of only) if (!all.some((c) => c.id === id)) throw new Error(`Unknown conversation "${id}"; the ids are the file names in eval/data.`);
+  const only = args.only
+    ? new Set(
+        args.only
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      )
+    : undefined;
+  if (only)
+    for (const id of only)
+      if (!all.some((c) => c.id === id))
+        throw new Error(`Unknown conversation "${id}"; the ids are the file names in eval/data.`);
   const convs = only ? all.filter((c) => only.has(c.id)) : all;
   const dataset = describeDataset(convs);
-  log(`Eval set: ${dataset.conversations} conversations, ${dataset.turns} turns, ${dataset.questions} questions; k = ${K}`);
+  log(
+    `Eval set: ${dataset.conversations} conversations, ${dataset.turns} turns, ${dataset.questions} questions; k = ${K}`,
+  );
 
   ensureModel();
   ensureBuild();
@@ -320,28 +406,60 @@ async function main(): Promise<void> {
     junk_share_of_stored: round(ing.junk_stored / Math.max(1, stored)),
     fact_turns_kept: round(ing.fact_turns_kept / Math.max(1, ing.fact_turns)),
     evidence_turns_kept: round(ing.evidence_turns_kept / Math.max(1, ing.evidence_turns)),
-    recall_ms: { p50: round(percentile(mnemo.latencies, 50), 1), p95: round(percentile(mnemo.latencies, 95), 1), n: mnemo.latencies.length },
-    ingest_session_ms: { p50: percentile(ing.session_ms, 50), p95: percentile(ing.session_ms, 95), n: ing.session_ms.length },
-    items_returned_mean: round(mnemo.returned.reduce((a, b) => a + b, 0) / Math.max(1, mnemo.returned.length), 2),
+    recall_ms: {
+      p50: round(percentile(mnemo.latencies, 50), 1),
+      p95: round(percentile(mnemo.latencies, 95), 1),
+      n: mnemo.latencies.length,
+    },
+    ingest_session_ms: {
+      p50: percentile(ing.session_ms, 50),
+      p95: percentile(ing.session_ms, 95),
+      n: ing.session_ms.length,
+    },
+    items_returned_mean: round(
+      mnemo.returned.reduce((a, b) => a + b, 0) / Math.max(1, mnemo.returned.length),
+      2,
+    ),
     empty_recalls: round(mnemo.returned.filter((n) => n === 0).length / Math.max(1, mnemo.returned.length)),
   };
   const baselineTimes = {
     bm25_index_ms: Math.round(times.bm25_index_ms),
-    bm25_query_ms: { p50: round(percentile(times.bm25_query_ms, 50), 2), p95: round(percentile(times.bm25_query_ms, 95), 2) },
+    bm25_query_ms: {
+      p50: round(percentile(times.bm25_query_ms, 50), 2),
+      p95: round(percentile(times.bm25_query_ms, 95), 2),
+    },
     dense_index_ms: Math.round(times.dense_index_ms),
   };
 
   const out: string[] = [];
-  out.push(`\nRecall eval, k = ${K}: ${dataset.questions} questions over ${dataset.conversations} conversations (${dataset.turns} turns), ${new Date().toISOString()}`);
+  out.push(
+    `\nRecall eval, k = ${K}: ${dataset.questions} questions over ${dataset.conversations} conversations (${dataset.turns} turns), ${new Date().toISOString()}`,
+  );
   out.push('');
   out.push(table(systems));
   out.push('');
-  out.push(`Mnemo stored ${stored} memories for ${ing.turns} turns (${summary.stored_per_turn} per turn; ${ing.pending} of them pending review); junk share of what it stored: ${summary.junk_share_of_stored}.`);
-  out.push(`Fact-bearing turns kept (cited by a memory): ${summary.fact_turns_kept} of ${ing.fact_turns}; evidence turns kept: ${summary.evidence_turns_kept} of ${ing.evidence_turns} (Mnemo's ceiling).`);
-  out.push(`Evidence turns no memory cites, by the rule that dropped them: ${Object.entries(ing.evidence_dropped_by).sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} ${n}`).join(', ') || 'none'}.`);
-  out.push(`Recall latency over JSON-RPC: p50 ${summary.recall_ms.p50} ms, p95 ${summary.recall_ms.p95} ms (${summary.recall_ms.n} recalls); items returned per recall: ${summary.items_returned_mean} of ${K}, empty: ${summary.empty_recalls}.`);
-  out.push(`Ingest per session: p50 ${summary.ingest_session_ms.p50} ms, p95 ${summary.ingest_session_ms.p95} ms. Stale value ranked first on updated facts: Mnemo ${systems.Mnemo!.updated_facts.stale_first}, BM25 ${systems.BM25!.updated_facts.stale_first}, dense ${systems.dense!.updated_facts.stale_first}, fusion ${systems.fusion!.updated_facts.stale_first}.`);
-  if (ing.errors.length) out.push(`Errors (${ing.errors.length}):\n${ing.errors.map((e) => `  ${e}`).join('\n')}`);
+  out.push(
+    `Mnemo stored ${stored} memories for ${ing.turns} turns (${summary.stored_per_turn} per turn; ${ing.pending} of them pending review); junk share of what it stored: ${summary.junk_share_of_stored}.`,
+  );
+  out.push(
+    `Fact-bearing turns kept (cited by a memory): ${summary.fact_turns_kept} of ${ing.fact_turns}; evidence turns kept: ${summary.evidence_turns_kept} of ${ing.evidence_turns} (Mnemo's ceiling).`,
+  );
+  out.push(
+    `Evidence turns no memory cites, by the rule that dropped them: ${
+      Object.entries(ing.evidence_dropped_by)
+        .sort((a, b) => b[1] - a[1])
+        .map(([r, n]) => `${r} ${n}`)
+        .join(', ') || 'none'
+    }.`,
+  );
+  out.push(
+    `Recall latency over JSON-RPC: p50 ${summary.recall_ms.p50} ms, p95 ${summary.recall_ms.p95} ms (${summary.recall_ms.n} recalls); items returned per recall: ${summary.items_returned_mean} of ${K}, empty: ${summary.empty_recalls}.`,
+  );
+  out.push(
+    `Ingest per session: p50 ${summary.ingest_session_ms.p50} ms, p95 ${summary.ingest_session_ms.p95} ms. Stale value ranked first on updated facts: Mnemo ${systems.Mnemo!.updated_facts.stale_first}, BM25 ${systems.BM25!.updated_facts.stale_first}, dense ${systems.dense!.updated_facts.stale_first}, fusion ${systems.fusion!.updated_facts.stale_first}.`,
+  );
+  if (ing.errors.length)
+    out.push(`Errors (${ing.errors.length}):\n${ing.errors.map((e) => `  ${e}`).join('\n')}`);
   console.log(out.join('\n'));
 
   const dir = path.join(REPO, 'eval', 'results');
@@ -365,7 +483,13 @@ async function main(): Promise<void> {
       {
         date: new Date().toISOString(),
         seconds: Math.round(ms(t0) / 1000),
-        machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, memory_gb: round(os.totalmem() / 1024 ** 3, 1), node: process.version, os: `${os.type()} ${os.release()} ${os.arch()}` },
+        machine: {
+          cpu: os.cpus()[0]?.model ?? 'unknown',
+          cores: os.cpus().length,
+          memory_gb: round(os.totalmem() / 1024 ** 3, 1),
+          node: process.version,
+          os: `${os.type()} ${os.release()} ${os.arch()}`,
+        },
         model: TEST_MODEL,
         k: K,
         only: only ? [...only] : undefined,

@@ -14,13 +14,28 @@
 // The pruned tree goes to dist/node_modules (vsce's --no-dependencies leaves out a top-level
 // node_modules; Node resolves dist/*.js's requires from dist/node_modules first).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(ROOT);
 
-const targets = { 'linux-x64': 'linux-x64', 'linux-arm64': 'linux-arm64', 'darwin-x64': 'darwin-x64', 'darwin-arm64': 'darwin-arm64', 'win32-x64': 'win32-x64' };
+const targets = {
+  'linux-x64': 'linux-x64',
+  'linux-arm64': 'linux-arm64',
+  'darwin-x64': 'darwin-x64',
+  'darwin-arm64': 'darwin-arm64',
+  'win32-x64': 'win32-x64',
+};
 const target = process.env.MNEMO_VSIX_TARGET ?? targets[`${process.platform}-${process.arch}`];
 if (!target) {
   console.error(`mnemo: no VSIX target for ${process.platform}-${process.arch}.`);
@@ -91,14 +106,17 @@ for (const name of runtimeExternals) if (name !== 'vscode') addPackage(name, ROO
 
 /** onnxruntime-node ships binaries for every platform; keep this target's. */
 function platformFilter(rel) {
-  const m = /^node_modules\/onnxruntime-node\/bin\/napi-v3\/([^/]+)(?:\/([^/]+))?/.exec(rel.split(sep).join('/'));
+  const m = /^node_modules\/onnxruntime-node\/bin\/napi-v3\/([^/]+)(?:\/([^/]+))?/.exec(
+    rel.split(sep).join('/'),
+  );
   if (!m) return true;
   if (m[1] !== os) return false;
   return m[2] === undefined || m[2] === arch;
 }
 /** Per-package files that are never loaded: other builds than the one Node resolves. */
 const DROP_IN = {
-  '@huggingface/transformers': (r) => /^(src|types)\//.test(r) || (/^dist\//.test(r) && !/^dist\/transformers\.node\.[cm]?js$/.test(r)),
+  '@huggingface/transformers': (r) =>
+    /^(src|types)\//.test(r) || (/^dist\//.test(r) && !/^dist\/transformers\.node\.[cm]?js$/.test(r)),
   'onnxruntime-node': (r) => /^(script|lib)\//.test(r) && !/\.js$/.test(r),
 };
 
@@ -112,7 +130,8 @@ for (const [rel, name] of seen) {
       if (r !== rel && r.startsWith(rel + sep + 'node_modules')) return false; // nested packages are staged on their own
       if (!platformFilter(r)) return false;
       const name = basename(from);
-      if (statSync(from).isDirectory()) return r === rel || !/^(test|tests|__tests__|docs|example|examples|\.github)$/.test(name);
+      if (statSync(from).isDirectory())
+        return r === rel || !/^(test|tests|__tests__|docs|example|examples|\.github)$/.test(name);
       if (dropIn && dropIn(relative(src, from).split(sep).join('/'))) return false;
       if (KEEP_FILE.some((k) => k.test(name))) return true;
       return !DROP_FILE.some((d) => d.test(name));
@@ -125,7 +144,8 @@ const copied = seen.size;
 // hold a symlink); the binding links against the latter only.
 const ortDir = join(stagedModules, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v3', os, arch);
 if (existsSync(ortDir)) {
-  for (const f of readdirSync(ortDir)) if (/^libonnxruntime\.so\.\d+\.\d+\.\d+$/.test(f)) rmSync(join(ortDir, f));
+  for (const f of readdirSync(ortDir))
+    if (/^libonnxruntime\.so\.\d+\.\d+\.\d+$/.test(f)) rmSync(join(ortDir, f));
 }
 
 // transformers.js requires `sharp` when it loads (for images); Mnemo embeds text only.
@@ -137,7 +157,10 @@ module.exports = function sharp() {
 };
 `;
 mkdirSync(join(stagedModules, 'node_modules', 'sharp'), { recursive: true });
-writeFileSync(join(stagedModules, 'node_modules', 'sharp', 'package.json'), JSON.stringify({ name: 'sharp', version: '0.0.0-mnemo', main: 'index.js', license: 'MIT' }, null, 2));
+writeFileSync(
+  join(stagedModules, 'node_modules', 'sharp', 'package.json'),
+  JSON.stringify({ name: 'sharp', version: '0.0.0-mnemo', main: 'index.js', license: 'MIT' }, null, 2),
+);
 writeFileSync(join(stagedModules, 'node_modules', 'sharp', 'index.js'), SHARP_SHIM);
 
 // Native binaries without their debug info.
@@ -158,7 +181,8 @@ if (os === 'linux') {
       throw new Error(`strip --strip-debug ${relative(stage, f)} failed (install binutils): ${e.message}`);
     }
     const after = statSync(f).size;
-    if (before - after > 1 << 20) console.log(`   stripped ${relative(stage, f)}: ${mb(before)} -> ${mb(after)}`);
+    if (before - after > 1 << 20)
+      console.log(`   stripped ${relative(stage, f)}: ${mb(before)} -> ${mb(after)}`);
   }
 }
 
@@ -170,12 +194,26 @@ if (existsSync(join(modelDir, 'Xenova', 'all-MiniLM-L6-v2', 'config.json'))) {
   console.log('== Smoke test of the staged extension (ingest + recall with its own CLI)');
   const dataDir = join(ROOT, '.cache', 'vsix', `smoke-${target}`);
   rmSync(dataDir, { recursive: true, force: true });
-  const env = { ...process.env, MNEMO_DATA_DIR: dataDir, MNEMO_EMBEDDING_MODEL: 'Xenova/all-MiniLM-L6-v2', MNEMO_EMBEDDING_MODEL_PATH: modelDir };
-  const cli = (...args) => execFileSync(process.execPath, [join(stage, 'dist', 'cli.js'), ...args], { env, encoding: 'utf8', timeout: 180_000, stdio: ['ignore', 'pipe', 'inherit'] });
+  const env = {
+    ...process.env,
+    MNEMO_DATA_DIR: dataDir,
+    MNEMO_EMBEDDING_MODEL: 'Xenova/all-MiniLM-L6-v2',
+    MNEMO_EMBEDDING_MODEL_PATH: modelDir,
+  };
+  const cli = (...args) =>
+    execFileSync(process.execPath, [join(stage, 'dist', 'cli.js'), ...args], {
+      env,
+      encoding: 'utf8',
+      timeout: 180_000,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
   cli('ingest', '--project', 'smoke', join(ROOT, 'samples', 'sessions', 'editor-preferences.json'));
   const hits = JSON.parse(cli('recall', '--project', 'smoke', '--json', 'which editor should you use?'));
   rmSync(dataDir, { recursive: true, force: true });
-  if (!hits.some((h) => /vim/.test(h.text))) throw new Error('the staged extension did not recall the sample memory: the pruned tree is missing something.');
+  if (!hits.some((h) => /vim/.test(h.text)))
+    throw new Error(
+      'the staged extension did not recall the sample memory: the pruned tree is missing something.',
+    );
   console.log(`   recalled ${hits.length} memories, the first: ${hits[0].text}`);
 } else {
   console.log(`== Smoke test skipped: no model in ${modelDir} (scripts/fetch-model.sh puts one there).`);
@@ -193,9 +231,24 @@ console.log(`   ${copied} packages, ${stagedFiles} files, ${mb(stagedBytes)} unp
 
 console.log(`== Packaging ${basename(out)}`);
 rmSync(out, { force: true });
-run(process.execPath, [join(ROOT, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--target', target, '--out', out, '--allow-missing-repository', '--skip-license', '--no-rewrite-relative-links'], {
-  cwd: stage,
-});
+run(
+  process.execPath,
+  [
+    join(ROOT, 'node_modules/@vscode/vsce/vsce'),
+    'package',
+    '--no-dependencies',
+    '--target',
+    target,
+    '--out',
+    out,
+    '--allow-missing-repository',
+    '--skip-license',
+    '--no-rewrite-relative-links',
+  ],
+  {
+    cwd: stage,
+  },
+);
 const size = statSync(out).size;
 console.log(`Packaged ${basename(out)}: ${mb(size)} (${stagedFiles} files, ${mb(stagedBytes)} unpacked)`);
 const limit = 60 * 1024 * 1024;

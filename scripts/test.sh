@@ -29,10 +29,12 @@ step "install (npm run setup: system packages, npm packages, the model, the edit
 # Chromium, code-server or model, and a phase must never depend on a later phase's install.
 bash scripts/setup.sh || { fail_step "setup"; echo "$PASSED passed, $FAILED failed"; exit 1; }
 
-step "build, typecheck, lint"
+step "build, typecheck, lint, format"
 npm run --silent build || fail_step "build"
 npm run --silent typecheck && PASSED=$((PASSED + 1)) || fail_step "typecheck"
 npm run --silent lint && PASSED=$((PASSED + 1)) || fail_step "lint"
+# Prettier (printWidth 110, .prettierrc.json): a file out of format fails here; `npm run format` fixes it.
+npm run --silent format:check && PASSED=$((PASSED + 1)) || fail_step "format (run npm run format)"
 
 run_node_tests() {
   local name="$1"; shift

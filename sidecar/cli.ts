@@ -6,10 +6,26 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveConfig, type SidecarConfigInput } from './config';
-import { exportBackup, importBackup, inspectBackup, readBackupPassword, IMPORT_MODES, type BackupProgress, type CancellationFlag, type ImportMode } from './backup/index';
+import {
+  exportBackup,
+  importBackup,
+  inspectBackup,
+  readBackupPassword,
+  IMPORT_MODES,
+  type BackupProgress,
+  type CancellationFlag,
+  type ImportMode,
+} from './backup/index';
 import { createEmbeddingProvider } from './embed/index';
 import { MnemoError, errorMessage } from './errors';
-import { GLOBAL_PROJECT, isSourceType, isStatus, type Memory, type MemoryStatus, type SourceType } from './model';
+import {
+  GLOBAL_PROJECT,
+  isSourceType,
+  isStatus,
+  type Memory,
+  type MemoryStatus,
+  type SourceType,
+} from './model';
 import type { RawMessage } from './pipeline/types';
 import { projectIdFor } from './project';
 import { MnemoService } from './service';
@@ -72,7 +88,9 @@ export function readTextInput(file: string, maxBytes = MAX_INPUT_BYTES): string 
     fd = file === '-' ? 0 : openSync(file, 'r');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`Cannot read ${name}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : errnoSentence(e)}.`);
+    throw new UsageError(
+      `Cannot read ${name}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : errnoSentence(e)}.`,
+    );
   }
   const chunks: Buffer[] = [];
   let total = 0;
@@ -86,11 +104,16 @@ export function readTextInput(file: string, maxBytes = MAX_INPUT_BYTES): string 
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'EAGAIN') continue; // a non-blocking stdin pipe: try again
         if (code === 'EOF') break;
-        throw new UsageError(`Cannot read ${name}: ${code === 'EISDIR' ? 'it is a folder' : errnoSentence(e)}.`);
+        throw new UsageError(
+          `Cannot read ${name}: ${code === 'EISDIR' ? 'it is a folder' : errnoSentence(e)}.`,
+        );
       }
       if (n === 0) break;
       total += n;
-      if (total > maxBytes) throw new UsageError(`${name} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; split it into smaller transcripts.`);
+      if (total > maxBytes)
+        throw new UsageError(
+          `${name} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; split it into smaller transcripts.`,
+        );
       chunks.push(Buffer.from(buf.subarray(0, n)));
     }
   } finally {
@@ -108,7 +131,8 @@ export function readTextInput(file: string, maxBytes = MAX_INPUT_BYTES): string 
 function positiveInt(flag: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number.`);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n <= 0)
+    throw new UsageError(`${flag} must be a positive whole number.`);
   return n;
 }
 
@@ -128,12 +152,20 @@ function errnoSentence(e: unknown): string {
     EPIPE: 'the output was closed',
   };
   const code = (e as NodeJS.ErrnoException)?.code;
-  return (code && words[code]) || errorMessage(e).replace(/^[A-Z]+: /, '').replace(/[.\s]+$/, '');
+  return (
+    (code && words[code]) ||
+    errorMessage(e)
+      .replace(/^[A-Z]+: /, '')
+      .replace(/[.\s]+$/, '')
+  );
 }
 
 /** Control characters (ESC, BEL, C1…) in text we echo become visible escapes, never terminal commands. */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
 }
 
 /** Reads a transcript: a JSON array of messages or {"messages": [...]}. */
@@ -145,7 +177,8 @@ export function parseTranscript(text: string, name: string): RawMessage[] {
     throw new UsageError(`${name} is not valid JSON (${errorMessage(e)}).`);
   }
   const messages = Array.isArray(data) ? data : (data as { messages?: unknown })?.messages;
-  if (!Array.isArray(messages)) throw new UsageError(`${name} must hold a JSON array of messages or an object with a "messages" array.`);
+  if (!Array.isArray(messages))
+    throw new UsageError(`${name} must hold a JSON array of messages or an object with a "messages" array.`);
   messages.forEach((m: unknown, i) => {
     const msg = m as Partial<RawMessage> | null;
     if (!msg || typeof msg !== 'object' || typeof msg.content !== 'string' || typeof msg.role !== 'string') {
@@ -157,7 +190,10 @@ export function parseTranscript(text: string, name: string): RawMessage[] {
 
 /** Progress lines on stderr when it is a terminal (stdout stays clean for --json). */
 function progressToStderr(p: BackupProgress): void {
-  if (process.stderr.isTTY) process.stderr.write(`\r${p.message}${p.percent !== undefined ? ` ${p.percent}%` : ''}\x1b[K${p.percent === 100 ? '\n' : ''}`);
+  if (process.stderr.isTTY)
+    process.stderr.write(
+      `\r${p.message}${p.percent !== undefined ? ` ${p.percent}%` : ''}\x1b[K${p.percent === 100 ? '\n' : ''}`,
+    );
 }
 
 /** Ctrl-C cancels a backup or import cleanly (an import is rolled back) instead of killing the process midway. */
@@ -175,19 +211,30 @@ function shortDate(iso: string): string {
 }
 
 function describe(m: Memory): string {
-  const marks = [m.status !== 'active' ? m.status : '', m.is_actionable ? 'actionable' : ''].filter(Boolean).join(', ');
+  const marks = [m.status !== 'active' ? m.status : '', m.is_actionable ? 'actionable' : '']
+    .filter(Boolean)
+    .join(', ');
   return `${m.id}  ${(m.confidence_score * 100).toFixed(0).padStart(3)}%  ${m.category.padEnd(11)} ${m.text}${marks ? `  [${marks}]` : ''}`;
 }
 
-async function withService<T>(cfgInput: SidecarConfigInput, fn: (svc: MnemoService) => Promise<T>): Promise<T> {
+async function withService<T>(
+  cfgInput: SidecarConfigInput,
+  fn: (svc: MnemoService) => Promise<T>,
+): Promise<T> {
   const config = resolveConfig(cfgInput);
   const embedder = createEmbeddingProvider({
     ...config.embedding,
     cacheDir: join(config.dataDir, 'models'),
-    onProgress: (p) => process.stderr.write(`${p.message}${p.percent !== undefined ? ` ${p.percent.toFixed(0)}%` : ''}\n`),
+    onProgress: (p) =>
+      process.stderr.write(`${p.message}${p.percent !== undefined ? ` ${p.percent.toFixed(0)}%` : ''}\n`),
     log: () => undefined,
   });
-  const svc = new MnemoService({ config, embedder, backgroundQueue: false, events: { log: (l) => process.env.MNEMO_DEBUG && process.stderr.write(l + '\n') } });
+  const svc = new MnemoService({
+    config,
+    embedder,
+    backgroundQueue: false,
+    events: { log: (l) => process.env.MNEMO_DEBUG && process.stderr.write(l + '\n') },
+  });
   try {
     await svc.start();
     return await fn(svc);
@@ -251,43 +298,88 @@ export async function main(argv: string[]): Promise<number> {
       return new Promise<number>(() => undefined); // runs until the connection closes
     case 'mcp': {
       const port = values.port === undefined ? undefined : Number(values.port);
-      if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new UsageError('--port must be a port number (0 for any free port).');
+      if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
+        throw new UsageError('--port must be a port number (0 for any free port).');
       await runMcp(cfg, { http: values.http, port, project: values.project ?? process.env.MNEMO_PROJECT });
       return 0;
     }
     case 'connect':
-      await connectCommand({ agent: positionals[0], projectDir: process.cwd(), dataDir: values['data-dir'] ?? process.env.MNEMO_DATA_DIR, yes: values.yes, undo: values.undo, pointer: values.pointer, file: values.file }, out);
+      await connectCommand(
+        {
+          agent: positionals[0],
+          projectDir: process.cwd(),
+          dataDir: values['data-dir'] ?? process.env.MNEMO_DATA_DIR,
+          yes: values.yes,
+          undo: values.undo,
+          pointer: values.pointer,
+          file: values.file,
+        },
+        out,
+      );
       return 0;
     case 'import-rules':
       await importRulesCommand(
-        { path: positionals[0], projectId: project, review: values.review, memoriesDir: values.memories, by: resolveConfig(cfg).user, json: values.json, explain: values.explain },
+        {
+          path: positionals[0],
+          projectId: project,
+          review: values.review,
+          memoriesDir: values.memories,
+          by: resolveConfig(cfg).user,
+          json: values.json,
+          explain: values.explain,
+        },
         (fn) => withService(cfg, fn),
         out,
       );
       return 0;
     case 'promote-to-repo':
-      await promoteCommand({ projectDir: process.cwd(), projectId: project, file: values.file, ids: values.ids, yes: values.yes, by: resolveConfig(cfg).user }, (fn) => withService(cfg, fn), out);
+      await promoteCommand(
+        {
+          projectDir: process.cwd(),
+          projectId: project,
+          file: values.file,
+          ids: values.ids,
+          yes: values.yes,
+          by: resolveConfig(cfg).user,
+        },
+        (fn) => withService(cfg, fn),
+        out,
+      );
       return 0;
     case 'ingest': {
       const file = positionals[0];
       if (!file) throw new UsageError('ingest needs a transcript file (or - for stdin).');
       const sourceType = (values['source-type'] ?? 'chat') as SourceType;
       if (!isSourceType(sourceType)) throw new UsageError(`Unknown source type "${sourceType}".`);
-      if (project === GLOBAL_PROJECT) throw new UsageError('Memories reach the global project only by promotion; ingest into a project, then promote what holds everywhere.');
+      if (project === GLOBAL_PROJECT)
+        throw new UsageError(
+          'Memories reach the global project only by promotion; ingest into a project, then promote what holds everywhere.',
+        );
       const text = readTextInput(file);
       const messages = parseTranscript(text, file === '-' ? 'stdin' : file);
       const report = await withService(cfg, (svc) =>
-        svc.ingest({ project_id: project, source_type: sourceType, messages, source_ref: file === '-' ? [] : [`file:${file}`], explain: values.explain }),
+        svc.ingest({
+          project_id: project,
+          source_type: sourceType,
+          messages,
+          source_ref: file === '-' ? [] : [`file:${file}`],
+          explain: values.explain,
+        }),
       );
       if (values.json) {
         out(JSON.stringify(report, null, 2));
         return 0;
       }
-      out(`Project ${report.project_id}: ${report.stored} stored, ${report.refreshed} refreshed, ${report.pending} pending review, ${report.dropped} dropped.`);
+      out(
+        `Project ${report.project_id}: ${report.stored} stored, ${report.refreshed} refreshed, ${report.pending} pending review, ${report.dropped} dropped.`,
+      );
       if (report.skipped) out(`Skipped: ${report.skipped}`);
       for (const d of report.decisions) {
         if (d.outcome === 'dropped' && !values.explain) continue;
-        const meta = d.outcome === 'dropped' ? '' : ` (${[d.category, d.is_actionable ? 'actionable' : '', d.source_ref?.length ? `ref ${d.source_ref.join(', ')}` : ''].filter(Boolean).join(', ')})`;
+        const meta =
+          d.outcome === 'dropped'
+            ? ''
+            : ` (${[d.category, d.is_actionable ? 'actionable' : '', d.source_ref?.length ? `ref ${d.source_ref.join(', ')}` : ''].filter(Boolean).join(', ')})`;
         out(`  ${d.outcome.padEnd(9)} ${d.id ? d.id + ' ' : ''}${d.text}${meta}`);
         if (values.explain) out(`            why: ${d.reason}`);
       }
@@ -297,8 +389,11 @@ export async function main(argv: string[]): Promise<number> {
       const query = positionals.join(' ').trim();
       if (!query) throw new UsageError('recall needs a query.');
       const topK = values['top-k'] ? Number(values['top-k']) : undefined;
-      if (topK !== undefined && !(Number.isInteger(topK) && topK > 0)) throw new UsageError('--top-k must be a positive whole number.');
-      const res = await withService(cfg, (svc) => svc.recall({ query, project_ids: [project], top_k: topK, locale: process.env.LANG }));
+      if (topK !== undefined && !(Number.isInteger(topK) && topK > 0))
+        throw new UsageError('--top-k must be a positive whole number.');
+      const res = await withService(cfg, (svc) =>
+        svc.recall({ query, project_ids: [project], top_k: topK, locale: process.env.LANG }),
+      );
       if (values.json) {
         out(
           JSON.stringify(
@@ -334,12 +429,18 @@ export async function main(argv: string[]): Promise<number> {
       if (status && !status.every(isStatus)) throw new UsageError(`Unknown status in "${values.status}".`);
       const limit = positiveInt('--limit', values.limit, 200);
       const res = await withService(cfg, (svc) =>
-        svc.list({ project_id: values.project || process.env.MNEMO_PROJECT ? project : undefined, status, limit }),
+        svc.list({
+          project_id: values.project || process.env.MNEMO_PROJECT ? project : undefined,
+          status,
+          limit,
+        }),
       );
       if (values.json) out(JSON.stringify(res, null, 2));
       else {
         for (const m of res.items) out(describe(m));
-        out(`${res.total} memor${res.total === 1 ? 'y' : 'ies'}${res.items.length < res.total ? ` (showing ${res.items.length})` : ''}.`);
+        out(
+          `${res.total} memor${res.total === 1 ? 'y' : 'ies'}${res.items.length < res.total ? ` (showing ${res.items.length})` : ''}.`,
+        );
       }
       return 0;
     }
@@ -354,15 +455,22 @@ export async function main(argv: string[]): Promise<number> {
     case 'mark-wrong': {
       const id = positionals[0];
       if (!id) throw new UsageError(`${command} needs a memory id.`);
-      const m = await withService(cfg, (svc) => (command === 'confirm' ? svc.confirm({ id }) : svc.markWrong({ id })));
+      const m = await withService(cfg, (svc) =>
+        command === 'confirm' ? svc.confirm({ id }) : svc.markWrong({ id }),
+      );
       out(`${m.id} is now ${m.status} (confidence ${m.confidence_score}).`);
       return 0;
     }
     case 'review': {
-      const res = await withService(cfg, (svc) => svc.list({ project_id: values.project ? project : undefined, status: ['pending'], limit: 10_000 }));
+      const res = await withService(cfg, (svc) =>
+        svc.list({ project_id: values.project ? project : undefined, status: ['pending'], limit: 10_000 }),
+      );
       const top = [...res.items].sort((a, b) => b.score - a.score).slice(0, 10);
       out(`Review digest: ${res.total} pending, top ${top.length} by score.`);
-      for (const m of top) out(`  ${m.id}  score ${m.score.toFixed(1)}  ${m.project_id === GLOBAL_PROJECT ? '(global) ' : ''}${m.text}\n      why: ${m.reason}`);
+      for (const m of top)
+        out(
+          `  ${m.id}  score ${m.score.toFixed(1)}  ${m.project_id === GLOBAL_PROJECT ? '(global) ' : ''}${m.text}\n      why: ${m.reason}`,
+        );
       return 0;
     }
     case 'stats': {
@@ -370,30 +478,46 @@ export async function main(argv: string[]): Promise<number> {
       if (values.json) out(JSON.stringify(s, null, 2));
       else {
         out(`${s.total} memories; embedding model ${s.embedding_model}; ${s.chroma}`);
-        if (s.llm_tokens?.extractions) out(`LLM: ${s.llm_tokens.extractions} extraction(s), ${s.llm_tokens.prompt} prompt + ${s.llm_tokens.completion} completion tokens`);
+        if (s.llm_tokens?.extractions)
+          out(
+            `LLM: ${s.llm_tokens.extractions} extraction(s), ${s.llm_tokens.prompt} prompt + ${s.llm_tokens.completion} completion tokens`,
+          );
         for (const p of s.projects) {
-          out(`  ${p.project_id}: ${p.total} total, ${p.new_7d} new in 7 days, ${p.actionable} actionable, ${p.pending} pending, ${p.by_status.wrong} wrong`);
+          out(
+            `  ${p.project_id}: ${p.total} total, ${p.new_7d} new in 7 days, ${p.actionable} actionable, ${p.pending} pending, ${p.by_status.wrong} wrong`,
+          );
         }
       }
       return 0;
     }
     case 'decay': {
       const asOf = values['as-of'];
-      if (asOf && Number.isNaN(Date.parse(asOf))) throw new UsageError(`--as-of "${asOf}" is not a date; use YYYY-MM-DD.`);
-      const r = await withService(cfg, (svc) => svc.decay({ as_of: asOf ? new Date(asOf).toISOString() : undefined, apply: values.apply }));
+      if (asOf && Number.isNaN(Date.parse(asOf)))
+        throw new UsageError(`--as-of "${asOf}" is not a date; use YYYY-MM-DD.`);
+      const r = await withService(cfg, (svc) =>
+        svc.decay({ as_of: asOf ? new Date(asOf).toISOString() : undefined, apply: values.apply }),
+      );
       if (values.json) {
         out(JSON.stringify(r, null, 2));
         return 0;
       }
-      out(`${r.applied ? 'Applied' : 'Preview of'} decay as of ${shortDate(r.as_of)}: ${r.steps.length} memories change, ${r.steps.filter((x) => x.archive).length} would be archived.`);
-      for (const st of r.steps) out(`  ${st.id}  ${st.before.toFixed(3)} -> ${st.after.toFixed(3)}  (${st.months} month${st.months === 1 ? '' : 's'})${st.archive ? '  archive' : ''}  ${st.text}`);
+      out(
+        `${r.applied ? 'Applied' : 'Preview of'} decay as of ${shortDate(r.as_of)}: ${r.steps.length} memories change, ${r.steps.filter((x) => x.archive).length} would be archived.`,
+      );
+      for (const st of r.steps)
+        out(
+          `  ${st.id}  ${st.before.toFixed(3)} -> ${st.after.toFixed(3)}  (${st.months} month${st.months === 1 ? '' : 's'})${st.archive ? '  archive' : ''}  ${st.text}`,
+        );
       if (!r.applied && r.steps.length) out('Nothing was changed; add --apply to apply it.');
       return 0;
     }
     case 'clean': {
       const threshold = values.threshold === undefined ? 0.5 : Number(values.threshold);
-      if (!/^\s*\d*\.?\d+\s*$/.test(values.threshold ?? '0.5') || !(threshold >= 0 && threshold <= 1)) throw new UsageError('--threshold must be a number from 0 to 1.');
-      const preview = await withService(cfg, (svc) => svc.cleanPreview({ project_id: values.project ? project : undefined, threshold }));
+      if (!/^\s*\d*\.?\d+\s*$/.test(values.threshold ?? '0.5') || !(threshold >= 0 && threshold <= 1))
+        throw new UsageError('--threshold must be a number from 0 to 1.');
+      const preview = await withService(cfg, (svc) =>
+        svc.cleanPreview({ project_id: values.project ? project : undefined, threshold }),
+      );
       out(`${preview.total} memories under confidence ${threshold}:`);
       for (const m of preview.items) out(`  ${describe(m)}`);
       if (!values.apply) {
@@ -401,44 +525,77 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       const action = (values.action ?? 'archive') as 'archive' | 'delete';
-      if (action !== 'archive' && action !== 'delete') throw new UsageError('--action must be archive or delete.');
+      if (action !== 'archive' && action !== 'delete')
+        throw new UsageError('--action must be archive or delete.');
       const n = await withService(cfg, (svc) => svc.clean({ ids: preview.items.map((m) => m.id), action }));
       out(`${action === 'archive' ? 'Archived' : 'Deleted'} ${n} memories.`);
       return 0;
     }
     case 'audit': {
       const id = positionals[0];
-      const entries = await withService(cfg, async (svc) => svc.auditList({ memory_id: id, project_id: id ? undefined : values.project ? project : undefined, limit: 200 }));
+      const entries = await withService(cfg, async (svc) =>
+        svc.auditList({
+          memory_id: id,
+          project_id: id ? undefined : values.project ? project : undefined,
+          limit: 200,
+        }),
+      );
       if (values.json) out(JSON.stringify(entries, null, 2));
       else
         for (const e of entries) {
           const changes = Object.entries(e.changes ?? {})
             .map(([k, [a, b]]) => `${k}: ${JSON.stringify(a)} -> ${JSON.stringify(b)}`)
             .join('; ');
-          out(`${shortDate(e.at)}  ${e.action.padEnd(8)} ${e.memory_id ?? ''}  by ${e.by}${changes ? `  ${changes}` : ''}${e.note ? `  (${e.note})` : ''}`);
+          out(
+            `${shortDate(e.at)}  ${e.action.padEnd(8)} ${e.memory_id ?? ''}  by ${e.by}${changes ? `  ${changes}` : ''}${e.note ? `  (${e.note})` : ''}`,
+          );
         }
       return 0;
     }
     case 'export': {
       if (values.format !== undefined) {
-        await readableExportCommand({ format: values.format, out: values.out, projectId: values.project, includeWrong: values['include-wrong'], by: resolveConfig(cfg).user }, (fn) => withService(cfg, fn), out);
+        await readableExportCommand(
+          {
+            format: values.format,
+            out: values.out,
+            projectId: values.project,
+            includeWrong: values['include-wrong'],
+            by: resolveConfig(cfg).user,
+          },
+          (fn) => withService(cfg, fn),
+          out,
+        );
         return 0;
       }
-      if (!values.out) throw new UsageError('export needs --out FILE (or a folder for mnemo-backup-<project|all>-<time>.zip).');
+      if (!values.out)
+        throw new UsageError(
+          'export needs --out FILE (or a folder for mnemo-backup-<project|all>-<time>.zip).',
+        );
       const password = await readBackupPassword({ fromStdin: values['password-stdin'], confirm: true });
       const token = cancelOnInterrupt();
       const r = await withService(cfg, (svc) =>
-        exportBackup(svc, { out: values.out!, password, projectId: values.project, includeVectors: !values['no-vectors'], onProgress: progressToStderr, token }),
+        exportBackup(svc, {
+          out: values.out!,
+          password,
+          projectId: values.project,
+          includeVectors: !values['no-vectors'],
+          onProgress: progressToStderr,
+          token,
+        }),
       );
       if (values.json) out(JSON.stringify(r, null, 2));
-      else out(`Wrote ${r.file}: ${r.counts.memories} memories, ${r.counts.audit_entries} audit entries, AES-256 encrypted (${Math.ceil(r.bytes / 1024)} KiB).`);
+      else
+        out(
+          `Wrote ${r.file}: ${r.counts.memories} memories, ${r.counts.audit_entries} audit entries, AES-256 encrypted (${Math.ceil(r.bytes / 1024)} KiB).`,
+        );
       return 0;
     }
     case 'import': {
       const file = positionals[0];
       if (!file) throw new UsageError('import needs a backup file.');
       const mode = (values.mode ?? 'skip') as ImportMode;
-      if (!IMPORT_MODES.includes(mode)) throw new UsageError(`Unknown mode "${values.mode}": use skip, overwrite or new-project.`);
+      if (!IMPORT_MODES.includes(mode))
+        throw new UsageError(`Unknown mode "${values.mode}": use skip, overwrite or new-project.`);
       const password = await readBackupPassword({ fromStdin: values['password-stdin'] });
       if (values['dry-run']) {
         const p = await withService(cfg, (svc) => inspectBackup(file, password, svc));
@@ -455,7 +612,12 @@ export async function main(argv: string[]): Promise<number> {
       }
       const token = cancelOnInterrupt();
       const r = await withService(cfg, (svc) =>
-        importBackup(svc, file, password, { mode, newProjectId: mode === 'new-project' ? project : undefined, onProgress: progressToStderr, token }),
+        importBackup(svc, file, password, {
+          mode,
+          newProjectId: mode === 'new-project' ? project : undefined,
+          onProgress: progressToStderr,
+          token,
+        }),
       );
       if (values.json) out(JSON.stringify({ ...r, ids: undefined }, null, 2));
       else
@@ -486,7 +648,8 @@ export function run(argv: string[] = process.argv.slice(2)): Promise<void> {
     },
     (e: unknown) => {
       const code = (e as { code?: string })?.code;
-      const usage = e instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'));
+      const usage =
+        e instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'));
       const msg = usage || e instanceof MnemoError ? errorMessage(e) : `mnemo failed: ${errnoSentence(e)}.`;
       process.stderr.write(`mnemo: ${printable(msg)}\n`);
       if (process.env.MNEMO_DEBUG && e instanceof Error) process.stderr.write(`${e.stack}\n`);

@@ -82,7 +82,8 @@ export interface SidecarConfig {
 /** The platform's data folder for the CLI: $XDG_DATA_HOME/mnemo, ~/Library/Application Support/mnemo, %APPDATA%\mnemo. */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.MNEMO_DATA_DIR) return env.MNEMO_DATA_DIR;
-  if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'mnemo');
+  if (process.platform === 'win32')
+    return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'mnemo');
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'mnemo');
   return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'mnemo');
 }
@@ -111,9 +112,14 @@ export type SidecarConfigInput = InitializationOptions;
 const SCHEDULES: readonly BackupSettings['schedule'][] = ['off', 'daily', 'weekly'];
 
 /** Merges explicit options over environment variables over defaults. */
-export function resolveConfig(input: SidecarConfigInput = {}, env: NodeJS.ProcessEnv = process.env): SidecarConfig {
+export function resolveConfig(
+  input: SidecarConfigInput = {},
+  env: NodeJS.ProcessEnv = process.env,
+): SidecarConfig {
   const emb = input.embedding ?? {};
-  const provider = (emb.provider ?? env.MNEMO_EMBEDDING_PROVIDER ?? SETTING_DEFAULTS['embedding.provider']) as EmbeddingSettings['provider'];
+  const provider = (emb.provider ??
+    env.MNEMO_EMBEDDING_PROVIDER ??
+    SETTING_DEFAULTS['embedding.provider']) as EmbeddingSettings['provider'];
   const schedule = input.backup?.schedule ?? env.MNEMO_BACKUP_SCHEDULE ?? env.MNEMO_BACKUP_EVERY;
   return {
     dataDir: input.dataDir || defaultDataDir(env),
@@ -129,12 +135,18 @@ export function resolveConfig(input: SidecarConfigInput = {}, env: NodeJS.Proces
       allowRemote: emb.allowRemote ?? env.MNEMO_EMBEDDING_ALLOW_REMOTE !== '0',
     },
     pipeline: { ...DEFAULT_PIPELINE, ...definedOnly(input.pipeline ?? {}) },
-    episodes: { ...DEFAULT_EPISODES, ...definedOnly(input.episodes ?? {}), ...(env.MNEMO_EPISODES === '0' ? { keep: false } : {}) },
+    episodes: {
+      ...DEFAULT_EPISODES,
+      ...definedOnly(input.episodes ?? {}),
+      ...(env.MNEMO_EPISODES === '0' ? { keep: false } : {}),
+    },
     recall: { ...DEFAULT_RECALL, ...definedOnly(input.recall ?? {}) },
     decay: { ...DEFAULT_DECAY, ...definedOnly(input.decay ?? {}) },
     backup: {
       folder: input.backup?.folder || env.MNEMO_BACKUP_FOLDER || undefined,
-      schedule: SCHEDULES.includes(schedule as BackupSettings['schedule']) ? (schedule as BackupSettings['schedule']) : SETTING_DEFAULTS['backup.schedule'],
+      schedule: SCHEDULES.includes(schedule as BackupSettings['schedule'])
+        ? (schedule as BackupSettings['schedule'])
+        : SETTING_DEFAULTS['backup.schedule'],
       keep: input.backup?.keep ?? SETTING_DEFAULTS['backup.keep'],
       password: input.backup?.password || env.MNEMO_BACKUP_PASSWORD || undefined,
     },

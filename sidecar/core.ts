@@ -97,7 +97,9 @@ export class ModelGate {
         ? undefined
         : `The store was built with ${this.store.active!.model} (${this.store.active!.dim} dimensions) but ${this.embedder.modelId} is configured; run "Mnemo: Re-embed Memories" to switch.`;
       this.embedState = { state: 'ready', message: '' };
-      this.log.info(`Embedding model ready: ${this.embedder.modelId} (${this.embedder.dimension()} dimensions)`);
+      this.log.info(
+        `Embedding model ready: ${this.embedder.modelId} (${this.embedder.dimension()} dimensions)`,
+      );
     } catch (e) {
       this.embedState = { state: 'error', message: errorMessage(e) };
       this.log.error(`Embedding model unavailable: ${errorMessage(e)}`);

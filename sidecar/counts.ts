@@ -17,7 +17,14 @@ export function tallyCounts(memories: Iterable<Grouped>): CountsResult {
     const key = `${m.project_id}\u0000${m.status}\u0000${m.category}\u0000${m.source_type}`;
     const g = groups.get(key);
     if (g) g.count++;
-    else groups.set(key, { project_id: m.project_id, status: m.status, category: m.category, source_type: m.source_type, count: 1 });
+    else
+      groups.set(key, {
+        project_id: m.project_id,
+        status: m.status,
+        category: m.category,
+        source_type: m.source_type,
+        count: 1,
+      });
     total++;
   }
   return { total, groups: [...groups.values()] };
@@ -28,8 +35,15 @@ export function tallyCounts(memories: Iterable<Grouped>): CountsResult {
  * `include_global` is true), as `mnemo/memory/list` does. Recall's deferred "used" marks change no counted
  * field, so this read need not wait for them.
  */
-export async function countMemories(store: Pick<MemoryStore, 'find'>, f: MemoryFilter): Promise<CountsResult> {
-  const projectIds = f.project_id ? (f.include_global === true ? [f.project_id, GLOBAL_PROJECT] : [f.project_id]) : undefined;
+export async function countMemories(
+  store: Pick<MemoryStore, 'find'>,
+  f: MemoryFilter,
+): Promise<CountsResult> {
+  const projectIds = f.project_id
+    ? f.include_global === true
+      ? [f.project_id, GLOBAL_PROJECT]
+      : [f.project_id]
+    : undefined;
   const rows = await store.find(buildWhere({ ...f, project_id: undefined, project_ids: projectIds }));
   return tallyCounts(rows.map((r) => r.memory));
 }

@@ -8,7 +8,17 @@ import { InvalidInputError, NotFoundError } from './errors';
 import { diff, snapshot } from './lifecycle/auditChanges';
 import { GLOBAL_PROJECT, isCategory, type Memory } from './model';
 import { redactText } from './pipeline/redact';
-import type { AuditEntry, FeedbackParams, ListParams, ListResult, MemoryFilter, Notice, SearchParams, SearchResult, UpdateParams } from './protocol';
+import type {
+  AuditEntry,
+  FeedbackParams,
+  ListParams,
+  ListResult,
+  MemoryFilter,
+  Notice,
+  SearchParams,
+  SearchResult,
+  UpdateParams,
+} from './protocol';
 import { buildWhere } from './store/memoryStore';
 import { clampInt, round } from './util/numbers';
 
@@ -26,8 +36,14 @@ export class Memories {
   }
 
   private async findFiltered(f: MemoryFilter): Promise<Memory[]> {
-    const projectIds = f.project_id ? (f.include_global === true ? [f.project_id, GLOBAL_PROJECT] : [f.project_id]) : undefined;
-    const rows = await this.core.store.find(buildWhere({ ...f, project_id: undefined, project_ids: projectIds }));
+    const projectIds = f.project_id
+      ? f.include_global === true
+        ? [f.project_id, GLOBAL_PROJECT]
+        : [f.project_id]
+      : undefined;
+    const rows = await this.core.store.find(
+      buildWhere({ ...f, project_id: undefined, project_ids: projectIds }),
+    );
     return rows.map((r) => r.memory);
   }
 
@@ -39,13 +55,20 @@ export class Memories {
   }
 
   async search(p: SearchParams): Promise<SearchResult> {
-    if (!p || typeof p.query !== 'string' || !p.query.trim()) throw new InvalidInputError('The search query is empty.');
+    if (!p || typeof p.query !== 'string' || !p.query.trim())
+      throw new InvalidInputError('The search query is empty.');
     const limit = clampInt(p.limit ?? 50, 1, 1000);
     if (p.mode === 'semantic') {
       await this.core.requireModel();
       const [vector] = await this.core.embedding.embed([p.query]);
-      const projectIds = p.project_id ? [p.project_id, ...(p.include_global === false ? [] : [GLOBAL_PROJECT])] : undefined;
-      const hits = await this.core.store.query(vector, buildWhere({ ...p, project_id: undefined, project_ids: projectIds }), limit);
+      const projectIds = p.project_id
+        ? [p.project_id, ...(p.include_global === false ? [] : [GLOBAL_PROJECT])]
+        : undefined;
+      const hits = await this.core.store.query(
+        vector,
+        buildWhere({ ...p, project_id: undefined, project_ids: projectIds }),
+        limit,
+      );
       return { items: hits.map((h) => ({ memory: h.memory, score: round(1 - h.distance) })) };
     }
     const terms = p.query
@@ -88,7 +111,17 @@ export class Memories {
     } else {
       await core.store.updateMetadata([after]);
     }
-    core.audit.append([{ at: now, action, memory_id: id, project_id: after.project_id, by: by ?? core.config.user, changes: diff(before, after), note: opts.note }]);
+    core.audit.append([
+      {
+        at: now,
+        action,
+        memory_id: id,
+        project_id: after.project_id,
+        by: by ?? core.config.user,
+        changes: diff(before, after),
+        note: opts.note,
+      },
+    ]);
     core.notifyChanged([...new Set([before.project_id, after.project_id])], [id]);
     return after;
   }
@@ -120,11 +153,16 @@ export class Memories {
   async update(p: UpdateParams): Promise<Memory> {
     if (!p || !p.patch || typeof p.patch !== 'object') throw new InvalidInputError('update needs a patch.');
     const patch = p.patch;
-    if (patch.text !== undefined && (typeof patch.text !== 'string' || !patch.text.trim())) throw new InvalidInputError('The new text is empty.');
-    if (patch.confidence_score !== undefined && !(patch.confidence_score >= 0 && patch.confidence_score <= 1)) {
+    if (patch.text !== undefined && (typeof patch.text !== 'string' || !patch.text.trim()))
+      throw new InvalidInputError('The new text is empty.');
+    if (
+      patch.confidence_score !== undefined &&
+      !(patch.confidence_score >= 0 && patch.confidence_score <= 1)
+    ) {
       throw new InvalidInputError('Confidence must be between 0 and 1.');
     }
-    if (patch.category !== undefined && !isCategory(patch.category)) throw new InvalidInputError(`Unknown category "${String(patch.category)}".`);
+    if (patch.category !== undefined && !isCategory(patch.category))
+      throw new InvalidInputError(`Unknown category "${String(patch.category)}".`);
     const text = patch.text !== undefined ? (await redactText(patch.text.trim())).text : undefined;
     return this.change(
       p.id,
@@ -146,9 +184,15 @@ export class Memories {
   async promote(p: FeedbackParams): Promise<Memory> {
     const m = await this.get(p.id);
     if (m.project_id === GLOBAL_PROJECT) return m;
-    return this.change(p.id, p.by, 'promote', (x) => ({ ...x, project_id: GLOBAL_PROJECT, promoted_from: x.project_id }), {
-      note: `promoted from ${m.project_id} to global`,
-    });
+    return this.change(
+      p.id,
+      p.by,
+      'promote',
+      (x) => ({ ...x, project_id: GLOBAL_PROJECT, promoted_from: x.project_id }),
+      {
+        note: `promoted from ${m.project_id} to global`,
+      },
+    );
   }
 
   async delete(ids: string[], by?: string): Promise<number> {
@@ -159,9 +203,19 @@ export class Memories {
     await core.store.delete(found.map((m) => m.id));
     const now = core.now();
     core.audit.append(
-      found.map((m) => ({ at: now, action: 'delete' as const, memory_id: m.id, project_id: m.project_id, by: by ?? core.config.user, changes: snapshot(m, true) })),
+      found.map((m) => ({
+        at: now,
+        action: 'delete' as const,
+        memory_id: m.id,
+        project_id: m.project_id,
+        by: by ?? core.config.user,
+        changes: snapshot(m, true),
+      })),
     );
-    core.notifyChanged([...new Set(found.map((m) => m.project_id))], found.map((m) => m.id));
+    core.notifyChanged(
+      [...new Set(found.map((m) => m.project_id))],
+      found.map((m) => m.id),
+    );
     return found.length;
   }
 
@@ -178,7 +232,11 @@ export class Memories {
     return rows
       .map((r) => r.memory)
       .filter((m) => m.notify_user === user)
-      .map((memory) => ({ memory, by: memory.wrong_by ?? 'someone', at: memory.wrong_at ?? memory.updated_at }));
+      .map((memory) => ({
+        memory,
+        by: memory.wrong_by ?? 'someone',
+        at: memory.wrong_at ?? memory.updated_at,
+      }));
   }
 
   async ackNotices(p: { ids: string[]; user?: string }): Promise<number> {

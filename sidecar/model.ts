@@ -118,7 +118,9 @@ export interface Episode {
 }
 
 export function episodeId(projectId: string, sessionId: string, messageId: string, text: string): string {
-  const h = createHash('sha256').update(`${projectId}\u0000${sessionId}\u0000${messageId}\u0000${normalizeText(text)}`).digest('hex');
+  const h = createHash('sha256')
+    .update(`${projectId}\u0000${sessionId}\u0000${messageId}\u0000${normalizeText(text)}`)
+    .digest('hex');
   return `ep_${h.slice(0, 16)}`;
 }
 
@@ -133,7 +135,9 @@ export function normalizeText(text: string): string {
 }
 
 export function memoryId(projectId: string, text: string): string {
-  const h = createHash('sha256').update(`${projectId}\u0000${normalizeText(text)}`).digest('hex');
+  const h = createHash('sha256')
+    .update(`${projectId}\u0000${normalizeText(text)}`)
+    .digest('hex');
   return `mem_${h.slice(0, 16)}`;
 }
 

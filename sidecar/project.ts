@@ -16,7 +16,10 @@ export function normalizeRemote(url: string): string {
   } else {
     u = u.replace(/^[a-z+]+:\/\//i, '').replace(/^[^@/]*@/, '');
   }
-  u = u.replace(/:\d+(?=\/)/, '').replace(/\.git$/i, '').replace(/\/+$/, '');
+  u = u
+    .replace(/:\d+(?=\/)/, '')
+    .replace(/\.git$/i, '')
+    .replace(/\/+$/, '');
   return u.toLowerCase();
 }
 
@@ -79,7 +82,10 @@ export function projectIdFor(folder: string): string {
   const remote = gitRemoteOf(folder);
   if (remote) return normalizeRemote(remote);
   const abs = resolve(folder);
-  const name = basename(abs).toLowerCase().replace(/[^\p{L}\p{N}._-]+/gu, '-') || 'root';
+  const name =
+    basename(abs)
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}._-]+/gu, '-') || 'root';
   const hash = createHash('sha256').update(abs).digest('hex').slice(0, 6);
   return `${name}-${hash}`;
 }

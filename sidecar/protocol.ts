@@ -181,7 +181,18 @@ export interface StatsResult {
 export interface AuditEntry {
   /** UTC ISO-8601 with Z. */
   at: string;
-  action: 'create' | 'update' | 'confirm' | 'wrong' | 'delete' | 'decay' | 'archive' | 'refresh' | 'promote' | 'import' | 'export';
+  action:
+    | 'create'
+    | 'update'
+    | 'confirm'
+    | 'wrong'
+    | 'delete'
+    | 'decay'
+    | 'archive'
+    | 'refresh'
+    | 'promote'
+    | 'import'
+    | 'export';
   memory_id?: string;
   project_id?: string;
   /** user@machine */
@@ -196,7 +207,9 @@ export interface AuditEntry {
 /** Sidecar -> extension: health and counts, drives the status bar item. */
 export const StatusNotification = new NotificationType<StatusParams>('mnemo/status');
 /** Sidecar -> extension: memories of these projects changed; refresh those subtrees. */
-export const MemoriesChangedNotification = new NotificationType<MemoriesChangedParams>('mnemo/memories/changed');
+export const MemoriesChangedNotification = new NotificationType<MemoriesChangedParams>(
+  'mnemo/memories/changed',
+);
 export interface LogParams {
   /** error: something failed (shown as an error in the output channel); warn: degraded, retried; info: what happened. */
   level: 'error' | 'warn' | 'info';
@@ -217,7 +230,9 @@ export interface CaptureResult {
   redactions: number;
 }
 /** Extension -> sidecar: a captured chat or terminal session; redacted, appended to the durable queue, processed in the background. */
-export const CaptureSessionRequest = new RequestType<SessionInput, CaptureResult, void>('mnemo/capture/session');
+export const CaptureSessionRequest = new RequestType<SessionInput, CaptureResult, void>(
+  'mnemo/capture/session',
+);
 
 export interface IngestParams extends SessionInput {
   /** Include dropped candidates and reasons in the report (default true). */
@@ -313,7 +328,9 @@ export const MarkWrongRequest = new RequestType<FeedbackParams, Memory, void>('m
 
 export interface UpdateParams {
   id: string;
-  patch: Partial<Pick<Memory, 'text' | 'confidence_score' | 'is_actionable' | 'source_ref' | 'category' | 'status'>>;
+  patch: Partial<
+    Pick<Memory, 'text' | 'confidence_score' | 'is_actionable' | 'source_ref' | 'category' | 'status'>
+  >;
   by?: string;
 }
 /** Extension/CLI -> sidecar: edit a memory (text is re-embedded). */
@@ -323,18 +340,24 @@ export const UpdateRequest = new RequestType<UpdateParams, Memory, void>('mnemo/
 export const PromoteRequest = new RequestType<FeedbackParams, Memory, void>('mnemo/memory/promote');
 
 /** Extension/CLI -> sidecar: delete memories for good (audited). */
-export const DeleteRequest = new RequestType<{ ids: string[]; by?: string }, { deleted: number }, void>('mnemo/memory/delete');
+export const DeleteRequest = new RequestType<{ ids: string[]; by?: string }, { deleted: number }, void>(
+  'mnemo/memory/delete',
+);
 
 /** Extension/CLI -> sidecar: statistics per project (dashboard, status bar, `mnemo stats`). */
 export const StatsRequest = new RequestType<{ project_id?: string }, StatsResult, void>('mnemo/stats/get');
 
 /** Extension/CLI -> sidecar: the audit log of a memory or a project, newest first. */
-export const AuditListRequest = new RequestType<{ memory_id?: string; project_id?: string; limit?: number }, { entries: AuditEntry[] }, void>(
-  'mnemo/audit/list',
-);
+export const AuditListRequest = new RequestType<
+  { memory_id?: string; project_id?: string; limit?: number },
+  { entries: AuditEntry[] },
+  void
+>('mnemo/audit/list');
 
 /** Extension -> sidecar: wait until the capture queue is drained (tests, shutdown, "flush"). */
-export const FlushQueueRequest = new RequestType<{ timeout_ms?: number }, { remaining: number }, void>('mnemo/queue/flush');
+export const FlushQueueRequest = new RequestType<{ timeout_ms?: number }, { remaining: number }, void>(
+  'mnemo/queue/flush',
+);
 
 export interface DecayParams {
   /** UTC ISO date to compute decay as of (default now). */
@@ -345,16 +368,32 @@ export interface DecayParams {
 export interface DecayResult {
   as_of: string;
   applied: boolean;
-  steps: { id: string; text: string; project_id: string; months: number; before: number; after: number; archive: boolean }[];
+  steps: {
+    id: string;
+    text: string;
+    project_id: string;
+    months: number;
+    before: number;
+    after: number;
+    archive: boolean;
+  }[];
 }
 /** Extension/CLI -> sidecar: preview (default) or apply monthly confidence decay as of a date. */
 export const DecayRequest = new RequestType<DecayParams, DecayResult, void>('mnemo/decay/run');
 
 /** Extension/CLI -> sidecar: memories under a confidence threshold (default 0.5), the preview before cleaning. */
-export const CleanPreviewRequest = new RequestType<{ project_id?: string; threshold?: number }, ListResult, void>('mnemo/clean/preview');
+export const CleanPreviewRequest = new RequestType<
+  { project_id?: string; threshold?: number },
+  ListResult,
+  void
+>('mnemo/clean/preview');
 
 /** Extension/CLI -> sidecar: archive or delete the memories selected in the clean preview (audited). */
-export const CleanRequest = new RequestType<{ ids: string[]; action: 'archive' | 'delete'; by?: string }, { changed: number }, void>('mnemo/clean/apply');
+export const CleanRequest = new RequestType<
+  { ids: string[]; action: 'archive' | 'delete'; by?: string },
+  { changed: number },
+  void
+>('mnemo/clean/apply');
 
 export interface Notice {
   memory: Memory;
@@ -363,9 +402,17 @@ export interface Notice {
   at: string;
 }
 /** Extension -> sidecar: memories this user confirmed that someone else has since marked wrong (shared stores). */
-export const NoticesRequest = new RequestType<{ user?: string; project_ids?: string[] }, { notices: Notice[] }, void>('mnemo/notices/list');
+export const NoticesRequest = new RequestType<
+  { user?: string; project_ids?: string[] },
+  { notices: Notice[] },
+  void
+>('mnemo/notices/list');
 /** Extension -> sidecar: the user has seen these notices. */
-export const AckNoticesRequest = new RequestType<{ ids: string[]; user?: string }, { acknowledged: number }, void>('mnemo/notices/ack');
+export const AckNoticesRequest = new RequestType<
+  { ids: string[]; user?: string },
+  { acknowledged: number },
+  void
+>('mnemo/notices/ack');
 
 export interface ReembedParams {
   /** Progress is sent as mnemo/progress notifications with this token. */
@@ -409,7 +456,9 @@ export interface BulkImportResult {
   redactions: number;
 }
 /** Extension/CLI -> sidecar: import many ready-made memories at once (redacted, embedded and upserted in batches, deduplicated); cancellable. */
-export const BulkImportRequest = new RequestType<BulkImportParams, BulkImportResult, void>('mnemo/memory/import');
+export const BulkImportRequest = new RequestType<BulkImportParams, BulkImportResult, void>(
+  'mnemo/memory/import',
+);
 
 /** The JSON-RPC error codes the sidecar uses (see sidecar/errors.ts). */
 export const ErrorCodes = {
@@ -476,7 +525,13 @@ export interface InitializationOptions {
   /** `mnemo.episodes.*` */
   episodes?: { keep?: boolean; retentionDays?: number };
   /** `mnemo.recall.*`; weakSimilarity and minSimilarity are not settings (CLI and tests only). */
-  recall?: { topK?: number; minConfidence?: number; tokenBudget?: number; weakSimilarity?: number; minSimilarity?: number };
+  recall?: {
+    topK?: number;
+    minConfidence?: number;
+    tokenBudget?: number;
+    weakSimilarity?: number;
+    minSimilarity?: number;
+  };
   /** `mnemo.decay.*` */
   decay?: { factor?: number; confirmedFactor?: number; floor?: number };
   /** `mnemo.backup.*`, plus the saved password (SecretStorage `mnemo.backup.password`) scheduled backups need. */
@@ -501,7 +556,9 @@ export interface LlmCompleteResult {
   model: string;
 }
 /** Sidecar -> extension: run one extraction prompt through VS Code's language models when `llm.provider` is "vscode-lm" (errors with LlmUnavailable when none is usable). */
-export const LlmCompleteRequest = new RequestType<LlmCompleteParams, LlmCompleteResult, void>('mnemo/llm/complete');
+export const LlmCompleteRequest = new RequestType<LlmCompleteParams, LlmCompleteResult, void>(
+  'mnemo/llm/complete',
+);
 
 // ---------------------------------------------------------------- backup (sidecar/backup, docs/backup.md)
 
@@ -533,7 +590,9 @@ export interface BackupExportResult {
   bytes: number;
 }
 /** Extension/CLI -> sidecar: write an AES-256 encrypted ZIP backup (memories, audit log, manifest); cancellable, audited. */
-export const BackupExportRequest = new RequestType<BackupExportParams, BackupExportResult, void>('mnemo/backup/export');
+export const BackupExportRequest = new RequestType<BackupExportParams, BackupExportResult, void>(
+  'mnemo/backup/export',
+);
 
 export interface BackupInspectParams {
   file: string;
@@ -572,7 +631,9 @@ export interface BackupPreview {
   conflicts: BackupConflict[];
 }
 /** Extension/CLI -> sidecar: decrypt and verify a backup and preview what importing it would do; changes nothing. */
-export const BackupInspectRequest = new RequestType<BackupInspectParams, BackupPreview, void>('mnemo/backup/inspect');
+export const BackupInspectRequest = new RequestType<BackupInspectParams, BackupPreview, void>(
+  'mnemo/backup/inspect',
+);
 
 export type BackupImportMode = 'skip' | 'overwrite' | 'new-project';
 export interface BackupImportParams {
@@ -604,4 +665,6 @@ export interface BackupImportResult {
   ids: string[];
 }
 /** Extension/CLI -> sidecar: restore a backup, all or nothing (a failure or cancellation midway is rolled back); audited. */
-export const BackupImportRequest = new RequestType<BackupImportParams, BackupImportResult, void>('mnemo/backup/import');
+export const BackupImportRequest = new RequestType<BackupImportParams, BackupImportResult, void>(
+  'mnemo/backup/import',
+);

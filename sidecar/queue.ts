@@ -5,7 +5,18 @@
  * derived from project + normalized text and writes are upserts.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { appendFully } from './util/append';
 import { pidAlive } from './util/process';
@@ -19,7 +30,10 @@ export interface QueueEntry<T> {
   attempts: number;
 }
 
-type Line<T> = { op: 'add'; id: string; at: string; payload: T } | { op: 'done'; id: string } | { op: 'fail'; id: string; error: string };
+type Line<T> =
+  | { op: 'add'; id: string; at: string; payload: T }
+  | { op: 'done'; id: string }
+  | { op: 'fail'; id: string; error: string };
 
 /** Compact the file when it grows past this and at least half of it is finished work. */
 const COMPACT_BYTES = 1 << 20;
@@ -46,7 +60,8 @@ export class DurableQueue<T> {
       } catch {
         continue; // torn last line after a crash: that request was never acknowledged
       }
-      if (line.op === 'add') this.pendingEntries.set(line.id, { id: line.id, at: line.at, payload: line.payload, attempts: 0 });
+      if (line.op === 'add')
+        this.pendingEntries.set(line.id, { id: line.id, at: line.at, payload: line.payload, attempts: 0 });
       else if (line.op === 'done') this.pendingEntries.delete(line.id);
       else if (line.op === 'fail') {
         const e = this.pendingEntries.get(line.id);
@@ -131,7 +146,9 @@ export class DurableQueue<T> {
     this.close();
     const tmp = `${this.file}.tmp`;
     const body = this.pending()
-      .map((e) => JSON.stringify({ op: 'add', id: e.id, at: e.at, payload: e.payload } satisfies Line<T>) + '\n')
+      .map(
+        (e) => JSON.stringify({ op: 'add', id: e.id, at: e.at, payload: e.payload } satisfies Line<T>) + '\n',
+      )
       .join('');
     try {
       writeFileSync(tmp, body, { mode: 0o600 });
@@ -155,7 +172,6 @@ export class DurableQueue<T> {
     }
   }
 }
-
 
 /**
  * Opens this process's capture queue in `dir` (`capture-<pid>.jsonl`), so that several sidecars on one data

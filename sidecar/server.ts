@@ -3,7 +3,13 @@
  * JSON-RPC error codes with one-sentence messages. Written against {@link RpcConnection} so tests can
  * drive it over any vscode-jsonrpc connection and the product runs it over stdio.
  */
-import { ResponseError, type CancellationToken, type Disposable, type NotificationType, type RequestType } from 'vscode-jsonrpc';
+import {
+  ResponseError,
+  type CancellationToken,
+  type Disposable,
+  type NotificationType,
+  type RequestType,
+} from 'vscode-jsonrpc';
 import { exportBackup, importBackup, inspectBackup, type BackupProgress } from './backup/index';
 import { countMemories } from './counts';
 import { BackupError, MnemoError, errorMessage } from './errors';
@@ -11,37 +17,63 @@ import * as P from './protocol';
 import type { MnemoService } from './service';
 
 export interface RpcConnection {
-  onRequest<Params, Result>(type: RequestType<Params, Result, void>, handler: (params: Params, token: CancellationToken) => Result | Promise<Result>): Disposable;
+  onRequest<Params, Result>(
+    type: RequestType<Params, Result, void>,
+    handler: (params: Params, token: CancellationToken) => Result | Promise<Result>,
+  ): Disposable;
   sendNotification<Params>(type: NotificationType<Params>, params: Params): Promise<void> | void;
 }
 
 /** Maps any thrown value to a ResponseError with a code from protocol.ts ErrorCodes. */
 export function toResponseError(err: unknown): ResponseError<void> {
   if (err instanceof ResponseError) return err as ResponseError<void>;
-  if (err instanceof BackupError) return new ResponseError(err.code, err.message, { reason: err.reason }) as unknown as ResponseError<void>;
+  if (err instanceof BackupError)
+    return new ResponseError(err.code, err.message, { reason: err.reason }) as unknown as ResponseError<void>;
   // One family: every typed error (embedding, invalid session, store, LLM, backup) is a MnemoError with its code.
   if (err instanceof MnemoError) return new ResponseError(err.code, err.message);
   return new ResponseError(P.ErrorCodes.Internal, `Mnemo hit an internal error: ${errorMessage(err)}`);
 }
 
-export function registerHandlers(conn: RpcConnection, svc: MnemoService, log: (line: string) => void): Disposable[] {
-  const handle = <Params, Result>(type: RequestType<Params, Result, void>, fn: (p: Params, token: CancellationToken) => Promise<Result> | Result) =>
+export function registerHandlers(
+  conn: RpcConnection,
+  svc: MnemoService,
+  log: (line: string) => void,
+): Disposable[] {
+  const handle = <Params, Result>(
+    type: RequestType<Params, Result, void>,
+    fn: (p: Params, token: CancellationToken) => Promise<Result> | Result,
+  ) =>
     conn.onRequest(type, async (params, token) => {
       try {
         return await fn(params, token);
       } catch (e) {
         const re = toResponseError(e);
-        if (re.code === P.ErrorCodes.Internal) log(`${type.method} failed: ${(e as Error)?.stack ?? errorMessage(e)}`);
+        if (re.code === P.ErrorCodes.Internal)
+          log(`${type.method} failed: ${(e as Error)?.stack ?? errorMessage(e)}`);
         throw re;
       }
     });
-  const progress = (token: string | undefined) => (token ? (p: BackupProgress) => void conn.sendNotification(P.ProgressNotification, { token, ...p }) : undefined);
+  const progress = (token: string | undefined) =>
+    token
+      ? (p: BackupProgress) => void conn.sendNotification(P.ProgressNotification, { token, ...p })
+      : undefined;
   return [
     handle(P.CaptureSessionRequest, (p) => svc.capture(p)),
     handle(P.IngestRequest, (p) => svc.ingest(p)),
     handle(P.RememberRequest, (p) => svc.remember(p)),
     handle(P.BulkImportRequest, (p, token) =>
-      svc.bulkImport(p?.memories, p?.progress_token ? (done, total) => void conn.sendNotification(P.ProgressNotification, { token: p.progress_token!, message: `Imported ${done} of ${total} memories`, percent: Math.round((done / Math.max(1, total)) * 100) }) : undefined, token),
+      svc.bulkImport(
+        p?.memories,
+        p?.progress_token
+          ? (done, total) =>
+              void conn.sendNotification(P.ProgressNotification, {
+                token: p.progress_token!,
+                message: `Imported ${done} of ${total} memories`,
+                percent: Math.round((done / Math.max(1, total)) * 100),
+              })
+          : undefined,
+        token,
+      ),
     ),
     handle(P.RecallRequest, (p) => svc.recall(p)),
     handle(P.ListRequest, (p) => svc.list(p ?? {})),
@@ -62,11 +94,23 @@ export function registerHandlers(conn: RpcConnection, svc: MnemoService, log: (l
     handle(P.AckNoticesRequest, async (p) => ({ acknowledged: await svc.ackNotices(p) })),
     handle(P.ReembedRequest, (p, token) => svc.reembed(p ?? {}, token)),
     handle(P.BackupExportRequest, (p, token) =>
-      exportBackup(svc, { out: p.out, password: p.password, projectId: p.project_id, includeVectors: p.include_vectors, onProgress: progress(p.progress_token), token }),
+      exportBackup(svc, {
+        out: p.out,
+        password: p.password,
+        projectId: p.project_id,
+        includeVectors: p.include_vectors,
+        onProgress: progress(p.progress_token),
+        token,
+      }),
     ),
     handle(P.BackupInspectRequest, (p) => inspectBackup(p.file, p.password, svc)),
     handle(P.BackupImportRequest, (p, token) =>
-      importBackup(svc, p.file, p.password, { mode: p.mode, newProjectId: p.new_project_id, onProgress: progress(p.progress_token), token }),
+      importBackup(svc, p.file, p.password, {
+        mode: p.mode,
+        newProjectId: p.new_project_id,
+        onProgress: progress(p.progress_token),
+        token,
+      }),
     ),
     handle(P.FlushQueueRequest, async (p) => ({ remaining: await svc.flush(p?.timeout_ms) })),
   ];

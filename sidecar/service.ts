@@ -92,7 +92,9 @@ export class MnemoService implements Core {
       onHealth: (ok, message) => this.health.setStore(ok, message),
     });
     this.store = new MemoryStore(this.supervisor, this.config.dataDir, (l) => this.log.warn(l));
-    this.store.attachLexical(new LazyLexical(join(this.config.dataDir, 'index', 'lexical.sqlite'), (l) => this.log.warn(l)));
+    this.store.attachLexical(
+      new LazyLexical(join(this.config.dataDir, 'index', 'lexical.sqlite'), (l) => this.log.warn(l)),
+    );
     this.episodes = new EpisodeStore(this.store);
     this.audit = new AuditLog(join(this.config.dataDir, 'audit', 'audit.jsonl'));
     this.model = new ModelGate(this.embedding, this.store, this.log, () => {
@@ -100,12 +102,25 @@ export class MnemoService implements Core {
       this.capturer.kickInBackground();
       if (this.background && this.model.ready) void syncLexical(this);
     });
-    this.health = new Health({ store: this.store, model: this.model, queued: () => this.capturer.queued, send: (s) => this.events.status?.(s) });
-    this.ingester = new Ingest(this, { llmDeps: opts.llmDeps, llmProvider: opts.llmProvider, onLlmError: (e) => this.health.setLlmError(e) });
+    this.health = new Health({
+      store: this.store,
+      model: this.model,
+      queued: () => this.capturer.queued,
+      send: (s) => this.events.status?.(s),
+    });
+    this.ingester = new Ingest(this, {
+      llmDeps: opts.llmDeps,
+      llmProvider: opts.llmProvider,
+      onLlmError: (e) => this.health.setLlmError(e),
+    });
     this.capturer = new CaptureWorker(this, (s) => this.ingester.process(s, false), this.background);
     this.memories = new Memories(this);
     this.maintenance = new Maintenance(this, this.memories);
-    this.reembedder = new Reembedder(this, (p) => this.events.progress?.(p), () => this.capturer.kickInBackground());
+    this.reembedder = new Reembedder(
+      this,
+      (p) => this.events.progress?.(p),
+      () => this.capturer.kickInBackground(),
+    );
   }
 
   // ------------------------------------------------------------------ the shared context (core.ts)
@@ -209,7 +224,11 @@ export class MnemoService implements Core {
     return this.ingester.remember(p);
   }
 
-  bulkImport(memories: P.BulkImportMemory[], onProgress?: (done: number, total: number) => void, token?: Token): Promise<P.BulkImportResult> {
+  bulkImport(
+    memories: P.BulkImportMemory[],
+    onProgress?: (done: number, total: number) => void,
+    token?: Token,
+  ): Promise<P.BulkImportResult> {
     return bulkImport(this, memories, onProgress, token);
   }
 
@@ -286,7 +305,12 @@ export class MnemoService implements Core {
   // ------------------------------------------------------------------ stats (stats.ts)
 
   stats(projectId?: string): Promise<P.StatsResult> {
-    const chroma = () => (this.supervisor.isRemote ? `remote ${this.config.chromaUrl}` : `embedded (${this.store.describe()})`);
-    return stats(this, { queued: () => this.capturer.queued, chroma, llmUsage: this.ingester.llmUsage }, projectId);
+    const chroma = () =>
+      this.supervisor.isRemote ? `remote ${this.config.chromaUrl}` : `embedded (${this.store.describe()})`;
+    return stats(
+      this,
+      { queued: () => this.capturer.queued, chroma, llmUsage: this.ingester.llmUsage },
+      projectId,
+    );
   }
 }

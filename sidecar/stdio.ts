@@ -3,19 +3,41 @@
  * vscode-languageclient, which sends `initialize` with our config as `initializationOptions`;
  * `mnemo serve` runs the same thing from the CLI. main.ts is the process entry.
  */
-import { CancellationTokenSource, createMessageConnection, NotificationType, NotificationType0, RequestType, RequestType0, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import {
+  CancellationTokenSource,
+  createMessageConnection,
+  NotificationType,
+  NotificationType0,
+  RequestType,
+  RequestType0,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
 import { mkdirSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveConfig } from './config';
 import { createEmbeddingProvider } from './embed/index';
 import { errorMessage } from './errors';
 import type { LogLevel } from './core';
-import { ConfigChangedNotification, LlmCompleteRequest, LogNotification, MemoriesChangedNotification, ProgressNotification, StatusNotification, type InitializationOptions } from './protocol';
+import {
+  ConfigChangedNotification,
+  LlmCompleteRequest,
+  LogNotification,
+  MemoriesChangedNotification,
+  ProgressNotification,
+  StatusNotification,
+  type InitializationOptions,
+} from './protocol';
 import { tailAuditLog } from './mcp/auditTail';
 import { registerHandlers } from './server';
 import { MnemoService } from './service';
 
-const Initialize = new RequestType<{ initializationOptions?: InitializationOptions; processId?: number | null }, unknown, void>('initialize');
+const Initialize = new RequestType<
+  { initializationOptions?: InitializationOptions; processId?: number | null },
+  unknown,
+  void
+>('initialize');
 const Shutdown = new RequestType0<null, void>('shutdown');
 const Exit = new NotificationType0('exit');
 const Initialized = new NotificationType<unknown>('initialized');
@@ -23,7 +45,10 @@ const Initialized = new NotificationType<unknown>('initialized');
 export const SIDECAR_VERSION = '0.1.0';
 
 export function serveStdio(overrides: InitializationOptions = {}): MessageConnection {
-  const conn = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
+  const conn = createMessageConnection(
+    new StreamMessageReader(process.stdin),
+    new StreamMessageWriter(process.stdout),
+  );
   let service: MnemoService | undefined;
   let logFile: string | undefined;
   /** One line at its level: to the extension (mnemo/log) and to logs/sidecar.log. */
@@ -69,13 +94,18 @@ export function serveStdio(overrides: InitializationOptions = {}): MessageConnec
       events: {
         log,
         status: (s) => void conn.sendNotification(StatusNotification, s),
-        changed: (projectIds, ids) => void conn.sendNotification(MemoriesChangedNotification, { project_ids: projectIds, ids }),
+        changed: (projectIds, ids) =>
+          void conn.sendNotification(MemoriesChangedNotification, { project_ids: projectIds, ids }),
         progress: (p) => void conn.sendNotification(ProgressNotification, p),
       },
     });
     registerHandlers(conn, service, (line) => log(line, 'error'));
     // Changes by other processes on this data folder (MCP servers, the CLI) refresh the views too.
-    const tail = tailAuditLog(join(config.dataDir, 'audit', 'audit.jsonl'), (projectIds, ids) => void conn.sendNotification(MemoriesChangedNotification, { project_ids: projectIds, ids }));
+    const tail = tailAuditLog(
+      join(config.dataDir, 'audit', 'audit.jsonl'),
+      (projectIds, ids) =>
+        void conn.sendNotification(MemoriesChangedNotification, { project_ids: projectIds, ids }),
+    );
     conn.onClose(() => tail.close());
     log(`Mnemo sidecar ${SIDECAR_VERSION} (pid ${process.pid}), data in ${config.dataDir}`);
     const svc = service;

@@ -34,7 +34,11 @@ export interface MnemoApi {
   activationMs: number;
 }
 
-export function createApi(ctx: Ctx, views: Views, parts: { terminal: TerminalCapture; chat: ChatCapture; tools: LanguageModelTools; mcp: McpServerProvider }): MnemoApi {
+export function createApi(
+  ctx: Ctx,
+  views: Views,
+  parts: { terminal: TerminalCapture; chat: ChatCapture; tools: LanguageModelTools; mcp: McpServerProvider },
+): MnemoApi {
   return {
     ready: (timeoutMs) => ctx.ready(timeoutMs),
     state: () => ctx.state,

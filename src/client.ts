@@ -117,11 +117,19 @@ export interface ClientHooks {
   onCrash: (restartsInWindow: number) => void;
 }
 
-export function createClient(extensionUri: vscode.Uri, budget: RestartBudget, hooks: ClientHooks): LanguageClient {
+export function createClient(
+  extensionUri: vscode.Uri,
+  budget: RestartBudget,
+  hooks: ClientHooks,
+): LanguageClient {
   const module = vscode.Uri.joinPath(extensionUri, 'dist', 'sidecar.js').fsPath;
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.stdio },
-    debug: { module, transport: TransportKind.stdio, options: { execArgv: ['--nolazy', '--enable-source-maps'] } },
+    debug: {
+      module,
+      transport: TransportKind.stdio,
+      options: { execArgv: ['--nolazy', '--enable-source-maps'] },
+    },
   };
   const errorHandler: ErrorHandler = {
     error: (error, _message, count) => {
@@ -131,7 +139,9 @@ export function createClient(extensionUri: vscode.Uri, budget: RestartBudget, ho
     closed: () => {
       if (budget.recordCrash()) {
         hooks.onCrash(budget.recent);
-        hooks.log.warn(`Sidecar exited; restarting (${budget.recent} of ${MAX_RESTARTS} restarts in ${RESTART_WINDOW_MS / 60000} minutes).`);
+        hooks.log.warn(
+          `Sidecar exited; restarting (${budget.recent} of ${MAX_RESTARTS} restarts in ${RESTART_WINDOW_MS / 60000} minutes).`,
+        );
         return { action: CloseAction.Restart, handled: true };
       }
       const message = `Mnemo's memory service crashed ${budget.recent} times in ${RESTART_WINDOW_MS / 60000} minutes and was stopped; see "Mnemo: Show Output", then run "Mnemo: Restart Sidecar".`;
@@ -148,7 +158,9 @@ export function createClient(extensionUri: vscode.Uri, budget: RestartBudget, ho
     initializationOptions: hooks.initializationOptions,
     errorHandler,
     initializationFailedHandler: (error) => {
-      hooks.log.error(`Sidecar failed to initialize: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      hooks.log.error(
+        `Sidecar failed to initialize: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       return false;
     },
   };
@@ -169,11 +181,19 @@ export function sendRequest<P, R>(
   return client.sendRequest<R>(type.method, params, token);
 }
 
-export function sendNotification<P>(client: LanguageClient, type: NotificationType<P>, params: P): Promise<void> {
+export function sendNotification<P>(
+  client: LanguageClient,
+  type: NotificationType<P>,
+  params: P,
+): Promise<void> {
   return client.sendNotification(type.method, params);
 }
 
-export function onNotification<P>(client: LanguageClient, type: NotificationType<P>, handler: (params: P) => void): vscode.Disposable {
+export function onNotification<P>(
+  client: LanguageClient,
+  type: NotificationType<P>,
+  handler: (params: P) => void,
+): vscode.Disposable {
   return client.onNotification(type.method, handler);
 }
 
@@ -182,5 +202,7 @@ export function onRequest<P, R>(
   type: RequestType<P, R, void>,
   handler: (params: P, token: vscode.CancellationToken) => Promise<R>,
 ): vscode.Disposable {
-  return client.onRequest(type.method, (params: P, token: vscode.CancellationToken) => handler(params, token));
+  return client.onRequest(type.method, (params: P, token: vscode.CancellationToken) =>
+    handler(params, token),
+  );
 }

@@ -8,7 +8,13 @@
 import * as vscode from 'vscode';
 import type { EmbeddingSettingsInput, LlmSettingsInput } from '../sidecar/protocol';
 import { LLM_PRESETS, isLlmPreset, type LlmPresetName } from '../sidecar/shared/llmPresets';
-import { SETTING_DEFAULTS, type BooleanSettingKey, type NumberSettingKey, type SettingKey, type StringSettingKey } from '../sidecar/shared/settings';
+import {
+  SETTING_DEFAULTS,
+  type BooleanSettingKey,
+  type NumberSettingKey,
+  type SettingKey,
+  type StringSettingKey,
+} from '../sidecar/shared/settings';
 
 function cfg(scope?: vscode.ConfigurationScope): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration('mnemo', scope);
@@ -44,7 +50,8 @@ export type { SettingKey };
 /** OpenAI-compatible endpoints behind `mnemo.llm.preset` (sidecar/shared/llmPresets.ts); used when baseUrl/model are left empty. */
 export { LLM_PRESETS };
 
-export const DEFAULT_TERMINAL_EXCLUDES: readonly string[] = SETTING_DEFAULTS['capture.terminal.excludePatterns'];
+export const DEFAULT_TERMINAL_EXCLUDES: readonly string[] =
+  SETTING_DEFAULTS['capture.terminal.excludePatterns'];
 
 export const config = {
   capture: {
@@ -53,7 +60,9 @@ export const config = {
       /** Regexes (a leading `(?i)` makes one case-insensitive); invalid ones are skipped and logged. */
       excludePatterns: (): string[] => {
         const v = cfg().get<unknown>('capture.terminal.excludePatterns');
-        return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [...DEFAULT_TERMINAL_EXCLUDES];
+        return Array.isArray(v)
+          ? v.filter((x): x is string => typeof x === 'string')
+          : [...DEFAULT_TERMINAL_EXCLUDES];
       },
       idleGapSeconds: (): number => num('capture.terminal.idleGapSeconds', 5, 86_400),
       maxOutputBytes: (): number => num('capture.terminal.maxOutputBytes', 256, 1_048_576),
@@ -81,7 +90,8 @@ export const config = {
     confirmedFactor: (): number => num('decay.confirmedFactor', 0, 1),
   },
   llm: {
-    provider: (): LlmProvider => oneOf<LlmProvider>('llm.provider', ['off', 'openai-compatible', 'vscode-lm']),
+    provider: (): LlmProvider =>
+      oneOf<LlmProvider>('llm.provider', ['off', 'openai-compatible', 'vscode-lm']),
     preset: (): LlmPreset => {
       const v = str('llm.preset');
       return isLlmPreset(v) ? v : SETTING_DEFAULTS['llm.preset'];
@@ -100,7 +110,8 @@ export const config = {
     },
   },
   embedding: {
-    provider: (): EmbeddingProvider => oneOf<EmbeddingProvider>('embedding.provider', ['local', 'ollama', 'openai']),
+    provider: (): EmbeddingProvider =>
+      oneOf<EmbeddingProvider>('embedding.provider', ['local', 'ollama', 'openai']),
     model: (): string => str('embedding.model'),
     modelPath: (): string => str('embedding.modelPath'),
     remoteHost: (): string => str('embedding.remoteHost'),
@@ -149,7 +160,14 @@ export const REQUIRES_SIDECAR_RESTART: readonly `mnemo.${SettingKey}`[] = [
 ];
 
 /** Settings the sidecar reads live (pushed with `mnemo/config/changed`). */
-export const SIDECAR_LIVE_SECTIONS = ['mnemo.pipeline', 'mnemo.episodes', 'mnemo.recall', 'mnemo.decay', 'mnemo.llm', 'mnemo.backup'] as const;
+export const SIDECAR_LIVE_SECTIONS = [
+  'mnemo.pipeline',
+  'mnemo.episodes',
+  'mnemo.recall',
+  'mnemo.decay',
+  'mnemo.llm',
+  'mnemo.backup',
+] as const;
 
 /** Secret keys in SecretStorage. */
 export const SECRETS = {

@@ -22,7 +22,16 @@ import {
   type StatusParams,
   ErrorCodes,
 } from '../sidecar/protocol';
-import { buildInitializationOptions, createClient, onNotification, onRequest, RestartBudget, sendNotification, sendRequest, type Secrets } from './client';
+import {
+  buildInitializationOptions,
+  createClient,
+  onNotification,
+  onRequest,
+  RestartBudget,
+  sendNotification,
+  sendRequest,
+  type Secrets,
+} from './client';
 import { REQUIRES_SIDECAR_RESTART, SECRETS, SIDECAR_LIVE_SECTIONS } from './config';
 import { describeError, errorCode, errorDetail, SidecarDownError, UserError } from './errors';
 import { completeWithVscodeLm } from './llm';
@@ -147,7 +156,8 @@ export class Ctx implements vscode.Disposable {
     await this.loadSecrets();
     const client = createClient(this.extension.extensionUri, this.budget, {
       log: this.log,
-      initializationOptions: () => buildInitializationOptions(this.extension.globalStorageUri.fsPath, this.secrets),
+      initializationOptions: () =>
+        buildInitializationOptions(this.extension.globalStorageUri.fsPath, this.secrets),
       onCrash: (n) => this.setState('starting', `it crashed and is restarting (${n} recent restarts)`),
       onGiveUp: (message) => {
         this.gaveUp = true;
@@ -163,7 +173,12 @@ export class Ctx implements vscode.Disposable {
       client.onDidChangeState((e) => {
         if (e.newState === State.Running) this.setState('running');
         else if (e.newState === State.Starting) this.setState('starting', 'it is starting');
-        else if (e.newState === State.Stopped && !this.stopping && !this.gaveUp && this._state === 'running') {
+        else if (
+          e.newState === State.Stopped &&
+          !this.stopping &&
+          !this.gaveUp &&
+          this._state === 'running'
+        ) {
           this.setState('starting', 'it stopped and is restarting');
         }
       }),
@@ -175,7 +190,9 @@ export class Ctx implements vscode.Disposable {
         this.memoriesEmitter.fire(p.project_ids?.length ? { projectIds: p.project_ids, ids: p.ids } : {}),
       ),
       onNotification(client, ProgressNotification, (p) => this.onProgress(p)),
-      onNotification(client, LogNotification, (p) => this.log[p.level === 'error' || p.level === 'warn' ? p.level : 'info'](`[sidecar] ${p.message}`)),
+      onNotification(client, LogNotification, (p) =>
+        this.log[p.level === 'error' || p.level === 'warn' ? p.level : 'info'](`[sidecar] ${p.message}`),
+      ),
       onRequest(client, LlmCompleteRequest, (p, token) => completeWithVscodeLm(p, token)),
     );
     try {
@@ -243,7 +260,11 @@ export class Ctx implements vscode.Disposable {
   // ------------------------------------------------------------------ messages
 
   /** Sends a protocol request (waits for a starting sidecar; throws SidecarDownError when it is down). */
-  async request<P, R>(type: RequestType<P, R, void>, params: P, token?: vscode.CancellationToken): Promise<R> {
+  async request<P, R>(
+    type: RequestType<P, R, void>,
+    params: P,
+    token?: vscode.CancellationToken,
+  ): Promise<R> {
     const client = await this.runningClient();
     return sendRequest(client, type, params, token);
   }
@@ -334,7 +355,10 @@ export class Ctx implements vscode.Disposable {
   async pushConfig(): Promise<void> {
     if (!this.isRunning) return;
     try {
-      await this.notify(ConfigChangedNotification, buildInitializationOptions(this.extension.globalStorageUri.fsPath, this.secrets));
+      await this.notify(
+        ConfigChangedNotification,
+        buildInitializationOptions(this.extension.globalStorageUri.fsPath, this.secrets),
+      );
     } catch (err) {
       this.log.warn(`Sending the new settings failed: ${errorDetail(err)}`);
     }
@@ -342,7 +366,11 @@ export class Ctx implements vscode.Disposable {
 
   private async promptRestart(why: string): Promise<void> {
     if (this._state === 'stopped') return;
-    const choice = await vscode.window.showInformationMessage(`${why} Restart the memory service to apply them?`, 'Restart Now', 'Later');
+    const choice = await vscode.window.showInformationMessage(
+      `${why} Restart the memory service to apply them?`,
+      'Restart Now',
+      'Later',
+    );
     if (choice === 'Restart Now') await vscode.commands.executeCommand(Command.restartSidecar);
   }
 
@@ -352,24 +380,31 @@ export class Ctx implements vscode.Disposable {
    * Runs a long request with a cancellable notification: the sidecar's mnemo/progress messages for this
    * request's token drive it, and Cancel cancels the request.
    */
-  async requestWithProgress<P extends { progress_token?: string }, R>(type: RequestType<P, R, void>, params: P, title: string): Promise<R> {
+  async requestWithProgress<P extends { progress_token?: string }, R>(
+    type: RequestType<P, R, void>,
+    params: P,
+    title: string,
+  ): Promise<R> {
     const token = `${type.method}#${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, cancel) => {
-      let last = 0;
-      this.progress.set(token, {
-        report: (u) => {
-          const increment = u.percent !== undefined ? Math.max(0, u.percent - last) : undefined;
-          if (u.percent !== undefined) last = u.percent;
-          progress.report({ message: u.message, increment });
-        },
-        done: () => undefined,
-      });
-      try {
-        return await this.request(type, { ...params, progress_token: token }, cancel);
-      } finally {
-        this.progress.delete(token);
-      }
-    });
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      async (progress, cancel) => {
+        let last = 0;
+        this.progress.set(token, {
+          report: (u) => {
+            const increment = u.percent !== undefined ? Math.max(0, u.percent - last) : undefined;
+            if (u.percent !== undefined) last = u.percent;
+            progress.report({ message: u.message, increment });
+          },
+          done: () => undefined,
+        });
+        try {
+          return await this.request(type, { ...params, progress_token: token }, cancel);
+        } finally {
+          this.progress.delete(token);
+        }
+      },
+    );
   }
 
   private onProgress(p: ProgressParams): void {
@@ -377,26 +412,29 @@ export class Ctx implements vscode.Disposable {
     if (!entry) {
       let report: (p: ProgressParams) => void = () => undefined;
       let done: () => void = () => undefined;
-      void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Mnemo' }, (progress) => {
-        let last = 0;
-        let idle: NodeJS.Timeout | undefined;
-        return new Promise<void>((resolve) => {
-          done = () => {
-            if (idle) clearTimeout(idle);
-            this.progress.delete(p.token);
-            resolve();
-          };
-          report = (u) => {
-            const increment = u.percent !== undefined ? Math.max(0, u.percent - last) : undefined;
-            if (u.percent !== undefined) last = u.percent;
-            progress.report({ message: u.message, increment });
-            if (idle) clearTimeout(idle);
-            // No end message exists in the protocol: 100% or 30 s of silence ends the indicator.
-            if (u.percent !== undefined && u.percent >= 100) done();
-            else idle = setTimeout(done, 30_000);
-          };
-        });
-      });
+      void vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: 'Mnemo' },
+        (progress) => {
+          let last = 0;
+          let idle: NodeJS.Timeout | undefined;
+          return new Promise<void>((resolve) => {
+            done = () => {
+              if (idle) clearTimeout(idle);
+              this.progress.delete(p.token);
+              resolve();
+            };
+            report = (u) => {
+              const increment = u.percent !== undefined ? Math.max(0, u.percent - last) : undefined;
+              if (u.percent !== undefined) last = u.percent;
+              progress.report({ message: u.message, increment });
+              if (idle) clearTimeout(idle);
+              // No end message exists in the protocol: 100% or 30 s of silence ends the indicator.
+              if (u.percent !== undefined && u.percent >= 100) done();
+              else idle = setTimeout(done, 30_000);
+            };
+          });
+        },
+      );
       entry = { report: (u) => report(u), done: () => done() };
       this.progress.set(p.token, entry);
     }

@@ -9,7 +9,9 @@ import { ErrorCodes } from '../sidecar/protocol';
 export class SidecarDownError extends Error {
   override name = 'SidecarDownError';
   constructor(reason: string) {
-    super(`Mnemo's memory service is not running (${reason}). Run "Mnemo: Restart Sidecar" or see "Mnemo: Show Output".`);
+    super(
+      `Mnemo's memory service is not running (${reason}). Run "Mnemo: Restart Sidecar" or see "Mnemo: Show Output".`,
+    );
   }
 }
 
@@ -21,12 +23,14 @@ export class UserError extends Error {
 const BY_CODE: Record<number, string> = {
   [ErrorCodes.InvalidInput]: 'Mnemo rejected the input as invalid.',
   [ErrorCodes.NotFound]: 'That memory no longer exists; the views have been refreshed.',
-  [ErrorCodes.StoreUnavailable]: 'Mnemo cannot reach ChromaDB; check that it is running and that "mnemo.chroma.url" and the Chroma token are right.',
+  [ErrorCodes.StoreUnavailable]:
+    'Mnemo cannot reach ChromaDB; check that it is running and that "mnemo.chroma.url" and the Chroma token are right.',
   [ErrorCodes.EmbeddingUnavailable]:
     'The embedding model is not available; check "mnemo.embedding.*" (or set "mnemo.embedding.modelPath" for offline use). Keyword search still works.',
   [ErrorCodes.DimensionMismatch]:
     'The embedding model changed and its vectors do not fit the existing store; switch "mnemo.embedding.model" back or re-embed.',
-  [ErrorCodes.LlmUnavailable]: 'The language model is not available; check "mnemo.llm.*" and the API key ("Mnemo: Set LLM API Key").',
+  [ErrorCodes.LlmUnavailable]:
+    'The language model is not available; check "mnemo.llm.*" and the API key ("Mnemo: Set LLM API Key").',
   [ErrorCodes.Cancelled]: 'The operation was cancelled; nothing was changed.',
   [ErrorCodes.Internal]: 'Mnemo hit an internal error; details are in "Mnemo: Show Output".',
 };
@@ -61,7 +65,11 @@ export function describeError(err: unknown): string {
     if (code !== ErrorCodes.Internal && isOneSentence(message)) return message;
     return BY_CODE[code];
   }
-  if (/Client is not running|Connection is closed|connection got disposed|Pending response rejected/i.test(message)) {
+  if (
+    /Client is not running|Connection is closed|connection got disposed|Pending response rejected/i.test(
+      message,
+    )
+  ) {
     return new SidecarDownError('the connection closed').message;
   }
   if (isOneSentence(message)) return message.endsWith('.') ? message : `${message}.`;

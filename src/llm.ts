@@ -17,23 +17,37 @@ async function pickModel(hint: string | undefined): Promise<vscode.LanguageModel
   return any[0];
 }
 
-export async function completeWithVscodeLm(params: LlmCompleteParams, token: vscode.CancellationToken): Promise<LlmCompleteResult> {
+export async function completeWithVscodeLm(
+  params: LlmCompleteParams,
+  token: vscode.CancellationToken,
+): Promise<LlmCompleteResult> {
   if (typeof vscode.lm?.selectChatModels !== 'function') {
-    throw new ResponseError(ErrorCodes.LlmUnavailable, 'This VS Code has no language model API; set "mnemo.llm.provider" to "openai-compatible" or "off".');
+    throw new ResponseError(
+      ErrorCodes.LlmUnavailable,
+      'This VS Code has no language model API; set "mnemo.llm.provider" to "openai-compatible" or "off".',
+    );
   }
   const model = await pickModel(params.model);
   if (!model) {
-    throw new ResponseError(ErrorCodes.LlmUnavailable, 'No VS Code language model is available (is a chat extension installed and signed in?).');
+    throw new ResponseError(
+      ErrorCodes.LlmUnavailable,
+      'No VS Code language model is available (is a chat extension installed and signed in?).',
+    );
   }
   // vscode.lm has no system role: system text goes first as a user message.
   const messages = params.messages.map((m) =>
-    m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(m.content) : vscode.LanguageModelChatMessage.User(m.content),
+    m.role === 'assistant'
+      ? vscode.LanguageModelChatMessage.Assistant(m.content)
+      : vscode.LanguageModelChatMessage.User(m.content),
   );
   const maxChars = (params.max_tokens ?? 2000) * 6;
   try {
     const response = await model.sendRequest(
       messages,
-      { justification: 'Mnemo extracts what is worth remembering from your sessions (mnemo.llm.provider is "vscode-lm").' },
+      {
+        justification:
+          'Mnemo extracts what is worth remembering from your sessions (mnemo.llm.provider is "vscode-lm").',
+      },
       token,
     );
     let text = '';
@@ -44,7 +58,10 @@ export async function completeWithVscodeLm(params: LlmCompleteParams, token: vsc
     return { text, model: model.id };
   } catch (err) {
     if (err instanceof vscode.LanguageModelError) {
-      throw new ResponseError(ErrorCodes.LlmUnavailable, `The VS Code language model refused the request (${err.code || err.message}).`);
+      throw new ResponseError(
+        ErrorCodes.LlmUnavailable,
+        `The VS Code language model refused the request (${err.code || err.message}).`,
+      );
     }
     throw err;
   }

@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import type { McpLaunch } from '../sidecar/mcp/connect';
 import type { InitializationOptions } from '../sidecar/protocol';
 
-export function mcpLaunchFor(o: { execPath: string; extensionPath: string; options: InitializationOptions }): McpLaunch {
+export function mcpLaunchFor(o: {
+  execPath: string;
+  extensionPath: string;
+  options: InitializationOptions;
+}): McpLaunch {
   const env: Record<string, string> = { ELECTRON_RUN_AS_NODE: '1' };
   const e = o.options.embedding ?? {};
   const set = (k: string, v: string | undefined | null) => {
@@ -22,5 +26,9 @@ export function mcpLaunchFor(o: { execPath: string; extensionPath: string; optio
   set('MNEMO_EMBEDDING_BASE_URL', e.baseUrl);
   set('MNEMO_CHROMA_URL', o.options.chromaUrl);
   set('MNEMO_USER', o.options.user);
-  return { command: o.execPath, args: [join(o.extensionPath, 'dist', 'cli.js'), 'mcp', '--data-dir', o.options.dataDir ?? ''], env };
+  return {
+    command: o.execPath,
+    args: [join(o.extensionPath, 'dist', 'cli.js'), 'mcp', '--data-dir', o.options.dataDir ?? ''],
+    env,
+  };
 }

@@ -13,7 +13,10 @@ function parse(iso: string | undefined): Date | undefined {
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /** Year, month, day, hour and minute of an instant in a zone (undefined: the system's). */
-function partsIn(d: Date, timeZone: string | undefined): Record<'year' | 'month' | 'day' | 'hour' | 'minute', string> {
+function partsIn(
+  d: Date,
+  timeZone: string | undefined,
+): Record<'year' | 'month' | 'day' | 'hour' | 'minute', string> {
   const key = timeZone ?? '';
   let f = formatters.get(key);
   if (!f) {
@@ -30,7 +33,13 @@ function partsIn(d: Date, timeZone: string | undefined): Record<'year' | 'month'
   }
   const parts = f.formatToParts(d);
   const get = (t: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === t)?.value ?? '';
-  return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute') };
+  return {
+    year: get('year'),
+    month: get('month'),
+    day: get('day'),
+    hour: get('hour'),
+    minute: get('minute'),
+  };
 }
 
 /** `2026-12-01 10:43` in the zone (undefined: the system's); the input itself when it is not a time. */

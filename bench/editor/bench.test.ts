@@ -31,7 +31,11 @@ function lagOf(h: IntervalHistogram): { p50: number; p99: number; max: number; m
 describe('bench', () => {
   it('activation time and event-loop lag during Import Chat', async () => {
     const cfg = loadRunConfig();
-    const opts = JSON.parse(process.env.MNEMO_BENCH_EDITOR ?? '{}') as { sessions?: number; messagesPerSession?: number; learnSeconds?: number };
+    const opts = JSON.parse(process.env.MNEMO_BENCH_EDITOR ?? '{}') as {
+      sessions?: number;
+      messagesPerSession?: number;
+      learnSeconds?: number;
+    };
     const sessions = opts.sessions ?? 200;
     const perSession = opts.messagesPerSession ?? 50;
     const learnSeconds = opts.learnSeconds ?? 120;
@@ -42,7 +46,8 @@ describe('bench', () => {
     const activationMs = api.activationMs;
 
     // The repository's test model, as the editor tests do (nothing is downloaded).
-    const modelDir = process.env.MNEMO_TEST_MODEL_DIR ?? path.join(cfg.extensionDevelopmentPath, '.cache', 'models');
+    const modelDir =
+      process.env.MNEMO_TEST_MODEL_DIR ?? path.join(cfg.extensionDevelopmentPath, '.cache', 'models');
     const settings = vscode.workspace.getConfiguration('mnemo');
     await settings.update('review.dailyDigest', false, vscode.ConfigurationTarget.Global);
     await settings.update('capture.terminal.enabled', false, vscode.ConfigurationTarget.Global);
@@ -51,11 +56,15 @@ describe('bench', () => {
     await settings.update('embedding.modelPath', modelDir, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('mnemo.restartSidecar');
     await api.ready(120_000);
-    for (let i = 0; i < 600 && api.status()?.message !== 'Mnemo is ready.'; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 600 && api.status()?.message !== 'Mnemo is ready.'; i++)
+      await new Promise((r) => setTimeout(r, 100));
 
     const file = path.join(os.tmpdir(), `mnemo-bench-chat-${process.pid}.json`);
     fs.writeFileSync(file, JSON.stringify(chatExport(4242, sessions, perSession)));
-    const messages = parseChatJson(JSON.parse(fs.readFileSync(file, 'utf8'))).reduce((n, s) => n + s.messages.length, 0);
+    const messages = parseChatJson(JSON.parse(fs.readFileSync(file, 'utf8'))).reduce(
+      (n, s) => n + s.messages.length,
+      0,
+    );
 
     // 1. Import Chat (the command; its project picker is answered by accepting the first item, the folder).
     const importLag = monitorEventLoopDelay({ resolution: 10 });
@@ -68,7 +77,8 @@ describe('bench', () => {
     const queuedBefore = api.status()?.queued ?? 0;
     for (let i = 0; i < 50 && !done; i++) {
       await new Promise((r) => setTimeout(r, 200));
-      if (!done && (api.status()?.queued ?? 0) <= queuedBefore) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      if (!done && (api.status()?.queued ?? 0) <= queuedBefore)
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     }
     const answered = done || (api.status()?.queued ?? 0) > queuedBefore;
     if (!answered) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
@@ -79,7 +89,13 @@ describe('bench', () => {
       via = 'capture path (mnemo/capture/session per session, as importChatFiles)';
       const project = api.projects().find((p) => p.projectId !== 'global')!.projectId;
       for (const [i, s] of parseChatJson(JSON.parse(fs.readFileSync(file, 'utf8'))).entries()) {
-        await api.request(CaptureSessionRequest, { project_id: project, source_type: 'import', messages: s.messages, source_ref: [`bench:${i}`], session_id: s.session_id });
+        await api.request(CaptureSessionRequest, {
+          project_id: project,
+          source_type: 'import',
+          messages: s.messages,
+          source_ref: [`bench:${i}`],
+          session_id: s.session_id,
+        });
       }
     }
     const importSeconds = (performance.now() - t0) / 1000;
@@ -100,7 +116,14 @@ describe('bench', () => {
     const result = {
       activationMs,
       activated_by_bench: !wasActive,
-      import: { path: via, file_messages: messages, sessions, seconds: Math.round(importSeconds * 100) / 100, lag_ms: lagOf(importLag), summary },
+      import: {
+        path: via,
+        file_messages: messages,
+        sessions,
+        seconds: Math.round(importSeconds * 100) / 100,
+        lag_ms: lagOf(importLag),
+        summary,
+      },
       learning: {
         window_seconds: Math.round(learnSecondsUsed),
         queued_at_start: queuedAtStart,
@@ -109,7 +132,10 @@ describe('bench', () => {
       },
       host: { node: process.versions.node, vscode: vscode.version },
     };
-    fs.writeFileSync(path.join(path.dirname(cfg.resultsPath), 'bench-editor.json'), JSON.stringify(result, null, 2));
+    fs.writeFileSync(
+      path.join(path.dirname(cfg.resultsPath), 'bench-editor.json'),
+      JSON.stringify(result, null, 2),
+    );
     fs.rmSync(file, { force: true });
     console.log(`[bench] ${JSON.stringify(result)}`);
   });

@@ -50,6 +50,12 @@ export interface ConversationBlock {
 }
 
 /** Shorthand for a question. */
-export function q(category: Category, question: string, answer: string, evidence: string, opts: { key?: string; supersedes?: string } = {}): QuestionBlock {
+export function q(
+  category: Category,
+  question: string,
+  answer: string,
+  evidence: string,
+  opts: { key?: string; supersedes?: string } = {},
+): QuestionBlock {
   return { category, question, answer, evidence, ...opts };
 }

@@ -34,7 +34,12 @@ export function tokenize(text: string): string[] {
 
 /** BM25 over one project's turns. */
 export class Bm25Index {
-  private readonly ms = new MiniSearch<Turn>({ fields: ['text'], idField: 'id', tokenize, processTerm: (t) => t });
+  private readonly ms = new MiniSearch<Turn>({
+    fields: ['text'],
+    idField: 'id',
+    tokenize,
+    processTerm: (t) => t,
+  });
   constructor(turns: Turn[]) {
     this.ms.addAll(turns);
   }

@@ -10,7 +10,9 @@ function pattern(key: string): RegExp {
   let re = cache.get(key);
   if (!re) {
     const esc = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    re = /[\u3400-\u9fff]/.test(key) ? new RegExp(esc, 'iu') : new RegExp(`(?<![\\p{L}\\p{N}])${esc}(?![\\p{L}\\p{N}])`, 'iu');
+    re = /[\u3400-\u9fff]/.test(key)
+      ? new RegExp(esc, 'iu')
+      : new RegExp(`(?<![\\p{L}\\p{N}])${esc}(?![\\p{L}\\p{N}])`, 'iu');
     cache.set(key, re);
   }
   return re;

@@ -48,8 +48,11 @@ export interface Conversation {
 export const DATA_DIR = join(__dirname, '..', 'data');
 
 export function loadDataset(dir = DATA_DIR): Conversation[] {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
-  if (!files.length) throw new Error(`No conversations in ${dir}: run "npx tsx eval/generate.ts" to write them.`);
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
+  if (!files.length)
+    throw new Error(`No conversations in ${dir}: run "npx tsx eval/generate.ts" to write them.`);
   return files.map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Conversation);
 }
 
@@ -63,12 +66,15 @@ export function checkDataset(convs: Conversation[]): string[] {
     if (c.sessions.length < 3) problems.push(`${c.id}: ${c.sessions.length} sessions, at least 3 needed.`);
     let prev = '';
     for (const s of c.sessions) {
-      if (s.project_id !== c.id) problems.push(`${c.id}: session ${s.session_id} has project_id ${s.project_id}.`);
+      if (s.project_id !== c.id)
+        problems.push(`${c.id}: session ${s.session_id} has project_id ${s.project_id}.`);
       for (const m of s.messages) {
-        if (!m.id || !m.name || !m.content || typeof m.timestamp !== 'string') problems.push(`${c.id}: a message lacks id, name, content or timestamp.`);
+        if (!m.id || !m.name || !m.content || typeof m.timestamp !== 'string')
+          problems.push(`${c.id}: a message lacks id, name, content or timestamp.`);
         if (seenIds.has(m.id!)) problems.push(`${c.id}: message id ${m.id} is used twice.`);
         seenIds.add(m.id!);
-        if (String(m.timestamp) <= prev) problems.push(`${c.id}: message ${m.id} is not later than the one before.`);
+        if (String(m.timestamp) <= prev)
+          problems.push(`${c.id}: message ${m.id} is not later than the one before.`);
         prev = String(m.timestamp);
         if (!c.labels[m.id!]) problems.push(`${c.id}: message ${m.id} has no label.`);
         byId.set(m.id!, { content: m.content, timestamp: String(m.timestamp) });
@@ -86,18 +92,30 @@ export function checkDataset(convs: Conversation[]): string[] {
         problems.push(`${qq.id}: evidence ${qq.evidence.join(', ')} is not a message of ${c.id}.`);
         continue;
       }
-      if (qq.category === 'multi-hop' && new Set(qq.evidence).size < 2) problems.push(`${qq.id}: a multi-hop question needs at least two evidence turns.`);
+      if (qq.category === 'multi-hop' && new Set(qq.evidence).size < 2)
+        problems.push(`${qq.id}: a multi-hop question needs at least two evidence turns.`);
       const texts = ev.map((e) => e!.content.toLowerCase());
       for (const k of qq.key) {
-        if (!texts.some((t) => t.includes(k.toLowerCase()))) problems.push(`${qq.id}: "${k}" is in none of its evidence turns.`);
+        if (!texts.some((t) => t.includes(k.toLowerCase())))
+          problems.push(`${qq.id}: "${k}" is in none of its evidence turns.`);
       }
       texts.forEach((t, i) => {
-        if (!qq.key.some((k) => t.includes(k.toLowerCase()))) problems.push(`${qq.id}: evidence ${qq.evidence[i]} holds none of its key tokens.`);
+        if (!qq.key.some((k) => t.includes(k.toLowerCase())))
+          problems.push(`${qq.id}: evidence ${qq.evidence[i]} holds none of its key tokens.`);
       });
-      for (const id of qq.evidence) if (c.labels[id] !== 'fact') problems.push(`${qq.id}: evidence ${id} is labelled ${c.labels[id]}, not fact.`);
-      const parts = answerParts(ev.map((e) => e!.content), qq.key);
+      for (const id of qq.evidence)
+        if (c.labels[id] !== 'fact')
+          problems.push(`${qq.id}: evidence ${id} is labelled ${c.labels[id]}, not fact.`);
+      const parts = answerParts(
+        ev.map((e) => e!.content),
+        qq.key,
+      );
       const allowed = new Set([...qq.evidence, ...(qq.supersedes ?? []), ...(qq.near_miss ?? [])]);
-      for (const [id, m] of byId) if (!allowed.has(id) && carries(m.content, parts)) problems.push(`${qq.id}: turn ${id} carries the answer ("${qq.key.join('|')}") but is neither evidence nor a recorded near miss.`);
+      for (const [id, m] of byId)
+        if (!allowed.has(id) && carries(m.content, parts))
+          problems.push(
+            `${qq.id}: turn ${id} carries the answer ("${qq.key.join('|')}") but is neither evidence nor a recorded near miss.`,
+          );
       for (const id of qq.near_miss ?? []) {
         if (!byId.has(id)) problems.push(`${qq.id}: near miss ${id} is not a message of ${c.id}.`);
         if (qq.evidence.includes(id)) problems.push(`${qq.id}: near miss ${id} is also evidence.`);
@@ -105,8 +123,10 @@ export function checkDataset(convs: Conversation[]): string[] {
       for (const old of qq.supersedes ?? []) {
         const o = byId.get(old);
         if (!o) problems.push(`${qq.id}: superseded turn ${old} is not a message of ${c.id}.`);
-        else if (!ev.every((e) => e!.timestamp > o.timestamp)) problems.push(`${qq.id}: its evidence is not newer than the superseded turn ${old}.`);
-        else if (qq.evidence.includes(old)) problems.push(`${qq.id}: the superseded turn ${old} is also evidence.`);
+        else if (!ev.every((e) => e!.timestamp > o.timestamp))
+          problems.push(`${qq.id}: its evidence is not newer than the superseded turn ${old}.`);
+        else if (qq.evidence.includes(old))
+          problems.push(`${qq.id}: the superseded turn ${old} is also evidence.`);
       }
     }
   }
@@ -121,7 +141,9 @@ const spread = (xs: number[]): { min: number; median: number; max: number } => {
 /** Counts that describe the set (for the docs and the report). */
 export function describeDataset(convs: Conversation[]): Record<string, unknown> {
   const turns = convs.flatMap((c) => c.sessions.flatMap((s) => s.messages));
-  const byCat = Object.fromEntries(CATEGORIES.map((k) => [k, convs.flatMap((c) => c.questions).filter((qq) => qq.category === k).length]));
+  const byCat = Object.fromEntries(
+    CATEGORIES.map((k) => [k, convs.flatMap((c) => c.questions).filter((qq) => qq.category === k).length]),
+  );
   const labels = convs.flatMap((c) => Object.values(c.labels));
   return {
     conversations: convs.length,
@@ -136,14 +158,24 @@ export function describeDataset(convs: Conversation[]): Record<string, unknown> 
     updated_fact_questions: convs.flatMap((c) => c.questions).filter((qq) => qq.supersedes?.length).length,
     turns_per_conversation: spread(convs.map((c) => c.sessions.reduce((n, s) => n + s.messages.length, 0))),
     sessions_per_conversation: spread(convs.map((c) => c.sessions.length)),
-    months_per_conversation: spread(convs.map((c) => Math.round((Date.parse(String(c.sessions.at(-1)!.messages[0]!.timestamp)) - Date.parse(String(c.sessions[0]!.messages[0]!.timestamp))) / (30.4 * 86_400_000)))),
+    months_per_conversation: spread(
+      convs.map((c) =>
+        Math.round(
+          (Date.parse(String(c.sessions.at(-1)!.messages[0]!.timestamp)) -
+            Date.parse(String(c.sessions[0]!.messages[0]!.timestamp))) /
+            (30.4 * 86_400_000),
+        ),
+      ),
+    ),
     questions_with_near_misses: convs.flatMap((c) => c.questions).filter((qq) => qq.near_miss?.length).length,
     near_miss_turns: new Set(convs.flatMap((c) => c.questions.flatMap((qq) => qq.near_miss ?? []))).size,
-    most_repeats_of_one_line: Math.max(...convs.map((c) => {
-      const n = new Map<string, number>();
-      for (const m of c.sessions.flatMap((s) => s.messages)) n.set(m.content, (n.get(m.content) ?? 0) + 1);
-      return Math.max(...n.values());
-    })),
+    most_repeats_of_one_line: Math.max(
+      ...convs.map((c) => {
+        const n = new Map<string, number>();
+        for (const m of c.sessions.flatMap((s) => s.messages)) n.set(m.content, (n.get(m.content) ?? 0) + 1);
+        return Math.max(...n.values());
+      }),
+    ),
     multi_evidence_questions: convs.flatMap((c) => c.questions).filter((qq) => qq.evidence.length > 1).length,
   };
 }

@@ -60,9 +60,25 @@ function score(answers: Answer[], k: number): Score {
 }
 
 export function scoreSystem(answers: Answer[], k: number, langOf: (q: Question) => string): SystemScores {
-  const by_category = Object.fromEntries(CATEGORIES.map((c) => [c, score(answers.filter((a) => a.question.category === c), k)])) as Record<Category, Score>;
+  const by_category = Object.fromEntries(
+    CATEGORIES.map((c) => [
+      c,
+      score(
+        answers.filter((a) => a.question.category === c),
+        k,
+      ),
+    ]),
+  ) as Record<Category, Score>;
   const langs = [...new Set(answers.map((a) => langOf(a.question)))].sort();
-  const by_language = Object.fromEntries(langs.map((l) => [l, score(answers.filter((a) => langOf(a.question) === l), k)]));
+  const by_language = Object.fromEntries(
+    langs.map((l) => [
+      l,
+      score(
+        answers.filter((a) => langOf(a.question) === l),
+        k,
+      ),
+    ]),
+  );
   const updated = answers.filter((a) => a.question.supersedes?.length);
   let stale = 0;
   for (const a of updated) {
@@ -76,7 +92,10 @@ export function scoreSystem(answers: Answer[], k: number, langOf: (q: Question) 
     overall: score(answers, k),
     by_category,
     by_language,
-    updated_facts: { ...score(updated, k), stale_first: updated.length ? Math.round((stale / updated.length) * 1000) / 1000 : 0 },
+    updated_facts: {
+      ...score(updated, k),
+      stale_first: updated.length ? Math.round((stale / updated.length) * 1000) / 1000 : 0,
+    },
   };
 }
 

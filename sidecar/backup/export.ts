@@ -4,7 +4,18 @@
  * target folder that is renamed only when complete. Audited as `export`.
  */
 import archiver from 'archiver';
-import { chmodSync, closeSync, createWriteStream, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  createWriteStream,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { CancelledError, InvalidInputError } from '../errors';
@@ -58,12 +69,14 @@ function registerZipEncrypted(): void {
 }
 
 function check(token?: CancellationFlag): void {
-  if (token?.isCancellationRequested) throw new CancelledError('The backup was cancelled; no file was written.');
+  if (token?.isCancellationRequested)
+    throw new CancelledError('The backup was cancelled; no file was written.');
 }
 
 /** Where the backup goes: `out` itself, or a default name inside the folder `out`. */
 export function resolveBackupTarget(out: string, projectId: string | undefined, at: Date): string {
-  if (typeof out !== 'string' || !out.trim()) throw new InvalidInputError('Say where to write the backup (a file or a folder).');
+  if (typeof out !== 'string' || !out.trim())
+    throw new InvalidInputError('Say where to write the backup (a file or a folder).');
   const abs = resolve(out);
   const isDir = out.endsWith('/') || out.endsWith(sep) || (existsSync(abs) && statSync(abs).isDirectory());
   if (isDir) {
@@ -90,7 +103,10 @@ export async function exportBackup(svc: BackupHost, opts: ExportOptions): Promis
   progress({ message: 'Reading memories', percent: 0 });
   check(opts.token);
   const rows = await svc.store.find(buildWhere({ project_id: projectId }), { withVectors: includeVectors });
-  rows.sort((a, b) => a.memory.created_at.localeCompare(b.memory.created_at) || a.memory.id.localeCompare(b.memory.id));
+  rows.sort(
+    (a, b) =>
+      a.memory.created_at.localeCompare(b.memory.created_at) || a.memory.id.localeCompare(b.memory.id),
+  );
 
   const counts: BackupCounts = { memories: 0, audit_entries: 0, vectors: 0, by_status: emptyByStatus() };
   const projects = new Set<string>();
@@ -105,11 +121,17 @@ export async function exportBackup(svc: BackupHost, opts: ExportOptions): Promis
     if (vector && vector.length) counts.vectors++;
     projects.add(memory.project_id);
     ids.add(memory.id);
-    if (i % 50 === 0) progress({ message: `Collecting memories (${i + 1}/${rows.length})`, percent: Math.round(5 + (50 * i) / Math.max(1, rows.length)) });
+    if (i % 50 === 0)
+      progress({
+        message: `Collecting memories (${i + 1}/${rows.length})`,
+        percent: Math.round(5 + (50 * i) / Math.max(1, rows.length)),
+      });
   }
   const audit: AuditEntry[] = svc.audit
     .readAll()
-    .filter((e) => !projectId || (e.memory_id !== undefined && ids.has(e.memory_id)) || e.project_id === projectId);
+    .filter(
+      (e) => !projectId || (e.memory_id !== undefined && ids.has(e.memory_id)) || e.project_id === projectId,
+    );
   counts.audit_entries = audit.length;
   check(opts.token);
 
@@ -211,7 +233,8 @@ async function writeEncryptedZip(
       archive.on('warning', fail);
       archive.on('progress', (p) => onFraction(total ? Math.min(1, p.fs.processedBytes / total) : 1));
       poll = setInterval(() => {
-        if (token?.isCancellationRequested) fail(new CancelledError('The backup was cancelled; no file was written.'));
+        if (token?.isCancellationRequested)
+          fail(new CancelledError('The backup was cancelled; no file was written.'));
       }, 25);
       archive.pipe(output);
       for (const e of entries) archive.append(e.data, { name: e.name, date });

@@ -90,13 +90,21 @@ export function toUtc(s: string): string {
 
 /** `20261130T061500Z` */
 export function compactUtc(d: Date): string {
-  return d.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
+  return d
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/[-:]/g, '');
 }
 
 /** The part of a default file name that names the scope: the project id made file-name safe, or `all`. */
 export function scopeSlug(projectId?: string): string {
   if (!projectId) return 'all';
-  return projectId.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 80) || 'project';
+  return (
+    projectId
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^[._]+/, '')
+      .slice(0, 80) || 'project'
+  );
 }
 
 /** `mnemo-backup-<project|all>-<UTC>.zip` */
@@ -132,7 +140,9 @@ export function memoryLine(m: Memory, vector?: number[]): string {
 export function canonical(v: unknown): string {
   return JSON.stringify(v, (_k, val: unknown) =>
     val && typeof val === 'object' && !Array.isArray(val)
-      ? Object.fromEntries(Object.entries(val as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      ? Object.fromEntries(
+          Object.entries(val as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
+        )
       : val,
   );
 }
@@ -169,7 +179,19 @@ const CHECKED_FIELDS = new Set([
   'vector',
 ]);
 
-const AUDIT_ACTIONS = ['create', 'update', 'confirm', 'wrong', 'delete', 'decay', 'archive', 'refresh', 'promote', 'import', 'export'];
+const AUDIT_ACTIONS = [
+  'create',
+  'update',
+  'confirm',
+  'wrong',
+  'delete',
+  'decay',
+  'archive',
+  'refresh',
+  'promote',
+  'import',
+  'export',
+];
 
 /** One JSONL line as an object, or why it is not one. */
 function parseObject(line: string): Record<string, unknown> | string {
@@ -179,7 +201,9 @@ function parseObject(line: string): Record<string, unknown> | string {
   } catch {
     return 'not valid JSON';
   }
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : 'not a JSON object';
+  return v && typeof v === 'object' && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : 'not a JSON object';
 }
 
 /** Parses and checks one memories.jsonl line; returns why it is invalid as a string. */
@@ -195,15 +219,19 @@ export function parseRecord(line: string, dim: number | null): BackupRecord | st
   if (!isSourceType(o.source_type)) return `unknown source_type ${JSON.stringify(o.source_type)}`;
   if (!isStatus(o.status)) return `unknown status ${JSON.stringify(o.status)}`;
   if (!str('project_id') || !(o.project_id as string)) return 'no project_id';
-  if (!num('confidence_score') || (o.confidence_score as number) < 0 || (o.confidence_score as number) > 1) return 'confidence_score outside 0..1';
+  if (!num('confidence_score') || (o.confidence_score as number) < 0 || (o.confidence_score as number) > 1)
+    return 'confidence_score outside 0..1';
   if (typeof o.is_actionable !== 'boolean') return 'is_actionable is not a boolean';
-  if (!Array.isArray(o.source_ref) || !o.source_ref.every((r) => typeof r === 'string')) return 'source_ref is not a list of strings';
+  if (!Array.isArray(o.source_ref) || !o.source_ref.every((r) => typeof r === 'string'))
+    return 'source_ref is not a list of strings';
   for (const k of ['created_at', 'updated_at', 'last_seen_at']) if (!time(k)) return `${k} is not a time`;
-  for (const k of ['times_seen', 'score', 'embedding_dim', 'use_count']) if (!num(k)) return `${k} is not a number`;
+  for (const k of ['times_seen', 'score', 'embedding_dim', 'use_count'])
+    if (!num(k)) return `${k} is not a number`;
   for (const k of ['added_by', 'reason', 'embedding_model']) if (!str(k)) return `${k} is not a string`;
   for (const [k, v] of Object.entries(o)) {
     if (CHECKED_FIELDS.has(k) || v === undefined || v === null) continue;
-    if (typeof v !== 'string' && typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v))) return `${k} is not a string, number or boolean`;
+    if (typeof v !== 'string' && typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v)))
+      return `${k} is not a string, number or boolean`;
     if (k.endsWith('_at') && !time(k)) return `${k} is not a time`;
   }
   const memory: Memory = {
@@ -237,7 +265,8 @@ export function parseRecord(line: string, dim: number | null): BackupRecord | st
   if (!str('vector')) return 'vector is not a base64 string';
   const vector = decodeVector(o.vector as string);
   if (!vector) return 'vector is not valid float32 data';
-  if (dim !== null && vector.length !== dim) return `vector has ${vector.length} dimensions, the manifest says ${dim}`;
+  if (dim !== null && vector.length !== dim)
+    return `vector has ${vector.length} dimensions, the manifest says ${dim}`;
   return { memory, vector };
 }
 
@@ -245,10 +274,16 @@ function parseAuditEntry(line: string): ImportedAuditEntry | string {
   const o = parseObject(line);
   if (typeof o === 'string') return o;
   if (typeof o.at !== 'string' || !Number.isFinite(Date.parse(o.at))) return 'no time';
-  if (typeof o.action !== 'string' || !AUDIT_ACTIONS.includes(o.action)) return `unknown action ${JSON.stringify(o.action)}`;
+  if (typeof o.action !== 'string' || !AUDIT_ACTIONS.includes(o.action))
+    return `unknown action ${JSON.stringify(o.action)}`;
   if (typeof o.by !== 'string') return 'no author';
-  for (const k of ['memory_id', 'project_id', 'note', 'imported_from']) if (o[k] !== undefined && typeof o[k] !== 'string') return `${k} is not a string`;
-  if (o.changes !== undefined && (typeof o.changes !== 'object' || o.changes === null || Array.isArray(o.changes))) return 'changes is not an object';
+  for (const k of ['memory_id', 'project_id', 'note', 'imported_from'])
+    if (o[k] !== undefined && typeof o[k] !== 'string') return `${k} is not a string`;
+  if (
+    o.changes !== undefined &&
+    (typeof o.changes !== 'object' || o.changes === null || Array.isArray(o.changes))
+  )
+    return 'changes is not an object';
   return o as unknown as ImportedAuditEntry;
 }
 
@@ -257,13 +292,31 @@ function fail(reason: BackupFailure, message: string, cause?: unknown): never {
 }
 
 const ZIP_FAILURE: Record<ZipFailure, { reason: BackupFailure; message: (name: string) => string }> = {
-  'not-zip': { reason: 'not-a-backup', message: (n) => `${n} is not a Mnemo backup (it is not a ZIP archive).` },
-  truncated: { reason: 'truncated', message: (n) => `${n} is incomplete (the file was cut short), so it cannot be read.` },
-  'not-encrypted': { reason: 'not-a-backup', message: (n) => `${n} is not a Mnemo backup (its contents are not AES-encrypted).` },
-  unsupported: { reason: 'not-a-backup', message: (n) => `${n} uses a ZIP encryption or compression that Mnemo backups never use.` },
+  'not-zip': {
+    reason: 'not-a-backup',
+    message: (n) => `${n} is not a Mnemo backup (it is not a ZIP archive).`,
+  },
+  truncated: {
+    reason: 'truncated',
+    message: (n) => `${n} is incomplete (the file was cut short), so it cannot be read.`,
+  },
+  'not-encrypted': {
+    reason: 'not-a-backup',
+    message: (n) => `${n} is not a Mnemo backup (its contents are not AES-encrypted).`,
+  },
+  unsupported: {
+    reason: 'not-a-backup',
+    message: (n) => `${n} uses a ZIP encryption or compression that Mnemo backups never use.`,
+  },
   'wrong-password': { reason: 'wrong-password', message: (n) => `The password is wrong for ${n}.` },
-  'auth-failed': { reason: 'tampered', message: (n) => `${n} has been modified or damaged (its contents fail the encryption integrity check).` },
-  corrupt: { reason: 'tampered', message: (n) => `${n} is damaged or has been modified, so it cannot be read.` },
+  'auth-failed': {
+    reason: 'tampered',
+    message: (n) => `${n} has been modified or damaged (its contents fail the encryption integrity check).`,
+  },
+  corrupt: {
+    reason: 'tampered',
+    message: (n) => `${n} is damaged or has been modified, so it cannot be read.`,
+  },
 };
 
 /**
@@ -273,7 +326,8 @@ const ZIP_FAILURE: Record<ZipFailure, { reason: BackupFailure; message: (name: s
  */
 export function loadBackup(file: string, password: string): LoadedBackup {
   const name = basename(file);
-  if (typeof password !== 'string' || password.length === 0) fail('wrong-password', `A password is needed to open ${name}.`);
+  if (typeof password !== 'string' || password.length === 0)
+    fail('wrong-password', `A password is needed to open ${name}.`);
   if (!existsSync(file) || !statSync(file).isFile()) fail('not-found', `There is no backup file at ${file}.`);
   const buf = readFileSync(file);
   const read = (entryName: string, entries: ReturnType<typeof readZipDirectory>): Buffer | undefined => {
@@ -295,9 +349,14 @@ export function loadBackup(file: string, password: string): LoadedBackup {
   try {
     manifest = JSON.parse(manifestBuf.toString('utf8')) as BackupManifest;
   } catch (e) {
-    fail('tampered', `The manifest of ${name} is not valid JSON, so the backup is damaged or was modified.`, e);
+    fail(
+      'tampered',
+      `The manifest of ${name} is not valid JSON, so the backup is damaged or was modified.`,
+      e,
+    );
   }
-  if (!manifest || typeof manifest !== 'object' || manifest.format !== BACKUP_FORMAT) fail('not-a-backup', `${name} is not a Mnemo backup (its manifest is not one).`);
+  if (!manifest || typeof manifest !== 'object' || manifest.format !== BACKUP_FORMAT)
+    fail('not-a-backup', `${name} is not a Mnemo backup (its manifest is not one).`);
   if (manifest.format_version !== BACKUP_FORMAT_VERSION) {
     fail(
       'unsupported-version',
@@ -310,16 +369,22 @@ export function loadBackup(file: string, password: string): LoadedBackup {
   const contents = new Map<string, string>();
   for (const f of [MEMORIES_FILE, AUDIT_FILE]) {
     const expected = manifest.files[f];
-    if (!expected || typeof expected.sha256 !== 'string') fail('tampered', `The manifest of ${name} does not list ${f}, so the backup is damaged or was modified.`);
+    if (!expected || typeof expected.sha256 !== 'string')
+      fail(
+        'tampered',
+        `The manifest of ${name} does not list ${f}, so the backup is damaged or was modified.`,
+      );
     let data: Buffer | undefined;
     try {
       data = read(f, entries);
     } catch (e) {
-      if (e instanceof ZipReadError) fail(ZIP_FAILURE[e.reason].reason, ZIP_FAILURE[e.reason].message(name), e);
+      if (e instanceof ZipReadError)
+        fail(ZIP_FAILURE[e.reason].reason, ZIP_FAILURE[e.reason].message(name), e);
       throw e;
     }
     if (!data) fail('tampered', `${name} is incomplete: ${f}, listed in its manifest, is missing.`);
-    if (sha256(data) !== expected.sha256) fail('tampered', `${name} has been modified: ${f} does not match the SHA-256 in its manifest.`);
+    if (sha256(data) !== expected.sha256)
+      fail('tampered', `${name} has been modified: ${f} does not match the SHA-256 in its manifest.`);
     contents.set(f, data.toString('utf8'));
   }
   const dim = typeof manifest.embedding.dim === 'number' ? manifest.embedding.dim : null;
@@ -327,15 +392,21 @@ export function loadBackup(file: string, password: string): LoadedBackup {
   const ids = new Set<string>();
   lines(contents.get(MEMORIES_FILE)!).forEach((line, i) => {
     const r = parseRecord(line, dim);
-    if (typeof r === 'string') fail('invalid-record', `Memory ${i + 1} in ${name} is invalid (${r}), so nothing was imported.`);
-    if (ids.has(r.memory.id)) fail('invalid-record', `Memory ${i + 1} in ${name} repeats the id ${r.memory.id}, so nothing was imported.`);
+    if (typeof r === 'string')
+      fail('invalid-record', `Memory ${i + 1} in ${name} is invalid (${r}), so nothing was imported.`);
+    if (ids.has(r.memory.id))
+      fail(
+        'invalid-record',
+        `Memory ${i + 1} in ${name} repeats the id ${r.memory.id}, so nothing was imported.`,
+      );
     ids.add(r.memory.id);
     records.push(r);
   });
   const audit: ImportedAuditEntry[] = [];
   lines(contents.get(AUDIT_FILE)!).forEach((line, i) => {
     const r = parseAuditEntry(line);
-    if (typeof r === 'string') fail('invalid-record', `Audit entry ${i + 1} in ${name} is invalid (${r}), so nothing was imported.`);
+    if (typeof r === 'string')
+      fail('invalid-record', `Audit entry ${i + 1} in ${name} is invalid (${r}), so nothing was imported.`);
     audit.push(r);
   });
   if (records.length !== manifest.counts.memories || audit.length !== manifest.counts.audit_entries) {

@@ -4,4 +4,7 @@
  */
 import type { Core } from '../core';
 
-export type BackupHost = Pick<Core, 'store' | 'audit' | 'config' | 'embedding' | 'requireModel' | 'notifyChanged'>;
+export type BackupHost = Pick<
+  Core,
+  'store' | 'audit' | 'config' | 'embedding' | 'requireModel' | 'notifyChanged'
+>;

@@ -7,7 +7,13 @@
 import { basename } from 'node:path';
 import { BackupError, CancelledError, InvalidInputError, MnemoError, errorMessage } from '../errors';
 import { memoryId, type Memory } from '../model';
-import type { AuditEntry, BackupConflict, BackupImportMode, BackupImportResult, BackupPreview } from '../protocol';
+import type {
+  AuditEntry,
+  BackupConflict,
+  BackupImportMode,
+  BackupImportResult,
+  BackupPreview,
+} from '../protocol';
 import { buildWhere, type ActiveCollection } from '../store/memoryStore';
 import {
   canonical,
@@ -27,8 +33,6 @@ export type ImportResult = BackupImportResult;
 export type { BackupConflict, BackupPreview };
 export const IMPORT_MODES: readonly ImportMode[] = ['skip', 'overwrite', 'new-project'];
 
-
-
 export interface ImportOptions {
   /** skip: keep existing memories; overwrite: replace them with the backup's; new-project: import everything under `newProjectId` (ids recomputed). */
   mode: ImportMode;
@@ -43,9 +47,12 @@ export interface ImportOptions {
   batchSize?: number;
 }
 
-
 /** Decrypts and verifies a backup and previews it; with a store, lists the ids that already exist there. */
-export async function inspectBackup(file: string, password: string, against?: BackupHost): Promise<BackupPreview> {
+export async function inspectBackup(
+  file: string,
+  password: string,
+  against?: BackupHost,
+): Promise<BackupPreview> {
   const b = loadBackup(file, password);
   const m = b.manifest;
   const active = against?.store.active;
@@ -60,31 +67,49 @@ export async function inspectBackup(file: string, password: string, against?: Ba
     embedding: m.embedding,
     vectors_included: b.records.some((r) => r.vector),
     ...(active ? { store: { model: active.model, dim: active.dim } } : {}),
-    needs_reembed: b.records.length > 0 && (!active || !vectorsUsable(b, active) || b.records.some((r) => !r.vector)),
+    needs_reembed:
+      b.records.length > 0 && (!active || !vectorsUsable(b, active) || b.records.some((r) => !r.vector)),
     conflicts: [],
   };
   if (against) {
-    const existing = await getMany(against, b.records.map((r) => r.memory.id));
+    const existing = await getMany(
+      against,
+      b.records.map((r) => r.memory.id),
+    );
     for (const r of b.records) {
       const cur = existing.get(r.memory.id);
       if (!cur) continue;
       const fields = differingFields(cur, r.memory);
-      preview.conflicts.push({ id: r.memory.id, project_id: cur.project_id, text: cur.text, differs: fields.length > 0, fields });
+      preview.conflicts.push({
+        id: r.memory.id,
+        project_id: cur.project_id,
+        text: cur.text,
+        differs: fields.length > 0,
+        fields,
+      });
     }
   }
   return preview;
 }
 
 /** Restores a backup into the store, all or nothing. */
-export async function importBackup(svc: BackupHost, file: string, password: string, opts: ImportOptions): Promise<ImportResult> {
-  if (!opts || !IMPORT_MODES.includes(opts.mode)) throw new InvalidInputError(`The import mode must be one of ${IMPORT_MODES.join(', ')}.`);
+export async function importBackup(
+  svc: BackupHost,
+  file: string,
+  password: string,
+  opts: ImportOptions,
+): Promise<ImportResult> {
+  if (!opts || !IMPORT_MODES.includes(opts.mode))
+    throw new InvalidInputError(`The import mode must be one of ${IMPORT_MODES.join(', ')}.`);
   const newProject = opts.newProjectId?.trim();
-  if (opts.mode === 'new-project' && !newProject) throw new InvalidInputError('Importing as a new project needs the new project id.');
+  if (opts.mode === 'new-project' && !newProject)
+    throw new InvalidInputError('Importing as a new project needs the new project id.');
   const clock = opts.clock ?? (() => new Date());
   const progress = opts.onProgress ?? (() => undefined);
   const batchSize = Math.max(1, Math.floor(opts.batchSize ?? 64));
   const check = (): void => {
-    if (opts.token?.isCancellationRequested) throw new CancelledError('The import was cancelled; nothing was changed.');
+    if (opts.token?.isCancellationRequested)
+      throw new CancelledError('The import was cancelled; nothing was changed.');
   };
   const name = basename(file);
 
@@ -98,7 +123,10 @@ export async function importBackup(svc: BackupHost, file: string, password: stri
   if (opts.mode === 'new-project') {
     const existing = await svc.store.find(buildWhere({ project_id: newProject }));
     if (existing.length > 0) {
-      throw new BackupError('conflict', `Project ${newProject} already has ${existing.length} memories; import into a new project id, or use skip or overwrite.`);
+      throw new BackupError(
+        'conflict',
+        `Project ${newProject} already has ${existing.length} memories; import into a new project id, or use skip or overwrite.`,
+      );
     }
     const byId = new Map<string, BackupRecord>();
     for (const r of records) {
@@ -115,7 +143,10 @@ export async function importBackup(svc: BackupHost, file: string, password: stri
 
   // 2. Plan: what is new, what replaces an existing memory, what stays.
   progress({ message: 'Comparing with the store', percent: 10 });
-  const existing = await getMany(svc, records.map((r) => r.memory.id));
+  const existing = await getMany(
+    svc,
+    records.map((r) => r.memory.id),
+  );
   const toWrite: BackupRecord[] = [];
   const overwrite = new Map<string, Memory>();
   let skipped = 0;
@@ -149,7 +180,10 @@ export async function importBackup(svc: BackupHost, file: string, password: stri
         r.memory.embedding_dim = vectors[j].length;
       });
       reembedded += batch.length;
-      progress({ message: `Re-embedding (${Math.min(i + 32, need.length)}/${need.length})`, percent: Math.round(15 + (35 * (i + batch.length)) / need.length) });
+      progress({
+        message: `Re-embedding (${Math.min(i + 32, need.length)}/${need.length})`,
+        percent: Math.round(15 + (35 * (i + batch.length)) / need.length),
+      });
     }
   }
   const target = active;
@@ -159,10 +193,14 @@ export async function importBackup(svc: BackupHost, file: string, password: stri
   if (overwrite.size > 0) {
     const projects = [...new Set([...overwrite.values()].map((m) => m.project_id))];
     for (const row of await svc.store.find(buildWhere({ project_ids: projects }), { withVectors: true })) {
-      if (overwrite.has(row.memory.id) && row.vector && row.vector.length) snapshot.set(row.memory.id, { memory: row.memory, vector: row.vector });
+      if (overwrite.has(row.memory.id) && row.vector && row.vector.length)
+        snapshot.set(row.memory.id, { memory: row.memory, vector: row.vector });
     }
     const missing = [...overwrite.keys()].filter((id) => !snapshot.has(id));
-    if (missing.length) throw new MnemoError(`Could not read memory ${missing[0]} with its vector before overwriting it; nothing was changed.`);
+    if (missing.length)
+      throw new MnemoError(
+        `Could not read memory ${missing[0]} with its vector before overwriting it; nothing was changed.`,
+      );
   }
 
   // 5. The audit entries to append once everything is written.
@@ -181,16 +219,21 @@ export async function importBackup(svc: BackupHost, file: string, password: stri
         batch.map((r) => ({ memory: r.memory, vector: r.vector! })),
         target,
       );
-      progress({ message: `Writing memories (${Math.min(i + batchSize, toWrite.length)}/${toWrite.length})`, percent: Math.round(50 + (45 * (i + batch.length)) / toWrite.length) });
+      progress({
+        message: `Writing memories (${Math.min(i + batchSize, toWrite.length)}/${toWrite.length})`,
+        percent: Math.round(50 + (45 * (i + batch.length)) / toWrite.length),
+      });
     }
     check();
     svc.audit.append(auditOut);
   } catch (e) {
     progress({ message: 'Rolling back' });
     try {
-      for (let i = 0; i < inserted.length; i += 500) await svc.store.delete(inserted.slice(i, i + 500), target);
+      for (let i = 0; i < inserted.length; i += 500)
+        await svc.store.delete(inserted.slice(i, i + 500), target);
       const restore = replaced.map((id) => snapshot.get(id)!);
-      for (let i = 0; i < restore.length; i += batchSize) await svc.store.upsert(restore.slice(i, i + batchSize), target);
+      for (let i = 0; i < restore.length; i += batchSize)
+        await svc.store.upsert(restore.slice(i, i + batchSize), target);
     } catch (undoError) {
       throw new MnemoError(
         `The import of ${name} failed (${errorMessage(e).replace(/\.$/, '')}) and undoing it also failed (${errorMessage(undoError).replace(/\.$/, '')}); restore the store from a backup.`,
@@ -199,14 +242,24 @@ export async function importBackup(svc: BackupHost, file: string, password: stri
     }
     if (e instanceof CancelledError) throw e;
     if (e instanceof BackupError) throw e;
-    throw new BackupError('rolled-back', `The import of ${name} failed and was undone, so nothing was changed: ${errorMessage(e)}`, {
-      cause: e,
-      code: e instanceof MnemoError ? e.code : undefined,
-    });
+    throw new BackupError(
+      'rolled-back',
+      `The import of ${name} failed and was undone, so nothing was changed: ${errorMessage(e)}`,
+      {
+        cause: e,
+        code: e instanceof MnemoError ? e.code : undefined,
+      },
+    );
   }
   const projects = [...new Set(toWrite.map((r) => r.memory.project_id))].sort();
-  svc.notifyChanged(projects, toWrite.map((r) => r.memory.id));
-  progress({ message: `Imported ${toWrite.length - replaced.length} new and ${replaced.length} replaced memories`, percent: 100 });
+  svc.notifyChanged(
+    projects,
+    toWrite.map((r) => r.memory.id),
+  );
+  progress({
+    message: `Imported ${toWrite.length - replaced.length} new and ${replaced.length} replaced memories`,
+    percent: 100,
+  });
   return {
     mode: opts.mode,
     inserted: toWrite.length - replaced.length,
@@ -227,7 +280,8 @@ function vectorsUsable(b: LoadedBackup, active: ActiveCollection): boolean {
 
 async function getMany(svc: BackupHost, ids: string[]): Promise<Map<string, Memory>> {
   const out = new Map<string, Memory>();
-  for (let i = 0; i < ids.length; i += 500) for (const m of await svc.store.get(ids.slice(i, i + 500))) out.set(m.id, m);
+  for (let i = 0; i < ids.length; i += 500)
+    for (const m of await svc.store.get(ids.slice(i, i + 500))) out.set(m.id, m);
   return out;
 }
 
@@ -266,7 +320,9 @@ function importAuditEntries(
   for (const r of written) {
     const before = overwritten.get(r.memory.id);
     const changes: AuditEntry['changes'] = {};
-    if (before) for (const f of differingFields(before, r.memory)) changes[f] = [before[f as keyof Memory] ?? null, r.memory[f as keyof Memory] ?? null];
+    if (before)
+      for (const f of differingFields(before, r.memory))
+        changes[f] = [before[f as keyof Memory] ?? null, r.memory[f as keyof Memory] ?? null];
     const original = reverse.get(r.memory.id);
     out.push({
       at: now,

@@ -1,5 +1,11 @@
 /** Encrypted backup: export, inspect, import, scheduled backups, and the CLI's password reader (docs/backup.md). */
-export { exportBackup, resolveBackupTarget, MIN_PASSWORD_LENGTH, type ExportOptions, type ExportResult } from './export';
+export {
+  exportBackup,
+  resolveBackupTarget,
+  MIN_PASSWORD_LENGTH,
+  type ExportOptions,
+  type ExportResult,
+} from './export';
 export {
   importBackup,
   inspectBackup,

@@ -42,7 +42,9 @@ export async function readBackupPassword(opts: ReadPasswordOptions = {}): Promis
       if (again !== password) throw new InvalidInputError('The two passwords do not match.');
     }
   } else {
-    throw new InvalidInputError(`No backup password: type it at a terminal, pass --password-stdin, or set ${PASSWORD_ENV}.`);
+    throw new InvalidInputError(
+      `No backup password: type it at a terminal, pass --password-stdin, or set ${PASSWORD_ENV}.`,
+    );
   }
   if (!password) throw new InvalidInputError('The backup password is empty.');
   return password;
@@ -70,7 +72,8 @@ function promptHidden(io: PasswordIo, label: string): Promise<string> {
     const onData = (chunk: Buffer | string): void => {
       for (const ch of typeof chunk === 'string' ? chunk : chunk.toString('utf8')) {
         if (ch === '\r' || ch === '\n' || ch === '\u0004') return done();
-        if (ch === '\u0003') return done(new CancelledError('Cancelled at the password prompt; nothing was changed.'));
+        if (ch === '\u0003')
+          return done(new CancelledError('Cancelled at the password prompt; nothing was changed.'));
         if (ch === '\u007f' || ch === '\b') value = [...value].slice(0, -1).join('');
         else if (ch >= ' ') value += ch;
       }

@@ -78,7 +78,12 @@ export function listBackups(folder: string, projectId?: string): { file: string;
 }
 
 /** Deletes all but the newest `keep` backups of a scope, and temporary files older than a day; returns what was deleted. */
-export function pruneBackups(folder: string, keep: number, projectId?: string, now: Date = new Date()): string[] {
+export function pruneBackups(
+  folder: string,
+  keep: number,
+  projectId?: string,
+  now: Date = new Date(),
+): string[] {
   const all = listBackups(folder, projectId);
   const drop = all.slice(0, Math.max(0, all.length - Math.max(1, Math.floor(keep))));
   for (const b of drop) rmSync(b.file, { force: true });
@@ -99,13 +104,23 @@ export function pruneBackups(folder: string, keep: number, projectId?: string, n
 }
 
 /** Makes a backup when one is due, then prunes. Never throws for a backup that is not due. */
-export async function runScheduledBackup(svc: BackupHost, s: BackupScheduleSettings, clock: () => Date = () => new Date()): Promise<ScheduledRun> {
+export async function runScheduledBackup(
+  svc: BackupHost,
+  s: BackupScheduleSettings,
+  clock: () => Date = () => new Date(),
+): Promise<ScheduledRun> {
   const now = clock();
   const newest = listBackups(s.folder, s.projectId).at(-1)?.at;
   const given = s.lastRun === undefined ? undefined : new Date(s.lastRun);
-  const lastRun = [given, newest].filter((d): d is Date => !!d && !Number.isNaN(d.getTime())).sort((a, b) => b.getTime() - a.getTime())[0];
+  const lastRun = [given, newest]
+    .filter((d): d is Date => !!d && !Number.isNaN(d.getTime()))
+    .sort((a, b) => b.getTime() - a.getTime())[0];
   if (!isBackupDue(s.every, lastRun, now)) {
-    return { ran: false, reason: `No ${s.every} backup due; the last one was at ${lastRun!.toISOString()}.`, pruned: [] };
+    return {
+      ran: false,
+      reason: `No ${s.every} backup due; the last one was at ${lastRun!.toISOString()}.`,
+      pruned: [],
+    };
   }
   const result = await exportBackup(svc, {
     out: s.folder.endsWith('/') ? s.folder : s.folder + '/',

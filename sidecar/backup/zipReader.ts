@@ -11,7 +11,14 @@ import { createCipheriv, createHmac, pbkdf2Sync, timingSafeEqual } from 'node:cr
 import { inflateRawSync } from 'node:zlib';
 
 /** Why an archive could not be read; the caller turns it into one sentence for a person. */
-export type ZipFailure = 'not-zip' | 'truncated' | 'not-encrypted' | 'unsupported' | 'wrong-password' | 'auth-failed' | 'corrupt';
+export type ZipFailure =
+  | 'not-zip'
+  | 'truncated'
+  | 'not-encrypted'
+  | 'unsupported'
+  | 'wrong-password'
+  | 'auth-failed'
+  | 'corrupt';
 
 export class ZipReadError extends Error {
   override name = 'ZipReadError';
@@ -50,11 +57,19 @@ const ZIP64_EXTRA_ID = 0x0001;
 const MAC_LENGTH = 10;
 const PBKDF2_ITERATIONS = 1000;
 /** Key bytes and salt bytes per AES strength (1 = 128, 2 = 192, 3 = 256 bits). */
-const STRENGTH: Record<number, { key: number; salt: number }> = { 1: { key: 16, salt: 8 }, 2: { key: 24, salt: 12 }, 3: { key: 32, salt: 16 } };
+const STRENGTH: Record<number, { key: number; salt: number }> = {
+  1: { key: 16, salt: 8 },
+  2: { key: 24, salt: 12 },
+  3: { key: 32, salt: 16 },
+};
 
 /** Reads the central directory: every entry's name, sizes, offsets and AES parameters. */
 export function readZipDirectory(buf: Buffer): ZipEntry[] {
-  if (buf.length < 22) throw new ZipReadError(buf.length >= 4 && buf.readUInt32LE(0) === SIG_LOCAL ? 'truncated' : 'not-zip', 'no ZIP end record');
+  if (buf.length < 22)
+    throw new ZipReadError(
+      buf.length >= 4 && buf.readUInt32LE(0) === SIG_LOCAL ? 'truncated' : 'not-zip',
+      'no ZIP end record',
+    );
   const eocd = findEndOfCentralDirectory(buf);
   if (eocd < 0) {
     throw new ZipReadError(buf.readUInt32LE(0) === SIG_LOCAL ? 'truncated' : 'not-zip', 'no ZIP end record');
@@ -64,22 +79,27 @@ export function readZipDirectory(buf: Buffer): ZipEntry[] {
   let cdOffset = buf.readUInt32LE(eocd + 16);
   if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
     const loc = eocd - 20;
-    if (loc < 0 || buf.readUInt32LE(loc) !== SIG_ZIP64_LOCATOR) throw new ZipReadError('corrupt', 'ZIP64 locator missing');
+    if (loc < 0 || buf.readUInt32LE(loc) !== SIG_ZIP64_LOCATOR)
+      throw new ZipReadError('corrupt', 'ZIP64 locator missing');
     const z64 = readU64(buf, loc + 8);
-    if (z64 + 56 > buf.length || buf.readUInt32LE(z64) !== SIG_ZIP64_EOCD) throw new ZipReadError('corrupt', 'ZIP64 end record missing');
+    if (z64 + 56 > buf.length || buf.readUInt32LE(z64) !== SIG_ZIP64_EOCD)
+      throw new ZipReadError('corrupt', 'ZIP64 end record missing');
     count = readU64(buf, z64 + 32);
     cdSize = readU64(buf, z64 + 40);
     cdOffset = readU64(buf, z64 + 48);
   }
-  if (cdOffset + cdSize > buf.length) throw new ZipReadError('truncated', 'central directory beyond the end of the file');
+  if (cdOffset + cdSize > buf.length)
+    throw new ZipReadError('truncated', 'central directory beyond the end of the file');
   const entries: ZipEntry[] = [];
   let p = cdOffset;
   for (let i = 0; i < count; i++) {
-    if (p + 46 > buf.length || buf.readUInt32LE(p) !== SIG_CENTRAL) throw new ZipReadError('corrupt', 'bad central directory record');
+    if (p + 46 > buf.length || buf.readUInt32LE(p) !== SIG_CENTRAL)
+      throw new ZipReadError('corrupt', 'bad central directory record');
     const nameLen = buf.readUInt16LE(p + 28);
     const extraLen = buf.readUInt16LE(p + 30);
     const commentLen = buf.readUInt16LE(p + 32);
-    if (p + 46 + nameLen + extraLen + commentLen > buf.length) throw new ZipReadError('truncated', 'central directory record cut short');
+    if (p + 46 + nameLen + extraLen + commentLen > buf.length)
+      throw new ZipReadError('truncated', 'central directory record cut short');
     const entry: ZipEntry = {
       name: buf.toString('utf8', p + 46, p + 46 + nameLen),
       flags: buf.readUInt16LE(p + 8),
@@ -99,18 +119,25 @@ export function readZipDirectory(buf: Buffer): ZipEntry[] {
 /** Decrypts, inflates and authenticates one entry; throws a {@link ZipReadError} saying why it cannot. */
 export function readZipEntry(buf: Buffer, entry: ZipEntry, password: string): Buffer {
   const lh = entry.localHeaderOffset;
-  if (lh + 30 > buf.length || buf.readUInt32LE(lh) !== SIG_LOCAL) throw new ZipReadError('corrupt', 'bad local header', entry.name);
+  if (lh + 30 > buf.length || buf.readUInt32LE(lh) !== SIG_LOCAL)
+    throw new ZipReadError('corrupt', 'bad local header', entry.name);
   const start = lh + 30 + buf.readUInt16LE(lh + 26) + buf.readUInt16LE(lh + 28);
-  if (start + entry.compressedSize > buf.length) throw new ZipReadError('truncated', 'entry data beyond the end of the file', entry.name);
+  if (start + entry.compressedSize > buf.length)
+    throw new ZipReadError('truncated', 'entry data beyond the end of the file', entry.name);
   const data = buf.subarray(start, start + entry.compressedSize);
   if (entry.method !== METHOD_AES || !entry.aes || (entry.flags & 1) === 0) {
     throw new ZipReadError('not-encrypted', 'entry is not AES-encrypted', entry.name);
   }
   const params = STRENGTH[entry.aes.strength];
   if (!params || (entry.aes.version !== 1 && entry.aes.version !== 2)) {
-    throw new ZipReadError('unsupported', `unsupported AES parameters (AE-${entry.aes.version}, strength ${entry.aes.strength})`, entry.name);
+    throw new ZipReadError(
+      'unsupported',
+      `unsupported AES parameters (AE-${entry.aes.version}, strength ${entry.aes.strength})`,
+      entry.name,
+    );
   }
-  if (data.length < params.salt + 2 + MAC_LENGTH) throw new ZipReadError('corrupt', 'encrypted entry too short', entry.name);
+  if (data.length < params.salt + 2 + MAC_LENGTH)
+    throw new ZipReadError('corrupt', 'encrypted entry too short', entry.name);
   const salt = data.subarray(0, params.salt);
   const verifier = data.subarray(params.salt, params.salt + 2);
   const cipherText = data.subarray(params.salt + 2, data.length - MAC_LENGTH);
@@ -118,9 +145,11 @@ export function readZipEntry(buf: Buffer, entry: ZipEntry, password: string): Bu
   const keys = pbkdf2Sync(Buffer.from(password, 'utf8'), salt, PBKDF2_ITERATIONS, 2 * params.key + 2, 'sha1');
   const aesKey = keys.subarray(0, params.key);
   const macKey = keys.subarray(params.key, 2 * params.key);
-  if (!keys.subarray(2 * params.key).equals(verifier)) throw new ZipReadError('wrong-password', 'password verifier mismatch', entry.name);
+  if (!keys.subarray(2 * params.key).equals(verifier))
+    throw new ZipReadError('wrong-password', 'password verifier mismatch', entry.name);
   const expected = createHmac('sha1', macKey).update(cipherText).digest().subarray(0, MAC_LENGTH);
-  if (!timingSafeEqual(expected, mac)) throw new ZipReadError('auth-failed', 'authentication code mismatch', entry.name);
+  if (!timingSafeEqual(expected, mac))
+    throw new ZipReadError('auth-failed', 'authentication code mismatch', entry.name);
   const compressed = aesCtrLittleEndian(aesKey, cipherText);
   let plain: Buffer;
   if (entry.aes.method === METHOD_DEFLATE) {
@@ -134,9 +163,11 @@ export function readZipEntry(buf: Buffer, entry: ZipEntry, password: string): Bu
   } else {
     throw new ZipReadError('unsupported', `unsupported compression method ${entry.aes.method}`, entry.name);
   }
-  if (plain.length !== entry.size) throw new ZipReadError('corrupt', 'size does not match the directory', entry.name);
+  if (plain.length !== entry.size)
+    throw new ZipReadError('corrupt', 'size does not match the directory', entry.name);
   // AE-1 keeps the CRC of the plain data (AE-2 sets it to 0 and relies on the HMAC alone).
-  if (entry.aes.version === 1 && crc32(plain) !== entry.crc32) throw new ZipReadError('corrupt', 'CRC mismatch', entry.name);
+  if (entry.aes.version === 1 && crc32(plain) !== entry.crc32)
+    throw new ZipReadError('corrupt', 'CRC mismatch', entry.name);
   return plain;
 }
 
@@ -176,7 +207,11 @@ function readExtra(extra: Buffer, entry: ZipEntry): void {
     const len = extra.readUInt16LE(p + 2);
     const body = extra.subarray(p + 4, p + 4 + len);
     if (id === AES_EXTRA_ID && body.length >= 7) {
-      entry.aes = { version: body.readUInt16LE(0), strength: body.readUInt8(4), method: body.readUInt16LE(5) };
+      entry.aes = {
+        version: body.readUInt16LE(0),
+        strength: body.readUInt8(4),
+        method: body.readUInt16LE(5),
+      };
     } else if (id === ZIP64_EXTRA_ID) {
       // Only the fields that are 0xFFFFFFFF in the record are present, in this order.
       let q = 0;

@@ -43,9 +43,12 @@ export async function postJson(url: string, body: unknown, opts: PostJsonOptions
     text = await res.text();
   } catch (err) {
     const reason = isTimeout(err) ? `no complete answer within ${opts.timeoutMs} ms` : networkReason(err);
-    throw new EmbeddingUnavailableError(`${opts.service} at ${url} broke off its answer (${reason}); ${opts.hint}.`, {
-      cause: err,
-    });
+    throw new EmbeddingUnavailableError(
+      `${opts.service} at ${url} broke off its answer (${reason}); ${opts.hint}.`,
+      {
+        cause: err,
+      },
+    );
   }
 
   if (!res.ok) {
@@ -59,9 +62,12 @@ export async function postJson(url: string, body: unknown, opts: PostJsonOptions
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new EmbeddingUnavailableError(`${opts.service} at ${url} answered with something that is not JSON; ${opts.hint}.`, {
-      cause: err,
-    });
+    throw new EmbeddingUnavailableError(
+      `${opts.service} at ${url} answered with something that is not JSON; ${opts.hint}.`,
+      {
+        cause: err,
+      },
+    );
   }
 }
 
@@ -83,16 +89,22 @@ export class HttpStatusError extends EmbeddingUnavailableError {
 export function toNormalizedVectors(value: unknown, expected: number, service: string): number[][] {
   if (!Array.isArray(value) || value.length !== expected) {
     const got = Array.isArray(value) ? `${value.length} vectors` : 'no vectors';
-    throw new EmbeddingUnavailableError(`${service} returned ${got} for ${expected} texts; is the model an embedding model?`);
+    throw new EmbeddingUnavailableError(
+      `${service} returned ${got} for ${expected} texts; is the model an embedding model?`,
+    );
   }
   let dim = -1;
   return value.map((v: unknown) => {
     if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-      throw new EmbeddingUnavailableError(`${service} returned a vector that is not a list of numbers; is the model an embedding model?`);
+      throw new EmbeddingUnavailableError(
+        `${service} returned a vector that is not a list of numbers; is the model an embedding model?`,
+      );
     }
     if (dim === -1) dim = v.length;
     if (v.length !== dim) {
-      throw new EmbeddingUnavailableError(`${service} returned vectors of different lengths (${dim} and ${v.length}).`);
+      throw new EmbeddingUnavailableError(
+        `${service} returned vectors of different lengths (${dim} and ${v.length}).`,
+      );
     }
     return l2normalize(v as number[]);
   });
@@ -119,7 +131,11 @@ function errorDetail(text: string): string {
   try {
     const j = JSON.parse(text) as { error?: unknown; message?: unknown };
     if (typeof j.error === 'string') detail = j.error;
-    else if (j.error && typeof j.error === 'object' && typeof (j.error as { message?: unknown }).message === 'string') {
+    else if (
+      j.error &&
+      typeof j.error === 'object' &&
+      typeof (j.error as { message?: unknown }).message === 'string'
+    ) {
       detail = (j.error as { message: string }).message;
     } else if (typeof j.message === 'string') detail = j.message;
   } catch {

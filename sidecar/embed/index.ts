@@ -86,7 +86,12 @@ export function createEmbeddingProvider(cfg: EmbeddingConfig = {}): EmbeddingPro
       });
     case 'ollama':
       return new OllamaEmbeddingProvider(
-        defined({ model: cfg.model, baseUrl: cfg.baseUrl, timeoutMs: cfg.timeoutMs, batchSize: cfg.batchSize }),
+        defined({
+          model: cfg.model,
+          baseUrl: cfg.baseUrl,
+          timeoutMs: cfg.timeoutMs,
+          batchSize: cfg.batchSize,
+        }),
       );
     case 'openai':
       return new OpenAIEmbeddingProvider(

@@ -111,7 +111,11 @@ interface WorkerHandle {
 const isTs = (file: string): boolean => /\.[cm]?ts$/.test(file);
 
 /** Starts the worker; a `.ts` worker (source and tests) is run through tsx's CommonJS hook. */
-function spawnWorker(file: string, transport: 'process' | 'thread', log: (line: string) => void): WorkerHandle {
+function spawnWorker(
+  file: string,
+  transport: 'process' | 'thread',
+  log: (line: string) => void,
+): WorkerHandle {
   if (transport === 'thread') {
     const opts = { stdout: true, stderr: true } as const;
     const boot = `require('tsx/cjs/api').register(); require(${JSON.stringify(file)});`;
@@ -154,7 +158,9 @@ function spawnWorker(file: string, transport: 'process' | 'thread', log: (line: 
     for (const cb of goneCbs) cb(why);
   };
   child.on('error', (err) => emitGone(`could not start: ${err.message}`));
-  child.on('exit', (code, signal) => emitGone(signal ? `was killed by ${signal}` : `exited with code ${code}`));
+  child.on('exit', (code, signal) =>
+    emitGone(signal ? `was killed by ${signal}` : `exited with code ${code}`),
+  );
   return {
     send: (msg) => {
       if (child.connected) child.send(msg);
@@ -231,7 +237,8 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   }
 
   ready(): Promise<void> {
-    if (this.disposed) return Promise.reject(new EmbeddingUnavailableError('The embedding provider was disposed.'));
+    if (this.disposed)
+      return Promise.reject(new EmbeddingUnavailableError('The embedding provider was disposed.'));
     this.readying ??= this.start().catch((err: unknown) => {
       this.readying = undefined; // a later call retries (e.g. after the network came back)
       throw err;
@@ -272,9 +279,12 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       worker = spawnWorker(this.workerPath, this.transport, this.log);
     } catch (err) {
       return Promise.reject(
-        new EmbeddingUnavailableError(`The embedding worker could not be started from "${this.workerPath}"; reinstall the extension.`, {
-          cause: err,
-        }),
+        new EmbeddingUnavailableError(
+          `The embedding worker could not be started from "${this.workerPath}"; reinstall the extension.`,
+          {
+            cause: err,
+          },
+        ),
       );
     }
     this.worker = worker;
@@ -295,7 +305,10 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       worker.onMessage((msg) => {
         switch (msg.type) {
           case 'progress':
-            this.onProgress?.({ message: msg.message, ...(msg.percent !== undefined ? { percent: msg.percent } : {}) });
+            this.onProgress?.({
+              message: msg.message,
+              ...(msg.percent !== undefined ? { percent: msg.percent } : {}),
+            });
             break;
           case 'ready':
             this.dim = msg.dimension;
@@ -337,7 +350,8 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
 
   private run(texts: string[]): Promise<number[][]> {
     const worker = this.worker;
-    if (!worker) return Promise.reject(new EmbeddingUnavailableError('The embedding worker is not running; try again.'));
+    if (!worker)
+      return Promise.reject(new EmbeddingUnavailableError('The embedding worker is not running; try again.'));
     const id = this.nextId++;
     return new Promise<number[][]>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });

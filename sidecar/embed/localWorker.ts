@@ -9,7 +9,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { DTYPE_SUFFIX, type FromWorker, type OnnxDtype, type ToWorker, type WorkerInit } from './localMessages';
+import {
+  DTYPE_SUFFIX,
+  type FromWorker,
+  type OnnxDtype,
+  type ToWorker,
+  type WorkerInit,
+} from './localMessages';
 
 /** transformers.js is ESM+CJS; a dynamic import lets a failure to load it become a clear message. */
 const importTransformers = () => import('@huggingface/transformers');
@@ -33,14 +39,24 @@ interface Plan {
 }
 
 /** The parent: a worker thread's port, or the IPC channel of a forked process. */
-const channel = ((): { send: (msg: FromWorker, transfer?: ArrayBuffer[]) => void; onMessage: (cb: (msg: ToWorker) => void) => void } => {
+const channel = ((): {
+  send: (msg: FromWorker, transfer?: ArrayBuffer[]) => void;
+  onMessage: (cb: (msg: ToWorker) => void) => void;
+} => {
   const port = parentPort;
-  if (port) return { send: (msg, transfer) => port.postMessage(msg, transfer), onMessage: (cb) => port.on('message', cb) };
+  if (port)
+    return {
+      send: (msg, transfer) => port.postMessage(msg, transfer),
+      onMessage: (cb) => port.on('message', cb),
+    };
   const send = process.send?.bind(process);
   if (!send) throw new Error('localWorker must run as a worker thread or a forked child process');
   // Never outlive the sidecar: a closed IPC channel means the parent is gone.
   process.on('disconnect', () => process.exit(0));
-  return { send: (msg) => void send(msg), onMessage: (cb) => process.on('message', cb as (m: unknown) => void) };
+  return {
+    send: (msg) => void send(msg),
+    onMessage: (cb) => process.on('message', cb as (m: unknown) => void),
+  };
 })();
 
 let init: WorkerInit;
@@ -52,7 +68,11 @@ function post(msg: FromWorker, transfer?: ArrayBuffer[]): void {
 function firstLine(err: unknown): string {
   let msg = err instanceof Error ? err.message : String(err);
   // fetch's own message is just "fetch failed"; the useful part (ENOTFOUND, ECONNREFUSED...) is a cause.
-  for (let c: unknown = err instanceof Error ? err.cause : undefined, i = 0; c instanceof Error && i < 3; c = c.cause, i++) {
+  for (
+    let c: unknown = err instanceof Error ? err.cause : undefined, i = 0;
+    c instanceof Error && i < 3;
+    c = c.cause, i++
+  ) {
     const code = (c as { code?: unknown }).code;
     if (typeof code === 'string') {
       msg = `${msg}: ${code}`;
@@ -69,7 +89,8 @@ function isModelDir(dir: string): boolean {
 
 /** The dtype to load from `dir`: the requested one if its file exists, else q8, else fp32. */
 function pickDtype(dir: string): OnnxDtype | undefined {
-  const has = (d: OnnxDtype): boolean => fs.existsSync(path.join(dir, 'onnx', `model${DTYPE_SUFFIX[d]}.onnx`));
+  const has = (d: OnnxDtype): boolean =>
+    fs.existsSync(path.join(dir, 'onnx', `model${DTYPE_SUFFIX[d]}.onnx`));
   if (init.dtype) return has(init.dtype) ? init.dtype : undefined;
   if (has('q8')) return 'q8';
   if (has('fp32')) return 'fp32';
@@ -185,7 +206,11 @@ function loadError(p: Plan, err: unknown): UserFacingError {
         `${host} has no ${p.dtype} ONNX weights for ${p.id} (${cause}); check mnemo.embedding.model and mnemo.embedding.remoteHost.`,
       );
     }
-    if (/fetch failed|ENOTFOUND|ECONNREFUSED|ECONNRESET|EAI_AGAIN|ETIMEDOUT|no data from|Unauthorized|Forbidden|terminated|aborted/i.test(cause)) {
+    if (
+      /fetch failed|ENOTFOUND|ECONNREFUSED|ECONNRESET|EAI_AGAIN|ETIMEDOUT|no data from|Unauthorized|Forbidden|terminated|aborted/i.test(
+        cause,
+      )
+    ) {
       return new UserFacingError(
         `Could not download the embedding model ${p.id} from ${host} (${cause}); check the network or mnemo.embedding.remoteHost (a mirror such as https://hf-mirror.com works), or set mnemo.embedding.modelPath to a local copy.`,
       );
@@ -235,13 +260,19 @@ async function load(): Promise<{ extractor: Extractor; plan: Plan; dimension: nu
       ...(p.source === 'download' ? { progress_callback: downloadProgress() } : {}),
       ...(init.threads ? { session_options: { intraOpNumThreads: init.threads } } : {}),
     });
-    const probe = await (extractor as FeatureExtractor)(['dimension probe'], { pooling: 'mean', normalize: true });
+    const probe = await (extractor as FeatureExtractor)(['dimension probe'], {
+      pooling: 'mean',
+      normalize: true,
+    });
     dimension = probe.dims[1]!;
   } catch (err) {
     throw loadError(p, err);
   }
   if (p.source === 'download') {
-    fs.writeFileSync(path.join(init.cacheDir, p.id, COMPLETE_MARKER), `${new Date().toISOString()} ${p.dtype}\n`);
+    fs.writeFileSync(
+      path.join(init.cacheDir, p.id, COMPLETE_MARKER),
+      `${new Date().toISOString()} ${p.dtype}\n`,
+    );
   }
   return { extractor, plan: p, dimension };
 }

@@ -43,7 +43,11 @@ export class OllamaEmbeddingProvider extends HttpEmbeddingProvider implements Em
       answer = await postJson(
         this.url,
         { model: this.model, input, truncate: true },
-        { service: 'Ollama', timeoutMs: this.timeoutMs, hint: 'check that Ollama is running and mnemo.embedding.baseUrl' },
+        {
+          service: 'Ollama',
+          timeoutMs: this.timeoutMs,
+          hint: 'check that Ollama is running and mnemo.embedding.baseUrl',
+        },
       );
     } catch (err) {
       if (err instanceof HttpStatusError && /not found|pull/i.test(err.detail)) {
@@ -54,7 +58,11 @@ export class OllamaEmbeddingProvider extends HttpEmbeddingProvider implements Em
       }
       throw err;
     }
-    const vectors = toNormalizedVectors((answer as { embeddings?: unknown } | null)?.embeddings, input.length, 'Ollama');
+    const vectors = toNormalizedVectors(
+      (answer as { embeddings?: unknown } | null)?.embeddings,
+      input.length,
+      'Ollama',
+    );
     if (this.dim && vectors[0]!.length !== this.dim) {
       throw new EmbeddingUnavailableError(
         `Ollama model "${this.model}" changed dimension from ${this.dim} to ${vectors[0]!.length}; restart the sidecar.`,

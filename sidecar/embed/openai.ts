@@ -42,7 +42,8 @@ export class OpenAIEmbeddingProvider extends HttpEmbeddingProvider implements Em
     this.model = opts.model ?? OPENAI_DEFAULTS.model;
     const base = (opts.baseUrl ?? OPENAI_DEFAULTS.baseUrl).replace(/\/+$/, '');
     this.url = `${base}/embeddings`;
-    this.apiKey = opts.apiKey || process.env['MNEMO_EMBEDDING_API_KEY'] || process.env['OPENAI_API_KEY'] || undefined;
+    this.apiKey =
+      opts.apiKey || process.env['MNEMO_EMBEDDING_API_KEY'] || process.env['OPENAI_API_KEY'] || undefined;
     this.dimensions = opts.dimensions;
     this.timeoutMs = opts.timeoutMs ?? OPENAI_DEFAULTS.timeoutMs;
     this.batchSize = opts.batchSize ?? OPENAI_DEFAULTS.batchSize;
@@ -85,7 +86,9 @@ export class OpenAIEmbeddingProvider extends HttpEmbeddingProvider implements Em
     }
     const data = (answer as { data?: unknown } | null)?.data;
     if (!Array.isArray(data)) {
-      throw new EmbeddingUnavailableError(`The embeddings server at ${this.url} answered without a "data" list; is it OpenAI-compatible?`);
+      throw new EmbeddingUnavailableError(
+        `The embeddings server at ${this.url} answered without a "data" list; is it OpenAI-compatible?`,
+      );
     }
     // Answers carry an index; order by it rather than trusting the array order.
     const ordered = [...(data as { index?: unknown; embedding?: unknown }[])]

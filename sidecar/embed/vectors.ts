@@ -38,7 +38,11 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 }
 
 /** Runs `run` over consecutive batches of at most `size` items and concatenates the results, in order. */
-export async function inBatches<T, R>(items: T[], size: number, run: (batch: T[]) => Promise<R[]>): Promise<R[]> {
+export async function inBatches<T, R>(
+  items: T[],
+  size: number,
+  run: (batch: T[]) => Promise<R[]>,
+): Promise<R[]> {
   const out: R[] = [];
   for (const batch of chunk(items, size)) out.push(...(await run(batch)));
   return out;

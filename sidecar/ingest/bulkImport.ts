@@ -20,11 +20,16 @@ const BATCH = 64;
 function validate(memories: BulkImportMemory[]): void {
   if (!Array.isArray(memories)) throw new InvalidInputError('import needs a memories array.');
   memories.forEach((m, i) => {
-    if (!m || typeof m.text !== 'string' || !m.text.trim()) throw new InvalidInputError(`Memory ${i + 1} has no text.`);
-    if (typeof m.project_id !== 'string' || !m.project_id) throw new InvalidInputError(`Memory ${i + 1} has no project_id.`);
-    if (m.category !== undefined && !isCategory(m.category)) throw new InvalidInputError(`Memory ${i + 1} has an unknown category "${String(m.category)}".`);
-    if (m.source_type !== undefined && !isSourceType(m.source_type)) throw new InvalidInputError(`Memory ${i + 1} has an unknown source_type "${String(m.source_type)}".`);
-    if (m.created_at !== undefined && Number.isNaN(Date.parse(m.created_at))) throw new InvalidInputError(`Memory ${i + 1} has an invalid created_at "${m.created_at}".`);
+    if (!m || typeof m.text !== 'string' || !m.text.trim())
+      throw new InvalidInputError(`Memory ${i + 1} has no text.`);
+    if (typeof m.project_id !== 'string' || !m.project_id)
+      throw new InvalidInputError(`Memory ${i + 1} has no project_id.`);
+    if (m.category !== undefined && !isCategory(m.category))
+      throw new InvalidInputError(`Memory ${i + 1} has an unknown category "${String(m.category)}".`);
+    if (m.source_type !== undefined && !isSourceType(m.source_type))
+      throw new InvalidInputError(`Memory ${i + 1} has an unknown source_type "${String(m.source_type)}".`);
+    if (m.created_at !== undefined && Number.isNaN(Date.parse(m.created_at)))
+      throw new InvalidInputError(`Memory ${i + 1} has an invalid created_at "${m.created_at}".`);
   });
 }
 
@@ -59,8 +64,13 @@ export async function bulkImport(
     const fresh = batch.filter((b) => !stored.has(b.id));
     // The same text already stored: a duplicate, or blocked when that memory was marked wrong.
     for (const m of stored.values()) {
-      const d = decideDedup({ id: m.id, text: m.text, category: m.category, project_id: m.project_id, vector: [] }, { sameId: m }, limit);
-      if (d.kind === 'blocked' || d.kind === 'duplicate') result[d.kind === 'blocked' ? 'blocked' : 'duplicates']++;
+      const d = decideDedup(
+        { id: m.id, text: m.text, category: m.category, project_id: m.project_id, vector: [] },
+        { sameId: m },
+        limit,
+      );
+      if (d.kind === 'blocked' || d.kind === 'duplicate')
+        result[d.kind === 'blocked' ? 'blocked' : 'duplicates']++;
     }
     const vectors = fresh.length ? await core.embedding.embed(fresh.map((b) => b.text)) : [];
     // Nearest stored neighbour per item, one Chroma call per (project, category) group.
@@ -120,7 +130,15 @@ export async function bulkImport(
     });
     await store.upsert(records);
     core.audit.append(
-      records.map((r) => ({ at: now, action: 'import' as const, memory_id: r.memory.id, project_id: r.memory.project_id, by: config.user, changes: snapshot(r.memory), note: 'bulk import' })),
+      records.map((r) => ({
+        at: now,
+        action: 'import' as const,
+        memory_id: r.memory.id,
+        project_id: r.memory.project_id,
+        by: config.user,
+        changes: snapshot(r.memory),
+        note: 'bulk import',
+      })),
     );
     for (const r of records) projects.add(r.memory.project_id);
     result.imported += records.length;

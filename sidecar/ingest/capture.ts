@@ -44,7 +44,10 @@ export class CaptureWorker {
   async capture(session: SessionInput): Promise<CaptureResult> {
     validateSession(session);
     // Every free-text field (contents, ids, speakers, refs, added_by, session id) is redacted before it reaches disk.
-    const { session: clean, redactions } = await redactSession({ ...session, added_by: session.added_by ?? this.core.config.user });
+    const { session: clean, redactions } = await redactSession({
+      ...session,
+      added_by: session.added_by ?? this.core.config.user,
+    });
     const entry = this.queue.enqueue(clean, this.core.now());
     this.core.refreshStatus();
     this.kickInBackground();

@@ -50,17 +50,36 @@ export type DedupDecision =
 export function decideDedup(c: DedupCandidate, known: DedupKnown, limit: number): DedupDecision {
   const match = findMatch(c, known, limit);
   if (!match) return { kind: 'new' };
-  if (match.memory.status === 'wrong') return { kind: 'blocked', of: match.memory, distance: match.distance, via: match.via };
+  if (match.memory.status === 'wrong')
+    return { kind: 'blocked', of: match.memory, distance: match.distance, via: match.via };
   // Near-duplicate text is not the same fact: "timeout 1500 ms" -> "timeout 3000 ms" is an update.
   if (match.via !== 'same-id') {
     const change = classifyFactChange(c.text, match.memory.text);
-    if (change.verdict === 'update') return { kind: 'update', of: match.memory, distance: match.distance, via: match.via, reason: change.reason };
-    if (change.verdict === 'unsure') return { kind: 'unsure', of: match.memory, distance: match.distance, via: match.via, reason: change.reason };
+    if (change.verdict === 'update')
+      return {
+        kind: 'update',
+        of: match.memory,
+        distance: match.distance,
+        via: match.via,
+        reason: change.reason,
+      };
+    if (change.verdict === 'unsure')
+      return {
+        kind: 'unsure',
+        of: match.memory,
+        distance: match.distance,
+        via: match.via,
+        reason: change.reason,
+      };
   }
   return { kind: 'duplicate', of: match.memory, distance: match.distance, via: match.via };
 }
 
-function findMatch(c: DedupCandidate, known: DedupKnown, limit: number): { memory: Memory; distance: number; via: DedupVia } | undefined {
+function findMatch(
+  c: DedupCandidate,
+  known: DedupKnown,
+  limit: number,
+): { memory: Memory; distance: number; via: DedupVia } | undefined {
   if (known.sameId) return { memory: known.sameId, distance: 0, via: 'same-id' };
   if (known.neighbour && known.neighbour.distance < limit) return { ...known.neighbour, via: 'neighbour' };
   for (const r of known.earlier ?? []) {

@@ -23,7 +23,12 @@ export function sessionIdOf(session: SessionInput, messages: NormalizedMessage[]
  * Stores the session's turns as episodes; `links` maps a message id to the memories derived from it.
  * Returns how many were kept. System messages are instructions to a model, not evidence: left out.
  */
-export async function keepEpisodes(core: Core, session: SessionInput, messages: NormalizedMessage[], links: Map<string, string[]>): Promise<number> {
+export async function keepEpisodes(
+  core: Core,
+  session: SessionInput,
+  messages: NormalizedMessage[],
+  links: Map<string, string[]>,
+): Promise<number> {
   const turns = messages.filter((m) => m.role !== 'system' && m.content.trim());
   if (turns.length === 0) return 0;
   const sessionId = sessionIdOf(session, messages);

@@ -28,7 +28,8 @@ const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
 // Lexicon
 
 /** Negation cues; a difference in their count parity flips the fact. */
-const EN_NEGATION = /\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|no longer|n't)\b|n't\b/gi;
+const EN_NEGATION =
+  /\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|no longer|n't)\b|n't\b/gi;
 const ZH_NEGATION = /不再|不|没有|没|未|无|别|非|禁止|勿/g;
 
 /** On/off word pairs: one side of a pair in each text is a changed fact ("enabled" → "disabled"). */
@@ -48,16 +49,52 @@ const ANTONYMS: ReadonlyArray<readonly [RegExp, RegExp]> = [
 ];
 
 const EN_NUMBER_WORDS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, fifteen: 15, twenty: 20, thirty: 30, forty: 40, fifty: 50, hundred: 100,
-  once: 1, twice: 2, single: 1, double: 2, half: 0.5, dozen: 12,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  hundred: 100,
+  once: 1,
+  twice: 2,
+  single: 1,
+  double: 2,
+  half: 0.5,
+  dozen: 12,
 };
 const EN_NUMBER_WORD_RE = new RegExp(`\\b(?:${Object.keys(EN_NUMBER_WORDS).join('|')})\\b`, 'gi');
 
-const ZH_DIGITS: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
+const ZH_DIGITS: Record<string, number> = {
+  零: 0,
+  〇: 0,
+  一: 1,
+  二: 2,
+  两: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  六: 6,
+  七: 7,
+  八: 8,
+  九: 9,
+};
 const ZH_UNITS: Record<string, number> = { 十: 10, 百: 100, 千: 1000, 万: 10_000 };
 /** Words with a numeral character that are not numbers ("一起" together, "统一" unify). */
-const ZH_NOT_NUMBERS = /一起|一直|一些|一样|一下|一般|一定|一致|一切|一旦|一边|一向|统一|唯一|万一|一律|一概|不一|之一|一一|千万|万分|十分|百分之/g;
+const ZH_NOT_NUMBERS =
+  /一起|一直|一些|一样|一下|一般|一定|一致|一切|一旦|一边|一向|统一|唯一|万一|一律|一概|不一|之一|一一|千万|万分|十分|百分之/g;
 
 /** Units, both languages, to one key: "1500 ms" and "1500毫秒" carry the same value. */
 const UNITS: ReadonlyArray<readonly [RegExp, string]> = [
@@ -81,7 +118,9 @@ const UNITS: ReadonlyArray<readonly [RegExp, string]> = [
 
 /** Common words that start an English sentence with a capital but are not names. */
 const EN_FUNCTION_WORDS = new Set(
-  'a an the this that these those we our us i my me you your he she it its they their there here in on at to for by with of from is are was were be been and or but if when while until after before all every each some any do does did never not no please use using always also only just then so as'.split(' '),
+  'a an the this that these those we our us i my me you your he she it its they their there here in on at to for by with of from is are was were be been and or but if when while until after before all every each some any do does did never not no please use using always also only just then so as'.split(
+    ' ',
+  ),
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -130,7 +169,11 @@ function findValues(text: string): string[] {
   const masked = text.replace(ZH_NOT_NUMBERS, (m) => '_'.repeat(m.length));
   for (const m of masked.matchAll(/\d+(?:[.:]\d+)*/g)) {
     const end = m.index + m[0].length;
-    const value = m[0].includes(':') ? m[0] : m[0].includes('.') && m[0].split('.').length > 2 ? m[0] : String(Number(m[0]));
+    const value = m[0].includes(':')
+      ? m[0]
+      : m[0].includes('.') && m[0].split('.').length > 2
+        ? m[0]
+        : String(Number(m[0]));
     out.push(`${value}${unitAt(text.slice(end)) || unitBefore(text.slice(0, m.index))}`);
   }
   for (const m of masked.matchAll(/[零〇一二两三四五六七八九十百千万]+/g)) {
@@ -159,7 +202,8 @@ const ZH_NAME_TAGS = /^(?:nr|nrfg|nrt|ns|nt|nz|x)$/;
 function findEntities(text: string): Set<string> {
   const out = new Set<string>();
   // Identifiers, hosts, versions-with-names: anything with a digit, dot, dash or underscore inside letters.
-  for (const m of text.matchAll(/[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)+|[A-Za-z]+\d[A-Za-z0-9]*/g)) out.add(m[0].toLowerCase());
+  for (const m of text.matchAll(/[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)+|[A-Za-z]+\d[A-Za-z0-9]*/g))
+    out.add(m[0].toLowerCase());
   const zh = CJK.test(text);
   for (const m of text.matchAll(/[A-Za-z][A-Za-z']*/g)) {
     const w = m[0];
@@ -207,7 +251,9 @@ function uniqueEntities(own: Set<string>, otherText: string): string[] {
 
 function words(text: string): Array<{ word: string; tag: string }> {
   const tagged = CJK.test(text) ? tagChinese(text) : tagEnglish(text);
-  return tagged.filter((w) => /[\p{L}\p{N}]/u.test(w.word)).map((w) => ({ word: w.word.toLowerCase(), tag: w.tag }));
+  return tagged
+    .filter((w) => /[\p{L}\p{N}]/u.test(w.word))
+    .map((w) => ({ word: w.word.toLowerCase(), tag: w.tag }));
 }
 
 const NOUN_TAG = /^(?:n|nr|nrfg|nrt|ns|nt|nz|eng|NN|NNS|NNP|NNPS)$/;
@@ -219,7 +265,12 @@ function swappedNoun(a: string, b: string): [string, string] | undefined {
   let pre = 0;
   while (pre < wa.length && pre < wb.length && wa[pre]!.word === wb[pre]!.word) pre++;
   let suf = 0;
-  while (suf < wa.length - pre && suf < wb.length - pre && wa[wa.length - 1 - suf]!.word === wb[wb.length - 1 - suf]!.word) suf++;
+  while (
+    suf < wa.length - pre &&
+    suf < wb.length - pre &&
+    wa[wa.length - 1 - suf]!.word === wb[wb.length - 1 - suf]!.word
+  )
+    suf++;
   const da = wa.slice(pre, wa.length - suf);
   const db = wb.slice(pre, wb.length - suf);
   if (da.length === 0 || db.length === 0 || da.length > 2 || db.length > 2) return undefined;
@@ -242,15 +293,24 @@ export function classifyFactChange(newer: string, older: string): FactChangeResu
   const newValues = minus(n.numbers, o.numbers);
   const oldValues = minus(o.numbers, n.numbers);
   if (newValues.length && oldValues.length) {
-    return { verdict: 'update', reason: `a value changed (${oldValues.join(', ')} → ${newValues.join(', ')})` };
+    return {
+      verdict: 'update',
+      reason: `a value changed (${oldValues.join(', ')} → ${newValues.join(', ')})`,
+    };
   }
 
   if (n.negations % 2 !== o.negations % 2) {
-    return { verdict: 'update', reason: n.negations % 2 ? 'the newer text negates the older one' : 'the newer text drops the older negation' };
+    return {
+      verdict: 'update',
+      reason:
+        n.negations % 2 ? 'the newer text negates the older one' : 'the newer text drops the older negation',
+    };
   }
 
   for (const [on, off] of ANTONYMS) {
-    const flipped = (on.test(older) && off.test(newer) && !off.test(older)) || (off.test(older) && on.test(newer) && !on.test(older));
+    const flipped =
+      (on.test(older) && off.test(newer) && !off.test(older)) ||
+      (off.test(older) && on.test(newer) && !on.test(older));
     if (flipped) return { verdict: 'update', reason: 'an on/off word flipped' };
   }
 

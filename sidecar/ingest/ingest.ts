@@ -9,7 +9,13 @@ import { errorMessage, InvalidInputError } from '../errors';
 import { createLlmProvider, type LlmDeps, type LlmProvider, type LlmSettings } from '../llm/index';
 import { LlmUsageCounter } from '../llm/usage';
 import { GLOBAL_PROJECT, isCategory } from '../model';
-import { extractionMessages, extractWithLlm, mergeRuleAndLlm, selectKnown, type ExtractResult } from '../pipeline/extract';
+import {
+  extractionMessages,
+  extractWithLlm,
+  mergeRuleAndLlm,
+  selectKnown,
+  type ExtractResult,
+} from '../pipeline/extract';
 import { analyzeSession } from '../pipeline/index';
 import { redactSession, redactText } from '../pipeline/redact';
 import type { Candidate, SessionInput } from '../pipeline/types';
@@ -70,7 +76,14 @@ export class Ingest {
       reviewScoreThreshold: core.config.pipeline.reviewScoreThreshold,
       clock: core.clock,
     });
-    const report: IngestReport = { project_id: session.project_id, decisions: [], stored: 0, refreshed: 0, pending: 0, dropped: 0 };
+    const report: IngestReport = {
+      project_id: session.project_id,
+      decisions: [],
+      stored: 0,
+      refreshed: 0,
+      pending: 0,
+      dropped: 0,
+    };
     if (analysis.skipped) report.skipped = analysis.skipped;
     // The extract stage (LLM) runs beside the rest; it never throws and is bounded by its timeouts.
     const llmRun = this.llm && !analysis.skipped ? this.extract(this.llm, session) : undefined;
@@ -92,7 +105,8 @@ export class Ingest {
       // On an LLM failure the rules' candidates stand as they are (nothing goes to review because of it).
       if (llm.error === undefined && (candidates.length > 0 || llm.candidates.length > 0)) {
         await embedMissing([...candidates, ...llm.candidates].map((c) => c.text));
-        const similar = (a: string, b: string): boolean => cosineDistance(vectorOf.get(a)!, vectorOf.get(b)!) < LLM_AGREEMENT_DISTANCE;
+        const similar = (a: string, b: string): boolean =>
+          cosineDistance(vectorOf.get(a)!, vectorOf.get(b)!) < LLM_AGREEMENT_DISTANCE;
         candidates = await mergeRuleAndLlm(candidates, llm.candidates, similar, analysis.dropped);
       }
     }
@@ -108,7 +122,8 @@ export class Ingest {
       );
       decisions.forEach((d, i) => {
         if (!d.id || d.outcome === 'dropped') return;
-        for (const m of candidates[i]?.message_ids ?? []) links.set(m, [...new Set([...(links.get(m) ?? []), d.id])]);
+        for (const m of candidates[i]?.message_ids ?? [])
+          links.set(m, [...new Set([...(links.get(m) ?? []), d.id])]);
       });
       for (const decision of decisions) {
         report[decision.outcome === 'stored' ? 'stored' : decision.outcome]++;
@@ -117,7 +132,8 @@ export class Ingest {
       }
       if (changed.length) core.notifyChanged([session.project_id], changed);
     }
-    if (core.config.episodes.keep) report.episodes = await keepEpisodes(core, session, analysis.episodes, links);
+    if (core.config.episodes.keep)
+      report.episodes = await keepEpisodes(core, session, analysis.episodes, links);
     core.refreshStatus();
     return report;
   }
@@ -131,7 +147,12 @@ export class Ingest {
     const messages = await extractionMessages(session, core.clock);
     let known: string[] = [];
     try {
-      const rows = await core.store.find(buildWhere({ project_ids: [session.project_id, GLOBAL_PROJECT], status: ['active', 'confirmed', 'pending'] }));
+      const rows = await core.store.find(
+        buildWhere({
+          project_ids: [session.project_id, GLOBAL_PROJECT],
+          status: ['active', 'confirmed', 'pending'],
+        }),
+      );
       known = selectKnown(rows.map((r) => r.memory));
     } catch (e) {
       core.log.warn(`LLM extraction without known memories (${errorMessage(e)}).`);
@@ -147,7 +168,10 @@ export class Ingest {
     const line = `LLM extraction (${provider.id}, ${known.length} known): ${r.error?.replace(/[.。]\s*$/, '') ?? `${r.candidates.length} candidate(s)`}; ${tokens}. ${LlmUsageCounter.describe(totals)}`;
     if (r.error) core.log.warn(line);
     else core.log.info(line);
-    if (r.guard_redactions > 0) core.log.warn(`The LLM prompt guard redacted ${r.guard_redactions} secret(s) the redact stage had missed.`);
+    if (r.guard_redactions > 0)
+      core.log.warn(
+        `The LLM prompt guard redacted ${r.guard_redactions} secret(s) the redact stage had missed.`,
+      );
     this.opts.onLlmError(r.error);
     return r;
   }
@@ -155,9 +179,12 @@ export class Ingest {
   /** An explicit "remember this": redacted, deduplicated, stored (confirmed unless pending asked). */
   async remember(p: RememberParams): Promise<IngestDecision> {
     const { core } = this;
-    if (!p || typeof p.text !== 'string' || !p.text.trim()) throw new InvalidInputError('There is nothing to remember: the text is empty.');
-    if (typeof p.project_id !== 'string' || !p.project_id) throw new InvalidInputError('remember needs a project_id.');
-    if (p.category !== undefined && !isCategory(p.category)) throw new InvalidInputError(`Unknown category "${String(p.category)}".`);
+    if (!p || typeof p.text !== 'string' || !p.text.trim())
+      throw new InvalidInputError('There is nothing to remember: the text is empty.');
+    if (typeof p.project_id !== 'string' || !p.project_id)
+      throw new InvalidInputError('remember needs a project_id.');
+    if (p.category !== undefined && !isCategory(p.category))
+      throw new InvalidInputError(`Unknown category "${String(p.category)}".`);
     const { text } = await redactText(p.text.trim().slice(0, 2000));
     await core.requireModel();
     const [vector] = await core.embedding.embed([text]);
@@ -182,7 +209,13 @@ export class Ingest {
       pending_reason: p.pending ? 'explicit request waits for review' : undefined,
     };
     // A person asked for it: unless review was requested, it is confirmed by them.
-    const [decision] = await storeCandidates(core, session, [candidate], [vector], p.pending ? undefined : session.added_by);
+    const [decision] = await storeCandidates(
+      core,
+      session,
+      [candidate],
+      [vector],
+      p.pending ? undefined : session.added_by,
+    );
     if (decision.id) core.notifyChanged([p.project_id], [decision.id]);
     else core.refreshStatus();
     return decision;

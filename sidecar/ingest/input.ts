@@ -5,9 +5,12 @@ import type { SessionInput } from '../pipeline/types';
 
 /** Throws InvalidInputError (one sentence) unless the session has a project, a known source type and text messages. */
 export function validateSession(s: SessionInput): void {
-  if (!s || typeof s !== 'object') throw new InvalidInputError('A session must be an object with project_id, source_type and messages.');
-  if (typeof s.project_id !== 'string' || !s.project_id.trim()) throw new InvalidInputError('The session has no project_id.');
-  if (!isSourceType(s.source_type)) throw new InvalidInputError(`Unknown source_type "${String(s.source_type)}".`);
+  if (!s || typeof s !== 'object')
+    throw new InvalidInputError('A session must be an object with project_id, source_type and messages.');
+  if (typeof s.project_id !== 'string' || !s.project_id.trim())
+    throw new InvalidInputError('The session has no project_id.');
+  if (!isSourceType(s.source_type))
+    throw new InvalidInputError(`Unknown source_type "${String(s.source_type)}".`);
   if (!Array.isArray(s.messages)) throw new InvalidInputError('The session has no messages array.');
   s.messages.forEach((m, i) => {
     if (!m || typeof m !== 'object' || typeof m.content !== 'string') {
@@ -18,8 +21,18 @@ export function validateSession(s: SessionInput): void {
 
 /** Category for an explicit fact when none is given: preferences/identity -> persona, rules/how-to -> instruction, else episodic. */
 export function guessCategory(text: string): Category {
-  if (/\b(i (always|never|prefer|like|use|am)|my (favou?rite|preference))\b|我(习惯|喜欢|偏好|一般|总是|是)/i.test(text)) return 'persona';
-  if (/\b(always|never|must|should|don't|do not|use|set|run|rule)\b|必须|不要|应该|设为|设置|规则|流程/i.test(text)) return 'instruction';
+  if (
+    /\b(i (always|never|prefer|like|use|am)|my (favou?rite|preference))\b|我(习惯|喜欢|偏好|一般|总是|是)/i.test(
+      text,
+    )
+  )
+    return 'persona';
+  if (
+    /\b(always|never|must|should|don't|do not|use|set|run|rule)\b|必须|不要|应该|设为|设置|规则|流程/i.test(
+      text,
+    )
+  )
+    return 'instruction';
   return 'episodic';
 }
 

@@ -13,7 +13,13 @@ import { buildWhere, type Neighbour } from '../store/memoryStore';
 import { round } from '../util/numbers';
 import { decideDedup } from './dedup';
 
-export async function storeCandidates(core: Core, session: SessionInput, cands: Candidate[], vectors: number[][], confirmedBy?: string): Promise<IngestDecision[]> {
+export async function storeCandidates(
+  core: Core,
+  session: SessionInput,
+  cands: Candidate[],
+  vectors: number[][],
+  confirmedBy?: string,
+): Promise<IngestDecision[]> {
   const { store, config } = core;
   const project = session.project_id;
   const by = session.added_by ?? config.user;
@@ -24,7 +30,9 @@ export async function storeCandidates(core: Core, session: SessionInput, cands: 
   const nearest = new Map<number, Neighbour>();
   for (const scope of [project, GLOBAL_PROJECT]) {
     for (const category of new Set(cands.map((c) => c.category))) {
-      const idx = cands.map((_c, i) => i).filter((i) => cands[i].category === category && !byId.has(ids[i]) && !nearest.has(i));
+      const idx = cands
+        .map((_c, i) => i)
+        .filter((i) => cands[i].category === category && !byId.has(ids[i]) && !nearest.has(i));
       if (idx.length === 0) continue;
       const hits = await store.queryMany(
         idx.map((i) => vectors[i]),
@@ -43,25 +51,47 @@ export async function storeCandidates(core: Core, session: SessionInput, cands: 
   const decisions: IngestDecision[] = [];
   const superseded = new Map<string, { before: Memory; after: Memory }>();
   cands.forEach((c, i) => {
-    const base = { text: c.text, category: c.category, is_actionable: c.is_actionable, source_ref: c.source_ref, score: c.score };
+    const base = {
+      text: c.text,
+      category: c.category,
+      is_actionable: c.is_actionable,
+      source_ref: c.source_ref,
+      score: c.score,
+    };
     // What this candidate repeats, each in its latest version: the same text stored, a near neighbour, or one created earlier in this batch.
     const stored = refreshed.get(ids[i])?.after ?? byId.get(ids[i]);
     const n = nearest.get(i);
     const decision = decideDedup(
       { id: ids[i], text: c.text, category: c.category, project_id: project, vector: vectors[i] },
-      { sameId: stored, neighbour: n && { memory: refreshed.get(n.memory.id)?.after ?? n.memory, distance: n.distance }, earlier: created },
+      {
+        sameId: stored,
+        neighbour: n && { memory: refreshed.get(n.memory.id)?.after ?? n.memory, distance: n.distance },
+        earlier: created,
+      },
       limit,
     );
     if (decision.kind === 'blocked') {
-      decisions.push({ ...base, id: decision.of.id, outcome: 'dropped', reason: `blocked: matches ${decision.of.id}, which was marked wrong` });
+      decisions.push({
+        ...base,
+        id: decision.of.id,
+        outcome: 'dropped',
+        reason: `blocked: matches ${decision.of.id}, which was marked wrong`,
+      });
       return;
     }
     if (decision.kind === 'duplicate') {
       const { of: existing, distance } = decision;
       const refs = [...new Set([...existing.source_ref, ...c.source_ref])].slice(-50);
-      const after: Memory = { ...existing, last_seen_at: now, times_seen: existing.times_seen + 1, source_ref: refs, updated_at: now };
+      const after: Memory = {
+        ...existing,
+        last_seen_at: now,
+        times_seen: existing.times_seen + 1,
+        source_ref: refs,
+        updated_at: now,
+      };
       const fresh = created.find((r) => r.memory.id === existing.id);
-      if (fresh) fresh.memory = after; // repeated within this session: still one new memory
+      if (fresh)
+        fresh.memory = after; // repeated within this session: still one new memory
       else
         refreshed.set(existing.id, {
           before: refreshed.get(existing.id)?.before ?? existing,
@@ -116,22 +146,42 @@ export async function storeCandidates(core: Core, session: SessionInput, cands: 
     created.push({ memory, vector: vectors[i] });
     if (supersedes) {
       const older = refreshed.get(supersedes.id)?.after ?? supersedes;
-      superseded.set(supersedes.id, { before: older, after: { ...older, status: 'superseded', superseded_by: memory.id, updated_at: now } });
+      superseded.set(supersedes.id, {
+        before: older,
+        after: { ...older, status: 'superseded', superseded_by: memory.id, updated_at: now },
+      });
     }
-    decisions.push({ ...base, id: memory.id, outcome: pending ? 'pending' : 'stored', reason: memory.reason });
+    decisions.push({
+      ...base,
+      id: memory.id,
+      outcome: pending ? 'pending' : 'stored',
+      reason: memory.reason,
+    });
   });
   await store.upsert(created);
-  await store.updateMetadata([...refreshed.values()].map((r) => r.after).filter((m) => !superseded.has(m.id)));
+  await store.updateMetadata(
+    [...refreshed.values()].map((r) => r.after).filter((m) => !superseded.has(m.id)),
+  );
   await store.updateMetadata([...superseded.values()].map((r) => r.after));
   core.audit.append([
-    ...created.map((r) => ({ at: now, action: 'create' as const, memory_id: r.memory.id, project_id: project, by, changes: snapshot(r.memory) })),
+    ...created.map((r) => ({
+      at: now,
+      action: 'create' as const,
+      memory_id: r.memory.id,
+      project_id: project,
+      by,
+      changes: snapshot(r.memory),
+    })),
     ...[...refreshed.values()].map((r) => ({
       at: now,
       action: 'refresh' as const,
       memory_id: r.after.id,
       project_id: r.after.project_id,
       by,
-      changes: { times_seen: [r.before.times_seen, r.after.times_seen] as [unknown, unknown], last_seen_at: [r.before.last_seen_at, now] as [unknown, unknown] },
+      changes: {
+        times_seen: [r.before.times_seen, r.after.times_seen] as [unknown, unknown],
+        last_seen_at: [r.before.last_seen_at, now] as [unknown, unknown],
+      },
       note: r.note,
     })),
     ...[...superseded.values()].map((r) => ({
@@ -140,7 +190,10 @@ export async function storeCandidates(core: Core, session: SessionInput, cands: 
       memory_id: r.after.id,
       project_id: r.after.project_id,
       by,
-      changes: { status: [r.before.status, 'superseded'] as [unknown, unknown], superseded_by: [undefined, r.after.superseded_by] as [unknown, unknown] },
+      changes: {
+        status: [r.before.status, 'superseded'] as [unknown, unknown],
+        superseded_by: [undefined, r.after.superseded_by] as [unknown, unknown],
+      },
       note: `superseded by ${r.after.superseded_by}: a newer value of the same fact`,
     })),
   ]);

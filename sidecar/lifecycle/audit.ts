@@ -17,15 +17,38 @@ import { appendFully } from '../util/append';
 export const ERASED = '[erased]';
 
 /** Fields whose values are not a memory's content: they stay readable after erasure. */
-const NOT_CONTENT = new Set(['status', 'confidence_score', 'times_seen', 'use_count', 'category', 'source_type', 'is_actionable', 'project_id', 'decayed_through', 'score', 'embedding_model', 'embedding_dim', 'created_at', 'updated_at', 'last_seen_at', 'last_used_at']);
+const NOT_CONTENT = new Set([
+  'status',
+  'confidence_score',
+  'times_seen',
+  'use_count',
+  'category',
+  'source_type',
+  'is_actionable',
+  'project_id',
+  'decayed_through',
+  'score',
+  'embedding_model',
+  'embedding_dim',
+  'created_at',
+  'updated_at',
+  'last_seen_at',
+  'last_used_at',
+]);
 
 /** The entry with every content value of `changes` erased (the keys stay, so the event still says what changed). */
 function eraseContent(e: AuditEntry): AuditEntry {
   if (!e.changes) return e;
   // A value shorter than the marker becomes '', so an erased line is never longer than the original.
-  const erase = (v: unknown): unknown => (v === null || v === undefined ? v : (JSON.stringify(v)?.length ?? 0) >= JSON.stringify(ERASED).length ? ERASED : '');
+  const erase = (v: unknown): unknown =>
+    v === null || v === undefined
+      ? v
+      : (JSON.stringify(v)?.length ?? 0) >= JSON.stringify(ERASED).length
+        ? ERASED
+        : '';
   const changes: Record<string, [unknown, unknown]> = {};
-  for (const [k, v] of Object.entries(e.changes)) changes[k] = NOT_CONTENT.has(k) ? v : [erase(v[0]), erase(v[1])];
+  for (const [k, v] of Object.entries(e.changes))
+    changes[k] = NOT_CONTENT.has(k) ? v : [erase(v[0]), erase(v[1])];
   return { ...e, changes };
 }
 
@@ -35,7 +58,9 @@ function hasContent(e: AuditEntry): boolean {
 
 /** True for an event after which the memory's earlier texts must go: a delete, or an edit of its text. */
 function erases(e: AuditEntry): boolean {
-  return !!e.memory_id && (e.action === 'delete' || (e.action === 'update' && !!e.changes && 'text' in e.changes));
+  return (
+    !!e.memory_id && (e.action === 'delete' || (e.action === 'update' && !!e.changes && 'text' in e.changes))
+  );
 }
 
 export class AuditLog {
@@ -66,7 +91,10 @@ export class AuditLog {
       if (upTo === undefined || i > upTo) return JSON.stringify(e);
       if (i < upTo || e.action === 'delete') return JSON.stringify(eraseContent(e));
       // The text edit itself keeps the new text (it is what the memory says now) and drops the old one.
-      return JSON.stringify({ ...e, changes: { ...eraseContent(e).changes, text: [ERASED, e.changes!.text![1]] } });
+      return JSON.stringify({
+        ...e,
+        changes: { ...eraseContent(e).changes, text: [ERASED, e.changes!.text![1]] },
+      });
     });
     appendFully(this.open(), lines.join('\n') + '\n', 'the audit log');
   }
@@ -128,7 +156,9 @@ export class AuditLog {
 
   query(filter: { memory_id?: string; project_id?: string; limit?: number }): AuditEntry[] {
     const all = this.readAll().filter(
-      (e) => (!filter.memory_id || e.memory_id === filter.memory_id) && (!filter.project_id || e.project_id === filter.project_id),
+      (e) =>
+        (!filter.memory_id || e.memory_id === filter.memory_id) &&
+        (!filter.project_id || e.project_id === filter.project_id),
     );
     all.reverse();
     return filter.limit ? all.slice(0, filter.limit) : all;

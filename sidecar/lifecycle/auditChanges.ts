@@ -1,7 +1,17 @@
 /** What an audit entry records of a change: the tracked fields, as [before, after] pairs. */
 import type { Memory } from '../model';
 
-const TRACKED: (keyof Memory)[] = ['text', 'category', 'source_type', 'project_id', 'confidence_score', 'is_actionable', 'source_ref', 'status', 'confirmed_by'];
+const TRACKED: (keyof Memory)[] = [
+  'text',
+  'category',
+  'source_type',
+  'project_id',
+  'confidence_score',
+  'is_actionable',
+  'source_ref',
+  'status',
+  'confirmed_by',
+];
 
 /** The tracked fields that differ between two versions of a memory. */
 export function diff(a: Memory, b: Memory): Record<string, [unknown, unknown]> {

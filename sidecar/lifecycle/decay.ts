@@ -46,7 +46,17 @@ export function addMonthsUtc(iso: string, months: number): Date {
   const m = d.getUTCMonth() + months;
   const day = d.getUTCDate();
   const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(y, m, Math.min(day, lastDay), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()));
+  return new Date(
+    Date.UTC(
+      y,
+      m,
+      Math.min(day, lastDay),
+      d.getUTCHours(),
+      d.getUTCMinutes(),
+      d.getUTCSeconds(),
+      d.getUTCMilliseconds(),
+    ),
+  );
 }
 
 /** Whole months from `fromIso` to `asOf` (0 when less than one). */
@@ -69,7 +79,8 @@ export function planDecay(memories: Memory[], asOf: Date, s: DecaySettings = DEF
     const months = fullMonthsBetween(anchor, asOf);
     if (months === 0) continue;
     const slow = m.status === 'confirmed' || (!!m.last_used_at && Date.parse(m.last_used_at) >= recentUse);
-    const after = Math.round(m.confidence_score * Math.pow(slow ? s.confirmedFactor : s.factor, months) * 10000) / 10000;
+    const after =
+      Math.round(m.confidence_score * Math.pow(slow ? s.confirmedFactor : s.factor, months) * 10000) / 10000;
     steps.push({
       id: m.id,
       text: m.text,

@@ -26,7 +26,11 @@ export class Maintenance {
     const { core } = this;
     const runDecay = () =>
       void this.decay({ apply: true }).then(
-        (r) => r.steps.length && core.log.info(`Decay applied to ${r.steps.length} memories (${r.steps.filter((x) => x.archive).length} archived).`),
+        (r) =>
+          r.steps.length &&
+          core.log.info(
+            `Decay applied to ${r.steps.length} memories (${r.steps.filter((x) => x.archive).length} archived).`,
+          ),
         (e: unknown) => core.log.error(`Decay failed: ${errorMessage(e)}`),
       );
     const runRetention = () => {
@@ -34,7 +38,9 @@ export class Maintenance {
       if (!days || days <= 0) return;
       const before = new Date(core.clock().getTime() - days * 86_400_000).toISOString();
       void core.episodes.deleteOlderThan(before).then(
-        (n) => n && core.log.info(`Deleted ${n} kept turns older than ${days} days (mnemo.episodes.retentionDays).`),
+        (n) =>
+          n &&
+          core.log.info(`Deleted ${n} kept turns older than ${days} days (mnemo.episodes.retentionDays).`),
         (e: unknown) => core.log.error(`Deleting old kept turns failed: ${errorMessage(e)}`),
       );
     };
@@ -52,7 +58,10 @@ export class Maintenance {
         if (!b.folder || !b.password || !b.schedule || b.schedule === 'off') return undefined;
         return { folder: b.folder, every: b.schedule, keep: b.keep, password: b.password };
       },
-      { clock: core.clock, log: (l) => (l.startsWith('Scheduled backup failed') ? core.log.error(l) : core.log.info(l)) },
+      {
+        clock: core.clock,
+        log: (l) => (l.startsWith('Scheduled backup failed') ? core.log.error(l) : core.log.info(l)),
+      },
     );
   }
 
@@ -60,10 +69,13 @@ export class Maintenance {
   async decay(p: DecayParams = {}): Promise<DecayResult> {
     const { core } = this;
     const asOf = p.as_of ? new Date(p.as_of) : core.clock();
-    if (Number.isNaN(asOf.getTime())) throw new InvalidInputError(`"${p.as_of}" is not a date; use YYYY-MM-DD.`);
+    if (Number.isNaN(asOf.getTime()))
+      throw new InvalidInputError(`"${p.as_of}" is not a date; use YYYY-MM-DD.`);
     const future = futureAsOfError(asOf, core.clock());
     if (future) throw new InvalidInputError(future);
-    const all = (await core.store.find(buildWhere({ status: ['active', 'confirmed', 'pending'] }))).map((r) => r.memory);
+    const all = (await core.store.find(buildWhere({ status: ['active', 'confirmed', 'pending'] }))).map(
+      (r) => r.memory,
+    );
     const steps = planDecay(all, asOf, core.config.decay);
     if (p.apply && steps.length > 0) {
       const byId = new Map(all.map((m) => [m.id, m]));
@@ -101,15 +113,29 @@ export class Maintenance {
     return {
       as_of: asOf.toISOString(),
       applied: !!p.apply,
-      steps: steps.map(({ id, text, project_id, months, before, after, archive }) => ({ id, text, project_id, months, before, after, archive })),
+      steps: steps.map(({ id, text, project_id, months, before, after, archive }) => ({
+        id,
+        text,
+        project_id,
+        months,
+        before,
+        after,
+        archive,
+      })),
     };
   }
 
   /** Memories under the threshold (not tombstones, not already archived): the preview before cleaning. */
   async cleanPreview(p: { project_id?: string; threshold?: number }): Promise<ListResult> {
     const threshold = p.threshold ?? 0.5;
-    if (!(threshold > 0 && threshold <= 1)) throw new InvalidInputError('The threshold must be between 0 and 1.');
-    return this.memories.list({ project_id: p.project_id, status: ['active', 'pending', 'confirmed'], max_confidence: threshold, limit: 10_000 });
+    if (!(threshold > 0 && threshold <= 1))
+      throw new InvalidInputError('The threshold must be between 0 and 1.');
+    return this.memories.list({
+      project_id: p.project_id,
+      status: ['active', 'pending', 'confirmed'],
+      max_confidence: threshold,
+      limit: 10_000,
+    });
   }
 
   /** Archives or deletes the memories selected in the clean preview. */

@@ -10,7 +10,13 @@ import { LlmUnavailableError, type LlmProvider } from './types';
 import { VSCODE_LM_DEFAULT_TIMEOUT_MS, VsCodeLmProvider, type VsCodeLmCall } from './vscodeLm';
 
 export * from './types';
-export { CircuitBreaker, OpenAiCompatibleProvider, OPENAI_COMPATIBLE_DEFAULTS, parseRetryAfter, type OpenAiCompatibleOptions } from './openai';
+export {
+  CircuitBreaker,
+  OpenAiCompatibleProvider,
+  OPENAI_COMPATIBLE_DEFAULTS,
+  parseRetryAfter,
+  type OpenAiCompatibleOptions,
+} from './openai';
 export { VsCodeLmProvider, estimateTokens, type VsCodeLmCall } from './vscodeLm';
 
 export { LLM_PRESET_NAMES, LLM_PRESETS, type LlmPreset, type LlmPresetName } from '../shared/llmPresets';
@@ -36,7 +42,11 @@ export interface LlmSettings {
 }
 
 /** Input of {@link resolveLlmSettings}: the protocol's settings, optionally with preset and timeouts. */
-export type LlmSettingsLike = Partial<LlmSettingsInput> & { preset?: string; connectTimeoutMs?: number; readTimeoutMs?: number };
+export type LlmSettingsLike = Partial<LlmSettingsInput> & {
+  preset?: string;
+  connectTimeoutMs?: number;
+  readTimeoutMs?: number;
+};
 
 const PROVIDERS: readonly LlmProviderKind[] = ['off', 'openai-compatible', 'vscode-lm'];
 
@@ -65,15 +75,23 @@ function host(url: string | undefined): string {
  * MNEMO_LLM_PRESET or MNEMO_LLM_BASE_URL turns `openai-compatible` on; a key variable alone does not
  * (sending sessions off the machine is always an explicit choice).
  */
-export function resolveLlmSettings(input: LlmSettingsLike | undefined = {}, env: NodeJS.ProcessEnv = process.env): LlmSettings {
+export function resolveLlmSettings(
+  input: LlmSettingsLike | undefined = {},
+  env: NodeJS.ProcessEnv = process.env,
+): LlmSettings {
   const i = input ?? {};
-  const str = (...vals: (string | undefined)[]): string | undefined => vals.map((v) => v?.trim()).find((v) => !!v);
+  const str = (...vals: (string | undefined)[]): string | undefined =>
+    vals.map((v) => v?.trim()).find((v) => !!v);
   const presetRaw = str(i.preset, env.MNEMO_LLM_PRESET);
   const preset: LlmPresetName = isLlmPreset(presetRaw) ? presetRaw : 'custom';
   const envProvider = str(env.MNEMO_LLM_PROVIDER);
-  let provider: LlmProviderKind =
-    (PROVIDERS as readonly string[]).includes(i.provider ?? '') ? i.provider! : (PROVIDERS as readonly string[]).includes(envProvider ?? '') ? (envProvider as LlmProviderKind) : 'off';
-  if (!i.provider && !envProvider && (preset !== 'custom' || str(env.MNEMO_LLM_BASE_URL))) provider = 'openai-compatible';
+  let provider: LlmProviderKind = (PROVIDERS as readonly string[]).includes(i.provider ?? '')
+    ? i.provider!
+    : (PROVIDERS as readonly string[]).includes(envProvider ?? '')
+      ? (envProvider as LlmProviderKind)
+      : 'off';
+  if (!i.provider && !envProvider && (preset !== 'custom' || str(env.MNEMO_LLM_BASE_URL)))
+    provider = 'openai-compatible';
   const p = preset === 'custom' ? undefined : LLM_PRESETS[preset];
   const baseUrl = str(i.baseUrl, env.MNEMO_LLM_BASE_URL, p?.baseUrl)?.replace(/\/+$/, '');
   const model = str(i.model, env.MNEMO_LLM_MODEL, provider === 'openai-compatible' ? p?.model : undefined);
@@ -82,7 +100,9 @@ export function resolveLlmSettings(input: LlmSettingsLike | undefined = {}, env:
   const out: LlmSettings = {
     provider,
     preset,
-    connectTimeoutMs: positive(i.connectTimeoutMs, env.MNEMO_LLM_CONNECT_TIMEOUT_MS) ?? OPENAI_COMPATIBLE_DEFAULTS.connectTimeoutMs,
+    connectTimeoutMs:
+      positive(i.connectTimeoutMs, env.MNEMO_LLM_CONNECT_TIMEOUT_MS) ??
+      OPENAI_COMPATIBLE_DEFAULTS.connectTimeoutMs,
     readTimeoutMs:
       positive(i.readTimeoutMs, env.MNEMO_LLM_READ_TIMEOUT_MS) ??
       (provider === 'vscode-lm' ? VSCODE_LM_DEFAULT_TIMEOUT_MS : OPENAI_COMPATIBLE_DEFAULTS.readTimeoutMs),
@@ -116,35 +136,53 @@ class MisconfiguredProvider implements LlmProvider {
  * URL, vscode-lm outside VS Code) yields a provider whose calls fail with a sentence saying what to set,
  * so the status bar shows it rather than extraction silently doing nothing. Accepts resolved or raw settings.
  */
-export function createLlmProvider(settings: LlmSettingsLike | LlmSettings, deps: LlmDeps = {}, env: NodeJS.ProcessEnv = process.env): LlmProvider | undefined {
+export function createLlmProvider(
+  settings: LlmSettingsLike | LlmSettings,
+  deps: LlmDeps = {},
+  env: NodeJS.ProcessEnv = process.env,
+): LlmProvider | undefined {
   const s = resolveLlmSettings(settings, env); // idempotent on resolved settings
   if (s.provider === 'off') return undefined;
   if (s.provider === 'vscode-lm') {
     if (!deps.vscodeLm) {
       return new MisconfiguredProvider(
         'vscode-lm',
-        new LlmUnavailableError('not-configured', 'The LLM is unavailable: mnemo.llm.provider is "vscode-lm", which only works inside VS Code; use "openai-compatible" here.'),
+        new LlmUnavailableError(
+          'not-configured',
+          'The LLM is unavailable: mnemo.llm.provider is "vscode-lm", which only works inside VS Code; use "openai-compatible" here.',
+        ),
       );
     }
-    const o: ConstructorParameters<typeof VsCodeLmProvider>[0] = { call: deps.vscodeLm, timeoutMs: s.readTimeoutMs };
+    const o: ConstructorParameters<typeof VsCodeLmProvider>[0] = {
+      call: deps.vscodeLm,
+      timeoutMs: s.readTimeoutMs,
+    };
     if (s.model) o.model = s.model;
     return new VsCodeLmProvider(o);
   }
   if (!s.baseUrl) {
     return new MisconfiguredProvider(
       'openai-compatible',
-      new LlmUnavailableError('not-configured', 'The LLM is unavailable: no base URL is set; choose mnemo.llm.preset or set mnemo.llm.baseUrl (env MNEMO_LLM_BASE_URL).'),
+      new LlmUnavailableError(
+        'not-configured',
+        'The LLM is unavailable: no base URL is set; choose mnemo.llm.preset or set mnemo.llm.baseUrl (env MNEMO_LLM_BASE_URL).',
+      ),
     );
   }
   if (!s.model) {
     return new MisconfiguredProvider(
       'openai-compatible',
-      new LlmUnavailableError('not-configured', 'The LLM is unavailable: no model is set; set mnemo.llm.model (env MNEMO_LLM_MODEL) or choose mnemo.llm.preset.'),
+      new LlmUnavailableError(
+        'not-configured',
+        'The LLM is unavailable: no model is set; set mnemo.llm.model (env MNEMO_LLM_MODEL) or choose mnemo.llm.preset.',
+      ),
     );
   }
   const p = s.preset === 'custom' ? undefined : LLM_PRESETS[s.preset];
   const samePresetHost = !!p && host(s.baseUrl) === host(p.baseUrl);
-  const knownHost = Object.values(LLM_PRESETS).find((x) => x.requiresKey && host(x.baseUrl) === host(s.baseUrl));
+  const knownHost = Object.values(LLM_PRESETS).find(
+    (x) => x.requiresKey && host(x.baseUrl) === host(s.baseUrl),
+  );
   const keyEnv = ['MNEMO_LLM_API_KEY', ...(samePresetHost ? p!.keyEnv : [])].join(' or ');
   try {
     return new OpenAiCompatibleProvider({

@@ -14,7 +14,14 @@
  */
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { LlmUnavailableError, type LlmCompleteOptions, type LlmCompletion, type LlmMessage, type LlmProvider, type LlmUsage } from './types';
+import {
+  LlmUnavailableError,
+  type LlmCompleteOptions,
+  type LlmCompletion,
+  type LlmMessage,
+  type LlmProvider,
+  type LlmUsage,
+} from './types';
 
 export interface OpenAiCompatibleOptions {
   /** Base URL including the version path, e.g. `https://api.deepseek.com/v1`. Required. */
@@ -137,7 +144,8 @@ export class OpenAiCompatibleProvider implements LlmProvider {
   readonly id: string;
   readonly url: URL;
   readonly breaker: CircuitBreaker;
-  private readonly o: Required<Omit<OpenAiCompatibleOptions, 'apiKey' | 'label' | 'keyHint'>> & Pick<OpenAiCompatibleOptions, 'apiKey'>;
+  private readonly o: Required<Omit<OpenAiCompatibleOptions, 'apiKey' | 'label' | 'keyHint'>> &
+    Pick<OpenAiCompatibleOptions, 'apiKey'>;
   private readonly where: string;
   private readonly keyHint: string;
   private readonly agent: http.Agent;
@@ -149,12 +157,22 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     try {
       url = new URL(`${base}/chat/completions`);
     } catch {
-      throw new LlmUnavailableError('not-configured', `The LLM is unavailable: "${base}" is not a URL; set mnemo.llm.baseUrl (e.g. https://api.deepseek.com/v1).`);
+      throw new LlmUnavailableError(
+        'not-configured',
+        `The LLM is unavailable: "${base}" is not a URL; set mnemo.llm.baseUrl (e.g. https://api.deepseek.com/v1).`,
+      );
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new LlmUnavailableError('not-configured', `The LLM is unavailable: mnemo.llm.baseUrl must start with http:// or https://, not ${url.protocol}.`);
+      throw new LlmUnavailableError(
+        'not-configured',
+        `The LLM is unavailable: mnemo.llm.baseUrl must start with http:// or https://, not ${url.protocol}.`,
+      );
     }
-    if (!opts.model?.trim()) throw new LlmUnavailableError('not-configured', 'The LLM is unavailable: no model is set; set mnemo.llm.model or choose a preset.');
+    if (!opts.model?.trim())
+      throw new LlmUnavailableError(
+        'not-configured',
+        'The LLM is unavailable: no model is set; set mnemo.llm.model or choose a preset.',
+      );
     this.url = url;
     this.isHttps = url.protocol === 'https:';
     const d = OPENAI_COMPATIBLE_DEFAULTS;
@@ -178,12 +196,15 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     // url.origin never includes user:password, so messages cannot leak credentials put in the URL.
     const shown = `${url.origin}${url.pathname.replace(/\/chat\/completions$/, '')}`;
     this.where = `${opts.label ?? 'the LLM server'} at ${shown}`;
-    this.keyHint = opts.keyHint ?? 'set it with "Mnemo: Set LLM API Key" or the MNEMO_LLM_API_KEY environment variable';
+    this.keyHint =
+      opts.keyHint ?? 'set it with "Mnemo: Set LLM API Key" or the MNEMO_LLM_API_KEY environment variable';
     this.id = `openai-compatible:${this.o.model}@${url.host}`;
     this.breaker = new CircuitBreaker(this.o.breakerThreshold, this.o.breakerOpenMs, this.o.now);
     // No keep-alive: extractions are minutes apart, so a pooled socket would mostly be stale (reset by
     // the server) and one fresh connection per call keeps the connect timeout meaningful.
-    this.agent = this.isHttps ? new https.Agent({ keepAlive: false, maxSockets: 4 }) : new http.Agent({ keepAlive: false, maxSockets: 4 });
+    this.agent = this.isHttps
+      ? new https.Agent({ keepAlive: false, maxSockets: 4 })
+      : new http.Agent({ keepAlive: false, maxSockets: 4 });
   }
 
   dispose(): void {
@@ -192,7 +213,10 @@ export class OpenAiCompatibleProvider implements LlmProvider {
 
   async complete(messages: LlmMessage[], opts: LlmCompleteOptions): Promise<LlmCompletion> {
     if (this.o.requiresKey && !this.o.apiKey) {
-      throw new LlmUnavailableError('no-api-key', `The LLM is unavailable: ${this.where} needs an API key and none is set; ${this.keyHint}.`);
+      throw new LlmUnavailableError(
+        'no-api-key',
+        `The LLM is unavailable: ${this.where} needs an API key and none is set; ${this.keyHint}.`,
+      );
     }
     if (opts.signal?.aborted) throw aborted();
     const admission = this.breaker.admit();
@@ -220,7 +244,11 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     }
   }
 
-  private async withRetries(body: string, attempts: number, signal: AbortSignal | undefined): Promise<LlmCompletion> {
+  private async withRetries(
+    body: string,
+    attempts: number,
+    signal: AbortSignal | undefined,
+  ): Promise<LlmCompletion> {
     for (let attempt = 1; ; attempt++) {
       const answer = await this.send(body, signal);
       if (answer.status >= 200 && answer.status < 300) return this.parse(answer);
@@ -288,7 +316,12 @@ export class OpenAiCompatibleProvider implements LlmProvider {
         res.on('data', (c: Buffer) => {
           size += c.length;
           if (size > this.o.maxResponseBytes) {
-            fail(new LlmUnavailableError('bad-answer', `The LLM is unavailable: ${this.where} sent an answer larger than ${this.o.maxResponseBytes} bytes; is it really a chat-completions endpoint?`));
+            fail(
+              new LlmUnavailableError(
+                'bad-answer',
+                `The LLM is unavailable: ${this.where} sent an answer larger than ${this.o.maxResponseBytes} bytes; is it really a chat-completions endpoint?`,
+              ),
+            );
             return;
           }
           chunks.push(c);
@@ -297,10 +330,20 @@ export class OpenAiCompatibleProvider implements LlmProvider {
           if (settled) return;
           settled = true;
           cleanup();
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          });
         });
         res.on('error', (e) => fail(this.networkError(e)));
-        res.on('aborted', () => fail(this.networkError(Object.assign(new Error('the server broke off its answer'), { code: 'ECONNRESET' }))));
+        res.on('aborted', () =>
+          fail(
+            this.networkError(
+              Object.assign(new Error('the server broke off its answer'), { code: 'ECONNRESET' }),
+            ),
+          ),
+        );
       });
       const connectTimer = setTimeout(
         () =>
@@ -336,7 +379,11 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       );
     }
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-      return new LlmUnavailableError('dns', `The LLM is unavailable: the host ${this.url.hostname} could not be resolved; check mnemo.llm.baseUrl and the network.`, { cause: e });
+      return new LlmUnavailableError(
+        'dns',
+        `The LLM is unavailable: the host ${this.url.hostname} could not be resolved; check mnemo.llm.baseUrl and the network.`,
+        { cause: e },
+      );
     }
     return new LlmUnavailableError(
       'network',
@@ -351,13 +398,25 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     const status = a.status;
     const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
     if (status === 401 || status === 403) {
-      return new LlmUnavailableError('auth', `The LLM is unavailable: ${this.where} rejected the API key (HTTP ${status}${d}); ${this.keyHint}.`, { status });
+      return new LlmUnavailableError(
+        'auth',
+        `The LLM is unavailable: ${this.where} rejected the API key (HTTP ${status}${d}); ${this.keyHint}.`,
+        { status },
+      );
     }
     if (status === 429) {
-      return new LlmUnavailableError('rate-limited', `The LLM is unavailable: ${this.where} is rate-limiting Mnemo (HTTP 429${d})${tries}; extraction resumes with a later session.`, { status });
+      return new LlmUnavailableError(
+        'rate-limited',
+        `The LLM is unavailable: ${this.where} is rate-limiting Mnemo (HTTP 429${d})${tries}; extraction resumes with a later session.`,
+        { status },
+      );
     }
     if (status >= 500) {
-      return new LlmUnavailableError('server-error', `The LLM is unavailable: ${this.where} failed with HTTP ${status}${d}${tries}.`, { status });
+      return new LlmUnavailableError(
+        'server-error',
+        `The LLM is unavailable: ${this.where} failed with HTTP ${status}${d}${tries}.`,
+        { status },
+      );
     }
     if (status === 404) {
       return new LlmUnavailableError(
@@ -366,7 +425,11 @@ export class OpenAiCompatibleProvider implements LlmProvider {
         { status },
       );
     }
-    return new LlmUnavailableError('http', `The LLM is unavailable: ${this.where} refused the request (HTTP ${status}${d}); check mnemo.llm.model ("${this.o.model}").`, { status });
+    return new LlmUnavailableError(
+      'http',
+      `The LLM is unavailable: ${this.where} refused the request (HTTP ${status}${d}); check mnemo.llm.model ("${this.o.model}").`,
+      { status },
+    );
   }
 
   /** The server's own error text, one line, short, without our key. */
@@ -376,13 +439,17 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       const j = JSON.parse(text) as { error?: unknown; message?: unknown };
       const e = j.error;
       if (typeof e === 'string') msg = e;
-      else if (e && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string') msg = (e as { message: string }).message;
+      else if (e && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string')
+        msg = (e as { message: string }).message;
       else if (typeof j.message === 'string') msg = j.message;
     } catch {
       msg = /<html/i.test(text) ? '' : text;
     }
     if (this.o.apiKey) msg = msg.split(this.o.apiKey).join('***');
-    msg = msg.replace(/\s+/g, ' ').replace(/[.。]+$/, '').trim();
+    msg = msg
+      .replace(/\s+/g, ' ')
+      .replace(/[.。]+$/, '')
+      .trim();
     return msg.length > 160 ? `${msg.slice(0, 157)}...` : msg;
   }
 
@@ -391,16 +458,29 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     try {
       j = JSON.parse(a.text);
     } catch {
-      throw new LlmUnavailableError('bad-answer', `The LLM is unavailable: ${this.where} answered HTTP ${a.status} with something that is not JSON; is it an OpenAI-compatible endpoint?`);
+      throw new LlmUnavailableError(
+        'bad-answer',
+        `The LLM is unavailable: ${this.where} answered HTTP ${a.status} with something that is not JSON; is it an OpenAI-compatible endpoint?`,
+      );
     }
     const root = (j ?? {}) as { choices?: unknown; usage?: unknown; model?: unknown; error?: unknown };
-    const choice = Array.isArray(root.choices) ? (root.choices[0] as { message?: { content?: unknown } } | undefined) : undefined;
+    const choice = Array.isArray(root.choices)
+      ? (root.choices[0] as { message?: { content?: unknown } } | undefined)
+      : undefined;
     const content = choice?.message?.content;
     let text: string | undefined;
     if (typeof content === 'string') text = content;
     else if (Array.isArray(content)) {
       // Some servers answer with content parts: [{ type: 'text', text: '...' }].
-      text = content.map((p: unknown) => (typeof p === 'string' ? p : typeof (p as { text?: unknown })?.text === 'string' ? (p as { text: string }).text : '')).join('');
+      text = content
+        .map((p: unknown) =>
+          typeof p === 'string'
+            ? p
+            : typeof (p as { text?: unknown })?.text === 'string'
+              ? (p as { text: string }).text
+              : '',
+        )
+        .join('');
     }
     if (text === undefined) {
       const detail = root.error ? this.detail(JSON.stringify({ error: root.error })) : '';
@@ -412,7 +492,10 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     const out: LlmCompletion = { text };
     const u = root.usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined;
     if (u && typeof u === 'object') {
-      const usage: LlmUsage = { prompt_tokens: nonNegInt(u.prompt_tokens), completion_tokens: nonNegInt(u.completion_tokens) };
+      const usage: LlmUsage = {
+        prompt_tokens: nonNegInt(u.prompt_tokens),
+        completion_tokens: nonNegInt(u.completion_tokens),
+      };
       out.usage = usage;
     }
     if (typeof root.model === 'string') out.model = root.model;
@@ -438,7 +521,8 @@ export function seconds(ms: number): string {
 }
 
 function failureLabel(err: unknown): string {
-  if (err instanceof LlmUnavailableError) return err.status ? `HTTP ${err.status}` : err.reason.replace(/-/g, ' ');
+  if (err instanceof LlmUnavailableError)
+    return err.status ? `HTTP ${err.status}` : err.reason.replace(/-/g, ' ');
   return 'unexpected error';
 }
 

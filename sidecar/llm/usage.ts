@@ -52,10 +52,16 @@ export class LlmUsageCounter {
       return { ...EMPTY };
     }
     const r = (raw ?? {}) as Record<string, unknown>;
-    const out: LlmUsageTotals = { prompt: count(r.prompt), completion: count(r.completion), extractions: count(r.extractions), failures: count(r.failures) };
+    const out: LlmUsageTotals = {
+      prompt: count(r.prompt),
+      completion: count(r.completion),
+      extractions: count(r.extractions),
+      failures: count(r.failures),
+    };
     if (r.estimated === true) out.estimated = true;
     const le = r.last_error as { at?: unknown; message?: unknown } | undefined;
-    if (le && typeof le.at === 'string' && typeof le.message === 'string') out.last_error = { at: le.at, message: le.message };
+    if (le && typeof le.at === 'string' && typeof le.message === 'string')
+      out.last_error = { at: le.at, message: le.message };
     if (typeof r.updated_at === 'string') out.updated_at = r.updated_at;
     return out;
   }
@@ -87,7 +93,9 @@ export class LlmUsageCounter {
   /** One line for the output channel / `mnemo stats`. */
   static describe(t: LlmUsageTotals): string {
     const est = t.estimated ? ' (partly estimated)' : '';
-    const fail = t.failures ? `, ${t.failures} failed${t.last_error ? ` (last ${t.last_error.at}: ${t.last_error.message})` : ''}` : '';
+    const fail = t.failures
+      ? `, ${t.failures} failed${t.last_error ? ` (last ${t.last_error.at}: ${t.last_error.message})` : ''}`
+      : '';
     return `LLM: ${t.extractions} extraction(s), ${t.prompt} prompt + ${t.completion} completion tokens${est}${fail}`;
   }
 }

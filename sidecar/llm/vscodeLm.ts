@@ -7,7 +7,13 @@
 import { errorMessage } from '../errors';
 import type { LlmCompleteParams, LlmCompleteResult } from '../protocol';
 import { seconds } from './openai';
-import { LlmUnavailableError, type LlmCompleteOptions, type LlmCompletion, type LlmMessage, type LlmProvider } from './types';
+import {
+  LlmUnavailableError,
+  type LlmCompleteOptions,
+  type LlmCompletion,
+  type LlmMessage,
+  type LlmProvider,
+} from './types';
 
 /** Runs one prompt in the extension; `signal` aborts it (bind it to a CancellationToken). */
 export type VsCodeLmCall = (params: LlmCompleteParams, signal: AbortSignal) => Promise<LlmCompleteResult>;
@@ -58,7 +64,10 @@ export class VsCodeLmProvider implements LlmProvider {
     try {
       const result = await Promise.race([this.opts.call(params, ac.signal), guard]);
       if (!result || typeof result.text !== 'string') {
-        throw new LlmUnavailableError('bad-answer', "The LLM is unavailable: VS Code's language model returned no text.");
+        throw new LlmUnavailableError(
+          'bad-answer',
+          "The LLM is unavailable: VS Code's language model returned no text.",
+        );
       }
       const prompt = messages.reduce((n, m) => n + estimateTokens(m.content), 0);
       return {
@@ -70,7 +79,11 @@ export class VsCodeLmProvider implements LlmProvider {
       if (err instanceof LlmUnavailableError) throw err;
       // The extension answers LlmUnavailable (no model, no consent, quota) with a sentence of its own.
       const msg = errorMessage(err).replace(/[.。]\s*$/, '');
-      throw new LlmUnavailableError('http', `The LLM is unavailable: VS Code's language model failed (${msg}).`, { cause: err });
+      throw new LlmUnavailableError(
+        'http',
+        `The LLM is unavailable: VS Code's language model failed (${msg}).`,
+        { cause: err },
+      );
     } finally {
       clearTimeout(timer);
       if (onAbort) opts.signal?.removeEventListener('abort', onAbort);

@@ -17,7 +17,14 @@ export function agentName(server: McpServer): string {
   return `${v.name.replace(/\s+/g, '-')}${v.version ? `@${v.version}` : ''}`;
 }
 
-export function auditAgentRead(svc: MnemoService, server: McpServer, tool: string, projects: McpProjects, ids: string[], note?: string): void {
+export function auditAgentRead(
+  svc: MnemoService,
+  server: McpServer,
+  tool: string,
+  projects: McpProjects,
+  ids: string[],
+  note?: string,
+): void {
   try {
     svc.audit.append([
       {

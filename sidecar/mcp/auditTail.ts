@@ -6,7 +6,17 @@
  * (a second, harmless refresh of the same projects). Uses fs.watch on the audit folder (inotify,
  * FSEvents, ReadDirectoryChangesW), debounced.
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, statSync, watch, type FSWatcher } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  statSync,
+  watch,
+  type FSWatcher,
+} from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { AuditEntry } from '../protocol';
 
@@ -14,7 +24,11 @@ export interface AuditTail {
   close(): void;
 }
 
-export function tailAuditLog(file: string, onChanged: (projectIds: string[], ids: string[]) => void, debounceMs = 250): AuditTail {
+export function tailAuditLog(
+  file: string,
+  onChanged: (projectIds: string[], ids: string[]) => void,
+  debounceMs = 250,
+): AuditTail {
   mkdirSync(dirname(file), { recursive: true });
   let offset = existsSync(file) ? statSync(file).size : 0;
   let partial = '';

@@ -42,7 +42,10 @@ type WithService = <T>(fn: (svc: MnemoService) => Promise<T>) => Promise<T>;
 /** How an agent starts this very CLI's MCP server (absolute paths; the data folder when not the default). */
 export function cliLaunch(dataDir: string | undefined): McpLaunch {
   const script = process.argv[1] ? realpathSync(process.argv[1]) : join(__dirname, 'cli.js');
-  return { command: process.execPath, args: [script, 'mcp', ...(dataDir ? ['--data-dir', resolve(dataDir)] : [])] };
+  return {
+    command: process.execPath,
+    args: [script, 'mcp', ...(dataDir ? ['--data-dir', resolve(dataDir)] : [])],
+  };
 }
 
 async function confirmWrite(changes: FileChange[], yes: boolean, out: Out): Promise<boolean> {
@@ -70,25 +73,48 @@ async function confirmWrite(changes: FileChange[], yes: boolean, out: Out): Prom
 
 function instructionFile(v: string | undefined, fallback: InstructionFile): InstructionFile {
   if (v === undefined) return fallback;
-  if (!(INSTRUCTION_FILES as readonly string[]).includes(v)) throw new InvalidInputError(`--file must be one of ${INSTRUCTION_FILES.join(', ')}.`);
+  if (!(INSTRUCTION_FILES as readonly string[]).includes(v))
+    throw new InvalidInputError(`--file must be one of ${INSTRUCTION_FILES.join(', ')}.`);
   return v as InstructionFile;
 }
 
 export async function connectCommand(
-  args: { agent?: string; projectDir: string; dataDir?: string; yes: boolean; undo: boolean; pointer: boolean; file?: string },
+  args: {
+    agent?: string;
+    projectDir: string;
+    dataDir?: string;
+    yes: boolean;
+    undo: boolean;
+    pointer: boolean;
+    file?: string;
+  },
   out: Out,
 ): Promise<void> {
   if (!isAgent(args.agent)) {
-    throw new InvalidInputError(args.agent ? `Unknown agent "${args.agent}": use one of ${AGENTS.join(', ')}.` : `connect needs an agent: one of ${AGENTS.join(', ')}.`);
+    throw new InvalidInputError(
+      args.agent
+        ? `Unknown agent "${args.agent}": use one of ${AGENTS.join(', ')}.`
+        : `connect needs an agent: one of ${AGENTS.join(', ')}.`,
+    );
   }
   const agent = args.agent;
   const file = instructionFile(args.file, instructionFileFor(agent));
   if (args.undo) {
-    const changes = [planUndo(configPath(agent, { projectDir: args.projectDir }), (t) => removeFromConfig(agent, t))];
-    if (args.pointer) changes.push(planUndo(join(args.projectDir, file), (t) => removeSection(t, POINTER_BEGIN, POINTER_END)));
+    const changes = [
+      planUndo(configPath(agent, { projectDir: args.projectDir }), (t) => removeFromConfig(agent, t)),
+    ];
+    if (args.pointer)
+      changes.push(
+        planUndo(join(args.projectDir, file), (t) => removeSection(t, POINTER_BEGIN, POINTER_END)),
+      );
     if (await confirmWrite(changes, args.yes, out)) {
       changes.forEach(applyUndo);
-      out(`Undone: ${changes.filter((c) => c.changed).map((c) => c.file).join(', ')}.`);
+      out(
+        `Undone: ${changes
+          .filter((c) => c.changed)
+          .map((c) => c.file)
+          .join(', ')}.`,
+      );
     }
     return;
   }
@@ -96,21 +122,35 @@ export async function connectCommand(
   if (args.pointer) changes.push(planPointer(agent, args.projectDir, file));
   if (await confirmWrite(changes, args.yes, out)) {
     changes.forEach(applyChange);
-    out(`${AGENT_LABEL[agent]} now starts Mnemo's MCP server (${changes[0]!.file}); restart it to pick the change up. Undo with: mnemo connect ${agent} --undo${args.pointer ? ' --pointer' : ''}`);
+    out(
+      `${AGENT_LABEL[agent]} now starts Mnemo's MCP server (${changes[0]!.file}); restart it to pick the change up. Undo with: mnemo connect ${agent} --undo${args.pointer ? ' --pointer' : ''}`,
+    );
   }
 }
 
 export function describeImport(r: ImportReport, out: Out, explain: boolean): void {
-  out(`Imported from ${r.files.length ? r.files.join(', ') : 'no rule files'}: ${r.stored} stored, ${r.pending} pending review, ${r.refreshed} refreshed, ${r.unchanged} already imported, ${r.refused} not rules.`);
+  out(
+    `Imported from ${r.files.length ? r.files.join(', ') : 'no rule files'}: ${r.stored} stored, ${r.pending} pending review, ${r.refreshed} refreshed, ${r.unchanged} already imported, ${r.refused} not rules.`,
+  );
   for (const i of r.items) {
     if (i.outcome === 'unchanged' && !explain) continue;
     if (i.outcome === 'refused' && !explain) continue;
-    out(`  ${i.outcome.padEnd(9)} ${i.source_ref}  ${i.text.length > 90 ? i.text.slice(0, 89) + '…' : i.text}${explain ? `\n            why: ${i.reason}` : ''}`);
+    out(
+      `  ${i.outcome.padEnd(9)} ${i.source_ref}  ${i.text.length > 90 ? i.text.slice(0, 89) + '…' : i.text}${explain ? `\n            why: ${i.reason}` : ''}`,
+    );
   }
 }
 
 export async function importRulesCommand(
-  args: { path?: string; projectId: string; review: boolean; memoriesDir?: string; by: string; json: boolean; explain: boolean },
+  args: {
+    path?: string;
+    projectId: string;
+    review: boolean;
+    memoriesDir?: string;
+    by: string;
+    json: boolean;
+    explain: boolean;
+  },
   withService: WithService,
   out: Out,
 ): Promise<void> {
@@ -124,14 +164,18 @@ export async function importRulesCommand(
   const sources = st.isDirectory()
     ? discoverRuleSources({ projectDir: target, projectId: args.projectId, repoMemoryDir: args.memoriesDir })
     : [sourceForFile(target, process.cwd(), args.projectId)];
-  if (sources.length === 0) throw new InvalidInputError(`No AGENTS.md, CLAUDE.md, .github/copilot-instructions.md, .cursorrules or .cursor/rules/* in ${target}.`);
+  if (sources.length === 0)
+    throw new InvalidInputError(
+      `No AGENTS.md, CLAUDE.md, .github/copilot-instructions.md, .cursorrules or .cursor/rules/* in ${target}.`,
+    );
   const report = await withService((svc) =>
     importRules(
       {
-        exists: async (id) => svc.get(id).then(
-          () => true,
-          () => false,
-        ),
+        exists: async (id) =>
+          svc.get(id).then(
+            () => true,
+            () => false,
+          ),
         remember: (p) => svc.remember(p),
       },
       sources,
@@ -150,15 +194,28 @@ export async function promoteCommand(
   const file = instructionFile(args.file, 'AGENTS.md');
   const path = join(args.projectDir, file);
   await withService(async (svc) => {
-    const confirmed = (await svc.list({ project_id: args.projectId, status: ['confirmed'], limit: 10_000 })).items;
-    const wanted = args.ids ? args.ids.split(',').map((s) => s.trim()).filter(Boolean) : confirmed.map((m) => m.id);
+    const confirmed = (await svc.list({ project_id: args.projectId, status: ['confirmed'], limit: 10_000 }))
+      .items;
+    const wanted = args.ids
+      ? args.ids
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : confirmed.map((m) => m.id);
     const byId = new Map(confirmed.map((m) => [m.id, m]));
-    for (const id of wanted) if (!byId.has(id)) throw new InvalidInputError(`${id} is not a confirmed memory of ${args.projectId}; only confirmed memories are promoted.`);
+    for (const id of wanted)
+      if (!byId.has(id))
+        throw new InvalidInputError(
+          `${id} is not a confirmed memory of ${args.projectId}; only confirmed memories are promoted.`,
+        );
     const before = readIfExists(path);
     // Memories already in the section stay (when still confirmed), the new ones join them.
     const keep = promotedIds(before).filter((id) => byId.has(id));
     const chosen = [...new Set([...keep, ...wanted])].map((id) => byId.get(id)!);
-    if (chosen.length === 0) throw new InvalidInputError(`${args.projectId} has no confirmed memories to promote; confirm some in the Mnemo view or with mnemo confirm ID.`);
+    if (chosen.length === 0)
+      throw new InvalidInputError(
+        `${args.projectId} has no confirmed memories to promote; confirm some in the Mnemo view or with mnemo confirm ID.`,
+      );
     const change = planChange(path, renderPromoted(before, chosen));
     if (!(await confirmWrite([change], args.yes, out))) return;
     applyChange(change);
@@ -169,7 +226,9 @@ export async function promoteCommand(
       await svc.update({ id: m.id, patch: { source_ref: [...m.source_ref, ref] }, by: args.by });
       n++;
     }
-    out(`Wrote ${chosen.length} memories into Mnemo's section of ${path} (${n} newly promoted; audited). Review and commit it with git.`);
+    out(
+      `Wrote ${chosen.length} memories into Mnemo's section of ${path} (${n} newly promoted; audited). Review and commit it with git.`,
+    );
   });
 }
 
@@ -178,15 +237,23 @@ export async function readableExportCommand(
   withService: WithService,
   out: Out,
 ): Promise<void> {
-  if (!isReadableFormat(args.format)) throw new InvalidInputError(`--format must be ${READABLE_FORMATS.join(' or ')}.`);
-  if (!args.out) throw new InvalidInputError(`export --format ${args.format} needs --out FILE (or - for stdout).`);
+  if (!isReadableFormat(args.format))
+    throw new InvalidInputError(`--format must be ${READABLE_FORMATS.join(' or ')}.`);
+  if (!args.out)
+    throw new InvalidInputError(`export --format ${args.format} needs --out FILE (or - for stdout).`);
   const format = args.format;
   const status = STATUSES.filter((s) => args.includeWrong || s !== 'wrong');
   const memories: Memory[] = await withService(async (svc) => {
     const r = await svc.list({ project_id: args.projectId, status, limit: 10_000 });
     const at = new Date().toISOString();
     svc.audit.append([
-      { at, action: 'export', project_id: args.projectId, by: args.by, note: `readable export (${format}, not encrypted): ${r.items.length} memories to ${args.out === '-' ? 'stdout' : resolve(args.out!)}` },
+      {
+        at,
+        action: 'export',
+        project_id: args.projectId,
+        by: args.by,
+        note: `readable export (${format}, not encrypted): ${r.items.length} memories to ${args.out === '-' ? 'stdout' : resolve(args.out!)}`,
+      },
     ]);
     return r.items;
   });
@@ -198,5 +265,7 @@ export async function readableExportCommand(
   const file = isAbsolute(args.out) ? args.out : resolve(args.out);
   writeFileSync(file, text, { mode: 0o600 });
   chmodSync(file, 0o600);
-  out(`Wrote ${file}: ${memories.length} memories as ${format}. Secrets were redacted when stored, but this file is NOT encrypted; use mnemo export --out for an encrypted backup.`);
+  out(
+    `Wrote ${file}: ${memories.length} memories as ${format}. Secrets were redacted when stored, but this file is NOT encrypted; use mnemo export --out for an encrypted backup.`,
+  );
 }

@@ -84,7 +84,13 @@ export function configPath(agent: AgentId, ctx: LocationContext): string {
     case 'copilot-cli':
       return join(env.COPILOT_HOME || join(home, '.copilot'), 'mcp-config.json');
     case 'cline':
-      return join(ctx.vscodeUserDir ?? defaultVscodeUserDir(home, env, platform), 'globalStorage', 'saoudrizwan.claude-dev', 'settings', 'cline_mcp_settings.json');
+      return join(
+        ctx.vscodeUserDir ?? defaultVscodeUserDir(home, env, platform),
+        'globalStorage',
+        'saoudrizwan.claude-dev',
+        'settings',
+        'cline_mcp_settings.json',
+      );
   }
 }
 
@@ -95,7 +101,11 @@ export function isProjectScoped(agent: AgentId): boolean {
 
 /** The server entry in an agent's JSON dialect. */
 export function jsonEntry(agent: Exclude<AgentId, 'codex'>, launch: McpLaunch): Record<string, unknown> {
-  const base: Record<string, unknown> = { command: launch.command, args: launch.args, ...(launch.env && Object.keys(launch.env).length ? { env: launch.env } : {}) };
+  const base: Record<string, unknown> = {
+    command: launch.command,
+    args: launch.args,
+    ...(launch.env && Object.keys(launch.env).length ? { env: launch.env } : {}),
+  };
   if (agent === 'cline') return { ...base, disabled: false, autoApprove: [] };
   if (agent === 'copilot-cli') return { type: 'local', ...base, tools: ['*'] };
   return base;
@@ -107,16 +117,20 @@ function parseJsonConfig(text: string | undefined, file: string): Record<string,
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new InvalidInputError(`${file} is not valid JSON (${(e as Error).message}); fix it or move it away, Mnemo did not change it.`);
+    throw new InvalidInputError(
+      `${file} is not valid JSON (${(e as Error).message}); fix it or move it away, Mnemo did not change it.`,
+    );
   }
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new InvalidInputError(`${file} does not hold a JSON object; Mnemo did not change it.`);
+  if (!data || typeof data !== 'object' || Array.isArray(data))
+    throw new InvalidInputError(`${file} does not hold a JSON object; Mnemo did not change it.`);
   return data as Record<string, unknown>;
 }
 
 function servers(obj: Record<string, unknown>, file: string): Record<string, unknown> {
   const s = obj.mcpServers;
   if (s === undefined) return {};
-  if (!s || typeof s !== 'object' || Array.isArray(s)) throw new InvalidInputError(`"mcpServers" in ${file} is not an object; Mnemo did not change it.`);
+  if (!s || typeof s !== 'object' || Array.isArray(s))
+    throw new InvalidInputError(`"mcpServers" in ${file} is not an object; Mnemo did not change it.`);
   return s as Record<string, unknown>;
 }
 
@@ -126,9 +140,17 @@ function tomlString(s: string): string {
 }
 
 function tomlTable(launch: McpLaunch): string {
-  const lines = [`[mcp_servers.${SERVER_KEY}]`, `command = ${tomlString(launch.command)}`, `args = [${launch.args.map(tomlString).join(', ')}]`];
+  const lines = [
+    `[mcp_servers.${SERVER_KEY}]`,
+    `command = ${tomlString(launch.command)}`,
+    `args = [${launch.args.map(tomlString).join(', ')}]`,
+  ];
   if (launch.env && Object.keys(launch.env).length) {
-    lines.push(`env = { ${Object.entries(launch.env).map(([k, v]) => `${/^[A-Za-z0-9_-]+$/.test(k) ? k : tomlString(k)} = ${tomlString(v)}`).join(', ')} }`);
+    lines.push(
+      `env = { ${Object.entries(launch.env)
+        .map(([k, v]) => `${/^[A-Za-z0-9_-]+$/.test(k) ? k : tomlString(k)} = ${tomlString(v)}`)
+        .join(', ')} }`,
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -159,12 +181,19 @@ function checkToml(text: string, file: string): Record<string, unknown> {
   try {
     return parseToml(text) as Record<string, unknown>;
   } catch (e) {
-    throw new InvalidInputError(`${file} is not valid TOML (${(e as Error).message.split('\n')[0]}); fix it or move it away, Mnemo did not change it.`);
+    throw new InvalidInputError(
+      `${file} is not valid TOML (${(e as Error).message.split('\n')[0]}); fix it or move it away, Mnemo did not change it.`,
+    );
   }
 }
 
 /** The file's text with Mnemo's entry set to `launch` (everything else kept). */
-export function renderConfig(agent: AgentId, existing: string | undefined, launch: McpLaunch, file = configPath(agent, { projectDir: '.' })): string {
+export function renderConfig(
+  agent: AgentId,
+  existing: string | undefined,
+  launch: McpLaunch,
+  file = configPath(agent, { projectDir: '.' }),
+): string {
   if (agent === 'codex') {
     const before = existing ?? '';
     checkToml(before, file);
@@ -189,7 +218,10 @@ export function renderConfig(agent: AgentId, existing: string | undefined, launc
     }
     const text = out.join('\n').replace(/\n*$/, '\n');
     const parsed = checkToml(text, file) as { mcp_servers?: Record<string, { command?: string }> };
-    if (parsed.mcp_servers?.[SERVER_KEY]?.command !== launch.command) throw new InvalidInputError(`Could not place Mnemo's table in ${file}; add it by hand (see docs/mcp.md).`);
+    if (parsed.mcp_servers?.[SERVER_KEY]?.command !== launch.command)
+      throw new InvalidInputError(
+        `Could not place Mnemo's table in ${file}; add it by hand (see docs/mcp.md).`,
+      );
     return text;
   }
   const obj = parseJsonConfig(existing, file);
@@ -198,13 +230,21 @@ export function renderConfig(agent: AgentId, existing: string | undefined, launc
 }
 
 /** The file's text without Mnemo's entry; undefined when nothing else is left (the file can go). */
-export function removeFromConfig(agent: AgentId, existing: string, file = configPath(agent, { projectDir: '.' })): string | undefined {
+export function removeFromConfig(
+  agent: AgentId,
+  existing: string,
+  file = configPath(agent, { projectDir: '.' }),
+): string | undefined {
   if (agent === 'codex') {
     checkToml(existing, file);
     const lines = existing.split('\n');
     const drop = new Set<number>();
     for (const [a, b] of tomlMnemoRanges(lines)) for (let i = a; i < b; i++) drop.add(i);
-    const text = lines.filter((_l, i) => !drop.has(i)).join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n*$/, '\n');
+    const text = lines
+      .filter((_l, i) => !drop.has(i))
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .replace(/\n*$/, '\n');
     return text.trim() ? text : undefined;
   }
   const obj = parseJsonConfig(existing, file);
@@ -217,7 +257,15 @@ export function removeFromConfig(agent: AgentId, existing: string, file = config
 
 /** A unified diff of a planned change (what the user sees before anything is written). */
 export function unifiedDiff(file: string, before: string | undefined, after: string | undefined): string {
-  return createTwoFilesPatch(before === undefined ? '/dev/null' : file, after === undefined ? '/dev/null' : file, before ?? '', after ?? '', '', '', { context: 3 });
+  return createTwoFilesPatch(
+    before === undefined ? '/dev/null' : file,
+    after === undefined ? '/dev/null' : file,
+    before ?? '',
+    after ?? '',
+    '',
+    '',
+    { context: 3 },
+  );
 }
 
 // ---------------------------------------------------------------- the instruction-file pointer
@@ -247,7 +295,12 @@ export const POINTER_TEXT = [
 ].join('\n');
 
 /** Replaces or appends a marker-delimited section Mnemo owns in a Markdown file. Pure and idempotent. */
-export function upsertSection(existing: string | undefined, begin: string, end: string, body: string): string {
+export function upsertSection(
+  existing: string | undefined,
+  begin: string,
+  end: string,
+  body: string,
+): string {
   const block = `${begin}\n${body.trimEnd()}\n${end}`;
   const text = existing ?? '';
   const a = text.indexOf(begin);
@@ -262,7 +315,11 @@ export function removeSection(existing: string, begin: string, end: string): str
   const a = existing.indexOf(begin);
   const b = a >= 0 ? existing.indexOf(end, a) : -1;
   if (a < 0 || b < 0) return existing;
-  const text = (existing.slice(0, a).replace(/\s*$/, '') + '\n\n' + existing.slice(b + end.length).replace(/^\s*/, '')).trim();
+  const text = (
+    existing.slice(0, a).replace(/\s*$/, '') +
+    '\n\n' +
+    existing.slice(b + end.length).replace(/^\s*/, '')
+  ).trim();
   return text ? text + '\n' : undefined;
 }
 
@@ -288,7 +345,13 @@ export function readIfExists(file: string): string | undefined {
 
 export function planChange(file: string, after: string | undefined): FileChange {
   const before = readIfExists(file);
-  return { file, before, after, changed: before !== after, diff: before === after ? '' : unifiedDiff(file, before, after) };
+  return {
+    file,
+    before,
+    after,
+    changed: before !== after,
+    diff: before === after ? '' : unifiedDiff(file, before, after),
+  };
 }
 
 export function planConnect(agent: AgentId, launch: McpLaunch, ctx: LocationContext): FileChange {
@@ -296,7 +359,11 @@ export function planConnect(agent: AgentId, launch: McpLaunch, ctx: LocationCont
   return planChange(file, renderConfig(agent, readIfExists(file), launch, file));
 }
 
-export function planPointer(agent: AgentId, projectDir: string, file: InstructionFile = instructionFileFor(agent)): FileChange {
+export function planPointer(
+  agent: AgentId,
+  projectDir: string,
+  file: InstructionFile = instructionFileFor(agent),
+): FileChange {
   const path = join(projectDir, file);
   return planChange(path, upsertSection(readIfExists(path), POINTER_BEGIN, POINTER_END, POINTER_TEXT));
 }
@@ -312,7 +379,8 @@ export function backupPath(file: string): string {
 export function applyChange(c: FileChange): void {
   if (!c.changed) return;
   mkdirSync(dirname(c.file), { recursive: true });
-  if (c.before !== undefined) writeFileSync(backupPath(c.file), c.before, { mode: statSync(c.file).mode & 0o777 });
+  if (c.before !== undefined)
+    writeFileSync(backupPath(c.file), c.before, { mode: statSync(c.file).mode & 0o777 });
   else rmSync(backupPath(c.file), { force: true });
   if (c.after === undefined) {
     rmSync(c.file, { force: true });
@@ -327,13 +395,32 @@ export function applyChange(c: FileChange): void {
  * Undo: restores the backup Mnemo kept, or — when Mnemo created the file or no backup is left — removes
  * only Mnemo's entry (the whole file when nothing else is in it).
  */
-export function planUndo(file: string, remove: (text: string) => string | undefined): FileChange & { restore: boolean } {
+export function planUndo(
+  file: string,
+  remove: (text: string) => string | undefined,
+): FileChange & { restore: boolean } {
   const before = readIfExists(file);
   const backup = readIfExists(backupPath(file));
-  if (backup !== undefined) return { file, before, after: backup, changed: before !== backup, diff: unifiedDiff(file, before, backup), restore: true };
-  if (before === undefined) return { file, before, after: undefined, changed: false, diff: '', restore: false };
+  if (backup !== undefined)
+    return {
+      file,
+      before,
+      after: backup,
+      changed: before !== backup,
+      diff: unifiedDiff(file, before, backup),
+      restore: true,
+    };
+  if (before === undefined)
+    return { file, before, after: undefined, changed: false, diff: '', restore: false };
   const after = remove(before);
-  return { file, before, after, changed: before !== after, diff: before === after ? '' : unifiedDiff(file, before, after), restore: false };
+  return {
+    file,
+    before,
+    after,
+    changed: before !== after,
+    diff: before === after ? '' : unifiedDiff(file, before, after),
+    restore: false,
+  };
 }
 
 export function applyUndo(c: FileChange & { restore: boolean }): void {

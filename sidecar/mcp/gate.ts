@@ -11,12 +11,19 @@ import { applyRules } from '../pipeline/rules';
 /** Drop reasons that mean "not a fact to keep", whoever says it. */
 const REFUSED = ['drop:hedge', 'drop:small-talk', 'drop:venting', 'drop:question', 'drop:too-short'];
 
-export type GateResult = { keep: true; category?: Category; reason: string } | { keep: false; reason: string };
+export type GateResult =
+  | { keep: true; category?: Category; reason: string }
+  | { keep: false; reason: string };
 
 export function gateAgentFact(text: string, now: Date = new Date()): GateResult {
-  const { candidates, dropped } = applyRules([{ id: 'm0', role: 'user', content: text, timestamp: now.toISOString() }], 'chat');
-  if (candidates.length > 0) return { keep: true, category: candidates[0]!.category, reason: candidates[0]!.reason };
+  const { candidates, dropped } = applyRules(
+    [{ id: 'm0', role: 'user', content: text, timestamp: now.toISOString() }],
+    'chat',
+  );
+  if (candidates.length > 0)
+    return { keep: true, category: candidates[0]!.category, reason: candidates[0]!.reason };
   const refused = dropped.find((d) => REFUSED.some((r) => d.reason.startsWith(r)));
-  if (refused && dropped.every((d) => REFUSED.some((r) => d.reason.startsWith(r)))) return { keep: false, reason: refused.reason };
+  if (refused && dropped.every((d) => REFUSED.some((r) => d.reason.startsWith(r))))
+    return { keep: false, reason: refused.reason };
   return { keep: true, reason: dropped[0]?.reason ?? 'no rule matched' };
 }

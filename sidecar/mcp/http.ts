@@ -43,7 +43,12 @@ function bearerOk(req: IncomingMessage, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function sendJson(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
 }
@@ -82,7 +87,12 @@ export async function serveHttp(opts: HttpMcpOptions): Promise<HttpMcpHandle> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== '/mcp') return sendJson(res, 404, 'Not found: the MCP endpoint is /mcp.');
     if (!bearerOk(req, opts.token)) {
-      return sendJson(res, 401, 'Missing or wrong bearer token: send "Authorization: Bearer <token>" with the token from mnemo mcp --http.', { 'www-authenticate': 'Bearer realm="mnemo"' });
+      return sendJson(
+        res,
+        401,
+        'Missing or wrong bearer token: send "Authorization: Bearer <token>" with the token from mnemo mcp --http.',
+        { 'www-authenticate': 'Bearer realm="mnemo"' },
+      );
     }
     const sid = req.headers['mcp-session-id'];
     const existing = typeof sid === 'string' ? sessions.get(sid) : undefined;
@@ -95,7 +105,8 @@ export async function serveHttp(opts: HttpMcpOptions): Promise<HttpMcpHandle> {
       }
       if (existing) return existing.transport.handleRequest(req, res, body);
       if (sid !== undefined) return sendJson(res, 404, 'Unknown MCP session; initialize a new one.');
-      if (!isInitializeRequest(body)) return sendJson(res, 400, 'The first request of a session must be initialize.');
+      if (!isInitializeRequest(body))
+        return sendJson(res, 400, 'The first request of a session must be initialize.');
       const mcp = opts.newServer();
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),

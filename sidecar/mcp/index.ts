@@ -23,7 +23,8 @@ export interface RunMcpOptions {
 
 /** Nothing but MCP may reach stdout: console output of libraries goes to stderr. */
 function keepStdoutForProtocol(): void {
-  const toErr = (...a: unknown[]) => process.stderr.write(a.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(' ') + '\n');
+  const toErr = (...a: unknown[]) =>
+    process.stderr.write(a.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(' ') + '\n');
   console.log = toErr;
   console.info = toErr;
   console.debug = toErr;
@@ -43,7 +44,12 @@ export async function runMcp(cfgInput: SidecarConfigInput, opts: RunMcpOptions):
     }
     if (process.env.MNEMO_DEBUG) process.stderr.write(stamped + '\n');
   };
-  const embedder = createEmbeddingProvider({ ...config.embedding, cacheDir: join(config.dataDir, 'models'), onProgress: (p) => log(p.message), log });
+  const embedder = createEmbeddingProvider({
+    ...config.embedding,
+    cacheDir: join(config.dataDir, 'models'),
+    onProgress: (p) => log(p.message),
+    log,
+  });
   const svc = new MnemoService({ config, embedder, backgroundQueue: false, events: { log } });
   await svc.start();
   log(`Mnemo MCP server (pid ${process.pid}) on ${opts.http ? 'HTTP' : 'stdio'}, data in ${config.dataDir}`);
@@ -62,7 +68,12 @@ export async function runMcp(cfgInput: SidecarConfigInput, opts: RunMcpOptions):
 
   if (opts.http) {
     const token = ensureToken(config.dataDir);
-    const h = await serveHttp({ port: opts.port ?? DEFAULT_MCP_PORT, token, log, newServer: () => createMcpServer(svc, { project: opts.project, log }) });
+    const h = await serveHttp({
+      port: opts.port ?? DEFAULT_MCP_PORT,
+      token,
+      log,
+      newServer: () => createMcpServer(svc, { project: opts.project, log }),
+    });
     stops.push(() => h.close());
     process.stderr.write(
       `Mnemo MCP server on ${h.url} (streamable HTTP, 127.0.0.1 only).\n` +

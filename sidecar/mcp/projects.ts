@@ -32,7 +32,11 @@ export function rootFolders(roots: { uri: string }[]): string[] {
   return out;
 }
 
-export function resolveProjects(opts: { pinned?: string; roots?: { uri: string }[]; cwd: string }): McpProjects {
+export function resolveProjects(opts: {
+  pinned?: string;
+  roots?: { uri: string }[];
+  cwd: string;
+}): McpProjects {
   if (opts.pinned) return { ids: [opts.pinned], primary: opts.pinned, from: 'pinned', folders: [opts.cwd] };
   const folders = rootFolders(opts.roots ?? []);
   if (folders.length > 0) {

@@ -8,7 +8,8 @@
 import type { Memory } from '../model';
 import { upsertSection } from './connect';
 
-export const PROMOTED_BEGIN = '<!-- mnemo:memories:begin (managed by Mnemo: promote memories to update; edits inside are replaced) -->';
+export const PROMOTED_BEGIN =
+  '<!-- mnemo:memories:begin (managed by Mnemo: promote memories to update; edits inside are replaced) -->';
 export const PROMOTED_END = '<!-- mnemo:memories:end -->';
 
 const HEADING: Record<Memory['category'], string> = {
@@ -33,8 +34,14 @@ export function promotedIds(markdown: string | undefined): string[] {
 export function renderPromoted(existing: string | undefined, memories: Memory[]): string {
   const byId = new Map<string, Memory>();
   for (const m of memories) byId.set(m.id, m);
-  const all = [...byId.values()].sort((x, y) => x.created_at.localeCompare(y.created_at) || x.id.localeCompare(y.id));
-  const lines = ['## Project memory (from Mnemo)', '', 'Decisions the team confirmed in Mnemo. Promote more from the Mnemo view or with `mnemo promote-to-repo`.'];
+  const all = [...byId.values()].sort(
+    (x, y) => x.created_at.localeCompare(y.created_at) || x.id.localeCompare(y.id),
+  );
+  const lines = [
+    '## Project memory (from Mnemo)',
+    '',
+    'Decisions the team confirmed in Mnemo. Promote more from the Mnemo view or with `mnemo promote-to-repo`.',
+  ];
   for (const cat of ['instruction', 'persona', 'episodic'] as const) {
     const ms = all.filter((m) => m.category === cat);
     if (ms.length === 0) continue;

@@ -35,12 +35,22 @@ function record(m: Memory) {
 }
 
 function sorted(memories: Memory[]): Memory[] {
-  return [...memories].sort((a, b) => a.project_id.localeCompare(b.project_id) || a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  return [...memories].sort(
+    (a, b) =>
+      a.project_id.localeCompare(b.project_id) ||
+      a.created_at.localeCompare(b.created_at) ||
+      a.id.localeCompare(b.id),
+  );
 }
 
-export function renderReadable(memories: Memory[], format: ReadableFormat, meta: { at: string; by: string }): string {
+export function renderReadable(
+  memories: Memory[],
+  format: ReadableFormat,
+  meta: { at: string; by: string },
+): string {
   const ms = sorted(memories);
-  if (format === 'jsonl') return ms.map((m) => JSON.stringify(record(m))).join('\n') + (ms.length ? '\n' : '');
+  if (format === 'jsonl')
+    return ms.map((m) => JSON.stringify(record(m))).join('\n') + (ms.length ? '\n' : '');
   const out = [
     '# Mnemo memories',
     '',
@@ -52,8 +62,13 @@ export function renderReadable(memories: Memory[], format: ReadableFormat, meta:
       project = m.project_id;
       out.push('', `## ${project}`, '');
     }
-    const from = m.source_ref.length ? `; from ${m.source_ref.slice(0, 3).join(', ')}${m.source_ref.length > 3 ? ', …' : ''}` : '';
-    out.push(`- ${m.text.replace(/\s*\n\s*/g, ' ')}  `, `  _${m.category}, ${m.status}, confidence ${m.confidence_score.toFixed(2)}, ${m.created_at.slice(0, 10)}, by ${m.confirmed_by ?? m.added_by}${from} — ${m.id}_`);
+    const from = m.source_ref.length
+      ? `; from ${m.source_ref.slice(0, 3).join(', ')}${m.source_ref.length > 3 ? ', …' : ''}`
+      : '';
+    out.push(
+      `- ${m.text.replace(/\s*\n\s*/g, ' ')}  `,
+      `  _${m.category}, ${m.status}, confidence ${m.confidence_score.toFixed(2)}, ${m.created_at.slice(0, 10)}, by ${m.confirmed_by ?? m.added_by}${from} — ${m.id}_`,
+    );
   }
   return out.join('\n') + '\n';
 }

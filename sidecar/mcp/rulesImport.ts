@@ -18,7 +18,12 @@ import type { IngestDecision, RememberParams } from '../protocol';
 import { gateAgentFact } from './gate';
 
 /** The instruction files of a repository, in the order they are read. */
-export const RULE_FILES = ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md', '.cursorrules'] as const;
+export const RULE_FILES = [
+  'AGENTS.md',
+  'CLAUDE.md',
+  '.github/copilot-instructions.md',
+  '.cursorrules',
+] as const;
 
 export interface RuleLine {
   text: string;
@@ -147,12 +152,18 @@ export function discoverRuleSources(o: DiscoverOptions): RuleSource[] {
   const out: RuleSource[] = [];
   for (const name of RULE_FILES) {
     const f = join(dir, name);
-    if (existsSync(f) && statSync(f).isFile()) out.push({ file: f, ref: ref(f), kind: 'instructions', project_id: o.projectId });
+    if (existsSync(f) && statSync(f).isFile())
+      out.push({ file: f, ref: ref(f), kind: 'instructions', project_id: o.projectId });
   }
-  for (const f of listMd(join(dir, '.cursor', 'rules'))) out.push({ file: f, ref: ref(f), kind: 'instructions', project_id: o.projectId });
-  if (o.repoMemoryDir) for (const f of listMd(o.repoMemoryDir)) out.push({ file: f, ref: f, kind: 'agent-memory', project_id: o.projectId });
+  for (const f of listMd(join(dir, '.cursor', 'rules')))
+    out.push({ file: f, ref: ref(f), kind: 'instructions', project_id: o.projectId });
+  if (o.repoMemoryDir)
+    for (const f of listMd(o.repoMemoryDir))
+      out.push({ file: f, ref: f, kind: 'agent-memory', project_id: o.projectId });
   // User-scope memory applies in every workspace: it becomes global (recalled in every project).
-  if (o.userMemoryDir) for (const f of listMd(o.userMemoryDir)) out.push({ file: f, ref: f, kind: 'agent-memory', project_id: GLOBAL_PROJECT });
+  if (o.userMemoryDir)
+    for (const f of listMd(o.userMemoryDir))
+      out.push({ file: f, ref: f, kind: 'agent-memory', project_id: GLOBAL_PROJECT });
   return out;
 }
 
@@ -161,8 +172,16 @@ export function sourceForFile(file: string, projectDir: string, projectId: strin
   const f = resolve(file);
   const r = relative(resolve(projectDir), f);
   const inside = r && !r.startsWith('..');
-  const known = inside && ((RULE_FILES as readonly string[]).includes(r.split(sep).join('/')) || r.split(sep).slice(0, 2).join('/') === '.cursor/rules');
-  return { file: f, ref: inside ? r.split(sep).join('/') : f, kind: known || basename(f) === '.cursorrules' ? 'instructions' : 'agent-memory', project_id: projectId };
+  const known =
+    inside &&
+    ((RULE_FILES as readonly string[]).includes(r.split(sep).join('/')) ||
+      r.split(sep).slice(0, 2).join('/') === '.cursor/rules');
+  return {
+    file: f,
+    ref: inside ? r.split(sep).join('/') : f,
+    kind: known || basename(f) === '.cursorrules' ? 'instructions' : 'agent-memory',
+    project_id: projectId,
+  };
 }
 
 /** What the import needs of the service: the CLI passes MnemoService, the extension its sidecar client. */
@@ -192,10 +211,20 @@ export interface ImportReport {
 export async function importRules(
   target: ImportTarget,
   sources: RuleSource[],
-  opts: { by: string; review?: boolean; category?: Category; read?: (file: string) => string } = { by: 'mnemo' },
+  opts: { by: string; review?: boolean; category?: Category; read?: (file: string) => string } = {
+    by: 'mnemo',
+  },
 ): Promise<ImportReport> {
   const read = opts.read ?? ((f: string) => readFileSync(f, 'utf8'));
-  const report: ImportReport = { files: [], stored: 0, pending: 0, refreshed: 0, unchanged: 0, refused: 0, items: [] };
+  const report: ImportReport = {
+    files: [],
+    stored: 0,
+    pending: 0,
+    refreshed: 0,
+    unchanged: 0,
+    refused: 0,
+    items: [],
+  };
   for (const src of sources) {
     report.files.push(src.ref);
     for (const rule of parseRules(read(src.file))) {

@@ -111,7 +111,9 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
       try {
         roots = (await server.server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS })).roots;
       } catch (e) {
-        throw new MnemoError(`Could not learn this client's project from its MCP roots (${errorMessage(e)}); try again.`);
+        throw new MnemoError(
+          `Could not learn this client's project from its MCP roots (${errorMessage(e)}); try again.`,
+        );
       }
     }
     const p = resolveProjects({ pinned: opts.project, roots, cwd });
@@ -126,7 +128,10 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
     return projects;
   };
   server.server.setNotificationHandler(
-    z.object({ method: z.literal('notifications/roots/list_changed'), params: z.object({}).passthrough().optional() }),
+    z.object({
+      method: z.literal('notifications/roots/list_changed'),
+      params: z.object({}).passthrough().optional(),
+    }),
     () => {
       projects = undefined;
     },
@@ -136,7 +141,8 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
   const visible = async (id: string): Promise<Memory> => {
     const p = await currentProjects();
     const m = await svc.get(id);
-    if (m.project_id !== GLOBAL_PROJECT && !p.ids.includes(m.project_id)) throw new NotFoundError(`No memory with id ${id} in ${p.ids.join(', ')}.`);
+    if (m.project_id !== GLOBAL_PROJECT && !p.ids.includes(m.project_id))
+      throw new NotFoundError(`No memory with id ${id} in ${p.ids.join(', ')}.`);
     return m;
   };
 
@@ -154,7 +160,9 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
           await new Promise((r) => setTimeout(r, 250 * attempt));
           continue;
         }
-        log(`MCP ${tool} by ${agentName(server)} failed: ${e instanceof Error && !(e instanceof NotFoundError) ? (e.stack ?? e.message) : errorMessage(e)}`);
+        log(
+          `MCP ${tool} by ${agentName(server)} failed: ${e instanceof Error && !(e instanceof NotFoundError) ? (e.stack ?? e.message) : errorMessage(e)}`,
+        );
         return fail(errorMessage(e));
       }
     }
@@ -167,10 +175,26 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
       description:
         "Recall what Mnemo remembers that matters for a task or question in this project (decisions, settings, conventions, past fixes), plus memories promoted to global. Call it at the start of every task with the task itself as the query. Returns one block ready to put in context — the memories, then evidence (past turns as they were said, with speaker and date) — and the items with their provenance (where each memory came from, who added or confirmed it). Never returns another project's memories.",
       inputSchema: {
-        query: z.string().trim().min(1, 'recall needs a non-empty "query" (the task or question).').max(2000).describe('The task or question, in natural language.'),
-        top_k: z.number().int('top_k must be a whole number.').min(1, 'top_k must be at least 1.').max(20, 'top_k must be at most 20.').optional().describe('How many memories at most (default the user setting, 3).'),
+        query: z
+          .string()
+          .trim()
+          .min(1, 'recall needs a non-empty "query" (the task or question).')
+          .max(2000)
+          .describe('The task or question, in natural language.'),
+        top_k: z
+          .number()
+          .int('top_k must be a whole number.')
+          .min(1, 'top_k must be at least 1.')
+          .max(20, 'top_k must be at most 20.')
+          .optional()
+          .describe('How many memories at most (default the user setting, 3).'),
       },
-      outputSchema: { block: z.string(), tokens: z.number(), project_ids: z.array(z.string()), items: z.array(ITEM) },
+      outputSchema: {
+        block: z.string(),
+        tokens: z.number(),
+        project_ids: z.array(z.string()),
+        items: z.array(ITEM),
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ query, top_k }) =>
@@ -184,8 +208,19 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
           ...(i.memory.speaker ? { speaker: i.memory.speaker } : {}),
           ...(i.memory.occurred_at ? { occurred_at: i.memory.occurred_at } : {}),
         }));
-        auditAgentRead(svc, server, 'recall', p, items.map((i) => i.id));
-        return ok(r.items.length ? r.block : `No memories recalled for this query in ${p.ids.join(', ')}.`, { block: r.block, tokens: r.tokens, project_ids: p.ids, items });
+        auditAgentRead(
+          svc,
+          server,
+          'recall',
+          p,
+          items.map((i) => i.id),
+        );
+        return ok(r.items.length ? r.block : `No memories recalled for this query in ${p.ids.join(', ')}.`, {
+          block: r.block,
+          tokens: r.tokens,
+          project_ids: p.ids,
+          items,
+        });
       }),
   );
 
@@ -196,12 +231,37 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
       description:
         'Remember one decision, setting, convention or fix for this project, in one or two self-contained sentences (e.g. "Use pnpm, not npm, in this repo."). It goes through the same pipeline as everything Mnemo learns: secrets are redacted, hedges, questions and small talk are refused, a repeat refreshes the memory it repeats, one marked wrong is blocked, and the new memory waits for a person to confirm it before recall returns it.',
       inputSchema: {
-        text: z.string().trim().min(1, 'remember needs a non-empty "text".').max(2000, 'The text is longer than 2000 characters; remember one fact at a time.').describe('The fact, self-contained.'),
-        category: z.enum(CATEGORIES).optional().describe('persona (preferences, habits), episodic (events), instruction (rules, workflows, decisions). Guessed when omitted.'),
-        why: z.string().trim().max(500, '"why" is longer than 500 characters.').optional().describe('Why it holds (the reason or evidence); kept with the memory.'),
+        text: z
+          .string()
+          .trim()
+          .min(1, 'remember needs a non-empty "text".')
+          .max(2000, 'The text is longer than 2000 characters; remember one fact at a time.')
+          .describe('The fact, self-contained.'),
+        category: z
+          .enum(CATEGORIES)
+          .optional()
+          .describe(
+            'persona (preferences, habits), episodic (events), instruction (rules, workflows, decisions). Guessed when omitted.',
+          ),
+        why: z
+          .string()
+          .trim()
+          .max(500, '"why" is longer than 500 characters.')
+          .optional()
+          .describe('Why it holds (the reason or evidence); kept with the memory.'),
       },
-      outputSchema: { outcome: z.enum(['stored', 'refreshed', 'pending', 'dropped']), id: z.string().optional(), project_id: z.string(), reason: z.string() },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      outputSchema: {
+        outcome: z.enum(['stored', 'refreshed', 'pending', 'dropped']),
+        id: z.string().optional(),
+        project_id: z.string(),
+        reason: z.string(),
+      },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     },
     ({ text, category, why }) =>
       run('remember', async () => {
@@ -209,7 +269,11 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
         const gate = gateAgentFact(text);
         if (!gate.keep) {
           auditAgentRead(svc, server, 'remember', p, [], `refused by ${gate.reason}`);
-          return ok(`Not remembered: the rules drop this (${gate.reason}); state it as a decision or fact.`, { outcome: 'dropped', project_id: p.primary, reason: gate.reason });
+          return ok(`Not remembered: the rules drop this (${gate.reason}); state it as a decision or fact.`, {
+            outcome: 'dropped',
+            project_id: p.primary,
+            reason: gate.reason,
+          });
         }
         const client = agentName(server);
         const d = await svc.remember({
@@ -227,7 +291,12 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
             : d.outcome === 'refreshed'
               ? `Already known; refreshed ${d.id}.`
               : `Remembered as ${d.id} in ${p.primary}; it waits for a person to confirm it.`;
-        return ok(what, { outcome: d.outcome, ...(d.id ? { id: d.id } : {}), project_id: p.primary, reason: d.reason });
+        return ok(what, {
+          outcome: d.outcome,
+          ...(d.id ? { id: d.id } : {}),
+          project_id: p.primary,
+          reason: d.reason,
+        });
       }),
   );
 
@@ -238,8 +307,18 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
       description:
         'Mark a memory of this project as wrong (by its id from recall or search), with the reason. It is never recalled again and the same fact is not re-learned; whoever confirmed it is told.',
       inputSchema: {
-        id: z.string().regex(/^mem_[0-9a-f]{16}$/, 'id must be a memory id like mem_0123456789abcdef (from recall or search).'),
-        reason: z.string().trim().min(1, 'mark_wrong needs a "reason".').max(500).describe('What is wrong about it.'),
+        id: z
+          .string()
+          .regex(
+            /^mem_[0-9a-f]{16}$/,
+            'id must be a memory id like mem_0123456789abcdef (from recall or search).',
+          ),
+        reason: z
+          .string()
+          .trim()
+          .min(1, 'mark_wrong needs a "reason".')
+          .max(500)
+          .describe('What is wrong about it.'),
       },
       outputSchema: { id: z.string(), status: z.string() },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -263,8 +342,17 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
         "Search this project's memories (and global ones) by meaning (default) or by keywords; unlike recall it also lists memories waiting for review, and returns up to `limit` results with their provenance.",
       inputSchema: {
         query: z.string().trim().min(1, 'search needs a non-empty "query".').max(2000),
-        mode: z.enum(['semantic', 'keyword']).optional().describe('semantic (default) or keyword (every word must appear).'),
-        limit: z.number().int().min(1).max(100).optional().describe('At most this many results (default 10).'),
+        mode: z
+          .enum(['semantic', 'keyword'])
+          .optional()
+          .describe('semantic (default) or keyword (every word must appear).'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(100)
+          .optional()
+          .describe('At most this many results (default 10).'),
       },
       outputSchema: { project_ids: z.array(z.string()), items: z.array(ITEM) },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -276,16 +364,32 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
         const scopes = [...p.ids, GLOBAL_PROJECT];
         const found = new Map<string, { memory: Memory; score: number }>();
         for (const project_id of scopes) {
-          const r = await svc.search({ query, mode: mode ?? 'semantic', project_id, include_global: false, status: VISIBLE, limit: n });
+          const r = await svc.search({
+            query,
+            mode: mode ?? 'semantic',
+            project_id,
+            include_global: false,
+            status: VISIBLE,
+            limit: n,
+          });
           for (const i of r.items) if (!found.has(i.memory.id)) found.set(i.memory.id, i);
         }
         const items = [...found.values()]
           .sort((a, b) => b.score - a.score)
           .slice(0, n)
           .map((i) => ({ ...provenance(i.memory), score: i.score }));
-        auditAgentRead(svc, server, 'search', p, items.map((i) => i.id));
+        auditAgentRead(
+          svc,
+          server,
+          'search',
+          p,
+          items.map((i) => i.id),
+        );
         const lines = items.map((i) => `- ${i.id} [${i.status}, ${i.category}] ${i.text}`);
-        return ok(items.length ? lines.join('\n') : `No memories match in ${p.ids.join(', ')}.`, { project_ids: p.ids, items });
+        return ok(items.length ? lines.join('\n') : `No memories match in ${p.ids.join(', ')}.`, {
+          project_ids: p.ids,
+          items,
+        });
       }),
   );
 
@@ -293,17 +397,33 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
     'get',
     {
       title: 'Get a memory with its evidence',
-      description: 'One memory of this project by id, with its evidence: where it came from (source_ref: messages, commands, file:line) and its history in the audit log (created, confirmed, refreshed, marked wrong, by whom).',
-      inputSchema: { id: z.string().regex(/^mem_[0-9a-f]{16}$/, 'id must be a memory id like mem_0123456789abcdef (from recall or search).') },
+      description:
+        'One memory of this project by id, with its evidence: where it came from (source_ref: messages, commands, file:line) and its history in the audit log (created, confirmed, refreshed, marked wrong, by whom).',
+      inputSchema: {
+        id: z
+          .string()
+          .regex(
+            /^mem_[0-9a-f]{16}$/,
+            'id must be a memory id like mem_0123456789abcdef (from recall or search).',
+          ),
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ id }) =>
       run('get', async () => {
         const p = await currentProjects();
         const m = await visible(id);
-        const history = svc.auditList({ memory_id: id, limit: 20 }).map((e) => ({ at: e.at, action: e.action, by: e.by, ...(e.note ? { note: e.note } : {}) }));
+        const history = svc
+          .auditList({ memory_id: id, limit: 20 })
+          .map((e) => ({ at: e.at, action: e.action, by: e.by, ...(e.note ? { note: e.note } : {}) }));
         auditAgentRead(svc, server, 'get', p, [id]);
-        const evidence = { memory: provenance(m), times_seen: m.times_seen, last_seen_at: m.last_seen_at, reason: m.reason, history };
+        const evidence = {
+          memory: provenance(m),
+          times_seen: m.times_seen,
+          last_seen_at: m.last_seen_at,
+          reason: m.reason,
+          history,
+        };
         return ok(JSON.stringify(evidence, null, 2), evidence);
       }),
   );
@@ -312,13 +432,34 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
   server.registerResource(
     'memories',
     'mnemo://memories',
-    { title: "This project's memories", description: 'Every active, confirmed and pending memory of the projects of this client (and global ones), as Markdown.', mimeType: 'text/markdown' },
+    {
+      title: "This project's memories",
+      description:
+        'Every active, confirmed and pending memory of the projects of this client (and global ones), as Markdown.',
+      mimeType: 'text/markdown',
+    },
     async (uri): Promise<ReadResourceResult> => {
       const p = await currentProjects();
       const all: Memory[] = [];
-      for (const project_id of [...p.ids, GLOBAL_PROJECT]) all.push(...(await svc.list({ project_id, include_global: false, status: VISIBLE, limit: 1000 })).items);
-      auditAgentRead(svc, server, 'resources/read mnemo://memories', p, all.map((m) => m.id));
-      const text = [`# Mnemo memories of ${p.ids.join(', ')}`, '', ...all.map((m) => `- **${m.category}** ${m.text} _(${m.status}, ${m.id}${m.project_id === GLOBAL_PROJECT ? ', global' : ''})_`)].join('\n');
+      for (const project_id of [...p.ids, GLOBAL_PROJECT])
+        all.push(
+          ...(await svc.list({ project_id, include_global: false, status: VISIBLE, limit: 1000 })).items,
+        );
+      auditAgentRead(
+        svc,
+        server,
+        'resources/read mnemo://memories',
+        p,
+        all.map((m) => m.id),
+      );
+      const text = [
+        `# Mnemo memories of ${p.ids.join(', ')}`,
+        '',
+        ...all.map(
+          (m) =>
+            `- **${m.category}** ${m.text} _(${m.status}, ${m.id}${m.project_id === GLOBAL_PROJECT ? ', global' : ''})_`,
+        ),
+      ].join('\n');
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
     },
   );
@@ -328,16 +469,34 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
       list: async () => {
         const p = await currentProjects();
         const items: Memory[] = [];
-        for (const project_id of [...p.ids, GLOBAL_PROJECT]) items.push(...(await svc.list({ project_id, include_global: false, status: VISIBLE, limit: 200 })).items);
-        return { resources: items.map((m) => ({ uri: `mnemo://memory/${m.id}`, name: m.id, title: m.text.slice(0, 80), mimeType: 'application/json' })) };
+        for (const project_id of [...p.ids, GLOBAL_PROJECT])
+          items.push(
+            ...(await svc.list({ project_id, include_global: false, status: VISIBLE, limit: 200 })).items,
+          );
+        return {
+          resources: items.map((m) => ({
+            uri: `mnemo://memory/${m.id}`,
+            name: m.id,
+            title: m.text.slice(0, 80),
+            mimeType: 'application/json',
+          })),
+        };
       },
     }),
-    { title: 'One memory', description: 'A memory of this project with its provenance, as JSON.', mimeType: 'application/json' },
+    {
+      title: 'One memory',
+      description: 'A memory of this project with its provenance, as JSON.',
+      mimeType: 'application/json',
+    },
     async (uri, vars): Promise<ReadResourceResult> => {
       const p = await currentProjects();
       const m = await visible(String(vars.id));
       auditAgentRead(svc, server, 'resources/read mnemo://memory', p, [m.id]);
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(provenance(m), null, 2) }] };
+      return {
+        contents: [
+          { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(provenance(m), null, 2) },
+        ],
+      };
     },
   );
   return server;

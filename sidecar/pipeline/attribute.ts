@@ -21,7 +21,8 @@ export function attributeCandidates(candidates: Candidate[], messages: Normalize
     if (!msg) return c;
     const out: Candidate = { ...c, occurred_at: msg.timestamp };
     if (msg.speaker) out.speaker = msg.speaker;
-    if (named && msg.speaker && FIRST_PERSON.test(c.text) && !c.text.startsWith(`${msg.speaker}:`)) out.text = `${msg.speaker}: ${c.text}`;
+    if (named && msg.speaker && FIRST_PERSON.test(c.text) && !c.text.startsWith(`${msg.speaker}:`))
+      out.text = `${msg.speaker}: ${c.text}`;
     const times = timesOf(c.text, msg.timestamp);
     if (times.length) out.times = times;
     return out;

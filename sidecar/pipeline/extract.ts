@@ -89,11 +89,21 @@ const ZERO: LlmUsage = { prompt_tokens: 0, completion_tokens: 0 };
 
 // ------------------------------------------------------------------------------ prompt
 
-const PREFIX: Record<NormalizedMessage['role'], string> = { user: '用户', assistant: '助手', tool: '工具', system: '系统' };
+const PREFIX: Record<NormalizedMessage['role'], string> = {
+  user: '用户',
+  assistant: '助手',
+  tool: '工具',
+  system: '系统',
+};
 
 /** The conversation as docs/design.md (Extraction with an LLM) sends it: `用户：...` / `助手：...` lines, the last `maxChars` characters. */
-export function formatConversation(messages: readonly NormalizedMessage[], maxChars: number = EXTRACT_DEFAULTS.maxConversationChars): string {
-  const lines = messages.filter((m) => m.role !== 'system' && m.content.trim()).map((m) => `${PREFIX[m.role]}：${m.content.trim()}`);
+export function formatConversation(
+  messages: readonly NormalizedMessage[],
+  maxChars: number = EXTRACT_DEFAULTS.maxConversationChars,
+): string {
+  const lines = messages
+    .filter((m) => m.role !== 'system' && m.content.trim())
+    .map((m) => `${PREFIX[m.role]}：${m.content.trim()}`);
   const text = lines.join('\n');
   return text.length > maxChars ? text.slice(text.length - maxChars) : text;
 }
@@ -109,7 +119,11 @@ export function formatKnown(known: readonly string[]): string {
 }
 
 /** The messages sent to the model (before the last-guard redaction). */
-export function buildExtractionPrompt(messages: readonly NormalizedMessage[], known: readonly string[], maxChars?: number): LlmMessage[] {
+export function buildExtractionPrompt(
+  messages: readonly NormalizedMessage[],
+  known: readonly string[],
+  maxChars?: number,
+): LlmMessage[] {
   const k = formatKnown(known);
   const system = k ? `${EXTRACTION_SYSTEM_PROMPT}\n\n${KNOWN_HEADER}\n${k}` : EXTRACTION_SYSTEM_PROMPT;
   return [
@@ -142,7 +156,10 @@ const NOTHING = /^(?:无|暂无|没有|空|none|n\/a|null|nothing|-|—)$/i;
  * categories) removed. Returns undefined when no object with any of the three keys is found.
  */
 export function parseExtraction(answer: string): Extraction | undefined {
-  const text = answer.replace(/^\uFEFF/, '').replace(/<think>[\s\S]*?<\/think>/gi, '').trim();
+  const text = answer
+    .replace(/^\uFEFF/, '')
+    .replace(/<think>[\s\S]*?<\/think>/gi, '')
+    .trim();
   const attempts: string[] = [text];
   for (const m of text.matchAll(/```[a-zA-Z]*\s*\n?([\s\S]*?)```/g)) attempts.push(m[1]!.trim());
   attempts.push(...topLevelObjects(text));
@@ -221,7 +238,9 @@ export function relaxJson(s: string): string {
 
 function decodeEscapes(body: string): string {
   const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' };
-  return body.replace(/\\(u[0-9a-fA-F]{4}|[\s\S])/g, (_m, x: string) => (x.length === 5 ? String.fromCharCode(parseInt(x.slice(1), 16)) : (map[x] ?? x)));
+  return body.replace(/\\(u[0-9a-fA-F]{4}|[\s\S])/g, (_m, x: string) =>
+    x.length === 5 ? String.fromCharCode(parseInt(x.slice(1), 16)) : (map[x] ?? x),
+  );
 }
 
 function toExtraction(value: unknown): Extraction | undefined {
@@ -230,7 +249,16 @@ function toExtraction(value: unknown): Extraction | undefined {
   if (Array.isArray(value)) {
     // [{"category": "persona", "text": "..."}]: a shape some models prefer.
     for (const x of value) {
-      const cat = x && typeof x === 'object' ? KEY_ALIASES[String((x as { category?: unknown; type?: unknown }).category ?? (x as { type?: unknown }).type ?? '').toLowerCase()] : undefined;
+      const cat =
+        x && typeof x === 'object'
+          ? KEY_ALIASES[
+              String(
+                (x as { category?: unknown; type?: unknown }).category ??
+                  (x as { type?: unknown }).type ??
+                  '',
+              ).toLowerCase()
+            ]
+          : undefined;
       if (!cat) continue;
       found = true;
       ex[cat].push(...coerceItems(x));
@@ -246,15 +274,13 @@ function toExtraction(value: unknown): Extraction | undefined {
   if (!found) return undefined;
   const seen = new Set<string>();
   for (const cat of CATEGORIES) {
-    ex[cat] = ex[cat]
-      .map(cleanItem)
-      .filter((t) => {
-        if ([...t].length < EXTRACT_DEFAULTS.minItemChars || NOTHING.test(t)) return false;
-        const key = normalizeText(t);
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      });
+    ex[cat] = ex[cat].map(cleanItem).filter((t) => {
+      if ([...t].length < EXTRACT_DEFAULTS.minItemChars || NOTHING.test(t)) return false;
+      const key = normalizeText(t);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
   }
   return ex;
 }
@@ -282,12 +308,50 @@ function cleanItem(s: string): string {
     .replace(/^["'“‘「](.*)["'”’」]$/, '$1')
     .trim();
   const chars = [...t];
-  return chars.length > EXTRACT_DEFAULTS.maxItemChars ? chars.slice(0, EXTRACT_DEFAULTS.maxItemChars).join('').trim() : t;
+  return chars.length > EXTRACT_DEFAULTS.maxItemChars
+    ? chars.slice(0, EXTRACT_DEFAULTS.maxItemChars).join('').trim()
+    : t;
 }
 
 // ------------------------------------------------------------------------------ text overlap
 
-const EN_STOP = new Set(['the', 'and', 'for', 'with', 'use', 'uses', 'used', 'using', 'to', 'of', 'in', 'on', 'is', 'are', 'be', 'a', 'an', 'we', 'our', 'my', 'i', 'it', 'its', 'this', 'that', 'user', 'users', 'project', 'prefers', 'prefer', 'should', 'at', 'as', 'by', 'or']);
+const EN_STOP = new Set([
+  'the',
+  'and',
+  'for',
+  'with',
+  'use',
+  'uses',
+  'used',
+  'using',
+  'to',
+  'of',
+  'in',
+  'on',
+  'is',
+  'are',
+  'be',
+  'a',
+  'an',
+  'we',
+  'our',
+  'my',
+  'i',
+  'it',
+  'its',
+  'this',
+  'that',
+  'user',
+  'users',
+  'project',
+  'prefers',
+  'prefer',
+  'should',
+  'at',
+  'as',
+  'by',
+  'or',
+]);
 const CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff]+/g;
 const SUBJECT = /^(?:用户|the user|user)\s*/i;
 
@@ -368,7 +432,10 @@ export function messagesFor(item: string, messages: readonly NormalizedMessage[]
  * analyzeSession does (same ids `m<i>`, so message_ids line up with the rule candidates'). Empty when
  * the session is too short to learn from.
  */
-export async function extractionMessages(session: SessionInput, clock?: () => Date): Promise<NormalizedMessage[]> {
+export async function extractionMessages(
+  session: SessionInput,
+  clock?: () => Date,
+): Promise<NormalizedMessage[]> {
   const { messages, skipped } = normalizeSession(session, clock);
   if (skipped) return [];
   const out: NormalizedMessage[] = [];
@@ -392,14 +459,21 @@ export interface KnownMemoryLike {
  * Seed 000's "P2" selection: the latest persona and instruction memories (not wrong or archived;
  * pending ones count, so what waits for review is not proposed again), newest first, at most 15.
  */
-export function selectKnown(memories: readonly KnownMemoryLike[], max: number = EXTRACT_DEFAULTS.maxKnown): string[] {
+export function selectKnown(
+  memories: readonly KnownMemoryLike[],
+  max: number = EXTRACT_DEFAULTS.maxKnown,
+): string[] {
   return memories
-    .filter((m) => (m.category === 'persona' || m.category === 'instruction') && m.status !== 'wrong' && m.status !== 'archived')
+    .filter(
+      (m) =>
+        (m.category === 'persona' || m.category === 'instruction') &&
+        m.status !== 'wrong' &&
+        m.status !== 'archived',
+    )
     .sort((a, b) => (b.updated_at ?? b.created_at).localeCompare(a.updated_at ?? a.created_at))
     .slice(0, max)
     .map((m) => m.text);
 }
-
 
 /**
  * Asks the model for the session's memories. `messages` must already be redacted (the pipeline's
@@ -418,7 +492,13 @@ export async function extractWithLlm(
   let raw: string | undefined;
   try {
     const prompt = buildExtractionPrompt(messages, known, opts.maxConversationChars);
-    if (!prompt[1]!.content.trim()) return { candidates: [], usage, guard_redactions: 0, skipped: 'the session has no user or assistant text' };
+    if (!prompt[1]!.content.trim())
+      return {
+        candidates: [],
+        usage,
+        guard_redactions: 0,
+        skipped: 'the session has no user or assistant text',
+      };
     // Last guard: nothing unredacted leaves the machine, even if a caller forgot the redact stage.
     const sent: LlmMessage[] = [];
     for (const m of prompt) {
@@ -457,18 +537,26 @@ export async function extractWithLlm(
         candidates.push(llmCandidate(text, category, messages, opts.source_type ?? 'chat'));
       }
     }
-    const scoreOpts = opts.reviewScoreThreshold !== undefined ? { reviewThreshold: opts.reviewScoreThreshold } : {};
+    const scoreOpts =
+      opts.reviewScoreThreshold !== undefined ? { reviewThreshold: opts.reviewScoreThreshold } : {};
     return { candidates: scoreCandidates(candidates, scoreOpts), usage, raw, guard_redactions: guard };
   } catch (err) {
     const error =
-      err instanceof LlmUnavailableError ? err.message : `LLM extraction failed unexpectedly (${errorMessage(err).replace(/[.。]\s*$/, '')}); the rules' results are used alone.`;
+      err instanceof LlmUnavailableError
+        ? err.message
+        : `LLM extraction failed unexpectedly (${errorMessage(err).replace(/[.。]\s*$/, '')}); the rules' results are used alone.`;
     const out: ExtractResult = { candidates: [], usage, error, guard_redactions: guard };
     if (raw !== undefined) out.raw = raw;
     return out;
   }
 }
 
-function llmCandidate(text: string, category: Category, messages: readonly NormalizedMessage[], sourceType: SourceType): Candidate {
+function llmCandidate(
+  text: string,
+  category: Category,
+  messages: readonly NormalizedMessage[],
+  sourceType: SourceType,
+): Candidate {
   const from = messagesFor(text, messages);
   const nums = findNumbers(text);
   const tech = findTechTerms(text);
@@ -525,7 +613,12 @@ export const AGREEMENT_CAP = 0.98;
  *
  * Order: the rule candidates as given, then the LLM-only items as given.
  */
-export async function mergeRuleAndLlm(rules: readonly Candidate[], llm: readonly Candidate[], similar: SimilarFn, dropped: readonly Dropped[] = []): Promise<Candidate[]> {
+export async function mergeRuleAndLlm(
+  rules: readonly Candidate[],
+  llm: readonly Candidate[],
+  similar: SimilarFn,
+  dropped: readonly Dropped[] = [],
+): Promise<Candidate[]> {
   const agreedBy = new Map<number, Candidate[]>();
   const llmOnly: Candidate[] = [];
   for (const l of llm) {
@@ -554,7 +647,13 @@ export async function mergeRuleAndLlm(rules: readonly Candidate[], llm: readonly
   const out: Candidate[] = rules.map((r, i) => {
     const agreeing = agreedBy.get(i);
     if (!agreeing) {
-      return { ...r, pending: true, pending_reason: r.pending_reason ? `${r.pending_reason}; the LLM did not propose it` : 'the LLM did not propose it' };
+      return {
+        ...r,
+        pending: true,
+        pending_reason: r.pending_reason
+          ? `${r.pending_reason}; the LLM did not propose it`
+          : 'the LLM did not propose it',
+      };
     }
     const l = agreeing[0]!;
     const ids = [...new Set([...r.message_ids, ...agreeing.flatMap((a) => a.message_ids)])];

@@ -14,7 +14,13 @@ import type { AnalyzeResult, SessionInput } from './types';
 export { InvalidSessionError, normalizeSession } from './normalize';
 export { redactText, redactTextSync } from './redact';
 export { applyRules, splitSentences } from './rules';
-export { confidenceFromScore, defaultScorer, scoreCandidates, DEFAULT_REVIEW_THRESHOLD, type Scorer } from './score';
+export {
+  confidenceFromScore,
+  defaultScorer,
+  scoreCandidates,
+  DEFAULT_REVIEW_THRESHOLD,
+  type Scorer,
+} from './score';
 
 export interface AnalyzeOptions {
   /** Candidates scoring under this (0..10) go to the review queue. Default 4. */
@@ -43,15 +49,25 @@ export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions =
     const r = await redactText(m.content);
     findings.push(r.findings);
     const speaker = m.speaker && redactTextSync(m.speaker).text;
-    redacted.push(r.findings.length || speaker !== m.speaker ? { ...m, content: r.text, ...(speaker ? { speaker } : {}) } : m);
+    redacted.push(
+      r.findings.length || speaker !== m.speaker
+        ? { ...m, content: r.text, ...(speaker ? { speaker } : {}) }
+        : m,
+    );
   }
   // A session too short to learn from is still kept as evidence.
   if (skipped) return { candidates: [], dropped: [], skipped, episodes: redacted };
-  const pieces = redacted.flatMap((m) => splitPieces(m.content, MAX_MESSAGE_CHARS).map((content) => ({ ...m, content })));
+  const pieces = redacted.flatMap((m) =>
+    splitPieces(m.content, MAX_MESSAGE_CHARS).map((content) => ({ ...m, content })),
+  );
 
   // Commands and their output are not sentences to parse: a terminal session goes through its own stage.
-  const terminal = (input.source_type === 'terminal' || input.source_type === 'troubleshooting_log') && isTerminalSession(pieces);
-  const ruled = terminal ? terminalCandidates(pieces, input.source_type) : applyRules(pieces, input.source_type);
+  const terminal =
+    (input.source_type === 'terminal' || input.source_type === 'troubleshooting_log') &&
+    isTerminalSession(pieces);
+  const ruled = terminal
+    ? terminalCandidates(pieces, input.source_type)
+    : applyRules(pieces, input.source_type);
   const { dropped } = ruled;
   const candidates = attributeCandidates(ruled.candidates, redacted);
   const sessionRefs = (input.source_ref ?? []).filter((r) => typeof r === 'string' && r.length > 0);
@@ -61,7 +77,11 @@ export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions =
   const scoreOpts: { scorer?: Scorer; reviewThreshold?: number } = {};
   if (opts.scorer) scoreOpts.scorer = opts.scorer;
   if (opts.reviewScoreThreshold !== undefined) scoreOpts.reviewThreshold = opts.reviewScoreThreshold;
-  const result: AnalyzeResult = { candidates: scoreCandidates(withRefs, scoreOpts), dropped, episodes: redacted };
+  const result: AnalyzeResult = {
+    candidates: scoreCandidates(withRefs, scoreOpts),
+    dropped,
+    episodes: redacted,
+  };
   const redactions = mergeFindings(findings);
   if (redactions.length) result.redactions = redactions;
   return result;

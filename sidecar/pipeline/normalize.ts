@@ -57,10 +57,11 @@ export function mapRole(role: string): Role {
 
 // CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), other two-char escapes, and 8-bit CSI.
 // Every repetition is over a class that cannot overlap the terminator: linear time.
- 
-const ANSI_RE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[PX^_][^\u001b]*(?:\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
+
+const ANSI_RE =
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[PX^_][^\u001b]*(?:\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
 // C0/C1 controls other than tab and newline (after \r handling), plus a lone ESC left over.
- 
+
 const CONTROL_RE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 
 /** Remove ANSI escape sequences (colors, cursor moves, OSC titles/links) from terminal text. */
@@ -214,10 +215,14 @@ function validate(input: unknown): asserts input is SessionInput {
     }
     if (m.timestamp !== undefined && m.timestamp !== null) {
       if (typeof m.timestamp !== 'string' && typeof m.timestamp !== 'number') {
-        throw new InvalidSessionError(`Message ${i} "timestamp" must be ISO-8601 or epoch, got ${describe(m.timestamp)}.`);
+        throw new InvalidSessionError(
+          `Message ${i} "timestamp" must be ISO-8601 or epoch, got ${describe(m.timestamp)}.`,
+        );
       }
       if (toUtcIso(m.timestamp) === undefined) {
-        throw new InvalidSessionError(`Message ${i} "timestamp" ${JSON.stringify(m.timestamp)} is not ISO-8601 or epoch seconds/millis.`);
+        throw new InvalidSessionError(
+          `Message ${i} "timestamp" ${JSON.stringify(m.timestamp)} is not ISO-8601 or epoch seconds/millis.`,
+        );
       }
     }
   });
@@ -247,14 +252,22 @@ export function normalizeSession(input: SessionInput, clock: () => Date = () => 
   input.messages.forEach((raw: RawMessage, i: number) => {
     const content = headWindow(cleanText(raw.content), MAX_EPISODE_CHARS);
     if (content === '') return;
-    const id = raw.id !== undefined && raw.id !== null && String(raw.id).trim() !== '' ? String(raw.id) : `m${i}`;
+    const id =
+      raw.id !== undefined && raw.id !== null && String(raw.id).trim() !== '' ? String(raw.id) : `m${i}`;
     const timestamp =
-      raw.timestamp !== undefined && raw.timestamp !== null ? toUtcIso(raw.timestamp)! : clock().toISOString();
-    const speaker = typeof raw.name === 'string' ? headWindow(cleanText(raw.name).replace(/\s+/g, ' ').trim(), MAX_SPEAKER_CHARS) : '';
+      raw.timestamp !== undefined && raw.timestamp !== null
+        ? toUtcIso(raw.timestamp)!
+        : clock().toISOString();
+    const speaker =
+      typeof raw.name === 'string'
+        ? headWindow(cleanText(raw.name).replace(/\s+/g, ' ').trim(), MAX_SPEAKER_CHARS)
+        : '';
     all.push({ id, role: mapRole(raw.role), content, timestamp, ...(speaker ? { speaker } : {}) });
   });
   const out = all.map((m) => ({ ...m, content: headWindow(m.content, MAX_MESSAGE_CHARS) }));
-  const pieces = all.flatMap((m) => splitPieces(m.content, MAX_MESSAGE_CHARS).map((content) => ({ ...m, content })));
+  const pieces = all.flatMap((m) =>
+    splitPieces(m.content, MAX_MESSAGE_CHARS).map((content) => ({ ...m, content })),
+  );
 
   // Session window: walk back from the newest message (one separator character between messages).
   let budget = MAX_SESSION_CHARS;
@@ -302,7 +315,8 @@ export function splitPieces(text: string, max: number): string[] {
     const head = codePoints(rest).slice(0, max).join('');
     // the last sentence end or line break in the second half of the window, else the window itself
     let cut = -1;
-    for (const m of head.matchAll(/[.!?。！？；;\n]\s*/gu)) if (m.index! + m[0].length >= max / 2) cut = m.index! + m[0].length;
+    for (const m of head.matchAll(/[.!?。！？；;\n]\s*/gu))
+      if (m.index! + m[0].length >= max / 2) cut = m.index! + m[0].length;
     const piece = cut > 0 ? head.slice(0, cut) : headWindow(rest, max);
     pieces.push(piece.trim());
     rest = rest.slice(piece.length).trimStart();

@@ -97,7 +97,8 @@ function isReferenceValue(v: string): boolean {
   if (/^\$\{?[A-Za-z_]/.test(s) || /^%[A-Za-z_]+%$/.test(s)) return true; // $VAR, ${VAR}, %VAR%
   if (/^<[^>]*>$/.test(s) || /^\{\{?[^}]*\}\}?$/.test(s)) return true; // <your-token>, {{ secret }}
   if (/^(?:process\.env|os\.environ|env\.|getenv|secrets\.|vault:)/i.test(s)) return true;
-  if (/^(?:null|none|nil|undefined|true|false|empty|required|optional|string|str|\*+|\.\.\.|…)$/i.test(s)) return true;
+  if (/^(?:null|none|nil|undefined|true|false|empty|required|optional|string|str|\*+|\.\.\.|…)$/i.test(s))
+    return true;
   return false;
 }
 
@@ -109,11 +110,13 @@ function commandBefore(text: string, at: number, command: RegExp): boolean {
 
 /** Words that follow "password is" in ordinary prose ("the password is required"): not a secret. */
 const NOT_A_PASSWORD = new Set(
-  ('required needed necessary optional correct incorrect wrong invalid valid expired empty blank missing set unset ' +
+  (
+    'required needed necessary optional correct incorrect wrong invalid valid expired empty blank missing set unset ' +
     'stored saved kept changed reset rotated hashed encrypted hidden masked shown visible same different weak strong ' +
     'long short too very not never always only also still already being getting case sensitive protected managed ' +
     'generated known unknown secret private public mandatory enforced disabled enabled locked unlocked the your my our their ' +
-    'this that here there what which where used').split(' '),
+    'this that here there what which where used'
+  ).split(' '),
 );
 
 /**
@@ -125,14 +128,26 @@ ordinary first word ("is required when …") means prose.
 function isPassphrase(words: string, assigned: boolean): boolean {
   const parts = words.toLowerCase().split(/[ -]/);
   if (!assigned && NOT_A_PASSWORD.has(parts[0]!)) return false;
-  return parts.length >= (assigned ? 2 : 3) && !parts.some((w) => /^(?:is|are|was|for|to|of|and|the|in|on|when|if|via|with|by|must|should|will|can)$/.test(w));
+  return (
+    parts.length >= (assigned ? 2 : 3) &&
+    !parts.some((w) =>
+      /^(?:is|are|was|for|to|of|and|the|in|on|when|if|via|with|by|must|should|will|can)$/.test(w),
+    )
+  );
 }
 
-const VALUE = String.raw`("[^"\n]{1,256}"|'[^'\n]{1,256}'|[^\s"'` + '`' + String.raw`,;，。；、）)\]}\u3400-\u9fff]{1,256})`;
+const VALUE =
+  String.raw`("[^"\n]{1,256}"|'[^'\n]{1,256}'|[^\s"'` +
+  '`' +
+  String.raw`,;，。；、）)\]}\u3400-\u9fff]{1,256})`;
 
 const RULES: RegexRule[] = [
   // AWS access key id (AKIA long-term, ASIA temporary, ...).
-  { type: 'aws-access-key-id', priority: P_TOKEN, re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g },
+  {
+    type: 'aws-access-key-id',
+    priority: P_TOKEN,
+    re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g,
+  },
   // AWS secret access key: 40 base64 chars, only next to a name that says so.
   {
     type: 'aws-secret-access-key',
@@ -141,8 +156,16 @@ const RULES: RegexRule[] = [
     re: /(?<![A-Za-z0-9_])(?:aws_?secret_?access_?key|aws_?secret(?:_?key)?|secret_?access_?key|SecretAccessKey|aws secret(?: access)?(?: key)?)["']?\s{0,3}(?:[:=]|=>|is)?\s{0,3}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
   },
   // GitHub tokens: classic/OAuth/user/server/refresh, fine-grained PATs.
-  { type: 'github-token', priority: P_TOKEN, re: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,255}(?![A-Za-z0-9_])/g },
-  { type: 'github-token', priority: P_TOKEN, re: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_])/g },
+  {
+    type: 'github-token',
+    priority: P_TOKEN,
+    re: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,255}(?![A-Za-z0-9_])/g,
+  },
+  {
+    type: 'github-token',
+    priority: P_TOKEN,
+    re: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_])/g,
+  },
   // OpenAI (sk-..., sk-proj-..., sk-svcacct-...) and Anthropic (sk-ant-...) style keys; needs a digit.
   {
     type: 'openai-key',
@@ -150,15 +173,39 @@ const RULES: RegexRule[] = [
     re: /(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_-]{0,250}\d)[A-Za-z0-9_-]{20,250}(?![A-Za-z0-9_-])/g,
     accept: (m) => !m[0].startsWith('sk-ant-'),
   },
-  { type: 'anthropic-key', priority: P_TOKEN, re: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,250}(?![A-Za-z0-9_-])/g },
+  {
+    type: 'anthropic-key',
+    priority: P_TOKEN,
+    re: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,250}(?![A-Za-z0-9_-])/g,
+  },
   // GLM / Zhipu (智谱) API key: <32 hex>.<16 alnum>.
-  { type: 'glm-api-key', priority: P_TOKEN, re: /(?<![A-Za-z0-9])[0-9a-f]{32}\.[A-Za-z0-9]{16}(?![A-Za-z0-9])/gi },
+  {
+    type: 'glm-api-key',
+    priority: P_TOKEN,
+    re: /(?<![A-Za-z0-9])[0-9a-f]{32}\.[A-Za-z0-9]{16}(?![A-Za-z0-9])/gi,
+  },
   // Slack tokens and webhooks.
-  { type: 'slack-token', priority: P_TOKEN, re: /(?<![A-Za-z0-9])xox[abposre]-[A-Za-z0-9-]{10,250}(?![A-Za-z0-9-])/g },
-  { type: 'slack-token', priority: P_TOKEN, re: /(?<![A-Za-z0-9])xapp-\d-[A-Za-z0-9-]{10,250}(?![A-Za-z0-9-])/g },
-  { type: 'slack-webhook', priority: P_TOKEN, re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{8,300}/g },
+  {
+    type: 'slack-token',
+    priority: P_TOKEN,
+    re: /(?<![A-Za-z0-9])xox[abposre]-[A-Za-z0-9-]{10,250}(?![A-Za-z0-9-])/g,
+  },
+  {
+    type: 'slack-token',
+    priority: P_TOKEN,
+    re: /(?<![A-Za-z0-9])xapp-\d-[A-Za-z0-9-]{10,250}(?![A-Za-z0-9-])/g,
+  },
+  {
+    type: 'slack-webhook',
+    priority: P_TOKEN,
+    re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{8,300}/g,
+  },
   // Google API key.
-  { type: 'google-api-key', priority: P_TOKEN, re: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g },
+  {
+    type: 'google-api-key',
+    priority: P_TOKEN,
+    re: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g,
+  },
   // JSON Web Token (header and payload are base64url JSON: "eyJ").
   {
     type: 'jwt',
@@ -168,7 +215,11 @@ const RULES: RegexRule[] = [
   // npm access token (secretlint has it too; cheap to keep in the sync path).
   { type: 'npm-token', priority: P_TOKEN, re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g },
   // Stripe secret and restricted keys, bare (sk_live_…, rk_live_…, sk_test_…).
-  { type: 'stripe-key', priority: P_TOKEN, re: /(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}(?![A-Za-z0-9_])/g },
+  {
+    type: 'stripe-key',
+    priority: P_TOKEN,
+    re: /(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}(?![A-Za-z0-9_])/g,
+  },
   // Hugging Face access tokens, bare (hf_ + 30-40 letters/digits, mixed case).
   {
     type: 'huggingface-token',
@@ -184,14 +235,24 @@ const RULES: RegexRule[] = [
     re: /\b(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=([A-Za-z0-9+/%]{16,512}={0,2})/g,
   },
   // HTTP Basic credentials: "Authorization: Basic dXNlcjpwdw==".
-  { type: 'basic-auth', priority: P_TOKEN, group: 1, re: /\bBasic\s{1,4}([A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=])/g },
+  {
+    type: 'basic-auth',
+    priority: P_TOKEN,
+    group: 1,
+    re: /\bBasic\s{1,4}([A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=])/g,
+  },
   // A password glued to a client's -p flag: mysql -pSecret, mysqldump -uroot -p'Secret'.
   {
     type: 'password',
     priority: P_ASSIGN,
     group: 1,
     re: /(?<=\s)-p("[^"\n]{1,128}"|'[^'\n]{1,128}'|[^\s"'|;&]{1,128})/g,
-    accept: (m, text) => commandBefore(text, m.index, /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mariadb|mariadb-dump)\b/) && !isReferenceValue(m[1]!),
+    accept: (m, text) =>
+      commandBefore(
+        text,
+        m.index,
+        /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mariadb|mariadb-dump)\b/,
+      ) && !isReferenceValue(m[1]!),
   },
   // user:password after curl's or wget's user flag: curl -u user:pw, --user=user:pw.
   {
@@ -223,7 +284,8 @@ const RULES: RegexRule[] = [
     priority: P_ASSIGN,
     group: 1,
     re: new RegExp(
-      String.raw`(?<![A-Za-z0-9_])(?:[A-Za-z0-9]{1,30}[_.-])?(?:password|passwd|passphrase|pwd|pass)["']?\s{0,3}(?:[:=]|=>)\s{0,3}` + VALUE,
+      String.raw`(?<![A-Za-z0-9_])(?:[A-Za-z0-9]{1,30}[_.-])?(?:password|passwd|passphrase|pwd|pass)["']?\s{0,3}(?:[:=]|=>)\s{0,3}` +
+        VALUE,
       'gi',
     ),
     accept: (m) => !isReferenceValue(m[1]!),
@@ -232,7 +294,10 @@ const RULES: RegexRule[] = [
     type: 'password',
     priority: P_ASSIGN,
     group: 1,
-    re: new RegExp(String.raw`(?:密码|口令|登录密码|密钥口令)\s{0,3}(?:[:：=]|是|为|改成|改为|设为)\s{0,3}` + VALUE, 'g'),
+    re: new RegExp(
+      String.raw`(?:密码|口令|登录密码|密钥口令)\s{0,3}(?:[:：=]|是|为|改成|改为|设为)\s{0,3}` + VALUE,
+      'g',
+    ),
     accept: (m) => !isReferenceValue(m[1]!),
   },
   // A passphrase is words: "passphrase: correct horse battery staple", "口令是 tiger lily" — all of them go.
@@ -330,7 +395,9 @@ const RULES: RegexRule[] = [
     type: 'email',
     priority: P_PII,
     re: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}(?![A-Za-z0-9-]|\.[A-Za-z0-9])/g,
-    accept: (m, text) => text[m.index + m[0].length] !== ':' || !/^:[\w~./-]/.test(text.slice(m.index + m[0].length, m.index + m[0].length + 2)),
+    accept: (m, text) =>
+      text[m.index + m[0].length] !== ':' ||
+      !/^:[\w~./-]/.test(text.slice(m.index + m[0].length, m.index + m[0].length + 2)),
   },
 ];
 
@@ -338,8 +405,12 @@ const RULES: RegexRule[] = [
 function privateKeySpans(text: string, spans: Span[]): void {
   const bodyLine = /^(?:[A-Za-z0-9+/=]{8,}|[A-Za-z-]{2,40}:.*|\s*)$/;
   // One pass each for BEGIN and END markers, then a merge: linear in the text however many markers.
-  const begins = [...text.matchAll(/-----BEGIN (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----/g)].map((m) => [m.index, m.index + m[0].length] as const);
-  const ends = [...text.matchAll(/-----END (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----/g)].map((m) => [m.index, m.index + m[0].length] as const);
+  const begins = [...text.matchAll(/-----BEGIN (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----/g)].map(
+    (m) => [m.index, m.index + m[0].length] as const,
+  );
+  const ends = [...text.matchAll(/-----END (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----/g)].map(
+    (m) => [m.index, m.index + m[0].length] as const,
+  );
   const usedEnd = new Set<number>();
   let e = 0;
   let coveredUntil = -1;
@@ -439,7 +510,9 @@ function resolve(spans: Span[]): Span[] {
   for (const s of sorted) {
     const last = out[out.length - 1];
     if (last && s.start < last.end) {
-      const better = s.priority > last.priority || (s.priority === last.priority && s.end - s.start > last.end - last.start);
+      const better =
+        s.priority > last.priority ||
+        (s.priority === last.priority && s.end - s.start > last.end - last.start);
       last.end = Math.max(last.end, s.end);
       if (better) {
         last.type = s.type;
@@ -509,7 +582,9 @@ function loadSecretlint(): Promise<LintFn | null> {
     try {
       const core = await import('@secretlint/core');
       const preset = await import('@secretlint/secretlint-rule-preset-recommend');
-      const config = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: preset.creator }] };
+      const config = {
+        rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: preset.creator }],
+      };
       await silenceProfiler();
       return async (text: string) => {
         const result = await core.lintSource({
@@ -563,7 +638,10 @@ function secretlintType(m: SecretlintMessage): string {
   if (known[m.messageId]) return known[m.messageId]!;
   if (/connection/i.test(m.ruleId) || /Connection$/.test(m.messageId)) return 'url-password';
   if (/privatekey/i.test(m.ruleId)) return 'private-key';
-  const short = m.ruleId.replace(/^@secretlint\/secretlint-rule-/, '').replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+  const short = m.ruleId
+    .replace(/^@secretlint\/secretlint-rule-/, '')
+    .replace(/[^a-z0-9]+/gi, '-')
+    .toLowerCase();
   return `${short}-secret`;
 }
 
@@ -629,14 +707,17 @@ export function mergeFindings(lists: ReadonlyArray<ReadonlyArray<RedactionFindin
  * `added_by` and `session_id`. A secret pasted into any of them becomes a placeholder there too.
  * Returns the redacted copy and the total number of replacements.
  */
-export async function redactSession<T extends SessionInput>(session: T): Promise<{ session: T; redactions: number; findings: RedactionFinding[] }> {
+export async function redactSession<T extends SessionInput>(
+  session: T,
+): Promise<{ session: T; redactions: number; findings: RedactionFinding[] }> {
   const lists: RedactionFinding[][] = [];
   const clean = async (v: string): Promise<string> => {
     const r = await redactText(v);
     lists.push(r.findings);
     return r.text;
   };
-  const optional = async (v: unknown): Promise<string | undefined> => (typeof v === 'string' ? clean(v) : undefined);
+  const optional = async (v: unknown): Promise<string | undefined> =>
+    typeof v === 'string' ? clean(v) : undefined;
   const messages: RawMessage[] = [];
   for (const m of session.messages) {
     const out: RawMessage = { ...m, content: await clean(m.content) };

@@ -136,11 +136,18 @@ export function scoreCandidates(candidates: readonly Candidate[], opts: ScoreOpt
     const f = c.features;
     const reasons: string[] = [];
     if (f?.explicit_request || (c.pending && c.pending_reason?.startsWith('explicit'))) {
-      reasons.push(c.pending_reason ?? `explicit request${f?.request_phrase ? ` (${f.request_phrase})` : ''}`);
+      reasons.push(
+        c.pending_reason ?? `explicit request${f?.request_phrase ? ` (${f.request_phrase})` : ''}`,
+      );
     }
     if (score < threshold) reasons.push(`score ${score} < ${threshold}`);
     if (f?.unverified_claim) reasons.push('unverified hard claim: no 确认/验证/source given');
-    const out: Candidate = { ...c, score, confidence: confidenceFromScore(score), pending: reasons.length > 0 };
+    const out: Candidate = {
+      ...c,
+      score,
+      confidence: confidenceFromScore(score),
+      pending: reasons.length > 0,
+    };
     if (reasons.length) out.pending_reason = reasons.join('; ');
     else delete out.pending_reason;
     return out;

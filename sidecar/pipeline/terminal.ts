@@ -40,16 +40,29 @@ export function parseExecutions(messages: NormalizedMessage[]): Execution[] {
 /** True when the session looks like terminal capture (most messages are commands or results). */
 export function isTerminalSession(messages: NormalizedMessage[]): boolean {
   if (messages.length === 0) return false;
-  const shaped = messages.filter((m) => (m.role === 'user' && parseCommandMessage(m.content) !== undefined) || (m.role === 'tool' && parseResultMessage(m.content) !== undefined));
+  const shaped = messages.filter(
+    (m) =>
+      (m.role === 'user' && parseCommandMessage(m.content) !== undefined) ||
+      (m.role === 'tool' && parseResultMessage(m.content) !== undefined),
+  );
   return shaped.length >= Math.ceil(messages.length * 0.8);
 }
 
 /** Commands that only look around; they are never the fix. */
-const TRIVIAL = /^\s*(ls|ll|la|cd|pwd|clear|cat|less|more|head|tail|echo|history|which|whoami|git (status|diff|log|show))\b/;
+const TRIVIAL =
+  /^\s*(ls|ll|la|cd|pwd|clear|cat|less|more|head|tail|echo|history|which|whoami|git (status|diff|log|show))\b/;
 
 function program(command: string): string {
   const words = command.split(/\s+/).filter((w) => !/^(sudo|env|time|nohup)$/.test(w) && !/^\w+=/.test(w));
-  return words.slice(0, words[0] && /^(bash|sh|node|python3?|npx|npm|pnpm|yarn|go|cargo|make|docker|kubectl|git)$/.test(words[0]) ? 2 : 1).join(' ');
+  return words
+    .slice(
+      0,
+      words[0] &&
+        /^(bash|sh|node|python3?|npx|npm|pnpm|yarn|go|cargo|make|docker|kubectl|git)$/.test(words[0])
+        ? 2
+        : 1,
+    )
+    .join(' ');
 }
 
 /** Token overlap (Jaccard) of two commands. */
@@ -66,7 +79,11 @@ export function errorLine(output: string): string {
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter(Boolean);
-  const err = lines.find((l) => /error|fail|refused|denied|not found|cannot|can't|unable|timeout|timed out|exception|错误|失败|拒绝|超时/i.test(l));
+  const err = lines.find((l) =>
+    /error|fail|refused|denied|not found|cannot|can't|unable|timeout|timed out|exception|错误|失败|拒绝|超时/i.test(
+      l,
+    ),
+  );
   return (err ?? lines[lines.length - 1] ?? '').slice(0, 160);
 }
 
@@ -79,7 +96,10 @@ function shorten(s: string, n: number): string {
  * session) by a successful command of the same program that looks like its fix. Every other command and
  * output is dropped with a reason.
  */
-export function terminalCandidates(messages: NormalizedMessage[], sourceType: SourceType): { candidates: Candidate[]; dropped: Dropped[] } {
+export function terminalCandidates(
+  messages: NormalizedMessage[],
+  sourceType: SourceType,
+): { candidates: Candidate[]; dropped: Dropped[] } {
   const runs = parseExecutions(messages);
   const candidates: Candidate[] = [];
   const used = new Set<number>();
@@ -98,7 +118,9 @@ export function terminalCandidates(messages: NormalizedMessage[], sourceType: So
     if (fix < 0) continue;
     const f = runs[fix];
     // What ran successfully in between is usually the real fix (npm install, a config edit command).
-    const stepIdx = runs.map((_, k) => k).filter((k) => k > i && k < fix && runs[k].exitCode === 0 && !TRIVIAL.test(runs[k].command));
+    const stepIdx = runs
+      .map((_, k) => k)
+      .filter((k) => k > i && k < fix && runs[k].exitCode === 0 && !TRIVIAL.test(runs[k].command));
     used.add(i).add(fix);
     stepIdx.forEach((k) => used.add(k));
     const why = errorLine(failed.output);
@@ -108,7 +130,9 @@ export function terminalCandidates(messages: NormalizedMessage[], sourceType: So
       : f.command === failed.command
         ? `${head}; \`${shorten(f.command, 120)}\` passed on a later retry.`
         : `${head}; \`${shorten(f.command, 120)}\` fixed it.`;
-    const ids = [failed, ...stepIdx.map((k) => runs[k]), f].flatMap((r) => [r.commandId, r.resultId]).filter((x): x is string => !!x);
+    const ids = [failed, ...stepIdx.map((k) => runs[k]), f]
+      .flatMap((r) => [r.commandId, r.resultId])
+      .filter((x): x is string => !!x);
     candidates.push({
       text,
       category: 'instruction',
@@ -126,7 +150,12 @@ export function terminalCandidates(messages: NormalizedMessage[], sourceType: So
     .filter((_, i) => !used.has(i))
     .map((r) => ({
       text: `$ ${r.command}`,
-      reason: r.exitCode === undefined ? 'drop:command-no-result' : r.exitCode === 0 ? 'drop:command-ok-no-lesson' : 'drop:command-failed-unfixed',
+      reason:
+        r.exitCode === undefined
+          ? 'drop:command-no-result'
+          : r.exitCode === 0
+            ? 'drop:command-ok-no-lesson'
+            : 'drop:command-failed-unfixed',
       message_id: r.commandId,
     }));
   return { candidates, dropped };

@@ -33,7 +33,10 @@ function weekOf(ms: number): [number, number] {
 }
 function monthOf(ms: number): [number, number] {
   const d = new Date(ms);
-  return [utcDay(d.getUTCFullYear(), d.getUTCMonth(), 1), utcDay(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - DAY];
+  return [
+    utcDay(d.getUTCFullYear(), d.getUTCMonth(), 1),
+    utcDay(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - DAY,
+  ];
 }
 const yearRange = (y: number): [number, number] => [utcDay(y, 0, 1), utcDay(y + 1, 0, 1) - DAY];
 
@@ -47,8 +50,19 @@ const seasonRange = (s: Season, y: number): [number, number] => {
 
 /** English and Chinese season words. */
 const SEASON_WORDS: Record<string, Season> = {
-  spring: 'spring', summer: 'summer', autumn: 'autumn', fall: 'autumn', winter: 'winter',
-  春天: 'spring', 春季: 'spring', 夏天: 'summer', 夏季: 'summer', 秋天: 'autumn', 秋季: 'autumn', 冬天: 'winter', 冬季: 'winter',
+  spring: 'spring',
+  summer: 'summer',
+  autumn: 'autumn',
+  fall: 'autumn',
+  winter: 'winter',
+  春天: 'spring',
+  春季: 'spring',
+  夏天: 'summer',
+  夏季: 'summer',
+  秋天: 'autumn',
+  秋季: 'autumn',
+  冬天: 'winter',
+  冬季: 'winter',
 };
 
 /** Chinese year words: offset from the reference year. */
@@ -88,7 +102,8 @@ function tableSpans(text: string, ref: number): Span[] {
   }
   // "in the summer of 2021", "summer 2021"
   const enSeasonYear = /\b(spring|summer|autumn|fall|winter)\s+(?:of\s+)?((?:19|20)\d\d)\b/gi;
-  while ((m = enSeasonYear.exec(text))) push(m, seasonRange(SEASON_WORDS[m[1].toLowerCase()], Number(m[2])), 'season');
+  while ((m = enSeasonYear.exec(text)))
+    push(m, seasonRange(SEASON_WORDS[m[1].toLowerCase()], Number(m[2])), 'season');
   // 去年夏天, 今年冬天, 明年春季
   const zhSeason = /(前年|去年|今年|明年|后年)(春天|春季|夏天|夏季|秋天|秋季|冬天|冬季)/g;
   while ((m = zhSeason.exec(text))) push(m, seasonRange(SEASON_WORDS[m[2]], y + ZH_YEAR[m[1]]), 'season');
@@ -120,7 +135,10 @@ function tableSpans(text: string, ref: number): Span[] {
 function chronoSpan(r: chrono.ParsedResult): Span {
   const t = r.text.toLowerCase();
   const at = r.start.date().getTime();
-  const weekday = /(mon|tues|wednes|thurs|fri|satur|sun)day|周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]/.test(t);
+  const weekday =
+    /(mon|tues|wednes|thurs|fri|satur|sun)day|周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]/.test(
+      t,
+    );
   let range: [number, number];
   let granularity: Granularity;
   if (/weekend|周末/.test(t)) {
@@ -132,7 +150,12 @@ function chronoSpan(r: chrono.ParsedResult): Span {
     [range, granularity] = [monthOf(at), 'month'];
   } else if (/\byears?\b|年[前后後]/.test(t) && !r.start.isCertain('month')) {
     [range, granularity] = [yearRange(new Date(at).getUTCFullYear()), 'year'];
-  } else if (!r.start.isCertain('day') && r.start.isCertain('month') && !weekday && !/\bago\b|前|后|後/.test(t)) {
+  } else if (
+    !r.start.isCertain('day') &&
+    r.start.isCertain('month') &&
+    !weekday &&
+    !/\bago\b|前|后|後/.test(t)
+  ) {
     [range, granularity] = [monthOf(at), 'month']; // "in May"
   } else {
     const end = r.end ? startOfDay(r.end.date().getTime()) : startOfDay(at);
@@ -156,7 +179,13 @@ export function resolveTimes(text: string, reference: Date): ResolvedTime[] {
   for (const r of parsed) {
     if (DEICTIC_NOW.test(r.text.trim())) continue;
     // a date needs a day, a month, a weekday or a relative word: "at 3pm", "5" alone are not dates
-    if (!r.start.isCertain('day') && !r.start.isCertain('month') && !r.start.isCertain('weekday') && !/ago|last|next|this|前|后|後|上|下|这|本/i.test(r.text)) continue;
+    if (
+      !r.start.isCertain('day') &&
+      !r.start.isCertain('month') &&
+      !r.start.isCertain('weekday') &&
+      !/ago|last|next|this|前|后|後|上|下|这|本/i.test(r.text)
+    )
+      continue;
     const s = chronoSpan(r);
     if (!taken(s)) spans.push(s);
   }

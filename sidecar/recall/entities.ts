@@ -12,7 +12,8 @@ export function extractEntities(query: string): string[] {
   for (const m of query.matchAll(/\b0x[0-9a-fA-F]{4,}\b/g)) add(m[0]);
   for (const m of query.matchAll(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g)) add(m[0]); // ERR_SOCKET_TIMEOUT
   for (const m of query.matchAll(/\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{2,5})?\b/g)) add(m[0]);
-  for (const m of query.matchAll(/\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|local|lan|internal|cn|dev)\b/gi)) add(m[0]);
+  for (const m of query.matchAll(/\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|local|lan|internal|cn|dev)\b/gi))
+    add(m[0]);
   for (const m of query.matchAll(/(?:port|端口)\s*[:：]?\s*(\d{2,5})/gi)) add(m[1]);
   for (const m of query.matchAll(/(\d{3,})\s*(?:型号|系列|号机|model)/gi)) add(m[1]);
   for (const m of query.matchAll(/\b\d{3,5}\b/g)) add(m[0]);

@@ -62,7 +62,8 @@ const spanText = (t: TimeSpan) => (t.start === t.end ? t.start : `${t.start}..${
 function whenLine(m: Memory, zh: boolean): string {
   const parts: string[] = [];
   if (m.speaker) parts.push(zh ? `说话人：${m.speaker}` : `Speaker: ${m.speaker}`);
-  if (m.occurred_at) parts.push(zh ? `说于：${m.occurred_at.slice(0, 10)}` : `Said: ${m.occurred_at.slice(0, 10)}`);
+  if (m.occurred_at)
+    parts.push(zh ? `说于：${m.occurred_at.slice(0, 10)}` : `Said: ${m.occurred_at.slice(0, 10)}`);
   if (m.times?.length) parts.push(m.times.map((t) => `${t.text} = ${spanText(t)}`).join(', '));
   return parts.join(' | ');
 }
@@ -71,7 +72,9 @@ function whenLine(m: Memory, zh: boolean): string {
 export function formatEvidence(e: Episode, locale?: string): string {
   const zh = isChinese(locale);
   const times = e.times.length ? ` (${e.times.map((t) => `${t.text} = ${spanText(t)}`).join(', ')})` : '';
-  const head = zh ? `【原话】${e.occurred_at.slice(0, 10)} · ${e.speaker}` : `[Evidence] ${e.occurred_at.slice(0, 10)} · ${e.speaker}`;
+  const head = zh
+    ? `【原话】${e.occurred_at.slice(0, 10)} · ${e.speaker}`
+    : `[Evidence] ${e.occurred_at.slice(0, 10)} · ${e.speaker}`;
   return `${head} (msg:${e.message_id})${times}\n${e.text}`;
 }
 
@@ -107,7 +110,11 @@ export function episodeAsMemory(e: Episode): Memory {
  * The injection block: items are taken most relevant first while they fit the budget (`included` of
  * them), then shown memories first and the evidence after them.
  */
-export function formatBlock(items: RecallItem[], budget: number, locale?: string): { block: string; tokens: number; included: number } {
+export function formatBlock(
+  items: RecallItem[],
+  budget: number,
+  locale?: string,
+): { block: string; tokens: number; included: number } {
   const memories: string[] = [];
   const evidence: string[] = [];
   let tokens = 0;

@@ -53,16 +53,135 @@ export interface LexicalSearch {
  */
 const QUERY_STOPWORDS: ReadonlySet<string> = new Set([
   // en: question words, auxiliaries, pronouns, articles, prepositions
-  'a', 'an', 'the', 'and', 'or', 'but', 'of', 'to', 'in', 'on', 'at', 'for', 'with', 'by', 'from', 'about',
-  'as', 'into', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'do', 'does', 'did', 'done', 'have',
-  'has', 'had', 'will', 'would', 'should', 'could', 'can', 'may', 'might', 'must', 'shall', 'what',
-  'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how', 'that', 'this', 'these', 'those', 'it',
-  'its', 'i', 'me', 'my', 'we', 'us', 'our', 'you', 'your', 'he', 'him', 'his', 'she', 'her', 'they',
-  'them', 'their', 'there', 'any', 'some', 'so', 'if', 'then', 'than', 'not', 'no', 'yes', 'ever',
+  'a',
+  'an',
+  'the',
+  'and',
+  'or',
+  'but',
+  'of',
+  'to',
+  'in',
+  'on',
+  'at',
+  'for',
+  'with',
+  'by',
+  'from',
+  'about',
+  'as',
+  'into',
+  'is',
+  'are',
+  'was',
+  'were',
+  'be',
+  'been',
+  'being',
+  'do',
+  'does',
+  'did',
+  'done',
+  'have',
+  'has',
+  'had',
+  'will',
+  'would',
+  'should',
+  'could',
+  'can',
+  'may',
+  'might',
+  'must',
+  'shall',
+  'what',
+  'which',
+  'who',
+  'whom',
+  'whose',
+  'when',
+  'where',
+  'why',
+  'how',
+  'that',
+  'this',
+  'these',
+  'those',
+  'it',
+  'its',
+  'i',
+  'me',
+  'my',
+  'we',
+  'us',
+  'our',
+  'you',
+  'your',
+  'he',
+  'him',
+  'his',
+  'she',
+  'her',
+  'they',
+  'them',
+  'their',
+  'there',
+  'any',
+  'some',
+  'so',
+  'if',
+  'then',
+  'than',
+  'not',
+  'no',
+  'yes',
+  'ever',
   // zh: particles, pronouns, question words
-  '的', '了', '吗', '呢', '吧', '啊', '是', '在', '有', '和', '与', '我', '你', '他', '她', '它', '我们',
-  '你们', '他们', '什么', '怎么', '怎么样', '哪', '哪个', '哪些', '哪里', '谁', '多少', '几', '为什么',
-  '这', '那', '这个', '那个', '一个', '也', '都', '就', '还', '要', '会', '能', '吗？', '过', '着',
+  '的',
+  '了',
+  '吗',
+  '呢',
+  '吧',
+  '啊',
+  '是',
+  '在',
+  '有',
+  '和',
+  '与',
+  '我',
+  '你',
+  '他',
+  '她',
+  '它',
+  '我们',
+  '你们',
+  '他们',
+  '什么',
+  '怎么',
+  '怎么样',
+  '哪',
+  '哪个',
+  '哪些',
+  '哪里',
+  '谁',
+  '多少',
+  '几',
+  '为什么',
+  '这',
+  '那',
+  '这个',
+  '那个',
+  '一个',
+  '也',
+  '都',
+  '就',
+  '还',
+  '要',
+  '会',
+  '能',
+  '吗？',
+  '过',
+  '着',
 ]);
 
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
@@ -88,7 +207,8 @@ export function queryTerms(text: string): string[] {
   return [...seen];
 }
 
-const projectToken = (project: string): string => `p${createHash('sha1').update(project).digest('hex').slice(0, 20)}`;
+const projectToken = (project: string): string =>
+  `p${createHash('sha1').update(project).digest('hex').slice(0, 20)}`;
 const kindToken = (kind: LexicalKind): string => `k${kind}`;
 /** An FTS5 string literal. */
 const quote = (term: string): string => `"${term.replace(/"/g, '""')}"`;
@@ -143,7 +263,10 @@ export class LexicalIndex {
             this.db.run('DELETE FROM lex_fts WHERE rowid = ?', [old.rid as number]);
             this.db.run('DELETE FROM lex_ids WHERE rid = ?', [old.rid as number]);
           }
-          const { lastInsertRowid } = this.db.run('INSERT INTO lex_ids (id, kind, project) VALUES (?, ?, ?)', [d.id, d.kind, d.project]);
+          const { lastInsertRowid } = this.db.run(
+            'INSERT INTO lex_ids (id, kind, project) VALUES (?, ?, ?)',
+            [d.id, d.kind, d.project],
+          );
           this.db.run('INSERT INTO lex_fts (rowid, body, scope) VALUES (?, ?, ?)', [
             lastInsertRowid,
             lexicalTerms(d.text).join(' '),
@@ -170,7 +293,9 @@ export class LexicalIndex {
 
   /** Every id of a kind (for reconciliation with Chroma). */
   async ids(kind: LexicalKind): Promise<Set<string>> {
-    return this.locked(() => new Set(this.db.all('SELECT id FROM lex_ids WHERE kind = ?', [kind]).map((r) => r.id as string)));
+    return this.locked(
+      () => new Set(this.db.all('SELECT id FROM lex_ids WHERE kind = ?', [kind]).map((r) => r.id as string)),
+    );
   }
 
   /** The best `limit` documents of the given projects (and kinds) for a question, best first. */
@@ -178,7 +303,9 @@ export class LexicalIndex {
     const terms = queryTerms(query);
     if (!terms.length || !o.projects.length || o.limit <= 0) return [];
     const scope = `scope : (${o.projects.map((p) => quote(projectToken(p))).join(' OR ')})`;
-    const kinds = o.kinds?.length ? ` AND scope : (${o.kinds.map((k) => quote(kindToken(k))).join(' OR ')})` : '';
+    const kinds = o.kinds?.length
+      ? ` AND scope : (${o.kinds.map((k) => quote(kindToken(k))).join(' OR ')})`
+      : '';
     const match = `${scope}${kinds} AND body : (${terms.map(quote).join(' OR ')})`;
     const allowed = new Set(o.projects);
     const rows = await this.locked(() =>
@@ -191,7 +318,12 @@ export class LexicalIndex {
     );
     return rows
       .filter((r) => allowed.has(r.project as string))
-      .map((r) => ({ id: r.id as string, kind: r.kind as LexicalKind, project: r.project as string, score: -(r.rank as number) }));
+      .map((r) => ({
+        id: r.id as string,
+        kind: r.kind as LexicalKind,
+        project: r.project as string,
+        score: -(r.rank as number),
+      }));
   }
 
   close(): void {
@@ -232,7 +364,9 @@ export class LazyLexical {
   index(): Promise<LexicalIndex | undefined> {
     this.opening ??= LexicalIndex.open(this.file).catch((e: unknown) => {
       this.opening = undefined; // try again next time
-      this.report(`The lexical index ${this.file} could not be opened (${e instanceof Error ? e.message : String(e)}); recall uses its other channels.`);
+      this.report(
+        `The lexical index ${this.file} could not be opened (${e instanceof Error ? e.message : String(e)}); recall uses its other channels.`,
+      );
       return undefined;
     });
     return this.opening;

@@ -15,7 +15,12 @@ export async function syncLexical(core: Core): Promise<void> {
   try {
     const t0 = Date.now();
     const memories = await core.store.find(undefined);
-    const memoryDocs: LexicalDoc[] = memories.map(({ memory: m }) => ({ id: m.id, kind: 'memory', project: m.project_id, text: m.text }));
+    const memoryDocs: LexicalDoc[] = memories.map(({ memory: m }) => ({
+      id: m.id,
+      kind: 'memory',
+      project: m.project_id,
+      text: m.text,
+    }));
     const episodeIds = await core.episodes.allIds();
     let added = 0;
     let removed = 0;
@@ -29,7 +34,9 @@ export async function syncLexical(core: Core): Promise<void> {
       const missing = ids.filter((id) => !indexed.has(id));
       const extra = [...indexed].filter((id) => !want.has(id));
       if (missing.length) {
-        const toAdd = docs ? docs.filter((d) => !indexed.has(d.id)) : (await core.episodes.get(missing)).map(episodeLexicalDoc);
+        const toAdd = docs
+          ? docs.filter((d) => !indexed.has(d.id))
+          : (await core.episodes.get(missing)).map(episodeLexicalDoc);
         for (let i = 0; i < toAdd.length; i += 1000) await core.store.indexLexical(toAdd.slice(i, i + 1000));
         added += toAdd.length;
       }
@@ -38,8 +45,13 @@ export async function syncLexical(core: Core): Promise<void> {
         removed += extra.length;
       }
     }
-    if (added || removed) core.log.info(`Lexical index brought up to date: ${added} added, ${removed} removed (${Date.now() - t0} ms).`);
+    if (added || removed)
+      core.log.info(
+        `Lexical index brought up to date: ${added} added, ${removed} removed (${Date.now() - t0} ms).`,
+      );
   } catch (e) {
-    core.log.warn(`The lexical index could not be checked against the store (${errorMessage(e)}); it is checked again at the next start.`);
+    core.log.warn(
+      `The lexical index could not be checked against the store (${errorMessage(e)}); it is checked again at the next start.`,
+    );
   }
 }

@@ -50,9 +50,12 @@ interface Candidate {
 }
 
 export async function recall(core: Core, p: RecallParams): Promise<RecallResult> {
-  if (!p || typeof p.query !== 'string' || !p.query.trim()) throw new InvalidInputError('The recall query is empty.');
+  if (!p || typeof p.query !== 'string' || !p.query.trim())
+    throw new InvalidInputError('The recall query is empty.');
   if (!Array.isArray(p.project_ids) || p.project_ids.some((x) => typeof x !== 'string')) {
-    throw new InvalidInputError('recall needs project_ids (the projects of the current workspace), a list of strings.');
+    throw new InvalidInputError(
+      'recall needs project_ids (the projects of the current workspace), a list of strings.',
+    );
   }
   const settings = core.config.recall;
   const topK = clampInt(p.top_k ?? settings.topK, 1, 50);
@@ -65,11 +68,18 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   const [vector] = await core.embedding.embed([query]);
   const wide = Math.max(20, topK * 4);
 
-  const recallable = (m: Memory) => projects.includes(m.project_id) && RECALLABLE.includes(m.status) && m.confidence_score > minConfidence;
+  const recallable = (m: Memory) =>
+    projects.includes(m.project_id) && RECALLABLE.includes(m.status) && m.confidence_score > minConfidence;
   const [memVec, epVec, lexHits] = await Promise.all([
     nearestRecallable(core, vector, projects, minConfidence, wide),
-    core.config.episodes.keep ? core.episodes.query(vector, own, wide) : Promise.resolve<EpisodeNeighbour[]>([]),
-    core.store.lexicalIndex?.run('search', (ix) => ix.search(query, { projects, limit: wide * 2 }), [] as LexicalHit[]) ?? Promise.resolve<LexicalHit[]>([]),
+    core.config.episodes.keep
+      ? core.episodes.query(vector, own, wide)
+      : Promise.resolve<EpisodeNeighbour[]>([]),
+    core.store.lexicalIndex?.run(
+      'search',
+      (ix) => ix.search(query, { projects, limit: wide * 2 }),
+      [] as LexicalHit[],
+    ) ?? Promise.resolve<LexicalHit[]>([]),
   ]);
 
   const byKey = new Map<string, Candidate>();
@@ -85,17 +95,34 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
       byKey.set(c.memory.id, { ...c, rrf: 1 / (RRF_K + rank), channels: new Set([channel]) });
     }
   };
-  const floor = (best: number) => p.min_similarity ?? Math.max(ABSOLUTE_SIMILARITY, Math.min(settings.minSimilarity, best - RELATIVE_SIMILARITY));
+  const floor = (best: number) =>
+    p.min_similarity ??
+    Math.max(ABSOLUTE_SIMILARITY, Math.min(settings.minSimilarity, best - RELATIVE_SIMILARITY));
 
   // vector, memories and episodes ranked separately (each kind has its own best)
   const memSims = memVec.map((n) => ({ n, sim: 1 - n.distance }));
   const memFloor = floor(memSims[0]?.sim ?? 0);
-  memSims.filter((x) => x.sim >= memFloor).forEach((x, i) => add({ kind: 'memory', memory: x.n.memory, similarity: round(x.sim) }, 'vector', i + 1));
+  memSims
+    .filter((x) => x.sim >= memFloor)
+    .forEach((x, i) =>
+      add({ kind: 'memory', memory: x.n.memory, similarity: round(x.sim) }, 'vector', i + 1),
+    );
   const epSims = epVec.map((n) => ({ n, sim: 1 - n.distance }));
   const epFloor = floor(epSims[0]?.sim ?? 0);
   epSims
     .filter((x) => x.sim >= epFloor)
-    .forEach((x, i) => add({ kind: 'evidence', memory: episodeAsMemory(x.n.episode), episode: x.n.episode, similarity: round(x.sim) }, 'vector', i + 1));
+    .forEach((x, i) =>
+      add(
+        {
+          kind: 'evidence',
+          memory: episodeAsMemory(x.n.episode),
+          episode: x.n.episode,
+          similarity: round(x.sim),
+        },
+        'vector',
+        i + 1,
+      ),
+    );
 
   // lexical: hydrate what the vector channel did not bring, and keep only what may be recalled
   const bestLex = lexHits[0]?.score ?? 0;
@@ -104,7 +131,9 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   const knownEp = new Map(epVec.map((n) => [n.episode.id, n.episode]));
   const [lexMems, lexEps] = await Promise.all([
     core.store.get(lex.filter((h) => h.kind === 'memory' && !knownMem.has(h.id)).map((h) => h.id)),
-    core.config.episodes.keep ? core.episodes.get(lex.filter((h) => h.kind === 'episode' && !knownEp.has(h.id)).map((h) => h.id)) : Promise.resolve<Episode[]>([]),
+    core.config.episodes.keep
+      ? core.episodes.get(lex.filter((h) => h.kind === 'episode' && !knownEp.has(h.id)).map((h) => h.id))
+      : Promise.resolve<Episode[]>([]),
   ]);
   for (const m of lexMems) knownMem.set(m.id, m);
   for (const e of lexEps) knownEp.set(e.id, e);
@@ -115,7 +144,8 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
       if (m && recallable(m)) add({ kind: 'memory', memory: m, lexical: rel }, 'lexical', i + 1);
     } else {
       const e = knownEp.get(h.id);
-      if (e && own.includes(e.project_id)) add({ kind: 'evidence', memory: episodeAsMemory(e), episode: e, lexical: rel }, 'lexical', i + 1);
+      if (e && own.includes(e.project_id))
+        add({ kind: 'evidence', memory: episodeAsMemory(e), episode: e, lexical: rel }, 'lexical', i + 1);
     }
   });
 
@@ -124,7 +154,9 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     const entities = extractEntities(query);
     if (entities.length > 0) {
       const since = new Date(core.clock().getTime() - 7 * DAY_MS).toISOString();
-      const logs = await core.store.find(buildWhere({ project_ids: own, source_type: 'troubleshooting_log', status: RECALLABLE, since }));
+      const logs = await core.store.find(
+        buildWhere({ project_ids: own, source_type: 'troubleshooting_log', status: RECALLABLE, since }),
+      );
       logs
         .map(({ memory }) => ({ memory, overlap: entityOverlap(entities, memory.text) }))
         .filter((x) => x.overlap > 0)
@@ -133,14 +165,17 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     }
   }
 
-  const ranked = [...byKey.values()].sort((a, b) => b.rrf - a.rrf || (b.similarity ?? 0) - (a.similarity ?? 0));
+  const ranked = [...byKey.values()].sort(
+    (a, b) => b.rrf - a.rrf || (b.similarity ?? 0) - (a.similarity ?? 0),
+  );
   // The best k of both kinds in fused order; a turn a chosen memory already cites is not quoted again.
   const picked: Candidate[] = [];
   const cited = new Set<string>();
   const citeKey = (project: string, ref: string) => `${project}\u0000${ref}`;
   for (const c of ranked) {
     if (picked.length >= topK) break;
-    if (c.kind === 'evidence' && cited.has(citeKey(c.memory.project_id, `msg:${c.episode!.message_id}`))) continue;
+    if (c.kind === 'evidence' && cited.has(citeKey(c.memory.project_id, `msg:${c.episode!.message_id}`)))
+      continue;
     picked.push(c);
     if (c.kind === 'memory') for (const r of c.memory.source_ref) cited.add(citeKey(c.memory.project_id, r));
   }
@@ -179,10 +214,21 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
  * the nearest 10·k overall are fetched first and filtered here — exact, since any recallable memory
  * outside them is farther than all of them — and the filtered query runs only when fewer than k pass.
  */
-async function nearestRecallable(core: Core, vector: number[], projects: string[], minConfidence: number, k: number): Promise<Neighbour[]> {
-  const passes = (m: Memory) => projects.includes(m.project_id) && RECALLABLE.includes(m.status) && m.confidence_score > minConfidence;
+async function nearestRecallable(
+  core: Core,
+  vector: number[],
+  projects: string[],
+  minConfidence: number,
+  k: number,
+): Promise<Neighbour[]> {
+  const passes = (m: Memory) =>
+    projects.includes(m.project_id) && RECALLABLE.includes(m.status) && m.confidence_score > minConfidence;
   const wide = await core.store.query(vector, undefined, Math.max(50, k * 10));
   const hits = wide.filter((n) => passes(n.memory)).slice(0, k);
   if (hits.length === k || wide.length < Math.max(50, k * 10)) return hits;
-  return core.store.query(vector, buildWhere({ project_ids: projects, status: RECALLABLE, min_confidence: minConfidence }), k);
+  return core.store.query(
+    vector,
+    buildWhere({ project_ids: projects, status: RECALLABLE, min_confidence: minConfidence }),
+    k,
+  );
 }

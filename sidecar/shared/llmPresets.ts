@@ -19,10 +19,34 @@ export interface LlmPreset {
 
 /** The presets of `mnemo.llm.preset` other than `custom`. Local servers are addressed as 127.0.0.1, never localhost. */
 export const LLM_PRESETS: Readonly<Record<Exclude<LlmPresetName, 'custom'>, LlmPreset>> = {
-  'glm-4-flash': { label: 'GLM-4-Flash', baseUrl: 'https://open.bigmodel.cn/api/paas/v4', model: 'glm-4-flash', keyEnv: ['GLM_API_KEY'], requiresKey: true },
-  deepseek: { label: 'DeepSeek', baseUrl: 'https://api.deepseek.com/v1', model: 'deepseek-chat', keyEnv: ['DEEPSEEK_API_KEY'], requiresKey: true },
-  openai: { label: 'OpenAI', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', keyEnv: ['OPENAI_API_KEY'], requiresKey: true },
-  ollama: { label: 'Ollama', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:7b', keyEnv: [], requiresKey: false },
+  'glm-4-flash': {
+    label: 'GLM-4-Flash',
+    baseUrl: 'https://open.bigmodel.cn/api/paas/v4',
+    model: 'glm-4-flash',
+    keyEnv: ['GLM_API_KEY'],
+    requiresKey: true,
+  },
+  deepseek: {
+    label: 'DeepSeek',
+    baseUrl: 'https://api.deepseek.com/v1',
+    model: 'deepseek-chat',
+    keyEnv: ['DEEPSEEK_API_KEY'],
+    requiresKey: true,
+  },
+  openai: {
+    label: 'OpenAI',
+    baseUrl: 'https://api.openai.com/v1',
+    model: 'gpt-4o-mini',
+    keyEnv: ['OPENAI_API_KEY'],
+    requiresKey: true,
+  },
+  ollama: {
+    label: 'Ollama',
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    model: 'qwen2.5:7b',
+    keyEnv: [],
+    requiresKey: false,
+  },
 };
 
 export function isLlmPreset(v: unknown): v is LlmPresetName {

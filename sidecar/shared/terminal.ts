@@ -11,8 +11,18 @@ const RESULT = /^exit (-?\d+|unknown) · ?(.*)$/s;
 /** The two messages of one command, ids `<session>:<i>:cmd` and `<session>:<i>:out`. */
 export function terminalMessages(sessionId: string, records: TerminalCommandRecord[]): RawMessage[] {
   return records.flatMap((r, i): RawMessage[] => [
-    { role: 'user', content: `$ ${r.command}`, id: `${sessionId}:${i}:cmd`, ...(r.started_at ? { timestamp: r.started_at } : {}) },
-    { role: 'tool', content: `exit ${r.exit_code ?? 'unknown'} · ${r.output}`, id: `${sessionId}:${i}:out`, ...(r.ended_at ? { timestamp: r.ended_at } : {}) },
+    {
+      role: 'user',
+      content: `$ ${r.command}`,
+      id: `${sessionId}:${i}:cmd`,
+      ...(r.started_at ? { timestamp: r.started_at } : {}),
+    },
+    {
+      role: 'tool',
+      content: `exit ${r.exit_code ?? 'unknown'} · ${r.output}`,
+      id: `${sessionId}:${i}:out`,
+      ...(r.ended_at ? { timestamp: r.ended_at } : {}),
+    },
   ]);
 }
 
@@ -22,7 +32,9 @@ export function parseCommandMessage(content: string): string | undefined {
 }
 
 /** The exit code (undefined when unknown) and output of an `exit <code> · <output>` message, or undefined when the text is not one. */
-export function parseResultMessage(content: string): { exitCode: number | undefined; output: string } | undefined {
+export function parseResultMessage(
+  content: string,
+): { exitCode: number | undefined; output: string } | undefined {
   const m = RESULT.exec(content.trim());
   if (!m) return undefined;
   return { exitCode: m[1] === 'unknown' ? undefined : Number(m[1]), output: m[2]!.trim() };

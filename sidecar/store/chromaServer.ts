@@ -10,7 +10,19 @@
  * Host checked). Elsewhere it binds 127.0.0.1 on a free port, as before, and `describe` says so.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type WriteStream,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { StoreUnavailableError } from '../errors';
@@ -38,15 +50,23 @@ interface ServerFile {
   owner_pid: number;
 }
 
-export async function heartbeat(host: string, port: number, ssl = false, headers?: Record<string, string>, timeoutMs = 1500): Promise<boolean> {
+export async function heartbeat(
+  host: string,
+  port: number,
+  ssl = false,
+  headers?: Record<string, string>,
+  timeoutMs = 1500,
+): Promise<boolean> {
   try {
-    const res = await fetch(`${ssl ? 'https' : 'http'}://${host}:${port}/api/v2/heartbeat`, { signal: AbortSignal.timeout(timeoutMs), headers });
+    const res = await fetch(`${ssl ? 'https' : 'http'}://${host}:${port}/api/v2/heartbeat`, {
+      signal: AbortSignal.timeout(timeoutMs),
+      headers,
+    });
     return res.ok;
   } catch {
     return false;
   }
 }
-
 
 async function freePort(preferred?: number): Promise<number> {
   const tryPort = (p: number) =>
@@ -124,7 +144,8 @@ export class ChromaSupervisor {
   /** Why Chroma is not isolated here, or undefined when it can be. */
   private isolationRefused(): string | undefined {
     if (this.opts.isolate === false) return 'isolation is turned off';
-    if (Buffer.byteLength(this.socketPath) > MAX_SOCKET_PATH) return `the data folder path is too long for a Unix socket (${this.socketPath})`;
+    if (Buffer.byteLength(this.socketPath) > MAX_SOCKET_PATH)
+      return `the data folder path is too long for a Unix socket (${this.socketPath})`;
     const probe = isolationAvailable();
     return probe.ok ? undefined : probe.reason;
   }
@@ -157,8 +178,13 @@ export class ChromaSupervisor {
    */
   async ensure(): Promise<ChromaEndpoint> {
     if (this.opts.url) return this.remoteEndpoint();
-    if (this.stopping) throw new StoreUnavailableError('Mnemo is shutting down, so the memory store is closed.');
-    if (this.endpoint && (await heartbeat(this.endpoint.host, this.endpoint.port, false, this.endpoint.headers))) return this.endpoint;
+    if (this.stopping)
+      throw new StoreUnavailableError('Mnemo is shutting down, so the memory store is closed.');
+    if (
+      this.endpoint &&
+      (await heartbeat(this.endpoint.host, this.endpoint.port, false, this.endpoint.headers))
+    )
+      return this.endpoint;
     this.starting ??= this.startOrAdopt()
       .then((ep) => {
         // "Crashed too often" must not stay up once a later request brought the store back.
@@ -174,7 +200,9 @@ export class ChromaSupervisor {
   private remoteEndpoint(): ChromaEndpoint {
     const u = new URL(this.opts.url!);
     const ssl = u.protocol === 'https:';
-    const headers = this.opts.token ? { 'x-chroma-token': this.opts.token, Authorization: `Bearer ${this.opts.token}` } : undefined;
+    const headers = this.opts.token
+      ? { 'x-chroma-token': this.opts.token, Authorization: `Bearer ${this.opts.token}` }
+      : undefined;
     return {
       host: u.hostname,
       port: u.port ? Number(u.port) : ssl ? 443 : 80,
@@ -200,19 +228,28 @@ export class ChromaSupervisor {
   private async adopt(): Promise<ChromaEndpoint | undefined> {
     const info = this.readServerFile();
     if (!info || !pidAlive(info.pid)) return undefined;
-    const alive = info.socket ? info.socket === this.socketPath && (await socketHeartbeat(info.socket)) : !!info.port && (await heartbeat('127.0.0.1', info.port));
+    const alive = info.socket
+      ? info.socket === this.socketPath && (await socketHeartbeat(info.socket))
+      : !!info.port && (await heartbeat('127.0.0.1', info.port));
     if (!alive) return undefined;
     if (info.owner_pid !== process.pid && !pidAlive(info.owner_pid)) {
       // Its owner died (kill -9, a crash, a full disk): its state is unknown (after ENOSPC its requests
       // can hang) and nobody would stop it. Stop it; the caller starts a fresh server under the lock.
-      this.opts.log?.(`Stopping the Chroma server (pid ${info.pid}) left by a process that exited; starting a fresh one`);
+      this.opts.log?.(
+        `Stopping the Chroma server (pid ${info.pid}) left by a process that exited; starting a fresh one`,
+      );
       rmSync(this.serverFile, { force: true });
       await stopPid(info.pid);
       return undefined;
     }
     this.endpoint = info.socket
       ? await this.frontEndpoint(info.pid, true)
-      : { host: '127.0.0.1', port: info.port!, ssl: false, describe: `embedded Chroma (shared, pid ${info.pid}) on 127.0.0.1:${info.port} (not isolated)` };
+      : {
+          host: '127.0.0.1',
+          port: info.port!,
+          ssl: false,
+          describe: `embedded Chroma (shared, pid ${info.pid}) on 127.0.0.1:${info.port} (not isolated)`,
+        };
     return this.endpoint;
   }
 
@@ -233,7 +270,10 @@ export class ChromaSupervisor {
           rmSync(this.lockFile, { force: true });
           continue;
         }
-        if (Date.now() > deadline) throw new StoreUnavailableError('Another Mnemo process is starting Chroma and did not finish within a minute.');
+        if (Date.now() > deadline)
+          throw new StoreUnavailableError(
+            'Another Mnemo process is starting Chroma and did not finish within a minute.',
+          );
         await new Promise((r) => setTimeout(r, 200));
         continue;
       }
@@ -292,17 +332,27 @@ export class ChromaSupervisor {
     const refused = this.isolationRefused();
     const port = refused ? await freePort(previous?.port) : 0;
     const cli = chromaCliPath();
-    if (!existsSync(cli)) throw new StoreUnavailableError(`The embedded Chroma server is missing (${cli}); reinstall Mnemo or set mnemo.chroma.url.`);
+    if (!existsSync(cli))
+      throw new StoreUnavailableError(
+        `The embedded Chroma server is missing (${cli}); reinstall Mnemo or set mnemo.chroma.url.`,
+      );
     mkdirSync(join(this.opts.dataDir, 'logs'), { recursive: true, mode: 0o700 });
-    this.logStream ??= createWriteStream(join(this.opts.dataDir, 'logs', 'chroma.log'), { flags: 'a', mode: 0o600 });
+    this.logStream ??= createWriteStream(join(this.opts.dataDir, 'logs', 'chroma.log'), {
+      flags: 'a',
+      mode: 0o600,
+    });
     let command = process.execPath;
     let args = [cli, 'run', '--path', this.dbDir, '--port', String(port), '--host', '127.0.0.1'];
     if (refused) {
-      this.opts.log?.(`Starting Chroma on 127.0.0.1:${port} (data ${this.dbDir}); not isolated from other local users: ${refused}`);
+      this.opts.log?.(
+        `Starting Chroma on 127.0.0.1:${port} (data ${this.dbDir}); not isolated from other local users: ${refused}`,
+      );
     } else {
       ({ command, args } = isolatedCommand(this.socketPath, this.dbDir));
       rmSync(this.socketPath, { force: true });
-      this.opts.log?.(`Starting Chroma in a private network namespace, reachable only through ${this.socketPath} (data ${this.dbDir})`);
+      this.opts.log?.(
+        `Starting Chroma in a private network namespace, reachable only through ${this.socketPath} (data ${this.dbDir})`,
+      );
     }
     const child = spawn(command, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -318,7 +368,8 @@ export class ChromaSupervisor {
       if (this.child === child) this.child = undefined;
       this.onChildExit(code, signal);
     });
-    const up = () => (refused ? heartbeat('127.0.0.1', port, false, undefined, 500) : socketHeartbeat(this.socketPath, 500));
+    const up = () =>
+      refused ? heartbeat('127.0.0.1', port, false, undefined, 500) : socketHeartbeat(this.socketPath, 500);
     const deadline = Date.now() + (this.opts.startTimeoutMs ?? 30_000);
     while (Date.now() < deadline) {
       if (exited) break;
@@ -326,7 +377,12 @@ export class ChromaSupervisor {
         if (this.stopping) break; // stop() came while it started: it is killed below, never left running
         const info: ServerFile = refused
           ? { pid: child.pid!, port, started_at: new Date().toISOString(), owner_pid: process.pid }
-          : { pid: child.pid!, socket: this.socketPath, started_at: new Date().toISOString(), owner_pid: process.pid };
+          : {
+              pid: child.pid!,
+              socket: this.socketPath,
+              started_at: new Date().toISOString(),
+              owner_pid: process.pid,
+            };
         try {
           writeFileSync(this.serverFile, JSON.stringify(info), { mode: 0o600 });
         } catch (e) {
@@ -335,14 +391,20 @@ export class ChromaSupervisor {
           this.opts.log?.(writeFailure('the Chroma server file', e).message);
         }
         this.endpoint = refused
-          ? { host: '127.0.0.1', port, ssl: false, describe: `embedded Chroma (pid ${child.pid}) on 127.0.0.1:${port} (not isolated: ${refused})` }
+          ? {
+              host: '127.0.0.1',
+              port,
+              ssl: false,
+              describe: `embedded Chroma (pid ${child.pid}) on 127.0.0.1:${port} (not isolated: ${refused})`,
+            }
           : await this.frontEndpoint(child.pid!, false);
         return this.endpoint;
       }
       await new Promise((r) => setTimeout(r, 100));
     }
     child.kill('SIGKILL');
-    if (this.stopping) throw new StoreUnavailableError('Mnemo is shutting down, so the memory store is closed.');
+    if (this.stopping)
+      throw new StoreUnavailableError('Mnemo is shutting down, so the memory store is closed.');
     throw new StoreUnavailableError(
       `The embedded Chroma server did not start within ${Math.round((this.opts.startTimeoutMs ?? 30_000) / 1000)} s; see ${join(this.opts.dataDir, 'logs', 'chroma.log')}.`,
     );
@@ -361,7 +423,10 @@ export class ChromaSupervisor {
     this.restarts = this.restarts.filter((t) => now - t < window);
     const what = signal ? `was killed (${signal})` : `exited with code ${code}`;
     if (this.restarts.length >= (this.opts.maxRestarts ?? 5)) {
-      this.health(false, `The embedded Chroma server ${what} and crashed too often to restart automatically; run "Mnemo: Restart Sidecar".`);
+      this.health(
+        false,
+        `The embedded Chroma server ${what} and crashed too often to restart automatically; run "Mnemo: Restart Sidecar".`,
+      );
       return;
     }
     this.restarts.push(now);

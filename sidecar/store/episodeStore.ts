@@ -86,7 +86,11 @@ export class EpisodeStore {
     return this.store.active && episodeCollectionFor(this.store.active);
   }
 
-  private on<T>(what: string, op: (col: Collection, info: ActiveCollection) => Promise<T>, empty: T): Promise<T> {
+  private on<T>(
+    what: string,
+    op: (col: Collection, info: ActiveCollection) => Promise<T>,
+    empty: T,
+  ): Promise<T> {
     const info = this.info();
     if (!info) return Promise.resolve(empty);
     return this.store.onCollection(info, what, (col) => op(col, info));
@@ -98,7 +102,9 @@ export class EpisodeStore {
     await this.on(
       'store episodes',
       async (col, info) => {
-        for (const r of records) if (r.vector.length !== info.dim) throw new DimensionMismatchError(info.dim, r.vector.length, info.name);
+        for (const r of records)
+          if (r.vector.length !== info.dim)
+            throw new DimensionMismatchError(info.dim, r.vector.length, info.name);
         for (let i = 0; i < records.length; i += 500) {
           const batch = records.slice(i, i + 500);
           await col.upsert({
@@ -134,7 +140,9 @@ export class EpisodeStore {
         const out: Episode[] = [];
         for (let offset = 0; ; offset += 2000) {
           const r = await col.get({ where, limit: 2000, offset, include: ['documents', 'metadatas'] });
-          r.ids.forEach((id, i) => out.push(fromMetadata(id, r.documents[i] ?? null, r.metadatas[i] ?? null)));
+          r.ids.forEach((id, i) =>
+            out.push(fromMetadata(id, r.documents[i] ?? null, r.metadatas[i] ?? null)),
+          );
           if (r.ids.length < 2000) break;
         }
         return out.sort((a, b) => a.occurred_at.localeCompare(b.occurred_at));
@@ -150,8 +158,14 @@ export class EpisodeStore {
       'search episodes',
       async (col, info) => {
         if (vector.length !== info.dim) throw new DimensionMismatchError(info.dim, vector.length, info.name);
-        const where: Where = projects.length === 1 ? { project_id: projects[0] } : { project_id: { $in: projects } };
-        const r = await col.query({ queryEmbeddings: [vector], nResults: k, where, include: ['documents', 'metadatas', 'distances'] });
+        const where: Where =
+          projects.length === 1 ? { project_id: projects[0] } : { project_id: { $in: projects } };
+        const r = await col.query({
+          queryEmbeddings: [vector],
+          nResults: k,
+          where,
+          include: ['documents', 'metadatas', 'distances'],
+        });
         return (r.ids[0] ?? []).map((id, i) => ({
           episode: fromMetadata(id, r.documents[0]?.[i] ?? null, r.metadatas[0]?.[i] ?? null),
           distance: r.distances[0]?.[i] ?? 2,

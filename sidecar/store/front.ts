@@ -48,8 +48,10 @@ export async function startStoreFront(socketPath: string): Promise<StoreFront> {
   let port = 0;
   const server: Server = createServer((req, res) => {
     const host = (req.headers.host ?? '').toLowerCase();
-    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return refuse(res, 403, 'The Host header is not this loopback address.');
-    if (!sameSecret(presentedToken(req), secret)) return refuse(res, 401, 'A valid Mnemo store token is required.');
+    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`)
+      return refuse(res, 403, 'The Host header is not this loopback address.');
+    if (!sameSecret(presentedToken(req), secret))
+      return refuse(res, 401, 'A valid Mnemo store token is required.');
     const headers = { ...req.headers };
     delete headers['x-chroma-token'];
     delete headers.authorization;

@@ -51,10 +51,22 @@ let probe: { ok: true } | { ok: false; reason: string } | undefined;
 /** Whether Chroma can run in a private network namespace here (probed once per process). */
 export function isolationAvailable(): { ok: true } | { ok: false; reason: string } {
   if (probe) return probe;
-  if (process.platform !== 'linux') return (probe = { ok: false, reason: `network namespaces are Linux-only (this is ${process.platform})` });
-  const r = spawnSync('unshare', ['--user', '--map-root-user', '--net', 'ip', 'link', 'set', 'lo', 'up'], { timeout: 5000, stdio: ['ignore', 'ignore', 'pipe'] });
-  if (r.error) return (probe = { ok: false, reason: `unshare could not run (${(r.error as NodeJS.ErrnoException).code ?? r.error.message})` });
-  if (r.status !== 0) return (probe = { ok: false, reason: `unprivileged network namespaces are unavailable (${r.stderr.toString().trim().split('\n')[0] || `exit ${r.status}`})` });
+  if (process.platform !== 'linux')
+    return (probe = { ok: false, reason: `network namespaces are Linux-only (this is ${process.platform})` });
+  const r = spawnSync('unshare', ['--user', '--map-root-user', '--net', 'ip', 'link', 'set', 'lo', 'up'], {
+    timeout: 5000,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  if (r.error)
+    return (probe = {
+      ok: false,
+      reason: `unshare could not run (${(r.error as NodeJS.ErrnoException).code ?? r.error.message})`,
+    });
+  if (r.status !== 0)
+    return (probe = {
+      ok: false,
+      reason: `unprivileged network namespaces are unavailable (${r.stderr.toString().trim().split('\n')[0] || `exit ${r.status}`})`,
+    });
   return (probe = { ok: true });
 }
 
@@ -88,10 +100,19 @@ export function isolatedCommand(socketPath: string, dbDir: string): { command: s
 /** True when Chroma answers its heartbeat on the Unix socket. */
 export function socketHeartbeat(socketPath: string, timeoutMs = 1500): Promise<boolean> {
   return new Promise((resolve) => {
-    const req = request({ socketPath, path: '/api/v2/heartbeat', method: 'GET', headers: { host: 'localhost' }, timeout: timeoutMs }, (res) => {
-      res.resume();
-      resolve(res.statusCode === 200);
-    });
+    const req = request(
+      {
+        socketPath,
+        path: '/api/v2/heartbeat',
+        method: 'GET',
+        headers: { host: 'localhost' },
+        timeout: timeoutMs,
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode === 200);
+      },
+    );
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(false));
     req.end();

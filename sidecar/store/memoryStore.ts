@@ -37,7 +37,19 @@ export function collectionNameFor(model: string, dim: number): string {
   return `mnemo_${slug}_${dim}`;
 }
 
-const OPTIONAL_STRING_FIELDS = ['confirmed_by', 'last_used_at', 'decayed_through', 'promoted_from', 'notify_user', 'wrong_by', 'wrong_at', 'speaker', 'occurred_at', 'superseded_by', 'supersedes'] as const;
+const OPTIONAL_STRING_FIELDS = [
+  'confirmed_by',
+  'last_used_at',
+  'decayed_through',
+  'promoted_from',
+  'notify_user',
+  'wrong_by',
+  'wrong_at',
+  'speaker',
+  'occurred_at',
+  'superseded_by',
+  'supersedes',
+] as const;
 
 export function toMetadata(m: Memory): Metadata {
   const meta: Metadata = {
@@ -115,7 +127,10 @@ export function parseTimes(json: string): TimeSpan[] {
   try {
     const v: unknown = JSON.parse(json);
     if (!Array.isArray(v)) return [];
-    return v.filter((t): t is TimeSpan => !!t && typeof t.text === 'string' && typeof t.start === 'string' && typeof t.end === 'string');
+    return v.filter(
+      (t): t is TimeSpan =>
+        !!t && typeof t.text === 'string' && typeof t.start === 'string' && typeof t.end === 'string',
+    );
   } catch {
     return [];
   }
@@ -127,32 +142,41 @@ export function parseTimes(json: string): TimeSpan[] {
  * for its type (and enum) before a `where` is built; anything else is refused with one sentence.
  */
 function checkFilter(f: MemoryFilter & { project_ids?: unknown; min_confidence?: unknown }): void {
-  const bad = (field: string, what: string) => new InvalidInputError(`The filter's ${field} must be ${what}.`);
+  const bad = (field: string, what: string) =>
+    new InvalidInputError(`The filter's ${field} must be ${what}.`);
   const text = (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= 512;
   if (f.project_id !== undefined && !text(f.project_id)) throw bad('project_id', 'a project id (a string)');
-  if (f.project_ids !== undefined && !(Array.isArray(f.project_ids) && f.project_ids.every(text))) throw bad('project_ids', 'a list of project ids (strings)');
-  if (f.status !== undefined && !(Array.isArray(f.status) && f.status.every((x) => isStatus(x)))) throw bad('status', 'a list of statuses');
-  if (f.category !== undefined && !isCategory(f.category)) throw bad('category', 'persona, episodic or instruction');
+  if (f.project_ids !== undefined && !(Array.isArray(f.project_ids) && f.project_ids.every(text)))
+    throw bad('project_ids', 'a list of project ids (strings)');
+  if (f.status !== undefined && !(Array.isArray(f.status) && f.status.every((x) => isStatus(x))))
+    throw bad('status', 'a list of statuses');
+  if (f.category !== undefined && !isCategory(f.category))
+    throw bad('category', 'persona, episodic or instruction');
   if (f.source_type !== undefined && !isSourceType(f.source_type)) throw bad('source_type', 'a source type');
   for (const k of ['since', 'until'] as const) {
-    if (f[k] !== undefined && !(typeof f[k] === 'string' && Number.isFinite(Date.parse(f[k])))) throw bad(k, 'an ISO-8601 date');
+    if (f[k] !== undefined && !(typeof f[k] === 'string' && Number.isFinite(Date.parse(f[k]))))
+      throw bad(k, 'an ISO-8601 date');
   }
   for (const k of ['max_confidence', 'min_confidence'] as const) {
     const v: unknown = f[k];
     if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v))) throw bad(k, 'a number');
   }
-  if (f.is_actionable !== undefined && typeof f.is_actionable !== 'boolean') throw bad('is_actionable', 'true or false');
+  if (f.is_actionable !== undefined && typeof f.is_actionable !== 'boolean')
+    throw bad('is_actionable', 'true or false');
 }
 
 /** Builds a Chroma `where` from a filter (undefined when empty); refuses operators and wrong types. */
-export function buildWhere(f: MemoryFilter & { project_ids?: string[]; min_confidence?: number; ids?: never }): Where | undefined {
+export function buildWhere(
+  f: MemoryFilter & { project_ids?: string[]; min_confidence?: number; ids?: never },
+): Where | undefined {
   checkFilter(f);
   const clauses: Where[] = [];
   const projects = f.project_ids ?? (f.project_id ? [f.project_id] : undefined);
   if (projects && projects.length) {
     clauses.push(projects.length === 1 ? { project_id: projects[0] } : { project_id: { $in: projects } });
   }
-  if (f.status && f.status.length) clauses.push(f.status.length === 1 ? { status: f.status[0] } : { status: { $in: f.status } });
+  if (f.status && f.status.length)
+    clauses.push(f.status.length === 1 ? { status: f.status[0] } : { status: { $in: f.status } });
   if (f.category) clauses.push({ category: f.category });
   if (f.source_type) clauses.push({ source_type: f.source_type });
   if (f.since) clauses.push({ created_ts: { $gte: Date.parse(f.since) } });
@@ -167,7 +191,9 @@ export function buildWhere(f: MemoryFilter & { project_ids?: string[]; min_confi
 
 /** Chroma's transient "Error creating hnsw segment reader: Nothing found on disk" on a fresh collection. */
 function isSegmentNotReady(e: unknown): boolean {
-  return /hnsw segment reader|Nothing found on disk/i.test(`${errorMessage(e)} ${errorMessage((e as { cause?: unknown })?.cause ?? '')}`);
+  return /hnsw segment reader|Nothing found on disk/i.test(
+    `${errorMessage(e)} ${errorMessage((e as { cause?: unknown })?.cause ?? '')}`,
+  );
 }
 
 function isConnectionError(e: unknown): boolean {
@@ -176,7 +202,9 @@ function isConnectionError(e: unknown): boolean {
   const cause = errorMessage((e as { cause?: unknown })?.cause ?? '');
   return (
     name === 'ChromaConnectionError' ||
-    /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|other side closed|UND_ERR|Failed to connect/i.test(msg + ' ' + cause)
+    /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|other side closed|UND_ERR|Failed to connect/i.test(
+      msg + ' ' + cause,
+    )
   );
 }
 
@@ -200,7 +228,9 @@ export class MemoryStore {
     this.stateFile = join(dataDir, 'store.json');
     if (existsSync(this.stateFile)) {
       try {
-        this.activeInfo = (JSON.parse(readFileSync(this.stateFile, 'utf8')) as { active?: ActiveCollection }).active;
+        this.activeInfo = (
+          JSON.parse(readFileSync(this.stateFile, 'utf8')) as { active?: ActiveCollection }
+        ).active;
       } catch {
         this.activeInfo = undefined;
       }
@@ -291,7 +321,10 @@ export class MemoryStore {
         await new Promise((r) => setTimeout(r, Math.min(2000, 100 * 2 ** attempt)));
       }
     }
-    throw new StoreUnavailableError(`Chroma did not answer while trying to ${what}: ${errorMessage(lastErr)}`, { cause: lastErr });
+    throw new StoreUnavailableError(
+      `Chroma did not answer while trying to ${what}: ${errorMessage(lastErr)}`,
+      { cause: lastErr },
+    );
   }
 
   private async collection(client: ChromaClient, info: ActiveCollection): Promise<Collection> {
@@ -333,7 +366,10 @@ export class MemoryStore {
   }
 
   private requireActive(): ActiveCollection {
-    if (!this.activeInfo) throw new StoreUnavailableError('The memory store has no collection yet; it is created with the first memory.');
+    if (!this.activeInfo)
+      throw new StoreUnavailableError(
+        'The memory store has no collection yet; it is created with the first memory.',
+      );
     return this.activeInfo;
   }
 
@@ -342,7 +378,8 @@ export class MemoryStore {
     if (records.length === 0) return;
     const info = target ?? this.requireActive();
     for (const r of records) {
-      if (r.vector.length !== info.dim) throw new DimensionMismatchError(info.dim, r.vector.length, info.name);
+      if (r.vector.length !== info.dim)
+        throw new DimensionMismatchError(info.dim, r.vector.length, info.name);
     }
     await this.withChroma('store memories', async (c) => {
       const col = await this.collection(c, info);
@@ -354,7 +391,14 @@ export class MemoryStore {
       });
     });
     if (info.name === this.activeInfo?.name) {
-      await this.indexLexical(records.map((r) => ({ id: r.memory.id, kind: 'memory', project: r.memory.project_id, text: r.memory.text })));
+      await this.indexLexical(
+        records.map((r) => ({
+          id: r.memory.id,
+          kind: 'memory',
+          project: r.memory.project_id,
+          text: r.memory.text,
+        })),
+      );
     }
   }
 
@@ -383,7 +427,10 @@ export class MemoryStore {
   }
 
   /** All memories matching a where (paged internally). */
-  async find(where: Where | undefined, opts: { withVectors?: boolean; collection?: ActiveCollection } = {}): Promise<{ memory: Memory; vector?: number[] }[]> {
+  async find(
+    where: Where | undefined,
+    opts: { withVectors?: boolean; collection?: ActiveCollection } = {},
+  ): Promise<{ memory: Memory; vector?: number[] }[]> {
     await this.behind;
     const info = opts.collection ?? this.activeInfo;
     if (!info) return [];
@@ -416,7 +463,12 @@ export class MemoryStore {
     if (vector.length !== info.dim) throw new DimensionMismatchError(info.dim, vector.length, info.name);
     return this.withChroma('search memories', async (c) => {
       const col = await this.collection(c, info);
-      const r = await col.query({ queryEmbeddings: [vector], nResults: k, where, include: ['documents', 'metadatas', 'distances'] });
+      const r = await col.query({
+        queryEmbeddings: [vector],
+        nResults: k,
+        where,
+        include: ['documents', 'metadatas', 'distances'],
+      });
       const ids = r.ids[0] ?? [];
       return ids.map((id, i) => ({
         memory: fromMetadata(id, r.documents[0]?.[i] ?? null, r.metadatas[0]?.[i] ?? null),
@@ -430,10 +482,16 @@ export class MemoryStore {
     await this.behind;
     const info = this.activeInfo;
     if (!info || vectors.length === 0) return vectors.map(() => []);
-    for (const v of vectors) if (v.length !== info.dim) throw new DimensionMismatchError(info.dim, v.length, info.name);
+    for (const v of vectors)
+      if (v.length !== info.dim) throw new DimensionMismatchError(info.dim, v.length, info.name);
     return this.withChroma('search memories', async (c) => {
       const col = await this.collection(c, info);
-      const r = await col.query({ queryEmbeddings: vectors, nResults: k, where, include: ['documents', 'metadatas', 'distances'] });
+      const r = await col.query({
+        queryEmbeddings: vectors,
+        nResults: k,
+        where,
+        include: ['documents', 'metadatas', 'distances'],
+      });
       return vectors.map((_, q) =>
         (r.ids[q] ?? []).map((id, i) => ({
           memory: fromMetadata(id, r.documents[q]?.[i] ?? null, r.metadatas[q]?.[i] ?? null),
@@ -461,7 +519,11 @@ export class MemoryStore {
   }
 
   /** Runs an operation on another collection on this store's server (the episodes of the active model). */
-  async onCollection<T>(info: ActiveCollection, what: string, op: (col: Collection) => Promise<T>): Promise<T> {
+  async onCollection<T>(
+    info: ActiveCollection,
+    what: string,
+    op: (col: Collection) => Promise<T>,
+  ): Promise<T> {
     return this.withChroma(what, async (c) => op(await this.collection(c, info)));
   }
 
@@ -472,7 +534,11 @@ export class MemoryStore {
       try {
         await c.deleteCollection({ name });
       } catch (e) {
-        if ((e as { name?: string })?.name !== 'ChromaNotFoundError' && !/not found|does not exist/i.test(errorMessage(e))) throw e;
+        if (
+          (e as { name?: string })?.name !== 'ChromaNotFoundError' &&
+          !/not found|does not exist/i.test(errorMessage(e))
+        )
+          throw e;
       }
     });
   }

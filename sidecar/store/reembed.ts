@@ -31,7 +31,8 @@ export class Reembedder {
     const previous = store.active;
     if (previous && previous.model === model && previous.dim === dim) return { migrated: 0, model, dim };
     const target: ActiveCollection = { name: collectionNameFor(model, dim), model, dim };
-    const progress = (message: string, percent?: number) => p.progress_token && this.progress({ token: p.progress_token, message, percent });
+    const progress = (message: string, percent?: number) =>
+      p.progress_token && this.progress({ token: p.progress_token, message, percent });
     this.running = true;
     try {
       await store.dropCollection(target.name); // leftovers of an abandoned run
@@ -44,7 +45,10 @@ export class Reembedder {
         const batch = all.slice(i, i + BATCH).map((r) => r.memory);
         const vectors = await core.embedding.embed(batch.map((m) => m.text));
         await store.upsert(
-          batch.map((m, j) => ({ memory: { ...m, embedding_model: model, embedding_dim: dim }, vector: vectors[j] })),
+          batch.map((m, j) => ({
+            memory: { ...m, embedding_model: model, embedding_dim: dim },
+            vector: vectors[j],
+          })),
           target,
         );
         done += batch.length;
@@ -58,7 +62,10 @@ export class Reembedder {
           at: core.now(),
           action: 'update',
           by: core.config.user,
-          changes: { embedding_model: [previous?.model ?? null, model], embedding_dim: [previous?.dim ?? null, dim] },
+          changes: {
+            embedding_model: [previous?.model ?? null, model],
+            embedding_dim: [previous?.dim ?? null, dim],
+          },
           note: `re-embedded ${done} memories into ${target.name}${previous ? `; ${previous.name} kept` : ''}`,
         },
       ]);

@@ -7,7 +7,12 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { RawMessage } from '../../sidecar/pipeline/types';
-import { CaptureSessionRequest, RecallRequest, RememberRequest, type RecallResult } from '../../sidecar/protocol';
+import {
+  CaptureSessionRequest,
+  RecallRequest,
+  RememberRequest,
+  type RecallResult,
+} from '../../sidecar/protocol';
 import { currentUser } from '../client';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
@@ -46,7 +51,9 @@ function historyMessages(context: vscode.ChatContext): RawMessage[] {
 
 /** One conversation keeps one session id: derived from its first prompt. */
 function sessionIdFor(context: vscode.ChatContext, prompt: string): string {
-  const first = context.history.find((t): t is vscode.ChatRequestTurn => t instanceof vscode.ChatRequestTurn)?.prompt ?? prompt;
+  const first =
+    context.history.find((t): t is vscode.ChatRequestTurn => t instanceof vscode.ChatRequestTurn)?.prompt ??
+    prompt;
   return `chat-${createHash('sha256').update(first).digest('hex').slice(0, 12)}`;
 }
 
@@ -73,13 +80,21 @@ export class ChatCapture implements vscode.Disposable {
       ctx.log.info('The @mnemo chat participant is unavailable: this VS Code has no chat API.');
       return;
     }
-    this.participant = chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) => this.handle(request, context, stream, token));
+    this.participant = chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) =>
+      this.handle(request, context, stream, token),
+    );
     this.participant.iconPath = vscode.Uri.joinPath(ctx.extension.extensionUri, 'media', 'mnemo.svg');
     this.participant.followupProvider = {
       provideFollowups: (result: vscode.ChatResult) => {
         const meta = (result as MnemoChatResult).metadata;
         if (meta?.command === 'answer' || meta?.command === 'recall') {
-          return [{ prompt: 'Show what would be injected for this', command: 'recall', label: 'Show recalled memories' }];
+          return [
+            {
+              prompt: 'Show what would be injected for this',
+              command: 'recall',
+              label: 'Show recalled memories',
+            },
+          ];
         }
         return [];
       },
@@ -117,10 +132,15 @@ export class ChatCapture implements vscode.Disposable {
     }
   }
 
-  private async remember(request: vscode.ChatRequest, stream: vscode.ChatResponseStream): Promise<MnemoChatResult> {
+  private async remember(
+    request: vscode.ChatRequest,
+    stream: vscode.ChatResponseStream,
+  ): Promise<MnemoChatResult> {
     const text = request.prompt.trim();
     if (!text) {
-      stream.markdown('Tell me what to remember, e.g. `/remember Run database migrations with --dry-run first`.');
+      stream.markdown(
+        'Tell me what to remember, e.g. `/remember Run database migrations with --dry-run first`.',
+      );
       return { metadata: { command: 'remember' } };
     }
     const decision = await this.ctx.request(RememberRequest, {
@@ -133,14 +153,25 @@ export class ChatCapture implements vscode.Disposable {
     if (decision.outcome === 'dropped') {
       stream.markdown(`I did not keep it: ${decision.reason}.`);
     } else {
-      const what = decision.outcome === 'refreshed' ? 'I already knew that; refreshed it' : decision.outcome === 'pending' ? 'Remembered; it waits in the review queue' : 'Remembered';
-      stream.markdown(`${what}${decision.category ? ` (${CATEGORY_LABEL[decision.category]})` : ''} for **${projectLabel(currentProject())}**.`);
-      if (decision.id) stream.button({ command: Command.editMemory, arguments: [decision.id], title: 'Edit' });
+      const what =
+        decision.outcome === 'refreshed'
+          ? 'I already knew that; refreshed it'
+          : decision.outcome === 'pending'
+            ? 'Remembered; it waits in the review queue'
+            : 'Remembered';
+      stream.markdown(
+        `${what}${decision.category ? ` (${CATEGORY_LABEL[decision.category]})` : ''} for **${projectLabel(currentProject())}**.`,
+      );
+      if (decision.id)
+        stream.button({ command: Command.editMemory, arguments: [decision.id], title: 'Edit' });
     }
     return { metadata: { command: 'remember', memoryIds: decision.id ? [decision.id] : [] } };
   }
 
-  private recallParams(query: string, extra: Partial<{ top_k: number; min_confidence: number; mark_used: boolean }> = {}) {
+  private recallParams(
+    query: string,
+    extra: Partial<{ top_k: number; min_confidence: number; mark_used: boolean }> = {},
+  ) {
     return {
       query,
       project_ids: workspaceProjectIds(),
@@ -152,7 +183,11 @@ export class ChatCapture implements vscode.Disposable {
     };
   }
 
-  private async recall(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<MnemoChatResult> {
+  private async recall(
+    request: vscode.ChatRequest,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<MnemoChatResult> {
     const query = request.prompt.trim();
     if (!query) {
       stream.markdown('What should I look for? e.g. `/recall how do we deploy`.');
@@ -163,20 +198,30 @@ export class ChatCapture implements vscode.Disposable {
     if (result.items.length === 0) {
       stream.markdown(`Nothing recalled above ${percent(config.recall.minConfidence())} confidence.`);
     } else {
-      stream.markdown(`${listItems(result)}\n\nAn agent would receive ${result.tokens} tokens of context for this.`);
+      stream.markdown(
+        `${listItems(result)}\n\nAn agent would receive ${result.tokens} tokens of context for this.`,
+      );
       stream.button({ command: Command.previewInjection, arguments: [query], title: 'Preview Injection' });
     }
     return { metadata: { command: 'recall', memoryIds: result.items.map((i) => i.memory.id) } };
   }
 
-  private async forget(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<MnemoChatResult> {
+  private async forget(
+    request: vscode.ChatRequest,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<MnemoChatResult> {
     const query = request.prompt.trim();
     if (!query) {
       stream.markdown('What should I forget? Describe it, e.g. `/forget staging uses port 8080`.');
       return { metadata: { command: 'forget' } };
     }
     stream.progress('Looking for the memory…');
-    const result = await this.ctx.request(RecallRequest, this.recallParams(query, { top_k: 3, min_confidence: 0, mark_used: false }), token);
+    const result = await this.ctx.request(
+      RecallRequest,
+      this.recallParams(query, { top_k: 3, min_confidence: 0, mark_used: false }),
+      token,
+    );
     const best = result.items[0];
     if (!best) {
       stream.markdown('I found no memory like that.');
@@ -187,10 +232,12 @@ export class ChatCapture implements vscode.Disposable {
     );
     stream.button({ command: Command.markWrong, arguments: [best.memory.id], title: 'Mark as Wrong' });
     if (result.items.length > 1) {
-      stream.markdown(`\n\nOther candidates:\n${result.items
-        .slice(1)
-        .map((it) => `- ${shortText(it.memory.text, 120)}`)
-        .join('\n')}`);
+      stream.markdown(
+        `\n\nOther candidates:\n${result.items
+          .slice(1)
+          .map((it) => `- ${shortText(it.memory.text, 120)}`)
+          .join('\n')}`,
+      );
     }
     return { metadata: { command: 'forget', memoryIds: result.items.map((i) => i.memory.id) } };
   }
@@ -203,10 +250,16 @@ export class ChatCapture implements vscode.Disposable {
   ): Promise<MnemoChatResult> {
     const prompt = request.prompt.trim();
     stream.progress('Recalling memories…');
-    const recalled = await this.ctx.request(RecallRequest, this.recallParams(prompt || 'project conventions'), token);
+    const recalled = await this.ctx.request(
+      RecallRequest,
+      this.recallParams(prompt || 'project conventions'),
+      token,
+    );
     const model: vscode.LanguageModelChat | undefined =
       (request as Partial<vscode.ChatRequest>).model ??
-      (typeof vscode.lm?.selectChatModels === 'function' ? (await vscode.lm.selectChatModels())[0] : undefined);
+      (typeof vscode.lm?.selectChatModels === 'function'
+        ? (await vscode.lm.selectChatModels())[0]
+        : undefined);
     let answer = '';
     if (!model) {
       answer = recalled.items.length
@@ -224,7 +277,9 @@ export class ChatCapture implements vscode.Disposable {
       const messages = [
         vscode.LanguageModelChatMessage.User(system),
         ...historyMessages(context).map((m) =>
-          m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(m.content) : vscode.LanguageModelChatMessage.User(m.content),
+          m.role === 'assistant'
+            ? vscode.LanguageModelChatMessage.Assistant(m.content)
+            : vscode.LanguageModelChatMessage.User(m.content),
         ),
         vscode.LanguageModelChatMessage.User(prompt),
       ];
@@ -235,7 +290,9 @@ export class ChatCapture implements vscode.Disposable {
       }
     }
     if (recalled.items.length) {
-      stream.markdown(`\n\n---\n_Recalled ${recalled.items.length} ${recalled.items.length === 1 ? 'memory' : 'memories'} (${recalled.tokens} tokens)._`);
+      stream.markdown(
+        `\n\n---\n_Recalled ${recalled.items.length} ${recalled.items.length === 1 ? 'memory' : 'memories'} (${recalled.tokens} tokens)._`,
+      );
     }
     void this.capture(context, prompt, answer);
     return { metadata: { command: 'answer', memoryIds: recalled.items.map((i) => i.memory.id) } };

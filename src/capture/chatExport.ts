@@ -43,13 +43,15 @@ function responsePartText(part: unknown): string {
     if (isObject(ref)) {
       if (typeof ref.name === 'string') return `\`${ref.name}\``;
       if (typeof ref.path === 'string') return `\`${ref.path.split('/').pop()}\``;
-      if (isObject(ref.uri) && typeof ref.uri.path === 'string') return `\`${ref.uri.path.split('/').pop()}\``;
+      if (isObject(ref.uri) && typeof ref.uri.path === 'string')
+        return `\`${ref.uri.path.split('/').pop()}\``;
     }
     return '';
   }
   if (kind === 'toolInvocationSerialized' || kind === 'toolInvocation') {
     const msg = part.pastTenseMessage ?? part.invocationMessage;
-    const text = typeof msg === 'string' ? msg : isObject(msg) && typeof msg.value === 'string' ? msg.value : '';
+    const text =
+      typeof msg === 'string' ? msg : isObject(msg) && typeof msg.value === 'string' ? msg.value : '';
     return text ? `\n[tool] ${text}\n` : '';
   }
   return '';
@@ -68,14 +70,35 @@ function parseVscodeSession(obj: Json): ParsedSession {
     const id = typeof req.requestId === 'string' ? req.requestId : `r${i}`;
     const timestamp = timestampOf(req.timestamp);
     const message = req.message;
-    const prompt = isObject(message) && typeof message.text === 'string' ? message.text : typeof message === 'string' ? message : '';
+    const prompt =
+      isObject(message) && typeof message.text === 'string'
+        ? message.text
+        : typeof message === 'string'
+          ? message
+          : '';
     if (prompt.trim()) {
-      messages.push({ role: 'user', content: prompt, id: `${id}:q`, timestamp, name: typeof obj.requesterUsername === 'string' ? obj.requesterUsername : undefined });
+      messages.push({
+        role: 'user',
+        content: prompt,
+        id: `${id}:q`,
+        timestamp,
+        name: typeof obj.requesterUsername === 'string' ? obj.requesterUsername : undefined,
+      });
     }
-    const parts = Array.isArray(req.response) ? req.response : isObject(req.response) && Array.isArray(req.response.value) ? req.response.value : [];
+    const parts = Array.isArray(req.response)
+      ? req.response
+      : isObject(req.response) && Array.isArray(req.response.value)
+        ? req.response.value
+        : [];
     const answer = parts.map(responsePartText).join('').trim();
     if (answer) {
-      messages.push({ role: 'assistant', content: answer, id: `${id}:a`, timestamp, name: typeof obj.responderUsername === 'string' ? obj.responderUsername : undefined });
+      messages.push({
+        role: 'assistant',
+        content: answer,
+        id: `${id}:a`,
+        timestamp,
+        name: typeof obj.responderUsername === 'string' ? obj.responderUsername : undefined,
+      });
     }
   });
   const session_id = typeof obj.sessionId === 'string' ? obj.sessionId : undefined;
@@ -96,7 +119,8 @@ function contentText(content: unknown): string {
 function parseOpenAiMessages(list: unknown[]): ParsedSession {
   const messages: RawMessage[] = [];
   list.forEach((m, i) => {
-    if (!isObject(m) || typeof m.role !== 'string') throw new ChatParseError(`Message ${i + 1} has no "role".`);
+    if (!isObject(m) || typeof m.role !== 'string')
+      throw new ChatParseError(`Message ${i + 1} has no "role".`);
     const content = contentText(m.content);
     if (!content.trim()) return;
     messages.push({
@@ -114,7 +138,8 @@ function parseOpenAiMessages(list: unknown[]): ParsedSession {
 export function parseChatJson(doc: unknown): ParsedSession[] {
   if (Array.isArray(doc)) {
     if (doc.length === 0) throw new ChatParseError('The file holds an empty list.');
-    if (doc.every((d) => isObject(d) && Array.isArray(d.requests))) return doc.map((d) => parseVscodeSession(d as Json));
+    if (doc.every((d) => isObject(d) && Array.isArray(d.requests)))
+      return doc.map((d) => parseVscodeSession(d as Json));
     if (doc.every((d) => isObject(d) && typeof d.role === 'string')) return [parseOpenAiMessages(doc)];
     throw new ChatParseError('The list is neither VS Code chat sessions nor {role, content} messages.');
   }
@@ -122,5 +147,7 @@ export function parseChatJson(doc: unknown): ParsedSession[] {
     if (Array.isArray(doc.requests)) return [parseVscodeSession(doc)];
     if (Array.isArray(doc.messages)) return [parseOpenAiMessages(doc.messages)];
   }
-  throw new ChatParseError('This is not a VS Code chat export ({requests: [...]}) or a list of {role, content} messages.');
+  throw new ChatParseError(
+    'This is not a VS Code chat export ({requests: [...]}) or a list of {role, content} messages.',
+  );
 }

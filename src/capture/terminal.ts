@@ -57,7 +57,9 @@ export class TerminalCapture implements vscode.Disposable {
     private readonly pause: CapturePause,
   ) {
     const w = vscode.window as Partial<typeof vscode.window>;
-    this.supported = typeof w.onDidEndTerminalShellExecution === 'function' && typeof w.onDidStartTerminalShellExecution === 'function';
+    this.supported =
+      typeof w.onDidEndTerminalShellExecution === 'function' &&
+      typeof w.onDidStartTerminalShellExecution === 'function';
     if (!this.supported) {
       ctx.log.info('Terminal capture is unavailable: this VS Code has no shell execution API.');
       return;
@@ -91,7 +93,9 @@ export class TerminalCapture implements vscode.Disposable {
 
   private logInvalid(): void {
     if (this.excludes.invalid.length) {
-      this.ctx.log.warn(`Ignoring invalid mnemo.capture.terminal.excludePatterns: ${this.excludes.invalid.join(', ')}`);
+      this.ctx.log.warn(
+        `Ignoring invalid mnemo.capture.terminal.excludePatterns: ${this.excludes.invalid.join(', ')}`,
+      );
     }
   }
 
@@ -104,7 +108,13 @@ export class TerminalCapture implements vscode.Disposable {
     this.clearHint(e.terminal);
     if (!config.capture.terminal.enabled() || this.pause.paused) return;
     const max = config.capture.terminal.maxOutputBytes();
-    const run: Running = { startedAt: Date.now(), head: '', tail: '', truncated: false, reading: Promise.resolve() };
+    const run: Running = {
+      startedAt: Date.now(),
+      head: '',
+      tail: '',
+      truncated: false,
+      reading: Promise.resolve(),
+    };
     // read() must start right away; only data after the first call is delivered.
     const stream = e.execution.read();
     run.reading = (async () => {
@@ -149,7 +159,10 @@ export class TerminalCapture implements vscode.Disposable {
       exitCode: e.exitCode,
       startedAt: run?.startedAt ?? endedAt,
       endedAt,
-      output: boundOutput(run ? `${run.head}${run.truncated ? '\n…\n' : ''}${run.tail}` : '', config.capture.terminal.maxOutputBytes()),
+      output: boundOutput(
+        run ? `${run.head}${run.truncated ? '\n…\n' : ''}${run.tail}` : '',
+        config.capture.terminal.maxOutputBytes(),
+      ),
     };
     this.add(e.terminal, execution);
   }
@@ -158,12 +171,19 @@ export class TerminalCapture implements vscode.Disposable {
   add(terminal: vscode.Terminal, execution: Execution): void {
     let session = this.sessions.get(terminal);
     if (!session) {
-      session = { id: `term-${Date.now().toString(36)}-${(sessionCounter++).toString(36)}`, terminal, executions: [] };
+      session = {
+        id: `term-${Date.now().toString(36)}-${(sessionCounter++).toString(36)}`,
+        terminal,
+        executions: [],
+      };
       this.sessions.set(terminal, session);
     }
     session.executions.push(execution);
     if (session.timer) clearTimeout(session.timer);
-    session.timer = setTimeout(() => void this.flush(terminal), config.capture.terminal.idleGapSeconds() * 1000);
+    session.timer = setTimeout(
+      () => void this.flush(terminal),
+      config.capture.terminal.idleGapSeconds() * 1000,
+    );
   }
 
   /** Sends a terminal's session now (idle gap passed, terminal closed, or extension shutting down). */
@@ -186,7 +206,9 @@ export class TerminalCapture implements vscode.Disposable {
       const result = await this.ctx.request(CaptureSessionRequest, input);
       this.sent++;
       this.lastSent = input;
-      this.ctx.log.info(`Captured terminal session ${session.id} (${session.executions.length} commands${result.redactions ? `, ${result.redactions} redactions` : ''}).`);
+      this.ctx.log.info(
+        `Captured terminal session ${session.id} (${session.executions.length} commands${result.redactions ? `, ${result.redactions} redactions` : ''}).`,
+      );
     } catch (err) {
       this.ctx.log.warn(`Terminal session ${session.id} was not captured: ${errorDetail(err)}`);
     }
@@ -197,7 +219,13 @@ export class TerminalCapture implements vscode.Disposable {
     if (this.hinted || terminal.shellIntegration || !config.capture.terminal.enabled()) return;
     const timer = setTimeout(() => {
       this.hintTimers.delete(terminal);
-      if (this.hinted || terminal.shellIntegration || terminal.exitStatus || !config.capture.terminal.enabled()) return;
+      if (
+        this.hinted ||
+        terminal.shellIntegration ||
+        terminal.exitStatus ||
+        !config.capture.terminal.enabled()
+      )
+        return;
       this.hinted = true;
       void vscode.window
         .showInformationMessage(
@@ -206,9 +234,15 @@ export class TerminalCapture implements vscode.Disposable {
           'Turn Off Terminal Capture',
         )
         .then((choice) => {
-          if (choice === 'Open Setting') void vscode.commands.executeCommand(BuiltinCommand.openSettings, 'terminal.integrated.shellIntegration.enabled');
+          if (choice === 'Open Setting')
+            void vscode.commands.executeCommand(
+              BuiltinCommand.openSettings,
+              'terminal.integrated.shellIntegration.enabled',
+            );
           else if (choice === 'Turn Off Terminal Capture') {
-            void vscode.workspace.getConfiguration('mnemo').update('capture.terminal.enabled', false, vscode.ConfigurationTarget.Global);
+            void vscode.workspace
+              .getConfiguration('mnemo')
+              .update('capture.terminal.enabled', false, vscode.ConfigurationTarget.Global);
           }
         });
     }, 15_000);

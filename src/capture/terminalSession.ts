@@ -7,7 +7,8 @@
 import type { RawMessage } from '../../sidecar/protocol';
 import { terminalMessages } from '../../sidecar/shared/terminal';
 
-const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[PX^_][^\u001b]*\u001b\\|\u001b[@-Z\\-_]|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+const ANSI =
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[PX^_][^\u001b]*\u001b\\|\u001b[@-Z\\-_]|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 /** Removes ANSI escapes (CSI, OSC incl. shell-integration marks), control characters, and resolves `\r` overwrites. */
 export function stripAnsi(text: string): string {
@@ -27,7 +28,10 @@ export function boundOutput(text: string, maxBytes: number): string {
   if (Buffer.byteLength(clean, 'utf8') <= maxBytes) return clean;
   const head = Math.floor(maxBytes * 0.25);
   const tail = maxBytes - head - 40;
-  const h = Buffer.from(clean, 'utf8').subarray(0, head).toString('utf8').replace(/\uFFFD+$/, '');
+  const h = Buffer.from(clean, 'utf8')
+    .subarray(0, head)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
   const t = Buffer.from(clean, 'utf8')
     .subarray(Buffer.byteLength(clean, 'utf8') - tail)
     .toString('utf8')

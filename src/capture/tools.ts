@@ -41,11 +41,15 @@ export class LanguageModelTools implements vscode.Disposable {
     }
     this.disposables.push(
       lm.registerTool<RecallToolInput>(RECALL_TOOL, {
-        prepareInvocation: (options) => ({ invocationMessage: `Recalling memories about “${shortText(options.input.query ?? '', 60)}”` }),
+        prepareInvocation: (options) => ({
+          invocationMessage: `Recalling memories about “${shortText(options.input.query ?? '', 60)}”`,
+        }),
         invoke: (options, token) => this.recall(options.input, token),
       }),
       lm.registerTool<RememberToolInput>(REMEMBER_TOOL, {
-        prepareInvocation: (options) => ({ invocationMessage: `Remembering “${shortText(options.input.text ?? '', 60)}” for review` }),
+        prepareInvocation: (options) => ({
+          invocationMessage: `Remembering “${shortText(options.input.text ?? '', 60)}” for review`,
+        }),
         invoke: (options) => this.remember(options.input),
       }),
     );
@@ -56,10 +60,16 @@ export class LanguageModelTools implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
   }
 
-  private async recall(input: RecallToolInput, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+  private async recall(
+    input: RecallToolInput,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResult> {
     const query = typeof input?.query === 'string' ? input.query.trim() : '';
     if (!query) return text('mnemo_recall needs a non-empty "query".');
-    const topK = typeof input.top_k === 'number' && input.top_k > 0 ? Math.min(20, Math.round(input.top_k)) : config.recall.topK();
+    const topK =
+      typeof input.top_k === 'number' && input.top_k > 0
+        ? Math.min(20, Math.round(input.top_k))
+        : config.recall.topK();
     try {
       const result = await this.ctx.request(
         RecallRequest,
@@ -97,12 +107,18 @@ export class LanguageModelTools implements vscode.Disposable {
       });
       if (decision.outcome === 'dropped') return text(`Not remembered: ${decision.reason}.`);
       const cat = decision.category ? ` as ${CATEGORY_LABEL[decision.category]}` : '';
-      const how = decision.outcome === 'refreshed' ? 'Already known; refreshed' : decision.outcome === 'pending' ? 'Remembered for the user to review' : 'Remembered';
-      return text(`${how}${cat} (id ${decision.id ?? 'n/a'}${decision.score !== undefined ? `, score ${decision.score.toFixed(1)}` : ''}).`);
+      const how =
+        decision.outcome === 'refreshed'
+          ? 'Already known; refreshed'
+          : decision.outcome === 'pending'
+            ? 'Remembered for the user to review'
+            : 'Remembered';
+      return text(
+        `${how}${cat} (id ${decision.id ?? 'n/a'}${decision.score !== undefined ? `, score ${decision.score.toFixed(1)}` : ''}).`,
+      );
     } catch (err) {
       this.ctx.log.error(`${REMEMBER_TOOL} failed: ${errorDetail(err)}`);
       return text(`Mnemo could not remember it: ${describeError(err)}`);
     }
   }
 }
-

@@ -15,7 +15,6 @@ import { projectLabel, workspaceProjects } from '../projects';
 import { formatLocalWithUtc } from '../time';
 import { BuiltinCommand, Command } from '../commandIds';
 
-
 async function askPassword(title: string, confirm: boolean): Promise<string | undefined> {
   const password = await vscode.window.showInputBox({
     title,
@@ -40,8 +39,16 @@ export function register(ctx: Ctx, views: Views): void {
     const projects = workspaceProjects();
     const scope = await vscode.window.showQuickPick(
       [
-        { label: 'All projects', description: 'every memory in the store, with the audit log', projectId: undefined as string | undefined },
-        ...projects.map((p) => ({ label: projectLabel(p.projectId), description: p.projectId, projectId: p.projectId as string | undefined })),
+        {
+          label: 'All projects',
+          description: 'every memory in the store, with the audit log',
+          projectId: undefined as string | undefined,
+        },
+        ...projects.map((p) => ({
+          label: projectLabel(p.projectId),
+          description: p.projectId,
+          projectId: p.projectId as string | undefined,
+        })),
       ],
       { title: 'Mnemo: Back Up Memories', placeHolder: 'What to back up' },
     );
@@ -49,7 +56,10 @@ export function register(ctx: Ctx, views: Views): void {
     const saved = await ctx.extension.secrets.get(SECRETS.backupPassword);
     let password = saved;
     if (saved) {
-      const use = await vscode.window.showQuickPick(['Use the saved backup password', 'Type another password'], { title: 'Mnemo: Back Up Memories' });
+      const use = await vscode.window.showQuickPick(
+        ['Use the saved backup password', 'Type another password'],
+        { title: 'Mnemo: Back Up Memories' },
+      );
       if (!use) return undefined;
       if (use !== 'Use the saved backup password') password = undefined;
     }
@@ -65,15 +75,21 @@ export function register(ctx: Ctx, views: Views): void {
       openLabel: 'Back Up Here',
     });
     if (!folder?.[0]) return undefined;
-    const r = await ctx.requestWithProgress(BackupExportRequest, { out: folder[0].fsPath, password, project_id: scope.projectId }, 'Mnemo: backing up memories');
+    const r = await ctx.requestWithProgress(
+      BackupExportRequest,
+      { out: folder[0].fsPath, password, project_id: scope.projectId },
+      'Mnemo: backing up memories',
+    );
     if (!saved || saved !== password) {
       const keep = await vscode.window.showInformationMessage(
         `Mnemo: backed up ${r.counts.memories} memories to ${path.basename(r.file)} (AES-256).`,
         'Save Password for Scheduled Backups',
         'Reveal',
       );
-      if (keep === 'Save Password for Scheduled Backups') await ctx.extension.secrets.store(SECRETS.backupPassword, password);
-      if (keep === 'Reveal') void vscode.commands.executeCommand(BuiltinCommand.revealFileInOS, vscode.Uri.file(r.file));
+      if (keep === 'Save Password for Scheduled Backups')
+        await ctx.extension.secrets.store(SECRETS.backupPassword, password);
+      if (keep === 'Reveal')
+        void vscode.commands.executeCommand(BuiltinCommand.revealFileInOS, vscode.Uri.file(r.file));
     } else {
       views.statusBar.flash(`Backed up ${r.counts.memories} memories to ${r.file} (AES-256)`);
     }
@@ -108,8 +124,16 @@ export function register(ctx: Ctx, views: Views): void {
     const mode = await vscode.window.showQuickPick(
       [
         { label: 'Skip existing', description: 'keep what is stored; add the rest', mode: 'skip' as const },
-        { label: 'Overwrite', description: 'the backup wins for memories stored in both', mode: 'overwrite' as const },
-        { label: 'Import as a new project', description: 'keep them apart under another project id', mode: 'new-project' as const },
+        {
+          label: 'Overwrite',
+          description: 'the backup wins for memories stored in both',
+          mode: 'overwrite' as const,
+        },
+        {
+          label: 'Import as a new project',
+          description: 'keep them apart under another project id',
+          mode: 'new-project' as const,
+        },
       ],
       { title: 'Mnemo: Restore From Backup', placeHolder: summary, ignoreFocusOut: true },
     );

@@ -17,7 +17,9 @@ import { Command } from '../commandIds';
 
 /** The preview (`mnemo/clean/preview`): memories of the workspace projects (and Global) under the threshold. */
 export async function lowConfidenceMemories(ctx: Ctx, threshold = LOW_CONFIDENCE): Promise<Memory[]> {
-  const lists = await Promise.all(workspaceProjects().map((p) => ctx.request(CleanPreviewRequest, { project_id: p.projectId, threshold })));
+  const lists = await Promise.all(
+    workspaceProjects().map((p) => ctx.request(CleanPreviewRequest, { project_id: p.projectId, threshold })),
+  );
   const seen = new Set<string>();
   return lists
     .flatMap((l) => l.items)
@@ -53,21 +55,35 @@ export function register(ctx: Ctx, views: Views): void {
     if (!chosen?.length) return { archived: 0, deleted: 0 };
     const action = await vscode.window.showQuickPick(
       [
-        { label: '$(archive) Archive', detail: 'Keep them in the store (and the audit log) but never recall them', value: 'archive' as const },
-        { label: '$(trash) Delete', detail: 'Remove them for good (the audit log keeps a record)', value: 'delete' as const },
+        {
+          label: '$(archive) Archive',
+          detail: 'Keep them in the store (and the audit log) but never recall them',
+          value: 'archive' as const,
+        },
+        {
+          label: '$(trash) Delete',
+          detail: 'Remove them for good (the audit log keeps a record)',
+          value: 'delete' as const,
+        },
       ],
       { title: `What to do with ${chosen.length} memories?`, ignoreFocusOut: true },
     );
     if (!action) return { archived: 0, deleted: 0 };
     const ids = chosen.map((c) => c.memory.id);
     if (action.value === 'delete') {
-      const ok = await vscode.window.showWarningMessage(`Delete ${ids.length} memories for good?`, { modal: true }, 'Delete');
+      const ok = await vscode.window.showWarningMessage(
+        `Delete ${ids.length} memories for good?`,
+        { modal: true },
+        'Delete',
+      );
       if (ok !== 'Delete') return { archived: 0, deleted: 0 };
     }
     const { changed } = await ctx.request(CleanRequest, { ids, action: action.value, by: currentUser() });
     const archived = action.value === 'archive' ? changed : 0;
     const deleted = action.value === 'delete' ? changed : 0;
-    views.statusBar.flash(action.value === 'delete' ? `Deleted ${deleted} memories` : `Archived ${archived} memories`);
+    views.statusBar.flash(
+      action.value === 'delete' ? `Deleted ${deleted} memories` : `Archived ${archived} memories`,
+    );
     return { archived, deleted };
   });
 }

@@ -22,7 +22,10 @@ export function register(ctx: Ctx, views: Views): void {
   ctx.registerCommand(Command.editMemoryText, async (...args: unknown[]) => {
     const [memory] = (await resolveMemories(ctx, views, args, { title: 'Mnemo: Edit Memory Text' })) ?? [];
     if (!memory) return undefined;
-    const openForm: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Edit everything (category, confidence, sources…)' };
+    const openForm: vscode.QuickInputButton = {
+      iconPath: new vscode.ThemeIcon('edit'),
+      tooltip: 'Edit everything (category, confidence, sources…)',
+    };
     const input = vscode.window.createInputBox();
     input.title = 'Mnemo: Edit Memory Text';
     input.prompt = 'Only the text changes; category, confidence, actionable and sources stay as they are.';
@@ -30,7 +33,9 @@ export function register(ctx: Ctx, views: Views): void {
     input.ignoreFocusOut = true;
     input.buttons = [openForm];
     const text = await new Promise<string | undefined | 'form'>((resolve) => {
-      input.onDidChangeValue((v) => (input.validationMessage = v.trim() ? undefined : 'The text cannot be empty.'));
+      input.onDidChangeValue(
+        (v) => (input.validationMessage = v.trim() ? undefined : 'The text cannot be empty.'),
+      );
       input.onDidTriggerButton(() => resolve('form'));
       input.onDidAccept(() => {
         if (input.value.trim()) resolve(input.value);
@@ -47,7 +52,11 @@ export function register(ctx: Ctx, views: Views): void {
       views.statusBar.flash('Nothing changed');
       return memory;
     }
-    const updated = await ctx.request(UpdateRequest, { id: memory.id, patch: { text: patch.text }, by: currentUser() });
+    const updated = await ctx.request(UpdateRequest, {
+      id: memory.id,
+      patch: { text: patch.text },
+      by: currentUser(),
+    });
     views.statusBar.flash(savedMessage(memory, { text: patch.text }));
     return updated;
   });

@@ -42,7 +42,8 @@ export function validateEdit(v: EditValues): string | undefined {
   if (typeof v.text !== 'string' || !v.text.trim()) return 'The text cannot be empty.';
   if (!CATEGORIES.includes(v.category)) return 'Choose a category.';
   const n = Number(v.confidence);
-  if (String(v.confidence).trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) return 'Confidence is a number from 0 to 100.';
+  if (String(v.confidence).trim() === '' || !Number.isFinite(n) || n < 0 || n > 100)
+    return 'Confidence is a number from 0 to 100.';
   return undefined;
 }
 
@@ -51,7 +52,8 @@ export function editPatch(before: EditValues, after: EditValues): Patch {
   const patch: Patch = {};
   if (after.text.trim() !== before.text.trim()) patch.text = after.text.trim();
   if (after.category !== before.category) patch.category = after.category;
-  if (Math.round(Number(after.confidence)) !== Math.round(Number(before.confidence))) patch.confidence_score = Math.round(Number(after.confidence)) / 100;
+  if (Math.round(Number(after.confidence)) !== Math.round(Number(before.confidence)))
+    patch.confidence_score = Math.round(Number(after.confidence)) / 100;
   if (after.actionable !== before.actionable) patch.is_actionable = after.actionable;
   const sources = parseSources(after.sources);
   if (sources.join('\u0000') !== parseSources(before.sources).join('\u0000')) patch.source_ref = sources;
@@ -62,9 +64,12 @@ export function editPatch(before: EditValues, after: EditValues): Patch {
 export function describePatch(m: Memory, patch: Patch): string[] {
   const out: string[] = [];
   if (patch.text !== undefined) out.push('text');
-  if (patch.category !== undefined) out.push(`category ${CATEGORY_LABEL[m.category]} → ${CATEGORY_LABEL[patch.category]}`);
-  if (patch.confidence_score !== undefined) out.push(`confidence ${percent(m.confidence_score)} → ${percent(patch.confidence_score)}`);
-  if (patch.is_actionable !== undefined) out.push(patch.is_actionable ? 'now actionable' : 'no longer actionable');
+  if (patch.category !== undefined)
+    out.push(`category ${CATEGORY_LABEL[m.category]} → ${CATEGORY_LABEL[patch.category]}`);
+  if (patch.confidence_score !== undefined)
+    out.push(`confidence ${percent(m.confidence_score)} → ${percent(patch.confidence_score)}`);
+  if (patch.is_actionable !== undefined)
+    out.push(patch.is_actionable ? 'now actionable' : 'no longer actionable');
   if (patch.source_ref !== undefined) out.push(`sources (${patch.source_ref.length})`);
   if (patch.status !== undefined) out.push(`status ${m.status} → ${patch.status}`);
   return out;
@@ -73,5 +78,7 @@ export function describePatch(m: Memory, patch: Patch): string[] {
 /** The status bar sentence after a save: `Updated “Deploy with…”: text, category Instruction → Persona`. */
 export function savedMessage(m: Memory, patch: Patch): string {
   const changes = describePatch(m, patch);
-  return changes.length ? `Updated “${shortText(patch.text ?? m.text, 40)}”: ${changes.join(', ')}` : 'Nothing changed';
+  return changes.length
+    ? `Updated “${shortText(patch.text ?? m.text, 40)}”: ${changes.join(', ')}`
+    : 'Nothing changed';
 }

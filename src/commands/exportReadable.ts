@@ -17,19 +17,34 @@ export function register(ctx: Ctx): void {
     const pick = await vscode.window.showQuickPick(
       [
         { label: 'Markdown', description: 'for people', format: 'markdown' as ReadableFormat, ext: 'md' },
-        { label: 'JSON Lines', description: 'one memory per line, for tools', format: 'jsonl' as ReadableFormat, ext: 'jsonl' },
+        {
+          label: 'JSON Lines',
+          description: 'one memory per line, for tools',
+          format: 'jsonl' as ReadableFormat,
+          ext: 'jsonl',
+        },
       ],
       { placeHolder: 'Export memories as plain text (redacted, NOT encrypted)' },
     );
     if (!pick) return;
     const target = await vscode.window.showSaveDialog({
-      defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(process.cwd()), `mnemo-memories.${pick.ext}`),
+      defaultUri: vscode.Uri.joinPath(
+        vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(process.cwd()),
+        `mnemo-memories.${pick.ext}`,
+      ),
       filters: { [pick.label]: [pick.ext] },
       saveLabel: 'Export (not encrypted)',
     });
     if (!target) return;
-    const { items } = await ctx.request(ListRequest, { status: STATUSES.filter((s) => s !== 'wrong'), limit: 10_000 });
-    writeFileSync(target.fsPath, renderReadable(items, pick.format, { at: new Date().toISOString(), by: currentUser() }), { mode: 0o600 });
+    const { items } = await ctx.request(ListRequest, {
+      status: STATUSES.filter((s) => s !== 'wrong'),
+      limit: 10_000,
+    });
+    writeFileSync(
+      target.fsPath,
+      renderReadable(items, pick.format, { at: new Date().toISOString(), by: currentUser() }),
+      { mode: 0o600 },
+    );
     const c = await vscode.window.showWarningMessage(
       `Exported ${items.length} memories to ${target.fsPath}. Secrets were redacted when stored, but this file is NOT encrypted; use Back Up Memories for an encrypted copy.`,
       'Open',

@@ -12,7 +12,11 @@ import { shortText } from '../views/present';
 import { resolveMemories } from './pick';
 import { Command } from '../commandIds';
 
-async function applyAll(ctx: Ctx, memories: Memory[], fn: (m: Memory) => Promise<Memory>): Promise<{ done: Memory[]; failed: unknown[] }> {
+async function applyAll(
+  ctx: Ctx,
+  memories: Memory[],
+  fn: (m: Memory) => Promise<Memory>,
+): Promise<{ done: Memory[]; failed: unknown[] }> {
   const done: Memory[] = [];
   const failed: unknown[] = [];
   await Promise.all(
@@ -36,31 +40,54 @@ function what(memories: Memory[]): string {
 
 export function register(ctx: Ctx, views: Views): void {
   ctx.registerCommand(Command.confirmMemory, async (...args: unknown[]) => {
-    const memories = await resolveMemories(ctx, views, args, { title: 'Mnemo: Confirm', statuses: ['active', 'pending', 'wrong'], many: true });
+    const memories = await resolveMemories(ctx, views, args, {
+      title: 'Mnemo: Confirm',
+      statuses: ['active', 'pending', 'wrong'],
+      many: true,
+    });
     if (!memories?.length) return undefined;
-    const { done } = await applyAll(ctx, memories, (m) => ctx.request(ConfirmRequest, { id: m.id, by: currentUser() }));
+    const { done } = await applyAll(ctx, memories, (m) =>
+      ctx.request(ConfirmRequest, { id: m.id, by: currentUser() }),
+    );
     views.statusBar.flash(`Confirmed ${what(done)}`);
     return done;
   });
 
   const markWrong = async (title: string, args: unknown[]): Promise<Memory[] | undefined> => {
-    const memories = await resolveMemories(ctx, views, args, { title, statuses: ['active', 'pending', 'confirmed'], many: true });
+    const memories = await resolveMemories(ctx, views, args, {
+      title,
+      statuses: ['active', 'pending', 'confirmed'],
+      many: true,
+    });
     if (!memories?.length) return undefined;
     const before = new Map(memories.map((m) => [m.id, m]));
-    const { done } = await applyAll(ctx, memories, (m) => ctx.request(MarkWrongRequest, { id: m.id, by: currentUser() }));
-    void vscode.window.showInformationMessage(`Marked ${what(done)} as wrong; it will not be recalled or learned again.`, 'Undo').then(async (choice) => {
-      if (choice !== 'Undo') return;
-      try {
-        await applyAll(ctx, done, (m) => {
-          const old = before.get(m.id) ?? m;
-          return ctx.request(UpdateRequest, { id: m.id, patch: { status: old.status, confidence_score: old.confidence_score }, by: currentUser() });
-        });
-      } catch (err) {
-        ctx.reportError(err, 'Undo mark as wrong');
-      }
-    });
+    const { done } = await applyAll(ctx, memories, (m) =>
+      ctx.request(MarkWrongRequest, { id: m.id, by: currentUser() }),
+    );
+    void vscode.window
+      .showInformationMessage(
+        `Marked ${what(done)} as wrong; it will not be recalled or learned again.`,
+        'Undo',
+      )
+      .then(async (choice) => {
+        if (choice !== 'Undo') return;
+        try {
+          await applyAll(ctx, done, (m) => {
+            const old = before.get(m.id) ?? m;
+            return ctx.request(UpdateRequest, {
+              id: m.id,
+              patch: { status: old.status, confidence_score: old.confidence_score },
+              by: currentUser(),
+            });
+          });
+        } catch (err) {
+          ctx.reportError(err, 'Undo mark as wrong');
+        }
+      });
     return done;
   };
   ctx.registerCommand(Command.markWrong, (...args: unknown[]) => markWrong('Mnemo: Mark as Wrong', args));
-  ctx.registerCommand(Command.rejectMemory, (...args: unknown[]) => markWrong('Mnemo: Reject Pending Memory', args));
+  ctx.registerCommand(Command.rejectMemory, (...args: unknown[]) =>
+    markWrong('Mnemo: Reject Pending Memory', args),
+  );
 }

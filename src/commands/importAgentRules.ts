@@ -9,7 +9,12 @@ import { Command } from '../commandIds';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { discoverRuleSources, importRules, type ImportReport, type RuleSource } from '../../sidecar/mcp/rulesImport';
+import {
+  discoverRuleSources,
+  importRules,
+  type ImportReport,
+  type RuleSource,
+} from '../../sidecar/mcp/rulesImport';
 import { ErrorCodes, GetRequest, RememberRequest } from '../../sidecar/protocol';
 import { currentUser } from '../client';
 import type { Ctx } from '../ctx';
@@ -18,8 +23,21 @@ import { projectIdOfPath } from '../projects';
 
 /** VS Code's agent memory folders (the Copilot Chat memory tool), next to this extension's storage. */
 function memoryFolders(ctx: Ctx): { repo?: string; user?: string } {
-  const repo = ctx.extension.storageUri ? path.join(path.dirname(ctx.extension.storageUri.fsPath), 'GitHub.copilot-chat', 'memory-tool', 'memories', 'repo') : undefined;
-  const user = path.join(path.dirname(ctx.extension.globalStorageUri.fsPath), 'github.copilot-chat', 'memory-tool', 'memories');
+  const repo = ctx.extension.storageUri
+    ? path.join(
+        path.dirname(ctx.extension.storageUri.fsPath),
+        'GitHub.copilot-chat',
+        'memory-tool',
+        'memories',
+        'repo',
+      )
+    : undefined;
+  const user = path.join(
+    path.dirname(ctx.extension.globalStorageUri.fsPath),
+    'github.copilot-chat',
+    'memory-tool',
+    'memories',
+  );
   return { repo: repo && existsSync(repo) ? repo : undefined, user: existsSync(user) ? user : undefined };
 }
 
@@ -30,44 +48,75 @@ export function summary(r: ImportReport): string {
 export function register(ctx: Ctx): void {
   ctx.registerCommand(Command.importAgentRules, async () => {
     const folders = vscode.workspace.workspaceFolders ?? [];
-    if (folders.length === 0) throw new UserError('Open a project folder first: its AGENTS.md, CLAUDE.md and other rule files are imported into its memory.');
+    if (folders.length === 0)
+      throw new UserError(
+        'Open a project folder first: its AGENTS.md, CLAUDE.md and other rule files are imported into its memory.',
+      );
     const mem = memoryFolders(ctx);
     const sources: RuleSource[] = [];
     folders.forEach((f, i) =>
-      sources.push(...discoverRuleSources({ projectDir: f.uri.fsPath, projectId: projectIdOfPath(f.uri.fsPath), repoMemoryDir: i === 0 ? mem.repo : undefined })),
+      sources.push(
+        ...discoverRuleSources({
+          projectDir: f.uri.fsPath,
+          projectId: projectIdOfPath(f.uri.fsPath),
+          repoMemoryDir: i === 0 ? mem.repo : undefined,
+        }),
+      ),
     );
     if (mem.user) {
       const pick = await vscode.window.showQuickPick(
         [
           { label: 'Project rules and this workspace’s memory', user: false },
-          { label: 'Also my VS Code user memory', description: 'becomes global: recalled in every project', user: true },
+          {
+            label: 'Also my VS Code user memory',
+            description: 'becomes global: recalled in every project',
+            user: true,
+          },
         ],
         { placeHolder: 'Import which agent rules?' },
       );
       if (!pick) return;
-      if (pick.user) sources.push(...discoverRuleSources({ projectDir: folders[0]!.uri.fsPath, projectId: projectIdOfPath(folders[0]!.uri.fsPath), userMemoryDir: mem.user }).filter((s) => s.file.startsWith(mem.user!)));
+      if (pick.user)
+        sources.push(
+          ...discoverRuleSources({
+            projectDir: folders[0]!.uri.fsPath,
+            projectId: projectIdOfPath(folders[0]!.uri.fsPath),
+            userMemoryDir: mem.user,
+          }).filter((s) => s.file.startsWith(mem.user!)),
+        );
     }
-    if (sources.length === 0) throw new UserError('No AGENTS.md, CLAUDE.md, .github/copilot-instructions.md, .cursorrules, .cursor/rules or VS Code memory files were found in this workspace.');
-    const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Importing agent rules into Mnemo…' }, () =>
-      importRules(
-        {
-          exists: (id) =>
-            ctx.request(GetRequest, { id }).then(
-              () => true,
-              (e: unknown) => {
-                if (errorCode(e) === ErrorCodes.NotFound) return false;
-                throw e;
-              },
-            ),
-          remember: (p) => ctx.request(RememberRequest, p),
-        },
-        sources,
-        { by: currentUser() },
-      ),
+    if (sources.length === 0)
+      throw new UserError(
+        'No AGENTS.md, CLAUDE.md, .github/copilot-instructions.md, .cursorrules, .cursor/rules or VS Code memory files were found in this workspace.',
+      );
+    const report = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Importing agent rules into Mnemo…' },
+      () =>
+        importRules(
+          {
+            exists: (id) =>
+              ctx.request(GetRequest, { id }).then(
+                () => true,
+                (e: unknown) => {
+                  if (errorCode(e) === ErrorCodes.NotFound) return false;
+                  throw e;
+                },
+              ),
+            remember: (p) => ctx.request(RememberRequest, p),
+          },
+          sources,
+          { by: currentUser() },
+        ),
     );
     ctx.log.info(`Import agent rules: ${summary(report)}`);
-    for (const i of report.items) if (i.outcome !== 'unchanged') ctx.log.info(`  ${i.outcome} ${i.source_ref} ${i.text}${i.outcome === 'refused' ? ` (${i.reason})` : ''}`);
-    void vscode.window.showInformationMessage(`Imported agent rules: ${summary(report)}`, 'Show Details').then((c) => c && ctx.log.show());
+    for (const i of report.items)
+      if (i.outcome !== 'unchanged')
+        ctx.log.info(
+          `  ${i.outcome} ${i.source_ref} ${i.text}${i.outcome === 'refused' ? ` (${i.reason})` : ''}`,
+        );
+    void vscode.window
+      .showInformationMessage(`Imported agent rules: ${summary(report)}`, 'Show Details')
+      .then((c) => c && ctx.log.show());
     return report;
   });
 }

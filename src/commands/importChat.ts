@@ -66,13 +66,18 @@ export async function importChatFiles(
           project_id: projectId,
           source_type: 'import',
           messages: window,
-          source_ref: [`${s.format === 'vscode-chat' ? 'vscode-chat-export' : 'chat-export'}:${name}${sessions.length > 1 ? `#${i + 1}` : ''}`],
+          source_ref: [
+            `${s.format === 'vscode-chat' ? 'vscode-chat-export' : 'chat-export'}:${name}${sessions.length > 1 ? `#${i + 1}` : ''}`,
+          ],
           added_by: currentUser(),
           session_id: `${s.session_id ?? `import:${name}:${i}`}${s.messages.length > MESSAGES_PER_CAPTURE ? `@${start}` : ''}`,
         });
         summary.messages += window.length;
         summary.redactions += result.redactions;
-        progress?.report({ message: `${name}: ${summary.messages} messages queued`, increment: (window.length / Math.max(1, total) / uris.length) * 100 });
+        progress?.report({
+          message: `${name}: ${summary.messages} messages queued`,
+          increment: (window.length / Math.max(1, total) / uris.length) * 100,
+        });
       }
       summary.sessions++;
     }
@@ -97,19 +102,33 @@ export function register(ctx: Ctx, views: Views): void {
     const projectId = await pickProject('Mnemo: Import Chat — which project do these chats belong to?');
     if (!projectId) return undefined;
     const summary = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Mnemo: importing ${uris.length} file(s)…`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Mnemo: importing ${uris.length} file(s)…`,
+        cancellable: true,
+      },
       (progress, token) => importChatFiles(ctx, uris, projectId, progress, token),
     );
     if (summary.cancelled) {
-      views.statusBar.flash(`Import cancelled after ${summary.messages} messages; what was queued is kept and learned from`);
+      views.statusBar.flash(
+        `Import cancelled after ${summary.messages} messages; what was queued is kept and learned from`,
+      );
       return summary;
     }
     if (summary.sessions === 0) {
-      throw new UserError(`Nothing imported${summary.skipped.length ? `: ${summary.skipped.join('; ')}` : ': the files hold no messages'}.`);
+      throw new UserError(
+        `Nothing imported${summary.skipped.length ? `: ${summary.skipped.join('; ')}` : ': the files hold no messages'}.`,
+      );
     }
-    const skipped = summary.skipped.length ? ` Skipped ${summary.skipped.length}: ${summary.skipped.join('; ')}.` : '';
-    const redacted = summary.redactions ? ` ${summary.redactions} secrets or personal details were redacted.` : '';
-    views.statusBar.flash(`Imported ${summary.sessions} chat session(s), ${summary.messages} messages; learning in the background.${redacted}${skipped}`);
+    const skipped = summary.skipped.length
+      ? ` Skipped ${summary.skipped.length}: ${summary.skipped.join('; ')}.`
+      : '';
+    const redacted = summary.redactions
+      ? ` ${summary.redactions} secrets or personal details were redacted.`
+      : '';
+    views.statusBar.flash(
+      `Imported ${summary.sessions} chat session(s), ${summary.messages} messages; learning in the background.${redacted}${skipped}`,
+    );
     return summary;
   });
 }

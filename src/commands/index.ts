@@ -21,7 +21,25 @@ import * as sidecar from './sidecar';
 
 /** Registers every command; the views go to the commands that act on them (reveal, selection, filter). */
 export function registerCommands(ctx: Ctx, views: Views): void {
-  for (const m of [rememberSelection, searchMemories, feedback, editMemory, cleanLowConfidence, showAuditLog, previewInjection, importChat, memoryActions, sidecar, secrets, reembed, backup, connectAgent, importAgentRules, promoteToRepository, exportReadable]) {
+  for (const m of [
+    rememberSelection,
+    searchMemories,
+    feedback,
+    editMemory,
+    cleanLowConfidence,
+    showAuditLog,
+    previewInjection,
+    importChat,
+    memoryActions,
+    sidecar,
+    secrets,
+    reembed,
+    backup,
+    connectAgent,
+    importAgentRules,
+    promoteToRepository,
+    exportReadable,
+  ]) {
     m.register(ctx, views);
   }
 }

@@ -48,7 +48,11 @@ async function showDetails(memory: Memory): Promise<vscode.TextDocument> {
 
 export function register(ctx: Ctx, views: Views): void {
   ctx.registerCommand(Command.showMemory, async (...args: unknown[]) => {
-    const [memory] = (await resolveMemories(ctx, views, args, { title: 'Mnemo: Show Memory Details', statuses: ['active', 'pending', 'confirmed', 'wrong', 'archived'] })) ?? [];
+    const [memory] =
+      (await resolveMemories(ctx, views, args, {
+        title: 'Mnemo: Show Memory Details',
+        statuses: ['active', 'pending', 'confirmed', 'wrong', 'archived'],
+      })) ?? [];
     if (!memory) return undefined;
     return showDetails(memory);
   });
@@ -61,12 +65,18 @@ export function register(ctx: Ctx, views: Views): void {
   });
 
   ctx.registerCommand(Command.promoteMemory, async (...args: unknown[]) => {
-    const memories = await resolveMemories(ctx, views, args, { title: 'Mnemo: Promote to Global', statuses: ['active', 'confirmed', 'pending'], many: true });
+    const memories = await resolveMemories(ctx, views, args, {
+      title: 'Mnemo: Promote to Global',
+      statuses: ['active', 'confirmed', 'pending'],
+      many: true,
+    });
     if (!memories?.length) return undefined;
     const already = memories.filter((m) => m.project_id === GLOBAL_PROJECT);
     const todo = memories.filter((m) => m.project_id !== GLOBAL_PROJECT);
     if (todo.length === 0) throw new UserError('Already global: it is recalled in every project.');
-    const promoted = await Promise.all(todo.map((m) => ctx.request(PromoteRequest, { id: m.id, by: currentUser() })));
+    const promoted = await Promise.all(
+      todo.map((m) => ctx.request(PromoteRequest, { id: m.id, by: currentUser() })),
+    );
     views.statusBar.flash(
       `Promoted ${promoted.length === 1 ? `“${shortText(promoted[0].text, 40)}”` : `${promoted.length} memories`} to Global${already.length ? ` (${already.length} already global)` : ''}`,
     );
@@ -74,16 +84,27 @@ export function register(ctx: Ctx, views: Views): void {
   });
 
   ctx.registerCommand(Command.deleteMemory, async (...args: unknown[]) => {
-    const memories = await resolveMemories(ctx, views, args, { title: 'Mnemo: Delete Memory', statuses: ['active', 'pending', 'confirmed', 'wrong', 'archived'], many: true });
+    const memories = await resolveMemories(ctx, views, args, {
+      title: 'Mnemo: Delete Memory',
+      statuses: ['active', 'pending', 'confirmed', 'wrong', 'archived'],
+      many: true,
+    });
     if (!memories?.length) return undefined;
-    const label = memories.length === 1 ? `“${shortText(memories[0].text, 80)}”` : `${memories.length} memories`;
+    const label =
+      memories.length === 1 ? `“${shortText(memories[0].text, 80)}”` : `${memories.length} memories`;
     const ok = await vscode.window.showWarningMessage(
       `Delete ${label} for good?`,
-      { modal: true, detail: 'The audit log keeps a record. To stop it being learned again, use "Mark as Wrong" instead.' },
+      {
+        modal: true,
+        detail: 'The audit log keeps a record. To stop it being learned again, use "Mark as Wrong" instead.',
+      },
       'Delete',
     );
     if (ok !== 'Delete') return undefined;
-    const { deleted } = await ctx.request(DeleteRequest, { ids: memories.map((m) => m.id), by: currentUser() });
+    const { deleted } = await ctx.request(DeleteRequest, {
+      ids: memories.map((m) => m.id),
+      by: currentUser(),
+    });
     views.statusBar.flash(`Deleted ${deleted} ${deleted === 1 ? 'memory' : 'memories'}`);
     return deleted;
   });

@@ -15,7 +15,8 @@ function memoryOf(arg: unknown): Memory | undefined {
   if (!arg || typeof arg !== 'object') return undefined;
   const o = arg as { kind?: string; memory?: Memory; id?: unknown; text?: unknown; project_id?: unknown };
   if ((o.kind === 'memory' || o.kind === 'review') && o.memory) return o.memory;
-  if (typeof o.id === 'string' && typeof o.text === 'string' && typeof o.project_id === 'string') return arg as Memory;
+  if (typeof o.id === 'string' && typeof o.text === 'string' && typeof o.project_id === 'string')
+    return arg as Memory;
   return undefined;
 }
 
@@ -27,7 +28,12 @@ export interface ResolveOptions {
 }
 
 /** The memories a command was invoked on, or undefined when the user cancelled the picker. */
-export async function resolveMemories(ctx: Ctx, views: Pick<Views, 'selectedMemories'>, args: unknown[], opts: ResolveOptions): Promise<Memory[] | undefined> {
+export async function resolveMemories(
+  ctx: Ctx,
+  views: Pick<Views, 'selectedMemories'>,
+  args: unknown[],
+  opts: ResolveOptions,
+): Promise<Memory[] | undefined> {
   const [first, second] = args;
   if (Array.isArray(second)) {
     const many = second.map(memoryOf).filter((m): m is Memory => m !== undefined);
@@ -35,7 +41,8 @@ export async function resolveMemories(ctx: Ctx, views: Pick<Views, 'selectedMemo
   }
   const one = memoryOf(first);
   if (one) return [one];
-  if (typeof first === 'string' && first.startsWith('mem_')) return [await ctx.request(GetRequest, { id: first })];
+  if (typeof first === 'string' && first.startsWith('mem_'))
+    return [await ctx.request(GetRequest, { id: first })];
   if (Array.isArray(first)) {
     const ids = first.filter((x): x is string => typeof x === 'string');
     if (ids.length) return Promise.all(ids.map((id) => ctx.request(GetRequest, { id })));
@@ -57,7 +64,11 @@ function toPick(m: Memory, tag?: string): MemoryPick {
 }
 
 /** A QuickPick over memories: the current selection, then recent memories, then keyword search as you type. */
-export async function pickMemories(ctx: Ctx, views: Pick<Views, 'selectedMemories'>, opts: ResolveOptions): Promise<Memory[] | undefined> {
+export async function pickMemories(
+  ctx: Ctx,
+  views: Pick<Views, 'selectedMemories'>,
+  opts: ResolveOptions,
+): Promise<Memory[] | undefined> {
   const statuses = opts.statuses ?? ['active', 'pending', 'confirmed', 'wrong'];
   const selected = views.selectedMemories().filter((m) => statuses.includes(m.status));
   const qp = vscode.window.createQuickPick<MemoryPick>();
@@ -70,9 +81,19 @@ export async function pickMemories(ctx: Ctx, views: Pick<Views, 'selectedMemorie
 
   const recent = async (): Promise<Memory[]> => {
     const lists = await Promise.all(
-      workspaceProjects().map((p) => ctx.request(ListRequest, { project_id: p.projectId, include_global: false, status: statuses, limit: 20 })),
+      workspaceProjects().map((p) =>
+        ctx.request(ListRequest, {
+          project_id: p.projectId,
+          include_global: false,
+          status: statuses,
+          limit: 20,
+        }),
+      ),
     );
-    return lists.flatMap((l) => l.items).sort((a, b) => b.updated_at.localeCompare(a.updated_at)).slice(0, 40);
+    return lists
+      .flatMap((l) => l.items)
+      .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
+      .slice(0, 40);
   };
 
   const render = (found: Memory[]): void => {
@@ -96,7 +117,9 @@ export async function pickMemories(ctx: Ctx, views: Pick<Views, 'selectedMemorie
     const run = async (): Promise<void> => {
       try {
         const found = value.trim()
-          ? (await ctx.request(SearchRequest, { query: value, mode: 'keyword', status: statuses, limit: 50 })).items.map((i) => i.memory)
+          ? (
+              await ctx.request(SearchRequest, { query: value, mode: 'keyword', status: statuses, limit: 50 })
+            ).items.map((i) => i.memory)
           : await recent();
         if (mine === seq) render(found);
       } catch (err) {
@@ -120,7 +143,9 @@ export async function pickMemories(ctx: Ctx, views: Pick<Views, 'selectedMemorie
     };
     qp.onDidChangeValue((v) => search(v));
     qp.onDidAccept(() => {
-      const chosen = (qp.canSelectMany ? qp.selectedItems : qp.activeItems).map((i) => i.memory).filter((m): m is Memory => m !== undefined);
+      const chosen = (qp.canSelectMany ? qp.selectedItems : qp.activeItems)
+        .map((i) => i.memory)
+        .filter((m): m is Memory => m !== undefined);
       if (chosen.length) finish(chosen);
     });
     qp.onDidHide(() => finish(undefined));

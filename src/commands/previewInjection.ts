@@ -9,7 +9,8 @@ export function register(ctx: Ctx): void {
     let query = typeof queryArg === 'string' ? queryArg : undefined;
     if (!query) {
       const editor = vscode.window.activeTextEditor;
-      const selected = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection).slice(0, 500) : '';
+      const selected =
+        editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection).slice(0, 500) : '';
       query = await vscode.window.showInputBox({
         title: 'Mnemo: Preview Injection',
         prompt: 'The prompt an agent would be given; Mnemo shows what it would inject',

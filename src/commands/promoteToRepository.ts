@@ -20,29 +20,63 @@ import { proposeChanges } from './proposedChange';
 export function register(ctx: Ctx): void {
   ctx.registerCommand(Command.promoteToRepository, async (arg?: unknown) => {
     const folders = vscode.workspace.workspaceFolders ?? [];
-    if (folders.length === 0) throw new UserError('Open the project folder first: the memories go into its instruction file.');
-    const folder = folders.length === 1 ? folders[0]! : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Promote memories of which project?' });
+    if (folders.length === 0)
+      throw new UserError('Open the project folder first: the memories go into its instruction file.');
+    const folder =
+      folders.length === 1
+        ? folders[0]!
+        : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Promote memories of which project?' });
     if (!folder) return;
     const projectId = projectIdOfPath(folder.uri.fsPath);
-    const confirmed = (await ctx.request(ListRequest, { project_id: projectId, status: ['confirmed'], limit: 10_000 })).items;
-    if (confirmed.length === 0) throw new UserError('This project has no confirmed memories yet; confirm the ones the team should share first.');
-    const fileName = await vscode.window.showQuickPick([...INSTRUCTION_FILES], { placeHolder: 'Write them into which instruction file?' });
+    const confirmed = (
+      await ctx.request(ListRequest, { project_id: projectId, status: ['confirmed'], limit: 10_000 })
+    ).items;
+    if (confirmed.length === 0)
+      throw new UserError(
+        'This project has no confirmed memories yet; confirm the ones the team should share first.',
+      );
+    const fileName = await vscode.window.showQuickPick([...INSTRUCTION_FILES], {
+      placeHolder: 'Write them into which instruction file?',
+    });
     if (!fileName) return;
     const file = path.join(folder.uri.fsPath, fileName);
     const before = readIfExists(file);
     const already = new Set(promotedIds(before));
-    const fromArg = (arg as { memory?: Memory } | undefined)?.memory?.id ?? (typeof arg === 'string' ? arg : undefined);
+    const fromArg =
+      (arg as { memory?: Memory } | undefined)?.memory?.id ?? (typeof arg === 'string' ? arg : undefined);
     const picks = await vscode.window.showQuickPick(
-      confirmed.map((m) => ({ label: m.text, description: m.id, picked: already.has(m.id) || m.id === fromArg, memory: m })),
-      { canPickMany: true, placeHolder: `Confirmed memories to keep in ${fileName} (those already there are selected)` },
+      confirmed.map((m) => ({
+        label: m.text,
+        description: m.id,
+        picked: already.has(m.id) || m.id === fromArg,
+        memory: m,
+      })),
+      {
+        canPickMany: true,
+        placeHolder: `Confirmed memories to keep in ${fileName} (those already there are selected)`,
+      },
     );
     if (!picks || picks.length === 0) return;
     const chosen = picks.map((p) => p.memory);
-    if (!(await proposeChanges(ctx, [planChange(file, renderPromoted(before, chosen))], `Promote ${chosen.length} memories to ${fileName}`))) return;
+    if (
+      !(await proposeChanges(
+        ctx,
+        [planChange(file, renderPromoted(before, chosen))],
+        `Promote ${chosen.length} memories to ${fileName}`,
+      ))
+    )
+      return;
     const ref = `file:${fileName}`;
     for (const m of chosen) {
-      if (!m.source_ref.includes(ref)) await ctx.request(UpdateRequest, { id: m.id, patch: { source_ref: [...m.source_ref, ref] }, by: currentUser() });
+      if (!m.source_ref.includes(ref))
+        await ctx.request(UpdateRequest, {
+          id: m.id,
+          patch: { source_ref: [...m.source_ref, ref] },
+          by: currentUser(),
+        });
     }
-    void vscode.window.showInformationMessage(`${chosen.length} memories are in Mnemo's section of ${fileName}; review and commit it with git.`);
+    void vscode.window.showInformationMessage(
+      `${chosen.length} memories are in Mnemo's section of ${fileName}; review and commit it with git.`,
+    );
   });
 }

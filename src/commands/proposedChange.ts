@@ -19,7 +19,11 @@ function proposedUri(file: string, side: 'before' | 'after'): vscode.Uri {
 function ensureProvider(ctx: Ctx): void {
   if (registered) return;
   registered = true;
-  ctx.pushExtension(vscode.workspace.registerTextDocumentContentProvider(SCHEME, { provideTextDocumentContent: (uri) => contents.get(uri.toString()) ?? '' }));
+  ctx.pushExtension(
+    vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
+      provideTextDocumentContent: (uri) => contents.get(uri.toString()) ?? '',
+    }),
+  );
 }
 
 /** Shows each change as a diff; resolves true when the user chose to write them (and they were written). */
@@ -35,11 +39,20 @@ export async function proposeChanges(ctx: Ctx, changes: FileChange[], what: stri
     const right = proposedUri(c.file, 'after');
     contents.set(left.toString(), c.before ?? '');
     contents.set(right.toString(), c.after ?? '');
-    await vscode.commands.executeCommand('vscode.diff', left, right, `${vscode.workspace.asRelativePath(c.file)} (proposed by Mnemo)`, { preview: false });
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      left,
+      right,
+      `${vscode.workspace.asRelativePath(c.file)} (proposed by Mnemo)`,
+      { preview: false },
+    );
   }
   const choice = await vscode.window.showInformationMessage(
     `${what}: write ${pending.length === 1 ? vscode.workspace.asRelativePath(pending[0]!.file) : `${pending.length} files`}?`,
-    { modal: true, detail: `The diff is open. The previous file is kept as <file>.mnemo-backup.\n${pending.map((c) => c.file).join('\n')}` },
+    {
+      modal: true,
+      detail: `The diff is open. The previous file is kept as <file>.mnemo-backup.\n${pending.map((c) => c.file).join('\n')}`,
+    },
     'Write',
   );
   if (choice !== 'Write') return false;

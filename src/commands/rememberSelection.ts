@@ -12,7 +12,12 @@ import { Command } from '../commandIds';
 /** `src/app.ts:12` relative to the workspace folder, or the absolute path outside the workspace. */
 export function sourceRefFor(uri: vscode.Uri, line: number): string {
   const folder = vscode.workspace.getWorkspaceFolder(uri);
-  const file = folder && uri.scheme === 'file' ? path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/') : uri.scheme === 'file' ? uri.fsPath : uri.toString();
+  const file =
+    folder && uri.scheme === 'file'
+      ? path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/')
+      : uri.scheme === 'file'
+        ? uri.fsPath
+        : uri.toString();
   return `${file}:${line + 1}`;
 }
 
@@ -39,13 +44,20 @@ export function register(ctx: Ctx): void {
       void vscode.window.showWarningMessage(`Mnemo did not keep it: ${decision.reason}.`);
       return decision;
     }
-    const what = decision.outcome === 'refreshed' ? 'Already known; refreshed' : decision.outcome === 'pending' ? 'Remembered for review' : 'Remembered';
+    const what =
+      decision.outcome === 'refreshed'
+        ? 'Already known; refreshed'
+        : decision.outcome === 'pending'
+          ? 'Remembered for review'
+          : 'Remembered';
     const category = decision.category ? ` as ${CATEGORY_LABEL[decision.category]}` : '';
-    void vscode.window.showInformationMessage(`${what}${category} (${source_ref[0]}).`, 'Edit', 'Show').then((choice) => {
-      if (!decision.id) return;
-      if (choice === 'Edit') void vscode.commands.executeCommand(Command.editMemory, decision.id);
-      else if (choice === 'Show') void vscode.commands.executeCommand(Command.revealMemory, decision.id);
-    });
+    void vscode.window
+      .showInformationMessage(`${what}${category} (${source_ref[0]}).`, 'Edit', 'Show')
+      .then((choice) => {
+        if (!decision.id) return;
+        if (choice === 'Edit') void vscode.commands.executeCommand(Command.editMemory, decision.id);
+        else if (choice === 'Show') void vscode.commands.executeCommand(Command.revealMemory, decision.id);
+      });
     return decision;
   });
 }

@@ -62,11 +62,23 @@ export function register(ctx: Ctx, views: Views): void {
 
     const modeButton = (): vscode.QuickInputButton => ({
       iconPath: new vscode.ThemeIcon(mode === 'semantic' ? 'sparkle' : 'whole-word'),
-      tooltip: mode === 'semantic' ? 'Searching by meaning — switch to keyword search' : 'Searching by keyword — switch to search by meaning',
+      tooltip:
+        mode === 'semantic'
+          ? 'Searching by meaning — switch to keyword search'
+          : 'Searching by keyword — switch to search by meaning',
     });
-    const projectButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('repo'), tooltip: 'Filter by project' };
-    const sourceButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('filter'), tooltip: 'Filter by source type' };
-    const timeButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('calendar'), tooltip: 'Filter by time range' };
+    const projectButton: vscode.QuickInputButton = {
+      iconPath: new vscode.ThemeIcon('repo'),
+      tooltip: 'Filter by project',
+    };
+    const sourceButton: vscode.QuickInputButton = {
+      iconPath: new vscode.ThemeIcon('filter'),
+      tooltip: 'Filter by source type',
+    };
+    const timeButton: vscode.QuickInputButton = {
+      iconPath: new vscode.ThemeIcon('calendar'),
+      tooltip: 'Filter by time range',
+    };
 
     const decorate = (): void => {
       const f = [
@@ -113,10 +125,18 @@ export function register(ctx: Ctx, views: Views): void {
                     memory,
                     alwaysShow: true,
                   }))
-                : [{ label: 'No memories found', detail: 'Try other words, the other search mode, or wider filters.', alwaysShow: true }];
+                : [
+                    {
+                      label: 'No memories found',
+                      detail: 'Try other words, the other search mode, or wider filters.',
+                      alwaysShow: true,
+                    },
+                  ];
             } catch (err) {
               if (mine !== seq) return;
-              ctx.log.warn(`Search failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+              ctx.log.warn(
+                `Search failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+              );
               qp.items = [
                 {
                   label: '$(warning) Search failed',
@@ -133,7 +153,10 @@ export function register(ctx: Ctx, views: Views): void {
     };
 
     let sub = false;
-    const subPick = async <T extends vscode.QuickPickItem>(items: T[], placeHolder: string): Promise<T | undefined> => {
+    const subPick = async <T extends vscode.QuickPickItem>(
+      items: T[],
+      placeHolder: string,
+    ): Promise<T | undefined> => {
       sub = true;
       try {
         return await vscode.window.showQuickPick(items, { placeHolder });
@@ -156,18 +179,34 @@ export function register(ctx: Ctx, views: Views): void {
       qp.onDidTriggerButton(async (button) => {
         if (button === projectButton) {
           const choice = await subPick(
-            [{ label: 'All projects', projectId: undefined as string | undefined }, ...workspaceProjects().map((p) => ({ label: p.label, description: p.projectId, projectId: p.projectId }))],
+            [
+              { label: 'All projects', projectId: undefined as string | undefined },
+              ...workspaceProjects().map((p) => ({
+                label: p.label,
+                description: p.projectId,
+                projectId: p.projectId,
+              })),
+            ],
             'Search in which project?',
           );
           if (choice) filters.projectId = choice.projectId;
         } else if (button === sourceButton) {
           const choice = await subPick(
-            [{ label: 'All sources', sourceType: undefined as SourceType | undefined }, ...SOURCE_TYPES.map((s) => ({ label: SOURCE_LABEL[s], sourceType: s as SourceType | undefined }))],
+            [
+              { label: 'All sources', sourceType: undefined as SourceType | undefined },
+              ...SOURCE_TYPES.map((s) => ({
+                label: SOURCE_LABEL[s],
+                sourceType: s as SourceType | undefined,
+              })),
+            ],
             'Which source type?',
           );
           if (choice) filters.sourceType = choice.sourceType;
         } else if (button === timeButton) {
-          const choice = await subPick(TIME_RANGES.map((t) => ({ label: t.label, days: t.days })), 'Created when?');
+          const choice = await subPick(
+            TIME_RANGES.map((t) => ({ label: t.label, days: t.days })),
+            'Created when?',
+          );
           if (choice) filters.days = choice.days;
         } else {
           mode = mode === 'keyword' ? 'semantic' : 'keyword';

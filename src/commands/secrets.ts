@@ -5,7 +5,13 @@ import type { Ctx } from '../ctx';
 import type { Views } from '../views';
 import { Command } from '../commandIds';
 
-async function setSecret(ctx: Ctx, views: Views, key: string, title: string, prompt: string): Promise<boolean | undefined> {
+async function setSecret(
+  ctx: Ctx,
+  views: Views,
+  key: string,
+  title: string,
+  prompt: string,
+): Promise<boolean | undefined> {
   const had = (await ctx.extension.secrets.get(key)) !== undefined;
   const value = await vscode.window.showInputBox({
     title,
@@ -30,9 +36,21 @@ async function setSecret(ctx: Ctx, views: Views, key: string, title: string, pro
 export function register(ctx: Ctx, views: Views): void {
   // The context listens to secret changes: the token prompts a restart, the key is pushed live.
   ctx.registerCommand(Command.setChromaToken, () =>
-    setSecret(ctx, views, SECRETS.chromaToken, 'Mnemo: Set Chroma Token', 'The token of your Chroma server (sent as the auth header).'),
+    setSecret(
+      ctx,
+      views,
+      SECRETS.chromaToken,
+      'Mnemo: Set Chroma Token',
+      'The token of your Chroma server (sent as the auth header).',
+    ),
   );
   ctx.registerCommand(Command.setLlmApiKey, () =>
-    setSecret(ctx, views, SECRETS.llmApiKey, 'Mnemo: Set LLM API Key', 'The API key of the OpenAI-compatible LLM (also used by the "openai" embedding provider).'),
+    setSecret(
+      ctx,
+      views,
+      SECRETS.llmApiKey,
+      'Mnemo: Set LLM API Key',
+      'The API key of the OpenAI-compatible LLM (also used by the "openai" embedding provider).',
+    ),
   );
 }

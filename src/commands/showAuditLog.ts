@@ -15,7 +15,11 @@ export function register(ctx: Ctx): void {
     else {
       const choice = await vscode.window.showQuickPick(
         [
-          ...workspaceProjects().map((p) => ({ label: p.label, description: p.projectId, scope: { projectId: p.projectId } })),
+          ...workspaceProjects().map((p) => ({
+            label: p.label,
+            description: p.projectId,
+            scope: { projectId: p.projectId },
+          })),
           { label: 'All projects', description: 'everything this store recorded', scope: {} },
         ],
         { title: 'Mnemo: Show Audit Log', placeHolder: 'Whose audit log?' },

@@ -13,7 +13,10 @@ export function register(ctx: Ctx, views: Views): void {
   ctx.registerCommand(Command.showOutput, () => ctx.log.show(true));
 
   ctx.registerCommand(Command.restartSidecar, async () => {
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Mnemo: restarting the memory service' }, () => ctx.restart());
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'Mnemo: restarting the memory service' },
+      () => ctx.restart(),
+    );
     if (!ctx.isRunning) throw new SidecarDownError(ctx.reason);
     views.statusBar.flash('Memory service restarted');
   });

@@ -48,7 +48,10 @@ export interface ScopeCounts {
 }
 
 /** Splits whole-store groups into the workspace's projects and the others. */
-export function scopeCounts(groups: readonly CountGroup[], workspaceProjectIds: readonly string[]): ScopeCounts {
+export function scopeCounts(
+  groups: readonly CountGroup[],
+  workspaceProjectIds: readonly string[],
+): ScopeCounts {
   const per = new Map<string, ProjectCount>();
   let retired = 0;
   const inWorkspace = new Set(workspaceProjectIds);
@@ -62,7 +65,9 @@ export function scopeCounts(groups: readonly CountGroup[], workspaceProjectIds: 
     p.memories += g.count;
     if (g.status === 'pending') p.pending += g.count;
   }
-  const workspace = workspaceProjectIds.map((projectId) => per.get(projectId) ?? { projectId, memories: 0, pending: 0 });
+  const workspace = workspaceProjectIds.map(
+    (projectId) => per.get(projectId) ?? { projectId, memories: 0, pending: 0 },
+  );
   const others = [...per.values()]
     .filter((p) => !inWorkspace.has(p.projectId))
     .sort((a, b) => b.memories - a.memories || a.projectId.localeCompare(b.projectId));
@@ -87,7 +92,9 @@ export function describeScope(s: ScopeCounts, projectLabel: (projectId: string) 
   if (s.retired) lines.push(`${s.retired} marked wrong or archived, not counted`);
   if (s.others.length) {
     const more = s.others.reduce((n, p) => n + p.memories, 0);
-    lines.push(`${plural(more, 'memory', 'memories')} in ${plural(s.others.length, 'other project')} (under "Other projects")`);
+    lines.push(
+      `${plural(more, 'memory', 'memories')} in ${plural(s.others.length, 'other project')} (under "Other projects")`,
+    );
   }
   return lines;
 }

@@ -37,7 +37,11 @@ export function filterFor(projectId: string, metric: Metric, bucket?: number): T
       return { label: `pending · ${where}`, projectId, status: ['pending'] as MemoryStatus[] };
     case 'bucket': {
       const upper = Math.min(10, Math.max(1, (bucket ?? 0) + 1)) / 10;
-      return { label: `confidence below ${Math.round(upper * 100)}% · ${where}`, projectId, maxConfidence: upper === 1 ? 1.0000001 : upper };
+      return {
+        label: `confidence below ${Math.round(upper * 100)}% · ${where}`,
+        projectId,
+        maxConfidence: upper === 1 ? 1.0000001 : upper,
+      };
     }
     default:
       return { label: where, projectId };
@@ -55,7 +59,10 @@ export class Dashboard implements vscode.Disposable {
     private readonly ctx: Ctx,
     private readonly onFilter: (filter: TreeFilter) => void,
   ) {
-    this.disposables.push(ctx.onDidChangeMemories(() => this.scheduleRefresh()), ctx.onDidChangeState(() => this.scheduleRefresh()));
+    this.disposables.push(
+      ctx.onDidChangeMemories(() => this.scheduleRefresh()),
+      ctx.onDidChangeState(() => this.scheduleRefresh()),
+    );
   }
 
   dispose(): void {
@@ -72,12 +79,17 @@ export class Dashboard implements vscode.Disposable {
     if (this.panel) {
       this.panel.reveal();
     } else {
-      this.panel = vscode.window.createWebviewPanel('mnemo.dashboard', 'Mnemo Dashboard', vscode.ViewColumn.Active, {
-        enableScripts: true,
-        enableCommandUris: false,
-        localResourceRoots: [],
-        retainContextWhenHidden: false,
-      });
+      this.panel = vscode.window.createWebviewPanel(
+        'mnemo.dashboard',
+        'Mnemo Dashboard',
+        vscode.ViewColumn.Active,
+        {
+          enableScripts: true,
+          enableCommandUris: false,
+          localResourceRoots: [],
+          retainContextWhenHidden: false,
+        },
+      );
       this.panel.iconPath = vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'media', 'mnemo.svg');
       this.panel.onDidDispose(() => (this.panel = undefined), undefined, this.disposables);
       this.panel.webview.onDidReceiveMessage((m: Message) => this.onMessage(m), undefined, this.disposables);
@@ -99,7 +111,9 @@ export class Dashboard implements vscode.Disposable {
       this.lastStats = stats;
       if (this.panel === panel) panel.webview.html = this.html(panel.webview, stats, undefined);
     } catch (err) {
-      this.ctx.log.error(`Dashboard stats failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      this.ctx.log.error(
+        `Dashboard stats failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
       if (this.panel === panel) panel.webview.html = this.html(panel.webview, undefined, describeError(err));
     }
   }
@@ -122,7 +136,11 @@ export class Dashboard implements vscode.Disposable {
       `img-src ${webview.cspSource} data:`,
       `font-src ${webview.cspSource}`,
     ].join('; ');
-    const body = error ? `<p class="error" role="alert">${esc(error)}</p>` : stats ? this.body(stats) : '<p>Loading…</p>';
+    const body = error
+      ? `<p class="error" role="alert">${esc(error)}</p>`
+      : stats
+        ? this.body(stats)
+        : '<p>Loading…</p>';
     const heights = Array.from({ length: 21 }, (_, i) => `.h${i}{height:${i * 5}%}`).join('');
     return `<!DOCTYPE html>
 <html lang="en">
@@ -181,7 +199,9 @@ for (const el of document.querySelectorAll('[data-project]')) {
       stats.queued ? `${stats.queued} captures queued` : '',
       `embedding ${esc(stats.embedding_model)} (${stats.embedding_ready ? 'ready' : 'not loaded yet'})`,
       `Chroma ${esc(stats.chroma)}`,
-      stats.llm_tokens ? `LLM ${stats.llm_tokens.extractions} extractions, ${stats.llm_tokens.prompt + stats.llm_tokens.completion} tokens` : '',
+      stats.llm_tokens
+        ? `LLM ${stats.llm_tokens.extractions} extractions, ${stats.llm_tokens.prompt + stats.llm_tokens.completion} tokens`
+        : '',
       (() => {
         const now = new Date().toISOString();
         return `as of <span title="${esc(formatUtc(now))}">${esc(formatLocal(now, config.display.timeZone()))}</span>`;
@@ -218,5 +238,8 @@ for (const el of document.querySelectorAll('[data-project]')) {
 }
 
 function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }

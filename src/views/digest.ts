@@ -59,7 +59,11 @@ export class DailyDigest implements vscode.Disposable {
       const waiting = Math.max(total, top.length);
       const more = waiting > 3 ? ` and ${waiting - 3} more` : '';
       void vscode.window
-        .showInformationMessage(`Mnemo: ${waiting} ${waiting === 1 ? 'memory waits' : 'memories wait'} for your review today: ${names}${more}.`, 'Review', 'Not Today')
+        .showInformationMessage(
+          `Mnemo: ${waiting} ${waiting === 1 ? 'memory waits' : 'memories wait'} for your review today: ${names}${more}.`,
+          'Review',
+          'Not Today',
+        )
         .then((choice) => {
           if (choice === 'Review') void vscode.commands.executeCommand(BuiltinCommand.focusReview);
         });

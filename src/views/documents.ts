@@ -21,7 +21,11 @@ export const DOC_SCHEME = 'mnemo';
 export const AUDIT_LIMIT = 1000;
 
 export function auditUri(scope: { projectId?: string; memoryId?: string }): vscode.Uri {
-  const name = scope.memoryId ? `memory-${scope.memoryId}` : scope.projectId ? `project-${scope.projectId.replace(/[^\w.-]+/g, '_')}` : 'all';
+  const name = scope.memoryId
+    ? `memory-${scope.memoryId}`
+    : scope.projectId
+      ? `project-${scope.projectId.replace(/[^\w.-]+/g, '_')}`
+      : 'all';
   const query = new URLSearchParams();
   if (scope.projectId) query.set('project', scope.projectId);
   if (scope.memoryId) query.set('memory', scope.memoryId);
@@ -31,7 +35,11 @@ export function auditUri(scope: { projectId?: string; memoryId?: string }): vsco
 /** `mnemo:/memory/<short text>.txt?id=<id>`: a memory's details in words (regenerated when it changes). */
 export function memoryUri(memory: Memory): vscode.Uri {
   const name = shortText(memory.text, 40).replace(/[^\p{L}\p{N}_-]+/gu, '-') || 'memory';
-  return vscode.Uri.from({ scheme: DOC_SCHEME, path: `/memory/${name}.txt`, query: new URLSearchParams({ id: memory.id }).toString() });
+  return vscode.Uri.from({
+    scheme: DOC_SCHEME,
+    path: `/memory/${name}.txt`,
+    query: new URLSearchParams({ id: memory.id }).toString(),
+  });
 }
 
 export function injectionUri(query: string): vscode.Uri {
@@ -55,7 +63,9 @@ export class MnemoDocuments implements vscode.TextDocumentContentProvider, vscod
 
   /** Regenerates the open Mnemo documents (memories changed, or a refresh was asked for). */
   refreshOpen(): void {
-    for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === DOC_SCHEME && /^\/(audit|memory)\//.test(doc.uri.path)) this.emitter.fire(doc.uri);
+    for (const doc of vscode.workspace.textDocuments)
+      if (doc.uri.scheme === DOC_SCHEME && /^\/(audit|memory)\//.test(doc.uri.path))
+        this.emitter.fire(doc.uri);
   }
 
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
@@ -66,22 +76,40 @@ export class MnemoDocuments implements vscode.TextDocumentContentProvider, vscod
       }
       if (uri.path.startsWith('/memory/')) {
         const memory = await this.ctx.request(GetRequest, { id: q.get('id') ?? '' }, token);
-        return memoryDetail(memory, { projectLabel, timeZone: config.display.timeZone(), isFileRef: (r) => parseFileRef(r) !== undefined });
+        return memoryDetail(memory, {
+          projectLabel,
+          timeZone: config.display.timeZone(),
+          isFileRef: (r) => parseFileRef(r) !== undefined,
+        });
       }
       if (uri.path.startsWith('/injection/')) {
         return await this.injection(q.get('q') ?? '', token);
       }
       return `Unknown Mnemo document: ${uri.toString()}\n`;
     } catch (err) {
-      this.ctx.log.error(`Rendering ${uri.toString()} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      this.ctx.log.error(
+        `Rendering ${uri.toString()} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
       return `${describeError(err)}\n`;
     }
   }
 
-  private async audit(projectId: string | undefined, memoryId: string | undefined, token: vscode.CancellationToken): Promise<string> {
-    const { entries } = await this.ctx.request(AuditListRequest, { project_id: projectId, memory_id: memoryId, limit: AUDIT_LIMIT }, token);
+  private async audit(
+    projectId: string | undefined,
+    memoryId: string | undefined,
+    token: vscode.CancellationToken,
+  ): Promise<string> {
+    const { entries } = await this.ctx.request(
+      AuditListRequest,
+      { project_id: projectId, memory_id: memoryId, limit: AUDIT_LIMIT },
+      token,
+    );
     const zone = zoneName(config.display.timeZone());
-    const scope = memoryId ? `memory ${memoryId}` : projectId ? `project ${projectLabel(projectId)} (${projectId})` : 'all projects';
+    const scope = memoryId
+      ? `memory ${memoryId}`
+      : projectId
+        ? `project ${projectLabel(projectId)} (${projectId})`
+        : 'all projects';
     const header = [
       `Mnemo audit log — ${scope}`,
       `${entries.length} entries, newest first${entries.length >= AUDIT_LIMIT ? ` (the latest ${AUDIT_LIMIT})` : ''}. Times in ${zone}, UTC in parentheses.`,
@@ -119,7 +147,10 @@ export class MnemoDocuments implements vscode.TextDocumentContentProvider, vscod
     if (result.items.length === 0) {
       lines.push('Nothing recalled above the confidence threshold: the agent receives no Mnemo block.', '');
     } else {
-      lines.push('| # | score | channel | confidence | category | source | project | memory |', '|---|---|---|---|---|---|---|---|');
+      lines.push(
+        '| # | score | channel | confidence | category | source | project | memory |',
+        '|---|---|---|---|---|---|---|---|',
+      );
       result.items.forEach((it, i) => {
         const m = it.memory;
         lines.push(
@@ -128,16 +159,33 @@ export class MnemoDocuments implements vscode.TextDocumentContentProvider, vscod
       });
       lines.push('');
     }
-    lines.push(`## Block the agent receives (${result.tokens} tokens)`, '', 'Everything between the fences, verbatim:', '', '`````text', result.block, '`````', '');
+    lines.push(
+      `## Block the agent receives (${result.tokens} tokens)`,
+      '',
+      'Everything between the fences, verbatim:',
+      '',
+      '`````text',
+      result.block,
+      '`````',
+      '',
+    );
     return lines.join('\n');
   }
 }
 
 export function formatAuditEntry(e: AuditEntry): string {
-  const parts = [formatLocalWithUtc(e.at, config.display.timeZone()), e.action.padEnd(8), e.memory_id ?? '-', e.project_id ? `[${e.project_id}]` : '', `by ${e.by}`];
+  const parts = [
+    formatLocalWithUtc(e.at, config.display.timeZone()),
+    e.action.padEnd(8),
+    e.memory_id ?? '-',
+    e.project_id ? `[${e.project_id}]` : '',
+    `by ${e.by}`,
+  ];
   let line = parts.filter(Boolean).join('  ');
   if (e.changes) {
-    const changes = Object.entries(e.changes).map(([field, [before, after]]) => `${field}: ${show(before)} → ${show(after)}`);
+    const changes = Object.entries(e.changes).map(
+      ([field, [before, after]]) => `${field}: ${show(before)} → ${show(after)}`,
+    );
     if (changes.length) line += `\n    ${changes.join('\n    ')}`;
   }
   if (e.note) line += `\n    note: ${e.note}`;
@@ -146,6 +194,6 @@ export function formatAuditEntry(e: AuditEntry): string {
 
 function show(v: unknown): string {
   if (v === undefined) return '∅';
-  const s = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+  const s = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
   return s.length > 200 ? `${s.slice(0, 199)}…` : s;
 }

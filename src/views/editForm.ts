@@ -57,12 +57,17 @@ export class EditForms implements vscode.Disposable {
       existing.panel.reveal();
       return existing.done;
     }
-    const panel = vscode.window.createWebviewPanel('mnemo.editForm', `Edit: ${shortText(memory.text, 30)}`, vscode.ViewColumn.Active, {
-      enableScripts: true,
-      enableCommandUris: false,
-      localResourceRoots: [],
-      retainContextWhenHidden: true,
-    });
+    const panel = vscode.window.createWebviewPanel(
+      'mnemo.editForm',
+      `Edit: ${shortText(memory.text, 30)}`,
+      vscode.ViewColumn.Active,
+      {
+        enableScripts: true,
+        enableCommandUris: false,
+        localResourceRoots: [],
+        retainContextWhenHidden: true,
+      },
+    );
     panel.iconPath = vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'media', 'mnemo.svg');
     let resolve: (m: Memory | undefined) => void = () => undefined;
     const done = new Promise<Memory | undefined>((r) => (resolve = r));
@@ -111,19 +116,28 @@ export class EditForms implements vscode.Disposable {
       form.resolve(updated);
       form.panel.dispose();
     } catch (err) {
-      this.ctx.log.error(`Saving the memory failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      this.ctx.log.error(
+        `Saving the memory failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
       void form.panel.webview.postMessage({ type: 'error', message: describeError(err) });
     }
   }
 
   private html(webview: vscode.Webview, form: OpenForm): string {
     const nonce = randomBytes(16).toString('base64');
-    const csp = ["default-src 'none'", `style-src 'nonce-${nonce}'`, `script-src 'nonce-${nonce}'`, `font-src ${webview.cspSource}`].join('; ');
+    const csp = [
+      "default-src 'none'",
+      `style-src 'nonce-${nonce}'`,
+      `script-src 'nonce-${nonce}'`,
+      `font-src ${webview.cspSource}`,
+    ].join('; ');
     const m = form.memory;
     const v = form.opened;
     const zone = config.display.timeZone();
     const categories = CATEGORIES.map(
-      (c) => `<label class="choice"><input type="radio" name="category" value="${c}"${c === v.category ? ' checked' : ''}>
+      (
+        c,
+      ) => `<label class="choice"><input type="radio" name="category" value="${c}"${c === v.category ? ' checked' : ''}>
 <span><b>${esc(CATEGORY_LABEL[c])}</b>${c === m.category ? ' <i>(current)</i>' : ''}<br><small>${esc(CATEGORY_DETAIL[c])}</small></span></label>`,
     ).join('\n');
     return `<!DOCTYPE html>
@@ -203,5 +217,8 @@ $('text').focus();
 }
 
 function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }

@@ -59,7 +59,10 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
     canSelectMany: true,
   });
   const review = new ReviewTreeProvider(ctx);
-  const reviewView = vscode.window.createTreeView(ViewId.review, { treeDataProvider: review, canSelectMany: true });
+  const reviewView = vscode.window.createTreeView(ViewId.review, {
+    treeDataProvider: review,
+    canSelectMany: true,
+  });
   const documents = new MnemoDocuments(ctx);
   const statusBar = new StatusBar(ctx, counts, pause);
   const editForms = new EditForms(ctx, statusBar);
@@ -105,7 +108,9 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
   };
 
   const selectedMemories = (): Memory[] =>
-    [...memoriesView.selection, ...reviewView.selection].flatMap((n) => (n.kind === 'memory' || n.kind === 'review' ? [n.memory] : []));
+    [...memoriesView.selection, ...reviewView.selection].flatMap((n) =>
+      n.kind === 'memory' || n.kind === 'review' ? [n.memory] : [],
+    );
 
   ctx.pushExtension(
     counts,
@@ -130,12 +135,19 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
     vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, documents),
     memories.onDidChangeFilter((filter) => {
       memoriesView.description = filter ? `Filter: ${filter.label}` : undefined;
-      void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.FilterActive, filter !== undefined);
+      void vscode.commands.executeCommand(
+        BuiltinCommand.setContext,
+        ContextKey.FilterActive,
+        filter !== undefined,
+      );
     }),
     counts.onDidChange((c) => {
       // The badge and the status bar show the same number: pending memories of the workspace's projects.
       const n = c?.pending ?? 0;
-      reviewView.badge = n > 0 ? { value: n, tooltip: `${n} memories of this workspace's projects wait for review` } : undefined;
+      reviewView.badge =
+        n > 0
+          ? { value: n, tooltip: `${n} memories of this workspace's projects wait for review` }
+          : undefined;
       reviewView.message = n > 0 ? `${n} pending — select one or many, then confirm or reject.` : undefined;
       if (n > 0) void digest.maybeShow();
     }),
@@ -158,5 +170,20 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
   void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.FilterActive, false);
   void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.StoreHealth, 'unknown');
 
-  return { memories, memoriesView, review, reviewView, dashboard, documents, statusBar, pause, digest, editForms, counts, setFilter, reveal, selectedMemories };
+  return {
+    memories,
+    memoriesView,
+    review,
+    reviewView,
+    dashboard,
+    documents,
+    statusBar,
+    pause,
+    digest,
+    editForms,
+    counts,
+    setFilter,
+    reveal,
+    selectedMemories,
+  };
 }

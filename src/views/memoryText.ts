@@ -81,7 +81,9 @@ export function marks(m: Memory): string[] {
 
 /** `86% · 3 days ago · pending · actionable` */
 export function description(m: Memory, now = Date.now()): string {
-  return [percent(m.confidence_score), relativeAge(m.created_at, now), ...marks(m)].filter(Boolean).join(' · ');
+  return [percent(m.confidence_score), relativeAge(m.created_at, now), ...marks(m)]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 export function accessibilityLabel(m: Memory, now = Date.now()): string {
@@ -90,7 +92,11 @@ export function accessibilityLabel(m: Memory, now = Date.now()): string {
 }
 
 /** `2026-12-01 10:43 · 3 days ago` with the UTC time for a hover. */
-export function when(iso: string | undefined, timeZone: string | undefined, now = Date.now()): { text: string; utc: string } {
+export function when(
+  iso: string | undefined,
+  timeZone: string | undefined,
+  now = Date.now(),
+): { text: string; utc: string } {
   const age = relativeAge(iso, now);
   return { text: `${formatLocal(iso, timeZone)}${age ? ` · ${age}` : ''}`, utc: formatUtc(iso) };
 }
@@ -109,15 +115,27 @@ export function tooltipRows(m: Memory, c: TooltipContext): [string, string][] {
     return `${w.text} (${w.utc})`;
   };
   return [
-    ['Category', `${CATEGORY_LABEL[m.category] ?? m.category} · ${SOURCE_LABEL[m.source_type] ?? m.source_type}`],
-    ['Project', c.projectLabel(m.project_id) + (m.promoted_from ? ` (promoted from ${m.promoted_from})` : '')],
+    [
+      'Category',
+      `${CATEGORY_LABEL[m.category] ?? m.category} · ${SOURCE_LABEL[m.source_type] ?? m.source_type}`,
+    ],
+    [
+      'Project',
+      c.projectLabel(m.project_id) + (m.promoted_from ? ` (promoted from ${m.promoted_from})` : ''),
+    ],
     ['Status', (STATUS_LABEL[m.status] ?? m.status) + (m.confirmed_by ? ` by ${m.confirmed_by}` : '')],
-    ['Confidence', `${percent(m.confidence_score)} — how likely it still holds (it fades when unused, rises when confirmed)`],
+    [
+      'Confidence',
+      `${percent(m.confidence_score)} — how likely it still holds (it fades when unused, rises when confirmed)`,
+    ],
     ['Worth', `${m.score.toFixed(1)} of 10 — how useful it looked when it was captured`],
     ['Actionable', m.is_actionable ? 'yes' : 'no'],
     ['Kept because', explainReason(m.reason)],
     ['Source', m.source_ref.length ? m.source_ref.join(', ') : '—'],
-    ['Seen / used', `${m.times_seen}× seen · ${m.use_count}× used${m.last_used_at ? ` (last ${relativeAge(m.last_used_at, now)})` : ''}`],
+    [
+      'Seen / used',
+      `${m.times_seen}× seen · ${m.use_count}× used${m.last_used_at ? ` (last ${relativeAge(m.last_used_at, now)})` : ''}`,
+    ],
     ['Created', at(m.created_at)],
     ['Updated', at(m.updated_at)],
     ['Added by', m.added_by || '—'],
@@ -160,24 +178,47 @@ export function memoryDetail(m: Memory, c: TooltipContext & { isFileRef: (ref: s
     return `${w.text} (${w.utc})`;
   };
   const rows: [string, string][] = [
-    ['Category', `${CATEGORY_LABEL[m.category] ?? m.category} — ${CATEGORY_DETAIL[m.category] ?? ''} · from ${SOURCE_LABEL[m.source_type] ?? m.source_type}`],
-    ['Status', (STATUS_LABEL[m.status] ?? m.status) + (m.confirmed_by ? ` by ${m.confirmed_by}` : '') + (m.wrong_by ? ` · marked wrong by ${m.wrong_by}` : '')],
-    ['Confidence', `${percent(m.confidence_score)} — how likely it still holds (it fades when unused, rises when confirmed)`],
+    [
+      'Category',
+      `${CATEGORY_LABEL[m.category] ?? m.category} — ${CATEGORY_DETAIL[m.category] ?? ''} · from ${SOURCE_LABEL[m.source_type] ?? m.source_type}`,
+    ],
+    [
+      'Status',
+      (STATUS_LABEL[m.status] ?? m.status) +
+        (m.confirmed_by ? ` by ${m.confirmed_by}` : '') +
+        (m.wrong_by ? ` · marked wrong by ${m.wrong_by}` : ''),
+    ],
+    [
+      'Confidence',
+      `${percent(m.confidence_score)} — how likely it still holds (it fades when unused, rises when confirmed)`,
+    ],
     ['Worth', `${m.score.toFixed(1)} of 10 — how useful it looked when it was captured`],
     ['Kept because', explainReason(m.reason)],
-    ['Actionable', m.is_actionable ? 'yes — a step, rule or command an agent can act on' : 'no — background knowledge'],
-    ['Project', `${c.projectLabel(m.project_id)} (${m.project_id})${m.promoted_from ? `, promoted from ${m.promoted_from}` : ''}`],
+    [
+      'Actionable',
+      m.is_actionable ? 'yes — a step, rule or command an agent can act on' : 'no — background knowledge',
+    ],
+    [
+      'Project',
+      `${c.projectLabel(m.project_id)} (${m.project_id})${m.promoted_from ? `, promoted from ${m.promoted_from}` : ''}`,
+    ],
     ['Added by', m.added_by || '—'],
     ['Created', at(m.created_at)],
     ['Updated', at(m.updated_at)],
     ['Seen', `${m.times_seen}× (last ${at(m.last_seen_at)})`],
-    ['Used', m.use_count ? `${m.use_count}× in an agent's context, last ${at(m.last_used_at)}` : 'not yet recalled for an agent'],
+    [
+      'Used',
+      m.use_count
+        ? `${m.use_count}× in an agent's context, last ${at(m.last_used_at)}`
+        : 'not yet recalled for an agent',
+    ],
     ['Id', m.id],
   ];
   const width = Math.max(...rows.map(([k]) => k.length)) + 2;
   const lines = [m.text, '', ...rows.map(([k, v]) => `${k.padEnd(width)}${v}`), '', 'Sources'];
   if (m.source_ref.length === 0) lines.push('  none recorded');
   const refWidth = Math.min(48, Math.max(...m.source_ref.map((r) => r.length), 0) + 2);
-  for (const ref of m.source_ref) lines.push(`  ${ref.padEnd(refWidth)}${describeSourceRef(ref, c.isFileRef(ref))}`);
+  for (const ref of m.source_ref)
+    lines.push(`  ${ref.padEnd(refWidth)}${describeSourceRef(ref, c.isFileRef(ref))}`);
   return `${lines.join('\n')}\n`;
 }

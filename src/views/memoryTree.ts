@@ -6,7 +6,15 @@
  * is always the same object (needed by onDidChangeTreeData(element) and TreeView.reveal).
  */
 import * as vscode from 'vscode';
-import { CATEGORIES, GLOBAL_PROJECT, SOURCE_TYPES, type Category, type Memory, type MemoryStatus, type SourceType } from '../../sidecar/model';
+import {
+  CATEGORIES,
+  GLOBAL_PROJECT,
+  SOURCE_TYPES,
+  type Category,
+  type Memory,
+  type MemoryStatus,
+  type SourceType,
+} from '../../sidecar/model';
 import { CountsRequest, ListRequest, type ListParams } from '../../sidecar/protocol';
 import type { Ctx } from '../ctx';
 import { projectLabel, workspaceProjects } from '../projects';
@@ -88,7 +96,14 @@ export interface InfoNode {
   message: string;
   command?: vscode.Command;
 }
-export type TreeNode = OthersNode | ProjectNode | CategoryNode | SourceNode | MemoryNode | MoreNode | InfoNode;
+export type TreeNode =
+  | OthersNode
+  | ProjectNode
+  | CategoryNode
+  | SourceNode
+  | MemoryNode
+  | MoreNode
+  | InfoNode;
 
 interface Page {
   items: Memory[];
@@ -146,7 +161,8 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   setFilter(filter: TreeFilter | undefined): void {
     this._filter = filter;
-    if (filter?.projectId && !workspaceProjects().some((p) => p.projectId === filter.projectId)) this.extraProjects.add(filter.projectId);
+    if (filter?.projectId && !workspaceProjects().some((p) => p.projectId === filter.projectId))
+      this.extraProjects.add(filter.projectId);
     this.filterEmitter.fire(filter);
     this.refreshAll();
   }
@@ -193,17 +209,25 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         const n = others.reduce((sum, p) => sum + p.memories, 0);
         const item = new vscode.TreeItem('Other projects', vscode.TreeItemCollapsibleState.Collapsed);
         item.id = node.id;
-        item.description = others.length ? `${n} ${n === 1 ? 'memory' : 'memories'} in ${others.length}` : undefined;
-        item.tooltip = "Projects in the store that are not open in this workspace. Their memories are not recalled here (unless promoted to Global) and are not in this workspace's counts.";
+        item.description = others.length
+          ? `${n} ${n === 1 ? 'memory' : 'memories'} in ${others.length}`
+          : undefined;
+        item.tooltip =
+          "Projects in the store that are not open in this workspace. Their memories are not recalled here (unless promoted to Global) and are not in this workspace's counts.";
         item.iconPath = new vscode.ThemeIcon('folder-library');
         item.contextValue = ContextValue.Others;
-        item.accessibilityInformation = { label: `Other projects, not open in this workspace: ${n} memories in ${others.length} projects` };
+        item.accessibilityInformation = {
+          label: `Other projects, not open in this workspace: ${n} memories in ${others.length} projects`,
+        };
         return item;
       }
       case 'project': {
         const isGlobal = node.projectId === GLOBAL_PROJECT;
         const other = this.scope.current?.others.find((p) => p.projectId === node.projectId);
-        const item = new vscode.TreeItem(projectLabel(node.projectId), node.parent ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem(
+          projectLabel(node.projectId),
+          node.parent ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded,
+        );
         item.id = node.id;
         item.description = isGlobal
           ? 'shared by every project'
@@ -217,11 +241,16 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
             : `Project id: ${node.projectId}`;
         item.iconPath = new vscode.ThemeIcon(isGlobal ? 'globe' : 'repo');
         item.contextValue = ContextValue.Project;
-        item.accessibilityInformation = { label: `${isGlobal ? 'Global memories' : `Project ${projectLabel(node.projectId)}`}, id ${node.projectId}` };
+        item.accessibilityInformation = {
+          label: `${isGlobal ? 'Global memories' : `Project ${projectLabel(node.projectId)}`}, id ${node.projectId}`,
+        };
         return item;
       }
       case 'category': {
-        const item = new vscode.TreeItem(CATEGORY_LABEL[node.category], vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(
+          CATEGORY_LABEL[node.category],
+          vscode.TreeItemCollapsibleState.Collapsed,
+        );
         item.id = node.id;
         item.description = String(node.total);
         item.iconPath = new vscode.ThemeIcon(CATEGORY_ICON[node.category]);
@@ -230,12 +259,17 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         return item;
       }
       case 'source': {
-        const item = new vscode.TreeItem(SOURCE_LABEL[node.sourceType], vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(
+          SOURCE_LABEL[node.sourceType],
+          vscode.TreeItemCollapsibleState.Collapsed,
+        );
         item.id = node.id;
         item.description = String(node.total);
         item.iconPath = new vscode.ThemeIcon(SOURCE_ICON[node.sourceType]);
         item.contextValue = ContextValue.Source;
-        item.accessibilityInformation = { label: `From ${SOURCE_LABEL[node.sourceType]}, ${node.total} memories` };
+        item.accessibilityInformation = {
+          label: `From ${SOURCE_LABEL[node.sourceType]}, ${node.total} memories`,
+        };
         return item;
       }
       case 'memory': {
@@ -258,7 +292,9 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         item.iconPath = new vscode.ThemeIcon('ellipsis');
         item.contextValue = ContextValue.LoadMore;
         item.command = { command: Command.loadMore, title: 'Load More', arguments: [node] };
-        item.accessibilityInformation = { label: `Load more memories${page ? `, ${page.items.length} of ${page.total} shown` : ''}` };
+        item.accessibilityInformation = {
+          label: `Load more memories${page ? `, ${page.items.length} of ${page.total} shown` : ''}`,
+        };
         return item;
       }
       case 'info': {
@@ -289,11 +325,19 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     try {
       children = await this.loadChildren(node);
     } catch (err) {
-      this.ctx.log.error(`Loading memories failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      return [this.info(node?.kind === 'project' ? node : undefined, 'Could not load memories; see "Mnemo: Show Output".', {
-        command: Command.showOutput,
-        title: 'Show Output',
-      })];
+      this.ctx.log.error(
+        `Loading memories failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
+      return [
+        this.info(
+          node?.kind === 'project' ? node : undefined,
+          'Could not load memories; see "Mnemo: Show Output".',
+          {
+            command: Command.showOutput,
+            title: 'Show Output',
+          },
+        ),
+      ];
     }
     if (generation === this.generation) this.childCache.set(key, children);
     return children;
@@ -368,7 +412,9 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     if (!counts) {
       const { status, ...filter } = this.baseParams(projectId);
       const statuses = status ?? TREE_STATUSES;
-      counts = this.ctx.request(CountsRequest, { ...filter, status: statuses }).then((r) => treeCounts(r.groups, statuses));
+      counts = this.ctx
+        .request(CountsRequest, { ...filter, status: statuses })
+        .then((r) => treeCounts(r.groups, statuses));
       const mine = counts;
       counts.catch(() => {
         if (this.counts.get(projectId) === mine) this.counts.delete(projectId);
@@ -523,7 +569,8 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   private hasPinned(prefix: string): boolean {
     const projectPrefix = prefix;
-    for (const [key, page] of this.pages) if (page.pinned.length && key.slice(2).startsWith(projectPrefix)) return true;
+    for (const [key, page] of this.pages)
+      if (page.pinned.length && key.slice(2).startsWith(projectPrefix)) return true;
     return false;
   }
 
@@ -561,12 +608,24 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   private categoryNode(project: ProjectNode, category: Category): CategoryNode {
     const id = `c${SEP}${project.projectId}${SEP}${category}`;
-    return this.intern<CategoryNode>(id, () => ({ kind: 'category', id, parent: project, category, total: 0 }));
+    return this.intern<CategoryNode>(id, () => ({
+      kind: 'category',
+      id,
+      parent: project,
+      category,
+      total: 0,
+    }));
   }
 
   private sourceNode(category: CategoryNode, sourceType: SourceType): SourceNode {
     const id = this.sourceKey(category.parent.projectId, category.category, sourceType);
-    return this.intern<SourceNode>(id, () => ({ kind: 'source', id, parent: category, sourceType, total: 0 }));
+    return this.intern<SourceNode>(id, () => ({
+      kind: 'source',
+      id,
+      parent: category,
+      sourceType,
+      total: 0,
+    }));
   }
 
   private memoryNode(source: SourceNode, memory: Memory): MemoryNode {
@@ -592,14 +651,21 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   private info(parent: ProjectNode | undefined, message: string, command?: vscode.Command): InfoNode {
-    return { kind: 'info', id: `i${SEP}${parent?.projectId ?? ''}${SEP}${message}`, parent, message, command };
+    return {
+      kind: 'info',
+      id: `i${SEP}${parent?.projectId ?? ''}${SEP}${message}`,
+      parent,
+      message,
+      command,
+    };
   }
 
   /** Memories currently loaded for a project (tests and the digest use it; no request). */
   loadedMemories(projectId?: string): Memory[] {
     const out: Memory[] = [];
     for (const node of this.registry.values()) {
-      if (node.kind === 'memory' && (!projectId || node.memory.project_id === projectId)) out.push(node.memory);
+      if (node.kind === 'memory' && (!projectId || node.memory.project_id === projectId))
+        out.push(node.memory);
     }
     return out;
   }

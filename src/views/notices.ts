@@ -17,7 +17,9 @@ export async function checkNotices(ctx: Ctx): Promise<Notice[]> {
   let notices: Notice[];
   try {
     const user = currentUser();
-    notices = (await ctx.request(NoticesRequest, { user, project_ids: workspaceProjects().map((p) => p.projectId) })).notices;
+    notices = (
+      await ctx.request(NoticesRequest, { user, project_ids: workspaceProjects().map((p) => p.projectId) })
+    ).notices;
   } catch (err) {
     ctx.log.warn(`Checking notices failed: ${errorDetail(err)}`);
     return [];
@@ -38,11 +40,15 @@ export async function checkNotices(ctx: Ctx): Promise<Notice[]> {
             detail: formatLocalWithUtc(n.at, config.display.timeZone()),
             notice: n,
           })),
-          { title: 'Mnemo: memories marked wrong by others', placeHolder: 'Choose one to see it in the tree' },
+          {
+            title: 'Mnemo: memories marked wrong by others',
+            placeHolder: 'Choose one to see it in the tree',
+          },
         );
         if (picked) void vscode.commands.executeCommand(Command.revealMemory, picked.notice.memory.id);
       }
-      if (choice) await ctx.request(AckNoticesRequest, { ids: notices.map((n) => n.memory.id), user: currentUser() });
+      if (choice)
+        await ctx.request(AckNoticesRequest, { ids: notices.map((n) => n.memory.id), user: currentUser() });
     } catch (err) {
       ctx.reportError(err, 'Notices');
     }

@@ -74,10 +74,16 @@ export class MemoryDecorations implements vscode.FileDecorationProvider {
   provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
     if (uri.scheme !== DECORATION_SCHEME) return undefined;
     const f = uri.query;
-    if (f.includes('w')) return new vscode.FileDecoration('W', 'Marked wrong', new vscode.ThemeColor('errorForeground'));
-    const badge = `${f.includes('p') ? 'P' : ''}${f.includes('a') ? 'A' : ''}${f.includes('l') ? 'L' : ''}`.slice(0, 2);
+    if (f.includes('w'))
+      return new vscode.FileDecoration('W', 'Marked wrong', new vscode.ThemeColor('errorForeground'));
+    const badge =
+      `${f.includes('p') ? 'P' : ''}${f.includes('a') ? 'A' : ''}${f.includes('l') ? 'L' : ''}`.slice(0, 2);
     if (!badge) return undefined;
-    const why = [f.includes('p') ? 'pending review' : '', f.includes('a') ? 'actionable' : '', f.includes('l') ? 'low confidence' : '']
+    const why = [
+      f.includes('p') ? 'pending review' : '',
+      f.includes('a') ? 'actionable' : '',
+      f.includes('l') ? 'low confidence' : '',
+    ]
       .filter(Boolean)
       .join(', ');
     const color = f.includes('p')

@@ -20,7 +20,9 @@ const RULES: Record<string, (cue: string) => string> = {
   'source-ref': (c) => `cites a source (${c})`,
   'terminal-fix': (c) => {
     const m = /^(\S+) exit (\S+) -> exit 0$/.exec(c);
-    return m ? `a failing \`${m[1]}\` command (exit ${m[2]}) was then fixed` : `a failing command was then fixed (${c})`;
+    return m
+      ? `a failing \`${m[1]}\` command (exit ${m[2]}) was then fixed`
+      : `a failing command was then fixed (${c})`;
   },
   'llm-agrees': () => 'the language model agrees',
 };
@@ -48,7 +50,8 @@ export function explainReason(reason: string | undefined): string {
   else {
     const parts: string[] = [];
     // A cue may hold spaces (`数据库 50`) but no parentheses; a token starts at the line start or after a space.
-    for (const m of kept.matchAll(/(?:^|\s)(rule:|\+|llm:)([\w-]+)(?:\(([^)]*)\))?/g)) parts.push(phrase(m[1], m[2], (m[3] ?? '').trim()));
+    for (const m of kept.matchAll(/(?:^|\s)(rule:|\+|llm:)([\w-]+)(?:\(([^)]*)\))?/g))
+      parts.push(phrase(m[1], m[2], (m[3] ?? '').trim()));
     main = parts.length ? parts.map((p, i) => (i === 0 ? capitalize(p) : p)).join(' · ') : kept.trim();
   }
   const pending = pendingParts.join('; ').trim();

@@ -72,7 +72,9 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
       return await this.loading;
     } catch (err) {
       this.loading = undefined;
-      this.ctx.log.error(`Loading the review queue failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      this.ctx.log.error(
+        `Loading the review queue failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
       return [];
     }
   }
@@ -81,7 +83,14 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
   async pending(limit = REVIEW_LIMIT): Promise<Memory[]> {
     const projects = workspaceProjects();
     const lists = await Promise.all(
-      projects.map((p) => this.ctx.request(ListRequest, { project_id: p.projectId, include_global: false, status: ['pending'], limit })),
+      projects.map((p) =>
+        this.ctx.request(ListRequest, {
+          project_id: p.projectId,
+          include_global: false,
+          status: ['pending'],
+          limit,
+        }),
+      ),
     );
     const seen = new Set<string>();
     const all: Memory[] = [];

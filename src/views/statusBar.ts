@@ -34,7 +34,8 @@ export class StatusBar implements vscode.Disposable {
       ctx.onDidChangeStatus((s) => {
         // The sidecar's own message for a store failure is a raw client error (with advice for browsers);
         // it goes to the log, and the tooltip says what it means for the user.
-        if (s.health === 'error' && s.message !== this.lastError) ctx.log.warn(`Memory store unavailable: ${s.message}`);
+        if (s.health === 'error' && s.message !== this.lastError)
+          ctx.log.warn(`Memory store unavailable: ${s.message}`);
         this.lastError = s.health === 'error' ? s.message : undefined;
         this.render();
       }),
@@ -74,7 +75,15 @@ export class StatusBar implements vscode.Disposable {
   render(): void {
     const { state, status } = this.ctx;
     const tip = new vscode.MarkdownString(undefined, true);
-    tip.isTrusted = { enabledCommands: [Command.restartSidecar, Command.showOutput, Command.openDashboard, Command.pauseCapture, Command.resumeCapture] };
+    tip.isTrusted = {
+      enabledCommands: [
+        Command.restartSidecar,
+        Command.showOutput,
+        Command.openDashboard,
+        Command.pauseCapture,
+        Command.resumeCapture,
+      ],
+    };
     let icon: string;
     let health: string;
     this.item.backgroundColor = undefined;
@@ -86,7 +95,8 @@ export class StatusBar implements vscode.Disposable {
           ? 'Mnemo cannot reach its memory store (ChromaDB), so memories cannot be shown or saved; captures wait in the queue. The Mnemo view says what to check; details are in the output.'
           : (status?.message ?? 'Mnemo is running.');
       if (h === 'error') this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
-      else if (h === 'warning') this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+      else if (h === 'warning')
+        this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else if (state === 'starting') {
       icon = '$(loading~spin)';
       health = `Mnemo's memory service is starting (${this.ctx.reason}).`;
@@ -113,7 +123,9 @@ export class StatusBar implements vscode.Disposable {
         ? `\n\nCapture is **paused**: nothing from the terminal or @mnemo chats is learned. [Resume](command:${Command.resumeCapture})`
         : `\n\nLearning from the terminal (with shell integration) and @mnemo chats. [Pause](command:${Command.pauseCapture})`,
     );
-    tip.appendMarkdown(`\n\n[Dashboard](command:${Command.openDashboard}) · [Output](command:${Command.showOutput})`);
+    tip.appendMarkdown(
+      `\n\n[Dashboard](command:${Command.openDashboard}) · [Output](command:${Command.showOutput})`,
+    );
     if (state !== 'running') tip.appendMarkdown(` · [Restart Sidecar](command:${Command.restartSidecar})`);
     this.item.tooltip = tip;
     // "N memories." and "N pending review." first (screen readers, and the UI tests' readiness check), then the scope.

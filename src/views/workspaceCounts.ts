@@ -94,12 +94,15 @@ export class WorkspaceCounts implements vscode.Disposable {
   /** On focus: when the store's numbers moved without a notification, every view reloads. */
   private async checkForOutsideWrites(): Promise<void> {
     const now = Date.now();
-    if (!this.ctx.isRunning || now - this.lastFocusCheck < FOCUS_CHECK_MS || this.lastSignature === undefined) return;
+    if (!this.ctx.isRunning || now - this.lastFocusCheck < FOCUS_CHECK_MS || this.lastSignature === undefined)
+      return;
     this.lastFocusCheck = now;
     try {
       const { groups } = await this.ctx.request(CountsRequest, {});
       if (signature(groups) !== this.lastSignature) {
-        this.ctx.log.info('Memories changed outside this window (CLI or another process); reloading the views.');
+        this.ctx.log.info(
+          'Memories changed outside this window (CLI or another process); reloading the views.',
+        );
         this.ctx.announceChange();
       }
     } catch (err) {

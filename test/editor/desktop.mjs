@@ -41,11 +41,15 @@ const { downloadAndUnzipVSCode, runTests } = await import('@vscode/test-electron
 let vscodeExecutablePath;
 const timeoutMs = Number(opt['download-timeout']) * 1000;
 try {
-  const download = downloadAndUnzipVSCode({ version: opt.version, timeout: timeoutMs, cachePath: path.join(REPO, '.vscode-test') });
+  const download = downloadAndUnzipVSCode({
+    version: opt.version,
+    timeout: timeoutMs,
+    cachePath: path.join(REPO, '.vscode-test'),
+  });
   // The idle timeout covers a stalled transfer; this bounds a connection that never answers at all.
   let timer;
   const overall = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${2 * timeoutMs / 1000} s`)), 2 * timeoutMs);
+    timer = setTimeout(() => reject(new Error(`no answer in ${(2 * timeoutMs) / 1000} s`)), 2 * timeoutMs);
   });
   vscodeExecutablePath = await Promise.race([download, overall]).finally(() => clearTimeout(timer));
 } catch (e) {
@@ -54,12 +58,16 @@ try {
   );
 }
 if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-  fail('desktop VS Code needs a display: run it as `xvfb-run -a npm run test:desktop` (Debian package xvfb).');
+  fail(
+    'desktop VS Code needs a display: run it as `xvfb-run -a npm run test:desktop` (Debian package xvfb).',
+  );
 }
 
 // 2. The suite, bundled exactly as the code-server runner bundles it.
-if (!fs.existsSync(path.join(HERE, 'node_modules', 'mocha'))) fail('the editor test harness is not installed: run npm run setup first.');
-if (!fs.existsSync(path.join(REPO, 'dist', 'extension.js'))) fail('dist/extension.js is missing: run npm run build first.');
+if (!fs.existsSync(path.join(HERE, 'node_modules', 'mocha')))
+  fail('the editor test harness is not installed: run npm run setup first.');
+if (!fs.existsSync(path.join(REPO, 'dist', 'extension.js')))
+  fail('dist/extension.js is missing: run npm run build first.');
 const artifacts = path.resolve(opt.artifacts);
 fs.rmSync(artifacts, { recursive: true, force: true });
 fs.mkdirSync(artifacts, { recursive: true });
@@ -92,7 +100,10 @@ const workspace = path.join(REPO, 'test', 'fixtures', 'workspace');
 const settings = Object.fromEntries(
   Object.entries(raw)
     .filter(([k]) => !k.startsWith('//'))
-    .map(([k, v]) => [k, typeof v === 'string' ? v.replaceAll('${repoRoot}', REPO).replaceAll('${workspace}', workspace) : v]),
+    .map(([k, v]) => [
+      k,
+      typeof v === 'string' ? v.replaceAll('${repoRoot}', REPO).replaceAll('${workspace}', workspace) : v,
+    ]),
 );
 fs.writeFileSync(path.join(userDir, 'settings.json'), JSON.stringify(settings, null, 2));
 
@@ -103,7 +114,15 @@ try {
     extensionDevelopmentPath: REPO,
     extensionTestsPath: path.join(outDir, 'index.js'),
     extensionTestsEnv: { MNEMO_EDITOR_RUN_CONFIG: runConfigPath },
-    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--user-data-dir', path.join(state, 'user-data'), '--extensions-dir', path.join(state, 'extensions')],
+    launchArgs: [
+      workspace,
+      '--disable-extensions',
+      '--disable-workspace-trust',
+      '--user-data-dir',
+      path.join(state, 'user-data'),
+      '--extensions-dir',
+      path.join(state, 'extensions'),
+    ],
   });
 } catch (e) {
   console.error(`test:desktop: the extension host run failed: ${errText(e)}`);
@@ -116,7 +135,10 @@ let passed = 0;
 let failed = exitCode === 0 ? 0 : 1;
 if (fs.existsSync(resultsPath)) {
   const data = JSON.parse(fs.readFileSync(resultsPath, 'utf8'));
-  for (const t of data.tests) console.log(`${t.state === 'passed' ? '  ✓' : t.state === 'failed' ? '  ✗' : '  -'} ${t.fullTitle}${t.error ? `\n      ${t.error.split('\n')[0]}` : ''}`);
+  for (const t of data.tests)
+    console.log(
+      `${t.state === 'passed' ? '  ✓' : t.state === 'failed' ? '  ✗' : '  -'} ${t.fullTitle}${t.error ? `\n      ${t.error.split('\n')[0]}` : ''}`,
+    );
   passed = data.tests.filter((t) => t.state === 'passed').length;
   failed = data.tests.filter((t) => t.state === 'failed').length + (data.fatal ? 1 : 0);
 }

@@ -72,7 +72,15 @@ const { values: opt } = parseArgs({
 });
 if (opt.help) {
   const src = fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
-  console.log(src.slice(1, src.findIndex((l) => l.startsWith('import'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+  console.log(
+    src
+      .slice(
+        1,
+        src.findIndex((l) => l.startsWith('import')),
+      )
+      .map((l) => l.replace(/^\/\/ ?/, ''))
+      .join('\n'),
+  );
   process.exit(0);
 }
 const runExtHost = opt['ext-host'] || !opt.ui;
@@ -142,7 +150,11 @@ function loadUserSettings(file = opt['user-settings']) {
   const subst = (v) =>
     typeof v === 'string' ? v.replaceAll('${repoRoot}', REPO).replaceAll('${workspace}', workspace) : v;
   const raw = JSON.parse(fs.readFileSync(file, 'utf8'));
-  return Object.fromEntries(Object.entries(raw).filter(([k]) => !k.startsWith('//')).map(([k, v]) => [k, subst(v)]));
+  return Object.fromEntries(
+    Object.entries(raw)
+      .filter(([k]) => !k.startsWith('//'))
+      .map(([k, v]) => [k, subst(v)]),
+  );
 }
 
 function readManifest(dir) {
@@ -191,7 +203,8 @@ function collectServerLogs(dirs, dest) {
     if (!/(^|\/)exthost\d*\//.test(f) || !f.endsWith('.log')) continue;
     parts.push(`===== ${f} =====\n${fs.readFileSync(path.join(dest, f), 'utf8')}`);
   }
-  if (parts.length) fs.writeFileSync(path.join(path.dirname(dest), 'extension-host.log'), `${parts.join('\n')}\n`);
+  if (parts.length)
+    fs.writeFileSync(path.join(path.dirname(dest), 'extension-host.log'), `${parts.join('\n')}\n`);
 }
 
 // ------------------------------------------------------------ ext host phase --
@@ -220,10 +233,19 @@ async function extHostPhase() {
     // A bundle older than its manifest or sources tests yesterday's extension.
     const built = fs.statSync(mainFile).mtimeMs;
     const srcDir = path.join(extDevPath, 'src');
-    const newer = [manifestPath, ...(fs.existsSync(srcDir) ? fs.readdirSync(srcDir, { recursive: true }).map((f) => path.join(srcDir, String(f))) : [])]
-      .filter((f) => /\.(ts|js|json)$/.test(f) && fs.statSync(f).mtimeMs > built);
+    const newer = [
+      manifestPath,
+      ...(fs.existsSync(srcDir)
+        ? fs.readdirSync(srcDir, { recursive: true }).map((f) => path.join(srcDir, String(f)))
+        : []),
+    ].filter((f) => /\.(ts|js|json)$/.test(f) && fs.statSync(f).mtimeMs > built);
     if (newer.length) {
-      console.log(`  ! ${path.relative(extDevPath, mainFile)} is older than ${newer.slice(0, 3).map((f) => path.relative(extDevPath, f)).join(', ')}${newer.length > 3 ? ` (+${newer.length - 3})` : ''}: run npm run build`);
+      console.log(
+        `  ! ${path.relative(extDevPath, mainFile)} is older than ${newer
+          .slice(0, 3)
+          .map((f) => path.relative(extDevPath, f))
+          .join(', ')}${newer.length > 3 ? ` (+${newer.length - 3})` : ''}: run npm run build`,
+      );
     }
   }
 
@@ -243,7 +265,9 @@ async function extHostPhase() {
   };
   const runConfigPath = path.join(outDir, 'run-config.json');
   fs.writeFileSync(runConfigPath, JSON.stringify(runConfig, null, 2));
-  console.log(`[editor] ext-host: bundled ${testFiles.length} test file(s) in ${Date.now() - t0} ms → ${path.relative(REPO, outDir) || outDir}`);
+  console.log(
+    `[editor] ext-host: bundled ${testFiles.length} test file(s) in ${Date.now() - t0} ms → ${path.relative(REPO, outDir) || outDir}`,
+  );
 
   const { dirs, env } = prepareState(
     path.join(STATE_ROOT, 'ext-host'),
@@ -269,7 +293,10 @@ async function extHostPhase() {
       rejectExit(new Error(line.replace(/^\S+ \[console\.\w+\] /, '')));
     }
   };
-  const browser = await launchBrowser({ userDataDir: path.join(dirs.root, 'chromium'), onConsole: consoleLog });
+  const browser = await launchBrowser({
+    userDataDir: path.join(dirs.root, 'chromium'),
+    onConsole: consoleLog,
+  });
   cleanups.push(() => browser.close());
   const { page } = browser;
   await page.exposeFunction('codeAutomationExit', (code, logs) => {
@@ -297,7 +324,9 @@ async function extHostPhase() {
   ]);
   fs.writeFileSync(path.join(dir, 'url.txt'), `${url}\n`);
   // Fail fast instead of waiting for the timeout when code-server or the page dies.
-  server.proc.exit.then(({ code, signal }) => rejectExit(new Error(`code-server exited (${code ?? signal}) during the tests`)));
+  server.proc.exit.then(({ code, signal }) =>
+    rejectExit(new Error(`code-server exited (${code ?? signal}) during the tests`)),
+  );
   page.on('crash', () => rejectExit(new Error('the workbench page crashed')));
   const started = Date.now();
   await page.goto(url, { waitUntil: 'domcontentloaded' });
@@ -324,7 +353,9 @@ async function extHostPhase() {
   stopWatching = true;
   await liveShot;
   if (timedOut || exitCode !== 0) await safeScreenshot(page, path.join(dir, 'failure.png'));
-  console.log(`[editor] ext-host: runner exit code ${exitCode ?? 'none'} after ${Math.round((Date.now() - started) / 1000)}s`);
+  console.log(
+    `[editor] ext-host: runner exit code ${exitCode ?? 'none'} after ${Math.round((Date.now() - started) / 1000)}s`,
+  );
 
   let data;
   if (fs.existsSync(resultsPath)) {
@@ -344,7 +375,12 @@ async function extHostPhase() {
     });
   }
   if (data && !timedOut && exitCode !== 0 && !data.tests.some((t) => t.state === 'failed') && !data.fatal) {
-    record({ phase, name: 'suite runner exit code', ok: false, error: `runner reported exit code ${exitCode}` });
+    record({
+      phase,
+      name: 'suite runner exit code',
+      ok: false,
+      error: `runner reported exit code ${exitCode}`,
+    });
   }
 
   await browser.close();
@@ -403,7 +439,8 @@ async function uiPhase() {
     );
   }
   const { tests, seeds } = await loadUiTests();
-  if (tests.length === 0) throw new Error(`no *.ui.mjs tests in ${opt['ui-tests']}${opt.grep ? ` matching ${opt.grep}` : ''}`);
+  if (tests.length === 0)
+    throw new Error(`no *.ui.mjs tests in ${opt['ui-tests']}${opt.grep ? ` matching ${opt.grep}` : ''}`);
 
   const settings = { ...loadUserSettings(), ...loadUserSettings(opt['ui-user-settings']) };
   const { dirs, env } = prepareState(path.join(STATE_ROOT, 'ui'), {}, settings);
@@ -413,7 +450,9 @@ async function uiPhase() {
   const extensionPath = installed[0];
   const manifest = readManifest(extensionPath);
   const extensionId = `${manifest.publisher}.${manifest.name}`;
-  console.log(`[editor] ui: installed ${extensionId}@${manifest.version} from ${path.basename(vsix)} in ${Date.now() - t0} ms`);
+  console.log(
+    `[editor] ui: installed ${extensionId}@${manifest.version} from ${path.basename(vsix)} in ${Date.now() - t0} ms`,
+  );
 
   // Seed the extension's data folder with the memories the tests declare, with the installed
   // extension's own CLI and the same embedding settings the sidecar will use.
@@ -432,19 +471,26 @@ async function uiPhase() {
       logFile: path.join(dir, 'seed.log'),
     });
     fs.writeFileSync(path.join(dir, 'seed', 'seeded.json'), JSON.stringify(seed, null, 2));
-    console.log(`[editor] ui: seeded ${seed.memories.length} memories (${seeds.length} seed entries) in ${Date.now() - t1} ms`);
+    console.log(
+      `[editor] ui: seeded ${seed.memories.length} memories (${seeds.length} seed entries) in ${Date.now() - t1} ms`,
+    );
   }
 
   const server = await startCodeServer({ dirs, env, logFile: path.join(dir, 'code-server.log') });
   cleanups.push(() => server.stop());
   console.log(`[editor] ui: code-server on ${server.url}`);
   const consoleLog = appendLine(path.join(dir, 'browser-console.log'));
-  const browser = await launchBrowser({ userDataDir: path.join(dirs.root, 'chromium'), onConsole: consoleLog });
+  const browser = await launchBrowser({
+    userDataDir: path.join(dirs.root, 'chromium'),
+    onConsole: consoleLog,
+  });
   cleanups.push(() => browser.close());
   const { page } = browser;
   const wb = new Workbench(page, { log: consoleLog });
 
-  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`, { waitUntil: 'domcontentloaded' });
+  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`, {
+    waitUntil: 'domcontentloaded',
+  });
   try {
     await wb.waitReady();
   } catch (e) {
@@ -471,7 +517,11 @@ async function uiPhase() {
     const started = Date.now();
     let error;
     try {
-      await withTimeout(Promise.resolve().then(() => t.run(ctx)), t.timeoutMs ?? uiTestTimeoutMs, name);
+      await withTimeout(
+        Promise.resolve().then(() => t.run(ctx)),
+        t.timeoutMs ?? uiTestTimeoutMs,
+        name,
+      );
     } catch (e) {
       error = e instanceof Error ? e.stack || e.message : String(e);
     }
@@ -498,7 +548,12 @@ async function main() {
     try {
       await fn();
     } catch (e) {
-      record({ phase: name, name: 'harness', ok: false, error: e instanceof Error ? e.stack || e.message : String(e) });
+      record({
+        phase: name,
+        name: 'harness',
+        ok: false,
+        error: e instanceof Error ? e.stack || e.message : String(e),
+      });
     } finally {
       await cleanupAll();
     }
@@ -508,8 +563,13 @@ async function main() {
   const passed = results.filter((r) => r.ok && !r.skipped).length;
   const failed = results.filter((r) => !r.ok).length;
   const skipped = results.filter((r) => r.skipped).length;
-  fs.writeFileSync(path.join(ARTIFACTS, 'summary.json'), JSON.stringify({ passed, failed, skipped, results }, null, 2));
-  console.log(`[editor] artifacts: ${path.relative(process.cwd(), ARTIFACTS) || ARTIFACTS} (${Math.round((Date.now() - t0) / 1000)}s)`);
+  fs.writeFileSync(
+    path.join(ARTIFACTS, 'summary.json'),
+    JSON.stringify({ passed, failed, skipped, results }, null, 2),
+  );
+  console.log(
+    `[editor] artifacts: ${path.relative(process.cwd(), ARTIFACTS) || ARTIFACTS} (${Math.round((Date.now() - t0) / 1000)}s)`,
+  );
   console.log(`${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
 }

@@ -34,60 +34,78 @@ after(() => {
   disk.unmount();
 });
 
-test('a full disk: every capture stored or refused in one sentence, no lockout after', { skip, timeout: 8 * 60_000 }, async () => {
-  const s1 = await SidecarSession.start(testConfig(dataDir));
-  const acknowledged: string[] = [];
-  const refused: string[] = [];
-  let filler = '';
-  try {
-    await s1.request(P.RememberRequest, { text: 'Warm-up: the staging cluster runs three nodes.', project_id: 'disk' });
-    filler = disk!.fill(12 * 4096); // a few pages left: the first captures fit, the next ones do not
-    for (let i = 0; i < 10; i++) {
-      const marker = `D${i}`;
-      try {
-        await s1.request(P.CaptureSessionRequest, {
-          project_id: 'disk',
-          source_type: 'chat',
-          messages: [
-            { id: `${marker}a`, role: 'user', content: `We decided that for service ${marker} ${TOPICS[i]}.`.padEnd(6000, ' ') },
-            { id: `${marker}b`, role: 'assistant', content: `Noted for service ${marker}: ${TOPICS[i]}.` },
-          ],
-        });
-        acknowledged.push(marker);
-      } catch (e) {
-        const err = e as { code?: number; message?: string };
-        assert.equal(err.code, P.ErrorCodes.StoreUnavailable, String(err.message));
-        assert.match(err.message ?? '', /^The disk is full, so [^.]+; free some space and try again\.$/);
-        refused.push(marker);
-      }
-    }
-    // The drain runs against the full disk; the sidecar must survive it.
-    await s1.request(P.FlushQueueRequest, { timeout_ms: 5000 }).catch(() => undefined);
-    assert.equal(s1.proc.exitCode, null, 'the sidecar is still running');
-    assert.ok(!s1.stderr.join('').includes('ENOSPC: no space'), 'no unhandled ENOSPC');
-  } finally {
-    await s1.kill9();
-  }
-  rmSync(filler, { force: true });
-  const s2 = await SidecarSession.start(testConfig(dataDir));
-  try {
-    const remaining = (await s2.request(P.FlushQueueRequest, { timeout_ms: 120_000 })).remaining;
-    if (remaining) {
-      for (const f of ['sidecar.log', 'chroma.log']) {
+test(
+  'a full disk: every capture stored or refused in one sentence, no lockout after',
+  { skip, timeout: 8 * 60_000 },
+  async () => {
+    const s1 = await SidecarSession.start(testConfig(dataDir));
+    const acknowledged: string[] = [];
+    const refused: string[] = [];
+    let filler = '';
+    try {
+      await s1.request(P.RememberRequest, {
+        text: 'Warm-up: the staging cluster runs three nodes.',
+        project_id: 'disk',
+      });
+      filler = disk!.fill(12 * 4096); // a few pages left: the first captures fit, the next ones do not
+      for (let i = 0; i < 10; i++) {
+        const marker = `D${i}`;
         try {
-          console.log(`--- ${f}\n${readFileSync(join(dataDir, 'logs', f), 'utf8').split('\n').slice(-25).join('\n')}`);
-        } catch {
-          // not there
+          await s1.request(P.CaptureSessionRequest, {
+            project_id: 'disk',
+            source_type: 'chat',
+            messages: [
+              {
+                id: `${marker}a`,
+                role: 'user',
+                content: `We decided that for service ${marker} ${TOPICS[i]}.`.padEnd(6000, ' '),
+              },
+              { id: `${marker}b`, role: 'assistant', content: `Noted for service ${marker}: ${TOPICS[i]}.` },
+            ],
+          });
+          acknowledged.push(marker);
+        } catch (e) {
+          const err = e as { code?: number; message?: string };
+          assert.equal(err.code, P.ErrorCodes.StoreUnavailable, String(err.message));
+          assert.match(err.message ?? '', /^The disk is full, so [^.]+; free some space and try again\.$/);
+          refused.push(marker);
         }
       }
+      // The drain runs against the full disk; the sidecar must survive it.
+      await s1.request(P.FlushQueueRequest, { timeout_ms: 5000 }).catch(() => undefined);
+      assert.equal(s1.proc.exitCode, null, 'the sidecar is still running');
+      assert.ok(!s1.stderr.join('').includes('ENOSPC: no space'), 'no unhandled ENOSPC');
+    } finally {
+      await s1.kill9();
     }
-    assert.equal(remaining, 0);
-    const list = await s2.request(P.ListRequest, { project_id: 'disk', limit: 1000 });
-    const lost = acknowledged.filter((m) => !list.items.some((x) => x.text.includes(`service ${m} `)));
-    console.log(`reliability/diskFull: ${acknowledged.length} acknowledged, ${refused.length} refused, ${lost.length} acknowledged and lost`);
-    assert.deepEqual(lost, []);
-    assert.ok(refused.length > 0, 'the disk really filled up');
-  } finally {
-    await s2.stop();
-  }
-});
+    rmSync(filler, { force: true });
+    const s2 = await SidecarSession.start(testConfig(dataDir));
+    try {
+      const remaining = (await s2.request(P.FlushQueueRequest, { timeout_ms: 120_000 })).remaining;
+      if (remaining) {
+        for (const f of ['sidecar.log', 'chroma.log']) {
+          try {
+            console.log(
+              `--- ${f}\n${readFileSync(join(dataDir, 'logs', f), 'utf8')
+                .split('\n')
+                .slice(-25)
+                .join('\n')}`,
+            );
+          } catch {
+            // not there
+          }
+        }
+      }
+      assert.equal(remaining, 0);
+      const list = await s2.request(P.ListRequest, { project_id: 'disk', limit: 1000 });
+      const lost = acknowledged.filter((m) => !list.items.some((x) => x.text.includes(`service ${m} `)));
+      console.log(
+        `reliability/diskFull: ${acknowledged.length} acknowledged, ${refused.length} refused, ${lost.length} acknowledged and lost`,
+      );
+      assert.deepEqual(lost, []);
+      assert.ok(refused.length > 0, 'the disk really filled up');
+    } finally {
+      await s2.stop();
+    }
+  },
+);

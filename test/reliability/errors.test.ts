@@ -46,10 +46,14 @@ test('bad input: one sentence each, and the store is untouched', { timeout: 5 * 
 
 test('a transcript with a UTF-8 BOM is accepted and learned', { timeout: 3 * 60_000 }, async () => {
   const bom = join(dataDir, 'bom.json');
-  writeFileSync(bom, '\uFEFF' + JSON.stringify([
-    { role: 'user', content: 'We decided to run the nightly billing backup at 02:00 UTC every day.' },
-    { role: 'assistant', content: 'Noted: the nightly billing backup runs at 02:00 UTC.' },
-  ]));
+  writeFileSync(
+    bom,
+    '\uFEFF' +
+      JSON.stringify([
+        { role: 'user', content: 'We decided to run the nightly billing backup at 02:00 UTC every day.' },
+        { role: 'assistant', content: 'Noted: the nightly billing backup runs at 02:00 UTC.' },
+      ]),
+  );
   const r = await cli(dataDir, ['ingest', '--project', 'rel', bom]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /1 stored|2 stored/);

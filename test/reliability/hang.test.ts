@@ -15,13 +15,24 @@ after(() => {
 
 test('12 short CLI runs: 0 hangs, 0 Chroma servers left', { timeout: 12 * 60_000 }, async () => {
   const file = join(dataDir, 't.json');
-  writeFileSync(file, JSON.stringify([
-    { role: 'user', content: 'We set the gateway request timeout to 2500 ms because the PLC answers slowly.' },
-    { role: 'assistant', content: 'Noted: the gateway request timeout is 2500 ms.' },
-  ]));
+  writeFileSync(
+    file,
+    JSON.stringify([
+      {
+        role: 'user',
+        content: 'We set the gateway request timeout to 2500 ms because the PLC answers slowly.',
+      },
+      { role: 'assistant', content: 'Noted: the gateway request timeout is 2500 ms.' },
+    ]),
+  );
   const seeded = await cli(dataDir, ['ingest', '--project', 'rel', file]);
   assert.equal(seeded.code, 0, seeded.stderr);
-  const runs = [['list', '--project', 'rel'], ['stats'], ['recall', '--project', 'rel', 'gateway timeout'], ['audit', '--project', 'rel']];
+  const runs = [
+    ['list', '--project', 'rel'],
+    ['stats'],
+    ['recall', '--project', 'rel', 'gateway timeout'],
+    ['audit', '--project', 'rel'],
+  ];
   let hangs = 0;
   for (let i = 0; i < 12; i++) {
     const r = await cli(dataDir, runs[i % runs.length]!);

@@ -12,10 +12,20 @@ export interface CliRun {
 }
 
 /** Runs `mnemo` on a data folder; kills it and reports `hung` when it has not exited within `boundMs`. */
-export function cli(dataDir: string, args: string[], opts: { boundMs?: number; input?: string } = {}): Promise<CliRun> {
+export function cli(
+  dataDir: string,
+  args: string[],
+  opts: { boundMs?: number; input?: string } = {},
+): Promise<CliRun> {
   return new Promise((resolve) => {
     const p = spawn(process.execPath, [CLI_JS, ...args], {
-      env: { ...process.env, MNEMO_DATA_DIR: dataDir, MNEMO_EMBEDDING_MODEL: TEST_MODEL, MNEMO_EMBEDDING_MODEL_PATH: testModelPath(), MNEMO_DEBUG: '' },
+      env: {
+        ...process.env,
+        MNEMO_DATA_DIR: dataDir,
+        MNEMO_EMBEDDING_MODEL: TEST_MODEL,
+        MNEMO_EMBEDDING_MODEL_PATH: testModelPath(),
+        MNEMO_DEBUG: '',
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -41,7 +51,8 @@ export function chromaServers(dataDir: string): number[] {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').includes(join(dataDir, 'chroma'))) out.push(Number(name));
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').includes(join(dataDir, 'chroma')))
+        out.push(Number(name));
     } catch {
       // exited meanwhile
     }

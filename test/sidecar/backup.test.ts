@@ -66,10 +66,18 @@ function assertOneSentence(message: string): void {
 }
 
 /** Re-packs files into an AES-256 ZIP with 7-Zip (as someone holding the password could). */
-function sevenZipPack(dir: string, files: Record<string, Buffer | string>, out: string, password = PACK_PASSWORD): string {
+function sevenZipPack(
+  dir: string,
+  files: Record<string, Buffer | string>,
+  out: string,
+  password = PACK_PASSWORD,
+): string {
   mkdirSync(dir, { recursive: true });
   for (const [name, data] of Object.entries(files)) writeFileSync(join(dir, name), data);
-  execFileSync(sevenZip(), ['a', '-tzip', '-mem=AES256', `-p${password}`, out, ...Object.keys(files)], { cwd: dir, stdio: 'ignore' });
+  execFileSync(sevenZip(), ['a', '-tzip', '-mem=AES256', `-p${password}`, out, ...Object.keys(files)], {
+    cwd: dir,
+    stdio: 'ignore',
+  });
   return out;
 }
 
@@ -124,17 +132,31 @@ describe('encrypted backup', () => {
     // ~100 memories in two projects plus global, English and Chinese, every status.
     for (let i = 0; i < 85; i++) {
       const base = SEED_EN[i % SEED_EN.length];
-      const d = await source.remember({ text: `${base} (note ${i + 1}, host h${(i * 37) % 101})`, project_id: i % 3 === 0 ? 'github.com/acme/plc-gateway' : 'web-shop', pending: i % 4 === 0 });
-      assert.ok(d.id && d.outcome !== 'dropped' && d.outcome !== 'refreshed', `seed ${i}: ${d.outcome} ${d.reason}`);
+      const d = await source.remember({
+        text: `${base} (note ${i + 1}, host h${(i * 37) % 101})`,
+        project_id: i % 3 === 0 ? 'github.com/acme/plc-gateway' : 'web-shop',
+        pending: i % 4 === 0,
+      });
+      assert.ok(
+        d.id && d.outcome !== 'dropped' && d.outcome !== 'refreshed',
+        `seed ${i}: ${d.outcome} ${d.reason}`,
+      );
       ids.push(d.id);
     }
     for (const [i, text] of SEED_ZH.entries()) {
-      const d = await source.remember({ text, project_id: 'github.com/acme/plc-gateway', category: i === 2 ? 'persona' : 'instruction' });
+      const d = await source.remember({
+        text,
+        project_id: 'github.com/acme/plc-gateway',
+        category: i === 2 ? 'persona' : 'instruction',
+      });
       assert.ok(d.id && d.outcome === 'stored', `zh seed ${i}: ${d.outcome}`);
       ids.push(d.id);
     }
     for (let i = 0; i < 10; i++) {
-      const d = await source.remember({ text: `Always sign commits with the team GPG key, rule ${i + 1}`, project_id: 'global' });
+      const d = await source.remember({
+        text: `Always sign commits with the team GPG key, rule ${i + 1}`,
+        project_id: 'global',
+      });
       ids.push(d.id!);
     }
     await source.confirm({ id: ids[0], by: 'reviewer@ci' }); // pending -> confirmed
@@ -147,7 +169,11 @@ describe('encrypted backup', () => {
     await source.promote({ id: ids[7] });
     const all = await byId(source);
     assert.equal(all.length, 100);
-    for (const s of STATUSES) assert.ok(all.some((m) => m.status === s), `seeded status ${s}`);
+    for (const s of STATUSES)
+      assert.ok(
+        all.some((m) => m.status === s),
+        `seeded status ${s}`,
+      );
 
     sourceAuditAtExport = source.audit.readAll();
     const t0 = performance.now();
@@ -181,15 +207,25 @@ describe('encrypted backup', () => {
     const exported = source.audit.readAll().at(-1)!;
     assert.equal(exported.action, 'export');
     assert.match(exported.note!, /exported 100 memories/);
-    t.diagnostic(`export of 100 memories with vectors: ${exportMs.toFixed(0)} ms, ${statSync(backupFile).size} bytes`);
+    t.diagnostic(
+      `export of 100 memories with vectors: ${exportMs.toFixed(0)} ms, ${statSync(backupFile).size} bytes`,
+    );
 
     // A project export holds only that project's memories and entries.
-    const p = await exportBackup(source, { out: join(work, 'projects') + '/', password: PASSWORD, projectId: 'github.com/acme/plc-gateway', includeVectors: false });
+    const p = await exportBackup(source, {
+      out: join(work, 'projects') + '/',
+      password: PASSWORD,
+      projectId: 'github.com/acme/plc-gateway',
+      includeVectors: false,
+    });
     assert.match(p.file, /mnemo-backup-github\.com_acme_plc-gateway-\d{8}T\d{6}Z\.zip$/);
     const pp = await inspectBackup(p.file, PASSWORD);
     assert.deepEqual(pp.projects, ['github.com/acme/plc-gateway']);
     assert.equal(pp.vectors_included, false);
-    assert.equal(pp.counts.memories, (await byId(source)).filter((m) => m.project_id === 'github.com/acme/plc-gateway').length);
+    assert.equal(
+      pp.counts.memories,
+      (await byId(source)).filter((m) => m.project_id === 'github.com/acme/plc-gateway').length,
+    );
   });
 
   test('round trip: export, import into a fresh store, everything comes back identical', async (t) => {
@@ -213,7 +249,10 @@ describe('encrypted backup', () => {
     a.memories.forEach((x, i) => {
       const y = b.memories[i].vector!;
       assert.equal(y.length, x.vector!.length);
-      assert.ok(x.vector!.every((v, k) => Math.abs(v - y[k]) < 1e-6), `vector of ${x.memory.id}`);
+      assert.ok(
+        x.vector!.every((v, k) => Math.abs(v - y[k]) < 1e-6),
+        `vector of ${x.memory.id}`,
+      );
     });
     const entries = target.audit.readAll() as ImportedAuditEntry[];
     const restored = entries.filter((e) => e.imported_from).map(({ imported_from: _f, ...rest }) => rest);
@@ -226,7 +265,11 @@ describe('encrypted backup', () => {
     assert.equal(again.skipped, 100);
     assert.equal(target.audit.readAll().length, entries.length);
     // Recall works on the restored store.
-    const rec = await target.recall({ query: '三号产线扫码枪的超时是多少', project_ids: ['github.com/acme/plc-gateway'], mark_used: false });
+    const rec = await target.recall({
+      query: '三号产线扫码枪的超时是多少',
+      project_ids: ['github.com/acme/plc-gateway'],
+      mark_used: false,
+    });
     assert.ok(
       rec.items.some((i) => i.memory.text.includes('扫码枪')),
       rec.items.map((i) => i.memory.text).join(' | '),
@@ -236,7 +279,11 @@ describe('encrypted backup', () => {
   test('without vectors (or another model) the texts are re-embedded with the store model', async (t) => {
     const target = fresh();
     await target.start();
-    const noVec = await exportBackup(source, { out: join(work, 'novec.zip'), password: PASSWORD, includeVectors: false });
+    const noVec = await exportBackup(source, {
+      out: join(work, 'novec.zip'),
+      password: PASSWORD,
+      includeVectors: false,
+    });
     t.diagnostic(`backup without vectors: ${noVec.bytes} bytes (with: ${statSync(backupFile).size})`);
     await target.requireModel();
     const t0 = performance.now();
@@ -261,7 +308,12 @@ describe('encrypted backup', () => {
       .trim()
       .split('\n')
       .slice(0, 5)
-      .map((l) => ({ ...(JSON.parse(l) as Memory), embedding_model: 'other:tiny', embedding_dim: 8, vector: eight }));
+      .map((l) => ({
+        ...(JSON.parse(l) as Memory),
+        embedding_model: 'other:tiny',
+        embedding_dim: 8,
+        vector: eight,
+      }));
     const memText = mems.map((m) => JSON.stringify(m) + '\n').join('');
     const manifest = JSON.parse(files['manifest.json'].toString('utf8')) as BackupManifest;
     manifest.embedding = { model: 'other:tiny', dim: 8 };
@@ -269,14 +321,23 @@ describe('encrypted backup', () => {
     manifest.counts.audit_entries = 0;
     manifest.files['memories.jsonl'] = { sha256: sha256(memText), bytes: Buffer.byteLength(memText) };
     manifest.files['audit.jsonl'] = { sha256: sha256(''), bytes: 0 };
-    const other = sevenZipPack(join(work, 'othermodel-src'), { 'memories.jsonl': memText, 'audit.jsonl': '', 'manifest.json': JSON.stringify(manifest) }, join(work, 'othermodel.zip'));
+    const other = sevenZipPack(
+      join(work, 'othermodel-src'),
+      { 'memories.jsonl': memText, 'audit.jsonl': '', 'manifest.json': JSON.stringify(manifest) },
+      join(work, 'othermodel.zip'),
+    );
     const preview = await inspectBackup(other, PACK_PASSWORD, target);
     assert.equal(preview.needs_reembed, true);
     assert.equal(preview.conflicts.length, 5, 'the 5 ids exist already');
     assert.ok(preview.conflicts.every((c) => c.differs && c.fields.includes('embedding_model')));
-    const o = await importBackup(target, other, PACK_PASSWORD, { mode: 'new-project', newProjectId: 'from-tiny' });
+    const o = await importBackup(target, other, PACK_PASSWORD, {
+      mode: 'new-project',
+      newProjectId: 'from-tiny',
+    });
     assert.equal(o.reembedded, 5);
-    const moved = (await target.store.find(undefined, { withVectors: true })).filter((x) => x.memory.project_id === 'from-tiny');
+    const moved = (await target.store.find(undefined, { withVectors: true })).filter(
+      (x) => x.memory.project_id === 'from-tiny',
+    );
     assert.equal(moved.length, 5);
     for (const m of moved) {
       assert.equal(m.vector!.length, 384);
@@ -314,7 +375,11 @@ describe('encrypted backup', () => {
     const [entry] = readZipDirectory(buf);
     assert.deepEqual(entry.aes, { version: 2, strength: 3, method: 0 });
     assert.equal(readZipEntry(buf, entry, PACK_PASSWORD).toString('utf8'), 'tiny 小');
-    assert.ok(readZipDirectory(readFileSync(backupFile)).every((e) => e.aes?.version === 1 && e.aes.strength === 3 && e.aes.method === 8));
+    assert.ok(
+      readZipDirectory(readFileSync(backupFile)).every(
+        (e) => e.aes?.version === 1 && e.aes.strength === 3 && e.aes.method === 8,
+      ),
+    );
   });
 
   test('wrong password, tampered manifest or data, truncated file, future format: one sentence, nothing changes', async () => {
@@ -325,11 +390,29 @@ describe('encrypted backup', () => {
     const files = sevenZipExtract(backupFile, join(work, 'tamper'));
 
     const manifest = JSON.parse(files['manifest.json'].toString('utf8')) as BackupManifest;
-    const badHash = { ...manifest, files: { ...manifest.files, 'memories.jsonl': { ...manifest.files['memories.jsonl'], sha256: 'f'.repeat(64) } } };
-    const tamperedManifest = sevenZipPack(join(work, 'tamper-manifest'), { ...files, 'manifest.json': JSON.stringify(badHash) }, join(work, 'tampered-manifest.zip'));
+    const badHash = {
+      ...manifest,
+      files: {
+        ...manifest.files,
+        'memories.jsonl': { ...manifest.files['memories.jsonl'], sha256: 'f'.repeat(64) },
+      },
+    };
+    const tamperedManifest = sevenZipPack(
+      join(work, 'tamper-manifest'),
+      { ...files, 'manifest.json': JSON.stringify(badHash) },
+      join(work, 'tampered-manifest.zip'),
+    );
     const edited = files['memories.jsonl'].toString('utf8').replace('6380', '6381');
-    const tamperedData = sevenZipPack(join(work, 'tamper-data'), { ...files, 'memories.jsonl': edited }, join(work, 'tampered-data.zip'));
-    const future = sevenZipPack(join(work, 'future'), { ...files, 'manifest.json': JSON.stringify({ ...manifest, format_version: 2 }) }, join(work, 'future.zip'));
+    const tamperedData = sevenZipPack(
+      join(work, 'tamper-data'),
+      { ...files, 'memories.jsonl': edited },
+      join(work, 'tampered-data.zip'),
+    );
+    const future = sevenZipPack(
+      join(work, 'future'),
+      { ...files, 'manifest.json': JSON.stringify({ ...manifest, format_version: 2 }) },
+      join(work, 'future.zip'),
+    );
     const raw = readFileSync(backupFile);
     const flipped = Buffer.from(raw);
     flipped[Math.floor(raw.length / 3)] ^= 0x40;
@@ -339,9 +422,19 @@ describe('encrypted backup', () => {
 
     const cases: [string, string, string, RegExp][] = [
       ['wrong password', backupFile, 'not the password', /password is wrong/],
-      ['tampered manifest', tamperedManifest, PACK_PASSWORD, /modified: memories\.jsonl does not match the SHA-256 in its manifest/],
+      [
+        'tampered manifest',
+        tamperedManifest,
+        PACK_PASSWORD,
+        /modified: memories\.jsonl does not match the SHA-256 in its manifest/,
+      ],
       ['tampered data', tamperedData, PACK_PASSWORD, /modified: memories\.jsonl does not match/],
-      ['flipped byte', join(work, 'flipped.zip'), PASSWORD, /modified or damaged|damaged or has been modified/],
+      [
+        'flipped byte',
+        join(work, 'flipped.zip'),
+        PASSWORD,
+        /modified or damaged|damaged or has been modified/,
+      ],
       ['truncated', join(work, 'truncated.zip'), PASSWORD, /incomplete \(the file was cut short\)/],
       ['future format', future, PACK_PASSWORD, /format version 2, which this version of Mnemo cannot read/],
       ['not a zip', join(work, 'not-a-zip.zip'), PASSWORD, /not a Mnemo backup/],
@@ -349,7 +442,10 @@ describe('encrypted backup', () => {
     ];
     const reasons: Record<string, string> = {};
     for (const [what, file, pw, message] of cases) {
-      for (const op of [() => inspectBackup(file, pw, target), () => importBackup(target, file, pw, { mode: 'overwrite' })]) {
+      for (const op of [
+        () => inspectBackup(file, pw, target),
+        () => importBackup(target, file, pw, { mode: 'overwrite' }),
+      ]) {
         await assert.rejects(op(), (e: unknown) => {
           assert.ok(e instanceof BackupError, `${what}: ${String(e)}`);
           assert.match(e.message, message, what);
@@ -376,10 +472,15 @@ describe('encrypted backup', () => {
     const target = fresh();
     await target.start();
     // The target already holds 30 of the backup's memories, 10 of them edited.
-    const half = await exportBackup(source, { out: join(work, 'web-shop.zip'), password: PASSWORD, projectId: 'web-shop' });
+    const half = await exportBackup(source, {
+      out: join(work, 'web-shop.zip'),
+      password: PASSWORD,
+      projectId: 'web-shop',
+    });
     await importBackup(target, half.file, PASSWORD, { mode: 'skip' });
     const webShop = (await byId(target)).slice(0, 10);
-    for (const m of webShop) await target.update({ id: m.id, patch: { confidence_score: 0.42, is_actionable: !m.is_actionable } });
+    for (const m of webShop)
+      await target.update({ id: m.id, patch: { confidence_score: 0.42, is_actionable: !m.is_actionable } });
     await target.remember({ text: 'Only the target store knows this', project_id: 'web-shop' });
     const before = await snapshot(target);
 
@@ -396,16 +497,20 @@ describe('encrypted backup', () => {
     let calls = 0;
     target.store.upsert = async (records, into) => {
       calls++;
-      if (records.some((r) => r.memory.id === poison)) throw new MnemoError('Chroma refused the write (injected failure).');
+      if (records.some((r) => r.memory.id === poison))
+        throw new MnemoError('Chroma refused the write (injected failure).');
       return realUpsert(records, into);
     };
     try {
-      await assert.rejects(importBackup(target, backupFile, PASSWORD, { mode: 'overwrite', batchSize: 7 }), (e: unknown) => {
-        assert.ok(e instanceof BackupError, String(e));
-        assert.equal(e.reason, 'rolled-back');
-        assert.match(e.message, /failed and was undone, so nothing was changed: Chroma refused the write/);
-        return true;
-      });
+      await assert.rejects(
+        importBackup(target, backupFile, PASSWORD, { mode: 'overwrite', batchSize: 7 }),
+        (e: unknown) => {
+          assert.ok(e instanceof BackupError, String(e));
+          assert.equal(e.reason, 'rolled-back');
+          assert.match(e.message, /failed and was undone, so nothing was changed: Chroma refused the write/);
+          return true;
+        },
+      );
       assert.ok(calls > 3, `several batches were written before the failure (${calls} upserts)`);
       assert.deepEqual(await snapshot(target), before, 'the store and audit log are as they were');
 
@@ -438,14 +543,20 @@ describe('encrypted backup', () => {
       const now = restored.find((x) => x.id === m.id)!;
       assert.equal(now.confidence_score, m.confidence_score, 'backup values back');
     }
-    const importEntries = target.audit.readAll().filter((e) => e.action === 'import' && e.changes?.confidence_score);
+    const importEntries = target.audit
+      .readAll()
+      .filter((e) => e.action === 'import' && e.changes?.confidence_score);
     assert.equal(importEntries.length, 10, 'overwrites audited with before/after');
   });
 
   test('skip keeps the stored version; new-project recomputes ids for the new project', async () => {
     const target = fresh();
     await target.start();
-    const proj = await exportBackup(source, { out: join(work, 'plc.zip'), password: PASSWORD, projectId: 'github.com/acme/plc-gateway' });
+    const proj = await exportBackup(source, {
+      out: join(work, 'plc.zip'),
+      password: PASSWORD,
+      projectId: 'github.com/acme/plc-gateway',
+    });
     const srcMems = (await byId(source)).filter((m) => m.project_id === 'github.com/acme/plc-gateway');
     await importBackup(target, proj.file, PASSWORD, { mode: 'skip' });
     const edited = srcMems[0];
@@ -455,7 +566,10 @@ describe('encrypted backup', () => {
     assert.equal(skip.skipped, srcMems.length);
     assert.equal((await target.get(edited.id)).confidence_score, 0.33, 'skip keeps the stored one');
 
-    const copy = await importBackup(target, proj.file, PASSWORD, { mode: 'new-project', newProjectId: 'plc-gateway-copy' });
+    const copy = await importBackup(target, proj.file, PASSWORD, {
+      mode: 'new-project',
+      newProjectId: 'plc-gateway-copy',
+    });
     assert.equal(copy.inserted, srcMems.length);
     const copied = (await byId(target)).filter((m) => m.project_id === 'plc-gateway-copy');
     assert.equal(copied.length, srcMems.length);
@@ -464,14 +578,22 @@ describe('encrypted backup', () => {
       assert.ok(c, `copy of ${m.id}`);
       assert.deepEqual({ ...c, id: m.id, project_id: m.project_id }, m, 'same fields but id and project');
     }
-    const hist = target.audit.query({ memory_id: memoryId('plc-gateway-copy', srcMems[0].text) }) as ImportedAuditEntry[];
-    assert.ok(hist.some((e) => e.action === 'create' && e.imported_from && e.project_id === 'plc-gateway-copy'), 'history follows the new id');
+    const hist = target.audit.query({
+      memory_id: memoryId('plc-gateway-copy', srcMems[0].text),
+    }) as ImportedAuditEntry[];
+    assert.ok(
+      hist.some((e) => e.action === 'create' && e.imported_from && e.project_id === 'plc-gateway-copy'),
+      'history follows the new id',
+    );
     assert.ok(hist.some((e) => e.action === 'import' && e.note!.includes(`was ${srcMems[0].id}`)));
-    await assert.rejects(importBackup(target, proj.file, PASSWORD, { mode: 'new-project', newProjectId: 'plc-gateway-copy' }), (e: unknown) => {
-      assert.ok(e instanceof BackupError && e.reason === 'conflict');
-      assertOneSentence(e.message);
-      return true;
-    });
+    await assert.rejects(
+      importBackup(target, proj.file, PASSWORD, { mode: 'new-project', newProjectId: 'plc-gateway-copy' }),
+      (e: unknown) => {
+        assert.ok(e instanceof BackupError && e.reason === 'conflict');
+        assertOneSentence(e.message);
+        return true;
+      },
+    );
   });
 
   test('export is cancellable and leaves no file; a short password is refused', async () => {
@@ -505,7 +627,14 @@ describe('encrypted backup', () => {
 
     const folder = join(work, 'scheduled');
     let now = t0;
-    const settings = { folder, every: 'daily' as const, keep: 2, password: PASSWORD, projectId: 'web-shop', includeVectors: false };
+    const settings = {
+      folder,
+      every: 'daily' as const,
+      keep: 2,
+      password: PASSWORD,
+      projectId: 'web-shop',
+      includeVectors: false,
+    };
     const first = await runScheduledBackup(source, settings, () => now);
     assert.equal(first.ran, true);
     assert.match(first.result!.file, /mnemo-backup-web-shop-20261130T061500Z\.zip$/);
@@ -517,17 +646,36 @@ describe('encrypted backup', () => {
       assert.equal(r.ran, true);
     }
     const kept = listBackups(folder, 'web-shop').map((b) => b.file.split('/').pop());
-    assert.deepEqual(kept, ['mnemo-backup-web-shop-20261202T061500Z.zip', 'mnemo-backup-web-shop-20261203T061500Z.zip']);
+    assert.deepEqual(kept, [
+      'mnemo-backup-web-shop-20261202T061500Z.zip',
+      'mnemo-backup-web-shop-20261203T061500Z.zip',
+    ]);
     assert.equal((await inspectBackup(join(folder, kept[1]!), PASSWORD)).project_id, 'web-shop');
   });
 
   test('password: --password-stdin, MNEMO_BACKUP_PASSWORD, a no-echo prompt, nothing usable', async () => {
     const stdin = new PassThrough();
     stdin.end('from stdin 密码\n');
-    assert.equal(await readBackupPassword({ fromStdin: true, env: {}, io: { stdin, prompt: new PassThrough() } }), 'from stdin 密码');
-    assert.equal(await readBackupPassword({ env: { MNEMO_BACKUP_PASSWORD: 'from env' }, io: { stdin: new PassThrough(), prompt: new PassThrough() } }), 'from env');
+    assert.equal(
+      await readBackupPassword({ fromStdin: true, env: {}, io: { stdin, prompt: new PassThrough() } }),
+      'from stdin 密码',
+    );
+    assert.equal(
+      await readBackupPassword({
+        env: { MNEMO_BACKUP_PASSWORD: 'from env' },
+        io: { stdin: new PassThrough(), prompt: new PassThrough() },
+      }),
+      'from env',
+    );
 
-    const tty = Object.assign(new PassThrough(), { isTTY: true, raw: false, setRawMode(v: boolean) { tty.raw = v; return tty; } });
+    const tty = Object.assign(new PassThrough(), {
+      isTTY: true,
+      raw: false,
+      setRawMode(v: boolean) {
+        tty.raw = v;
+        return tty;
+      },
+    });
     const prompt = new PassThrough();
     const shown: string[] = [];
     prompt.on('data', (d: Buffer) => shown.push(d.toString()));
@@ -541,7 +689,10 @@ describe('encrypted backup', () => {
     assert.equal(tty.raw, false, 'raw mode restored');
     assert.ok(!shown.join('').includes('s3cret'), 'the password is not echoed');
 
-    await assert.rejects(readBackupPassword({ env: {}, io: { stdin: new PassThrough(), prompt: new PassThrough() } }), /--password-stdin, or set MNEMO_BACKUP_PASSWORD/);
+    await assert.rejects(
+      readBackupPassword({ env: {}, io: { stdin: new PassThrough(), prompt: new PassThrough() } }),
+      /--password-stdin, or set MNEMO_BACKUP_PASSWORD/,
+    );
   });
 });
 

@@ -16,12 +16,45 @@ describe('bulk import', () => {
   });
 
   test('imports in batches, skips duplicates and tombstoned facts, redacts, reports progress', async () => {
-    const wrong = await s.request(P.RememberRequest, { text: 'PLC-3000 must use the Windows Server 2012 driver', project_id: 'bulk' });
+    const wrong = await s.request(P.RememberRequest, {
+      text: 'PLC-3000 must use the Windows Server 2012 driver',
+      project_id: 'bulk',
+    });
     await s.request(P.MarkWrongRequest, { id: wrong.id! });
-    await s.request(P.RememberRequest, { text: 'Backups of the historian run nightly at 01:00 UTC', project_id: 'bulk' });
-    const subjects = ['gateway', 'historian', 'firewall', 'broker', 'scanner', 'printer', 'router', 'badge reader', 'kiosk', 'camera'];
+    await s.request(P.RememberRequest, {
+      text: 'Backups of the historian run nightly at 01:00 UTC',
+      project_id: 'bulk',
+    });
+    const subjects = [
+      'gateway',
+      'historian',
+      'firewall',
+      'broker',
+      'scanner',
+      'printer',
+      'router',
+      'badge reader',
+      'kiosk',
+      'camera',
+    ];
     const memories: P.BulkImportMemory[] = subjects.flatMap((subject, i) =>
-      ['Rack A', 'Hall B', 'Site C', 'Lab D', 'Dock E', 'Roof F', 'Yard G', 'Gate H', 'Shop I', 'Room J', 'Wing K', 'Line L', 'Bay M', 'Pier N', 'Deck O'].map((place, j) => ({
+      [
+        'Rack A',
+        'Hall B',
+        'Site C',
+        'Lab D',
+        'Dock E',
+        'Roof F',
+        'Yard G',
+        'Gate H',
+        'Shop I',
+        'Room J',
+        'Wing K',
+        'Line L',
+        'Bay M',
+        'Pier N',
+        'Deck O',
+      ].map((place, j) => ({
         text: `The ${subject} in ${place} was replaced by model X${i}${j}00 on day ${i * 15 + j + 1}`,
         project_id: 'bulk',
       })),
@@ -29,7 +62,10 @@ describe('bulk import', () => {
     memories.push({ text: memories[0].text, project_id: 'bulk' }); // exact repeat inside the import
     memories.push({ text: 'Backups of the historian run nightly at 01:00 UTC.', project_id: 'bulk' }); // already stored
     memories.push({ text: 'PLC-3000 must use the Windows Server 2012 driver!', project_id: 'bulk' }); // marked wrong
-    memories.push({ text: 'The CI token is ghp_abcdefghijklmnopqrstuvwxyz0123456789 for the build bot', project_id: 'bulk' });
+    memories.push({
+      text: 'The CI token is ghp_abcdefghijklmnopqrstuvwxyz0123456789 for the build bot',
+      project_id: 'bulk',
+    });
     const progress: P.ProgressParams[] = [];
     s.conn.onNotification(P.ProgressNotification, (p) => progress.push(p));
     const r = await s.request(P.BulkImportRequest, { memories, progress_token: 'bulk-1' });
@@ -43,14 +79,22 @@ describe('bulk import', () => {
     assert.equal(list.total, r.imported + 2);
     assert.ok(!list.items.some((m) => m.text.includes('ghp_abc')));
     const audit = await s.request(P.AuditListRequest, { project_id: 'bulk', limit: 10_000 });
-    assert.ok(audit.entries.filter((e) => e.action === 'import' || e.action === 'create').length >= r.imported);
+    assert.ok(
+      audit.entries.filter((e) => e.action === 'import' || e.action === 'create').length >= r.imported,
+    );
   });
 
   test('a malformed record is refused with one sentence and nothing is imported', async () => {
     const before = await s.request(P.ListRequest, { project_id: 'bulk2' });
     await assert.rejects(
-      s.request(P.BulkImportRequest, { memories: [{ text: 'fine', project_id: 'bulk2' }, { text: '', project_id: 'bulk2' }] }),
-      (e: { code: number; message: string }) => e.code === P.ErrorCodes.InvalidInput && /Memory 2 has no text/.test(e.message),
+      s.request(P.BulkImportRequest, {
+        memories: [
+          { text: 'fine', project_id: 'bulk2' },
+          { text: '', project_id: 'bulk2' },
+        ],
+      }),
+      (e: { code: number; message: string }) =>
+        e.code === P.ErrorCodes.InvalidInput && /Memory 2 has no text/.test(e.message),
     );
     const after = await s.request(P.ListRequest, { project_id: 'bulk2' });
     assert.equal(after.total, before.total);

@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { RememberRequest } from '../../sidecar/protocol';
 import { pidAlive } from '../../sidecar/util/process';
-import { CLI_JS, SidecarSession, chromaServers, TEST_MODEL, cleanupDataDir, tempDataDir, testConfig, testModelPath } from '../support/sidecarSession';
+import {
+  CLI_JS,
+  SidecarSession,
+  chromaServers,
+  TEST_MODEL,
+  cleanupDataDir,
+  tempDataDir,
+  testConfig,
+  testModelPath,
+} from '../support/sidecarSession';
 
 // The audit saw `show`, `list` and `stats` print their result and then hang (1 of 30, 1 of 25, 3 of 25):
 // the background model load called ensure() after dispose() had stopped Chroma and started a second
@@ -15,10 +24,19 @@ import { CLI_JS, SidecarSession, chromaServers, TEST_MODEL, cleanupDataDir, temp
 const EXIT_BOUND_MS = 45_000;
 
 /** Runs the CLI; resolves with its output, or with `hung: true` if it had not exited within the bound. */
-function cli(dataDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; hung: boolean }> {
+function cli(
+  dataDir: string,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string; hung: boolean }> {
   return new Promise((resolve) => {
     const p = spawn(process.execPath, [CLI_JS, ...args], {
-      env: { ...process.env, MNEMO_DATA_DIR: dataDir, MNEMO_EMBEDDING_MODEL: TEST_MODEL, MNEMO_EMBEDDING_MODEL_PATH: testModelPath(), MNEMO_DEBUG: '' },
+      env: {
+        ...process.env,
+        MNEMO_DATA_DIR: dataDir,
+        MNEMO_EMBEDDING_MODEL: TEST_MODEL,
+        MNEMO_EMBEDDING_MODEL_PATH: testModelPath(),
+        MNEMO_DEBUG: '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -46,7 +64,10 @@ before(async () => {
   writeFileSync(
     transcript,
     JSON.stringify([
-      { role: 'user', content: 'We set the request timeout of the billing API to 1500 ms because the upstream is slow.' },
+      {
+        role: 'user',
+        content: 'We set the request timeout of the billing API to 1500 ms because the upstream is slow.',
+      },
       { role: 'assistant', content: 'Noted: the billing API request timeout is 1500 ms.' },
       { role: 'user', content: 'The Postgres database for billing listens on port 6432 behind pgbouncer.' },
     ]),
@@ -61,31 +82,46 @@ after(() => {
   cleanupDataDir(dataDir);
 });
 
-test('30 short CLI runs (show, list, stats) each print, exit on their own and leave no Chroma server behind', { timeout: 30 * EXIT_BOUND_MS }, async () => {
-  const runs = [['show', memoryId], ['list', '--project', 'p'], ['stats']];
-  let hangs = 0;
-  for (let i = 0; i < 30; i++) {
-    const args = runs[i % runs.length]!;
-    const r = await cli(dataDir, args);
-    if (r.hung) hangs++;
-    assert.equal(r.hung, false, `mnemo ${args.join(' ')} (run ${i + 1}) did not exit within ${EXIT_BOUND_MS / 1000} s`);
+test(
+  '30 short CLI runs (show, list, stats) each print, exit on their own and leave no Chroma server behind',
+  { timeout: 30 * EXIT_BOUND_MS },
+  async () => {
+    const runs = [['show', memoryId], ['list', '--project', 'p'], ['stats']];
+    let hangs = 0;
+    for (let i = 0; i < 30; i++) {
+      const args = runs[i % runs.length]!;
+      const r = await cli(dataDir, args);
+      if (r.hung) hangs++;
+      assert.equal(
+        r.hung,
+        false,
+        `mnemo ${args.join(' ')} (run ${i + 1}) did not exit within ${EXIT_BOUND_MS / 1000} s`,
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(r.stdout.trim().length > 0, 'it printed its result');
+      assert.deepEqual(chromaServers(dataDir), [], `no Chroma server left after run ${i + 1}`);
+    }
+    console.log(`cliExit: 30 runs, ${hangs} hangs, 0 Chroma servers left`);
+  },
+);
+
+test(
+  'a Chroma server orphaned by a kill -9 is stopped by the next CLI run, which leaves none behind',
+  { timeout: 120_000 },
+  async () => {
+    const s = await SidecarSession.start(testConfig(dataDir));
+    await s.request(RememberRequest, {
+      text: 'The staging cluster runs Kubernetes 1.29 on three nodes.',
+      project_id: 'p',
+    });
+    const orphan = s.chromaPid();
+    await s.kill9();
+    assert.ok(pidAlive(orphan), 'the sidecar died, its Chroma server lives on');
+
+    const r = await cli(dataDir, ['list', '--project', 'p']);
+    assert.equal(r.hung, false);
     assert.equal(r.code, 0, r.stderr);
-    assert.ok(r.stdout.trim().length > 0, 'it printed its result');
-    assert.deepEqual(chromaServers(dataDir), [], `no Chroma server left after run ${i + 1}`);
-  }
-  console.log(`cliExit: 30 runs, ${hangs} hangs, 0 Chroma servers left`);
-});
-
-test('a Chroma server orphaned by a kill -9 is stopped by the next CLI run, which leaves none behind', { timeout: 120_000 }, async () => {
-  const s = await SidecarSession.start(testConfig(dataDir));
-  await s.request(RememberRequest, { text: 'The staging cluster runs Kubernetes 1.29 on three nodes.', project_id: 'p' });
-  const orphan = s.chromaPid();
-  await s.kill9();
-  assert.ok(pidAlive(orphan), 'the sidecar died, its Chroma server lives on');
-
-  const r = await cli(dataDir, ['list', '--project', 'p']);
-  assert.equal(r.hung, false);
-  assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /Kubernetes 1\.29/);
-  assert.deepEqual(chromaServers(dataDir), [], 'the orphaned server was stopped, and the fresh one too');
-});
+    assert.match(r.stdout, /Kubernetes 1\.29/);
+    assert.deepEqual(chromaServers(dataDir), [], 'the orphaned server was stopped, and the fresh one too');
+  },
+);

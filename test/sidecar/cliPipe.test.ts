@@ -6,7 +6,14 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { CLI_JS, REPO, TEST_MODEL, cleanupDataDir, tempDataDir, testModelPath } from '../support/sidecarSession';
+import {
+  CLI_JS,
+  REPO,
+  TEST_MODEL,
+  cleanupDataDir,
+  tempDataDir,
+  testModelPath,
+} from '../support/sidecarSession';
 
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
@@ -14,11 +21,15 @@ let env: NodeJS.ProcessEnv;
 /** Runs `mnemo ARGS | READER` in bash; returns the CLI's own exit status and its stderr. */
 function piped(args: string[], reader: string): { status: number; stderr: string } {
   const quoted = args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const r = spawnSync('bash', ['-c', `"$MNEMO_CLI" ${quoted} 2>"$ERR_FILE" | ${reader}; echo "\${PIPESTATUS[0]}"`], {
-    env: { ...env, MNEMO_CLI: CLI_JS, ERR_FILE: join(dataDir, 'stderr.txt') },
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+  const r = spawnSync(
+    'bash',
+    ['-c', `"$MNEMO_CLI" ${quoted} 2>"$ERR_FILE" | ${reader}; echo "\${PIPESTATUS[0]}"`],
+    {
+      env: { ...env, MNEMO_CLI: CLI_JS, ERR_FILE: join(dataDir, 'stderr.txt') },
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
   assert.equal(r.error, undefined, `the pipeline did not finish: ${r.error?.message}`);
   const stderr = spawnSync('cat', [join(dataDir, 'stderr.txt')], { encoding: 'utf8' }).stdout;
   return { status: Number(r.stdout.trim().split('\n').pop()), stderr };
@@ -32,7 +43,11 @@ before(() => {
     MNEMO_EMBEDDING_MODEL: TEST_MODEL,
     MNEMO_EMBEDDING_MODEL_PATH: testModelPath(),
   };
-  const r = spawnSync(CLI_JS, ['ingest', '--project', 'pipe', join(REPO, 'samples', 'sessions', 'plc-troubleshooting.json')], { env, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(
+    CLI_JS,
+    ['ingest', '--project', 'pipe', join(REPO, 'samples', 'sessions', 'plc-troubleshooting.json')],
+    { env, encoding: 'utf8', timeout: 120_000 },
+  );
   assert.equal(r.status, 0, r.stderr);
 });
 

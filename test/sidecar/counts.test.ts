@@ -17,18 +17,46 @@ describe('counts', () => {
     const svc = inProcessService(dataDir);
     await svc.start();
     try {
-      const a = await svc.remember({ text: 'Deploy the billing service with make release only', project_id: 'acme', category: 'instruction' });
-      const b = await svc.remember({ text: 'The staging database listens on port 6543', project_id: 'acme', category: 'episodic', pending: true });
-      const c = await svc.remember({ text: 'Ed prefers tabs over spaces in Go files', project_id: 'acme', category: 'persona', source_type: 'chat' });
-      await svc.remember({ text: 'Use pnpm for every JavaScript repository', project_id: 'global', category: 'instruction' });
-      await svc.remember({ text: 'The legacy cron job runs at midnight UTC', project_id: 'old-repo', category: 'episodic', pending: true });
+      const a = await svc.remember({
+        text: 'Deploy the billing service with make release only',
+        project_id: 'acme',
+        category: 'instruction',
+      });
+      const b = await svc.remember({
+        text: 'The staging database listens on port 6543',
+        project_id: 'acme',
+        category: 'episodic',
+        pending: true,
+      });
+      const c = await svc.remember({
+        text: 'Ed prefers tabs over spaces in Go files',
+        project_id: 'acme',
+        category: 'persona',
+        source_type: 'chat',
+      });
+      await svc.remember({
+        text: 'Use pnpm for every JavaScript repository',
+        project_id: 'global',
+        category: 'instruction',
+      });
+      await svc.remember({
+        text: 'The legacy cron job runs at midnight UTC',
+        project_id: 'old-repo',
+        category: 'episodic',
+        pending: true,
+      });
       await svc.markWrong({ id: c.id!, by: 'tester@ci' });
 
       const acme = await countMemories(svc.store, { project_id: 'acme', include_global: false });
       assert.equal(acme.total, 3);
       assert.equal(acme.total, (await svc.list({ project_id: 'acme', include_global: false })).total);
-      const group = (status: string) => acme.groups.filter((g) => g.status === status).map((g) => [g.category, g.source_type, g.count]);
-      assert.deepEqual(group('confirmed'), [['instruction', 'manual', 1]], 'remembered on request: confirmed');
+      const group = (status: string) =>
+        acme.groups.filter((g) => g.status === status).map((g) => [g.category, g.source_type, g.count]);
+      assert.deepEqual(
+        group('confirmed'),
+        [['instruction', 'manual', 1]],
+        'remembered on request: confirmed',
+      );
       assert.deepEqual(group('pending'), [['episodic', 'manual', 1]]);
       assert.deepEqual(group('wrong'), [['persona', 'chat', 1]], 'mark as wrong moved it');
       assert.ok(acme.groups.every((g) => g.project_id === 'acme'));

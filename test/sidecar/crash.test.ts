@@ -40,7 +40,8 @@ describe('crash safety', () => {
       assert.equal(results.length, 30);
       assert.notEqual(s.chromaPid(), firstPid, 'a new Chroma server was started');
       const list = await s.request(P.ListRequest, { project_id: 'crash', limit: 1000 });
-      for (const t of texts) assert.equal(list.items.filter((m) => m.text === t).length, 1, `stored exactly once: ${t}`);
+      for (const t of texts)
+        assert.equal(list.items.filter((m) => m.text === t).length, 1, `stored exactly once: ${t}`);
       assert.equal(list.total, 31);
     } finally {
       await s.stop();
@@ -51,7 +52,9 @@ describe('crash safety', () => {
     const dataDir = tempDataDir();
     dirs.push(dataDir);
     // No model on the first run: captures can only queue.
-    const s1 = await SidecarSession.start(testConfig(dataDir, { embedding: { modelPath: '/nonexistent/model' } }));
+    const s1 = await SidecarSession.start(
+      testConfig(dataDir, { embedding: { modelPath: '/nonexistent/model' } }),
+    );
     const texts = facts(12, 'queued');
     for (let i = 0; i < texts.length; i += 3) {
       const r = await s1.request(P.CaptureSessionRequest, {
@@ -61,7 +64,9 @@ describe('crash safety', () => {
       });
       assert.ok(r.queue_id);
     }
-    const warn = await s1.waitFor('a warning that the model is missing', () => s1.statuses.find((x) => x.health === 'warning' && /model/i.test(x.message)));
+    const warn = await s1.waitFor('a warning that the model is missing', () =>
+      s1.statuses.find((x) => x.health === 'warning' && /model/i.test(x.message)),
+    );
     assert.ok(warn.queued && warn.queued >= 4, `queued: ${warn.queued}`);
     await s1.kill9();
 
@@ -95,7 +100,10 @@ describe('crash safety', () => {
     dirs.push(dataDir);
     const a = await SidecarSession.start(testConfig(dataDir));
     try {
-      await a.request(P.RememberRequest, { text: 'shared store: gateway restarts at 02:00 UTC every Sunday', project_id: 'shared' });
+      await a.request(P.RememberRequest, {
+        text: 'shared store: gateway restarts at 02:00 UTC every Sunday',
+        project_id: 'shared',
+      });
       const pid = a.chromaPid();
       const b = await SidecarSession.start(testConfig(dataDir));
       try {
@@ -121,17 +129,28 @@ describe('remote / team Chroma server', () => {
     });
     const teamDir = tempDataDir('mnemo-team-');
     const dataDir = tempDataDir();
-    const server = spawn(process.execPath, [chromaCliPath(), 'run', '--path', teamDir, '--port', String(port), '--host', '127.0.0.1'], { stdio: 'ignore' });
+    const server = spawn(
+      process.execPath,
+      [chromaCliPath(), 'run', '--path', teamDir, '--port', String(port), '--host', '127.0.0.1'],
+      { stdio: 'ignore' },
+    );
     try {
       const deadline = Date.now() + 30_000;
-      while (!(await heartbeat('127.0.0.1', port)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      while (!(await heartbeat('127.0.0.1', port)) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
       const s = await SidecarSession.start(testConfig(dataDir, { chromaUrl: `http://127.0.0.1:${port}` }));
       try {
-        const d = await s.request(P.RememberRequest, { text: 'The team store lives on the shared Chroma server', project_id: 'team' });
+        const d = await s.request(P.RememberRequest, {
+          text: 'The team store lives on the shared Chroma server',
+          project_id: 'team',
+        });
         assert.equal(d.outcome, 'stored');
         const list = await s.request(P.ListRequest, { project_id: 'team' });
         assert.equal(list.total, 1);
-        assert.ok(!existsSync(join(dataDir, 'chroma', 'mnemo-server.json')), 'no embedded server was started');
+        assert.ok(
+          !existsSync(join(dataDir, 'chroma', 'mnemo-server.json')),
+          'no embedded server was started',
+        );
         const stats = await s.request(P.StatsRequest, {});
         assert.match(stats.chroma, new RegExp(`remote http://127.0.0.1:${port}`));
       } finally {

@@ -38,8 +38,14 @@ describe('embedding worker crash', () => {
     let killer: NodeJS.Timeout | undefined;
     try {
       // The model is up: a remembered fact needs it.
-      await s.request(P.RememberRequest, { text: 'Grafana alerts go to the #ops-oncall Slack channel', project_id: 'crashy' });
-      assert.ok(embedWorkers(s.proc.pid!).length > 0, 'the embedding worker runs as a child process of the sidecar');
+      await s.request(P.RememberRequest, {
+        text: 'Grafana alerts go to the #ops-oncall Slack channel',
+        project_id: 'crashy',
+      });
+      assert.ok(
+        embedWorkers(s.proc.pid!).length > 0,
+        'the embedding worker runs as a child process of the sidecar',
+      );
 
       // From now on every embedding worker is killed as soon as it appears.
       let kills = 0;
@@ -59,18 +65,29 @@ describe('embedding worker crash', () => {
         source_type: 'chat',
         messages: [
           { role: 'user', content: fact, id: 'u1' },
-          { role: 'assistant', content: 'Noted: the PLC-3000 Modbus timeout on the north line is now 1500 ms.', id: 'a1' },
+          {
+            role: 'assistant',
+            content: 'Noted: the PLC-3000 Modbus timeout on the north line is now 1500 ms.',
+            id: 'a1',
+          },
         ],
       });
       assert.ok(r.queue_id);
       // More attempts than the three after which a failing capture would be dropped.
-      await s.waitFor('four failed attempts to embed the capture', () => s.logs.filter((l) => /stays queued/.test(l.message)).length >= 4 && kills >= 4, 90_000);
+      await s.waitFor(
+        'four failed attempts to embed the capture',
+        () => s.logs.filter((l) => /stays queued/.test(l.message)).length >= 4 && kills >= 4,
+        90_000,
+      );
       const queued = s.logs.filter((l) => /stays queued/.test(l.message));
       assert.ok(
         queued.every((l) => l.level === 'warn'),
         'a capture kept for later is a warning',
       );
-      assert.ok(!s.logs.some((l) => /dropped after \d+ failed attempts/.test(l.message)), `a capture was dropped: ${s.logs.map((l) => l.message).join(' | ')}`);
+      assert.ok(
+        !s.logs.some((l) => /dropped after \d+ failed attempts/.test(l.message)),
+        `a capture was dropped: ${s.logs.map((l) => l.message).join(' | ')}`,
+      );
       clearInterval(killer);
       killer = undefined;
 
@@ -78,8 +95,15 @@ describe('embedding worker crash', () => {
       assert.equal(flushed.remaining, 0, 'the queue drains once the worker stays up');
       const list = await s.request(P.ListRequest, { project_id: 'crashy' });
       const stored = list.items.filter((m) => /PLC-3000 Modbus timeout/.test(m.text));
-      assert.equal(stored.length, 1, `the captured fact is stored once; memories: ${list.items.map((m) => m.text).join(' | ')}`);
-      assert.ok(!s.logs.some((l) => /dropped after \d+ failed attempts/.test(l.message)), 'nothing was dropped');
+      assert.equal(
+        stored.length,
+        1,
+        `the captured fact is stored once; memories: ${list.items.map((m) => m.text).join(' | ')}`,
+      );
+      assert.ok(
+        !s.logs.some((l) => /dropped after \d+ failed attempts/.test(l.message)),
+        'nothing was dropped',
+      );
     } finally {
       if (killer) clearInterval(killer);
       await s.stop();

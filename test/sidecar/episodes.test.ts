@@ -14,11 +14,41 @@ const SESSION = {
   source_type: 'chat' as const,
   session_id: 'D1',
   messages: [
-    { id: 'D1:1', role: 'user', name: 'Caroline', content: 'Hey Mel! How was your weekend?', timestamp: '2023-05-08T13:56:00Z' },
-    { id: 'D1:2', role: 'user', name: 'Melanie', content: 'Great! I took the kids camping near Fort Wayne yesterday.', timestamp: '2023-05-08T13:57:00Z' },
-    { id: 'D1:3', role: 'user', name: 'Caroline', content: 'That one is Max, my childhood dog.', timestamp: '2023-05-08T13:58:00Z' },
-    { id: 'D1:4', role: 'user', name: 'Melanie', content: 'So cute! We decided to adopt a beagle next month.', timestamp: '2023-05-08T13:59:00Z' },
-    { id: 'D1:5', role: 'user', name: 'Caroline', content: 'I always drink oolong tea in the morning, never coffee.', timestamp: '2023-05-08T14:00:00Z' },
+    {
+      id: 'D1:1',
+      role: 'user',
+      name: 'Caroline',
+      content: 'Hey Mel! How was your weekend?',
+      timestamp: '2023-05-08T13:56:00Z',
+    },
+    {
+      id: 'D1:2',
+      role: 'user',
+      name: 'Melanie',
+      content: 'Great! I took the kids camping near Fort Wayne yesterday.',
+      timestamp: '2023-05-08T13:57:00Z',
+    },
+    {
+      id: 'D1:3',
+      role: 'user',
+      name: 'Caroline',
+      content: 'That one is Max, my childhood dog.',
+      timestamp: '2023-05-08T13:58:00Z',
+    },
+    {
+      id: 'D1:4',
+      role: 'user',
+      name: 'Melanie',
+      content: 'So cute! We decided to adopt a beagle next month.',
+      timestamp: '2023-05-08T13:59:00Z',
+    },
+    {
+      id: 'D1:5',
+      role: 'user',
+      name: 'Caroline',
+      content: 'I always drink oolong tea in the morning, never coffee.',
+      timestamp: '2023-05-08T14:00:00Z',
+    },
   ],
 };
 
@@ -37,9 +67,17 @@ describe('episodes and hybrid recall', () => {
   test('every turn is kept as an episode, with speaker and the message’s own time', async () => {
     const report = await svc.ingest({ ...SESSION, explain: true });
     assert.equal(report.episodes, 5);
-    const r = await svc.recall({ query: 'What was the name of Caroline’s childhood dog?', project_ids: ['friends'], top_k: 5, mark_used: false });
+    const r = await svc.recall({
+      query: 'What was the name of Caroline’s childhood dog?',
+      project_ids: ['friends'],
+      top_k: 5,
+      mark_used: false,
+    });
     const hit = r.items.find((i) => i.source_ref.includes('msg:D1:3'));
-    assert.ok(hit, `the turn about Max is recalled: ${JSON.stringify(r.items.map((i) => [i.kind, i.memory.text]))}`);
+    assert.ok(
+      hit,
+      `the turn about Max is recalled: ${JSON.stringify(r.items.map((i) => [i.kind, i.memory.text]))}`,
+    );
     const evidence = r.items.find((i) => i.kind === 'evidence' && i.episode?.message_id === 'D1:3');
     if (evidence) {
       assert.equal(evidence.episode!.speaker, 'Caroline');
@@ -71,7 +109,12 @@ describe('episodes and hybrid recall', () => {
   });
 
   test('episodes never cross projects', async () => {
-    const r = await svc.recall({ query: 'childhood dog Max camping Fort Wayne oolong', project_ids: ['work'], top_k: 10, mark_used: false });
+    const r = await svc.recall({
+      query: 'childhood dog Max camping Fort Wayne oolong',
+      project_ids: ['work'],
+      top_k: 10,
+      mark_used: false,
+    });
     assert.deepEqual(r.items, []);
   });
 
@@ -81,21 +124,47 @@ describe('episodes and hybrid recall', () => {
       role: i % 2 ? 'assistant' : 'user',
       content: `Status update ${i}: the nightly job finished and the dashboards look normal again for team ${i}.`,
     }));
-    const messages = [{ id: 'L:1', role: 'user', content: 'We set the payment gateway timeout to 4500 ms for the EU region.' }, ...filler];
-    const report = await svc.ingest({ project_id: 'long', source_type: 'chat', session_id: 'L', messages, explain: true });
+    const messages = [
+      {
+        id: 'L:1',
+        role: 'user',
+        content: 'We set the payment gateway timeout to 4500 ms for the EU region.',
+      },
+      ...filler,
+    ];
+    const report = await svc.ingest({
+      project_id: 'long',
+      source_type: 'chat',
+      session_id: 'L',
+      messages,
+      explain: true,
+    });
     assert.equal(report.episodes, 61);
     assert.ok(
       report.decisions.some((d) => d.outcome !== 'dropped' && /4500 ms/.test(d.text)),
       'the first message (outside the last 4,000 characters) reached the rules',
     );
-    const r = await svc.recall({ query: 'payment gateway timeout EU', project_ids: ['long'], top_k: 3, mark_used: false });
+    const r = await svc.recall({
+      query: 'payment gateway timeout EU',
+      project_ids: ['long'],
+      top_k: 3,
+      mark_used: false,
+    });
     assert.ok(r.items.some((i) => i.source_ref.includes('msg:L:1')));
   });
 
   test('retention: turns said before the cut-off are deleted from the store and the lexical index', async () => {
     const n = await svc.episodes.deleteOlderThan('2023-05-08T13:58:30Z');
     assert.equal(n, 3);
-    const r = await svc.recall({ query: 'Fort Wayne camping', project_ids: ['friends'], top_k: 5, mark_used: false });
-    assert.ok(!r.items.some((i) => i.kind === 'evidence' && i.episode?.message_id === 'D1:2'), JSON.stringify(r.items.map((i) => i.memory.text)));
+    const r = await svc.recall({
+      query: 'Fort Wayne camping',
+      project_ids: ['friends'],
+      top_k: 5,
+      mark_used: false,
+    });
+    assert.ok(
+      !r.items.some((i) => i.kind === 'evidence' && i.episode?.message_id === 'D1:2'),
+      JSON.stringify(r.items.map((i) => i.memory.text)),
+    );
   });
 });

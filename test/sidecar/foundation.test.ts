@@ -9,7 +9,9 @@ import { after, before, describe, test } from 'node:test';
 import * as P from '../../sidecar/protocol';
 import { REPO, SidecarSession, cleanupDataDir, tempDataDir, testConfig } from '../support/sidecarSession';
 
-const transcript = JSON.parse(readFileSync(join(REPO, 'test/fixtures/transcripts/plc-session.json'), 'utf8')) as { messages: P.IngestParams['messages'] };
+const transcript = JSON.parse(
+  readFileSync(join(REPO, 'test/fixtures/transcripts/plc-session.json'), 'utf8'),
+) as { messages: P.IngestParams['messages'] };
 
 describe('sidecar over JSON-RPC', () => {
   const dataDir = tempDataDir();
@@ -23,17 +25,33 @@ describe('sidecar over JSON-RPC', () => {
   });
 
   test('ingest keeps what matters, with reasons, and drops small talk and hedges', async () => {
-    const report = await s.request(P.IngestRequest, { project_id: 'plant-a', source_type: 'chat', messages: transcript.messages, explain: true });
+    const report = await s.request(P.IngestRequest, {
+      project_id: 'plant-a',
+      source_type: 'chat',
+      messages: transcript.messages,
+      explain: true,
+    });
     const kept = report.decisions.filter((d) => d.outcome === 'stored' || d.outcome === 'pending');
-    assert.ok(kept.some((d) => /1500ms/.test(d.text)), 'the PLC threshold is kept');
-    assert.ok(kept.some((d) => /vim/.test(d.text)), 'the editor preference is kept');
+    assert.ok(
+      kept.some((d) => /1500ms/.test(d.text)),
+      'the PLC threshold is kept',
+    );
+    assert.ok(
+      kept.some((d) => /vim/.test(d.text)),
+      'the editor preference is kept',
+    );
     const hedge = report.decisions.find((d) => /Maybe it's the network/.test(d.text));
     assert.equal(hedge?.outcome, 'dropped', 'the hedged sentence is dropped');
-    for (const d of report.decisions) assert.ok(d.reason.length > 0, `every decision has a reason: ${d.text}`);
+    for (const d of report.decisions)
+      assert.ok(d.reason.length > 0, `every decision has a reason: ${d.text}`);
   });
 
   test('recall returns the memory with the ids of the messages it came from', async () => {
-    const res = await s.request(P.RecallRequest, { query: 'PLC-3000 通讯超时阈值是多少', project_ids: ['plant-a'], min_confidence: 0 });
+    const res = await s.request(P.RecallRequest, {
+      query: 'PLC-3000 通讯超时阈值是多少',
+      project_ids: ['plant-a'],
+      min_confidence: 0,
+    });
     const hit = res.items.find((i) => /1500ms/.test(i.memory.text));
     assert.ok(hit, `recalled: ${res.items.map((i) => i.memory.text).join(' | ')}`);
     assert.ok(hit.memory.source_ref.includes('msg:u2'), `source_ref ${hit.memory.source_ref.join(', ')}`);
@@ -42,44 +60,70 @@ describe('sidecar over JSON-RPC', () => {
   });
 
   test('another project never sees these memories', async () => {
-    const res = await s.request(P.RecallRequest, { query: 'PLC-3000 通讯超时阈值', project_ids: ['plant-b'], min_confidence: 0 });
+    const res = await s.request(P.RecallRequest, {
+      query: 'PLC-3000 通讯超时阈值',
+      project_ids: ['plant-b'],
+      min_confidence: 0,
+    });
     assert.deepEqual(res.items, []);
   });
 
   test('ingesting the same conversation twice stores nothing new', async () => {
     const before = await s.request(P.ListRequest, { project_id: 'plant-a' });
-    const report = await s.request(P.IngestRequest, { project_id: 'plant-a', source_type: 'chat', messages: transcript.messages });
+    const report = await s.request(P.IngestRequest, {
+      project_id: 'plant-a',
+      source_type: 'chat',
+      messages: transcript.messages,
+    });
     assert.equal(report.stored + report.pending, 0, JSON.stringify(report.decisions));
     assert.ok(report.refreshed > 0);
     const after = await s.request(P.ListRequest, { project_id: 'plant-a' });
     assert.equal(after.total, before.total);
-    assert.ok(after.items.some((m) => m.times_seen === 2), 'duplicates refresh the existing memory');
+    assert.ok(
+      after.items.some((m) => m.times_seen === 2),
+      'duplicates refresh the existing memory',
+    );
   });
 
   test('bad input gets one clear sentence and changes nothing', async () => {
     const before = await s.request(P.ListRequest, {});
     await assert.rejects(
       s.request(P.IngestRequest, { project_id: 'plant-a', source_type: 'chat', messages: 'nope' as never }),
-      (e: { code: number; message: string }) => e.code === P.ErrorCodes.InvalidInput && /messages/.test(e.message),
+      (e: { code: number; message: string }) =>
+        e.code === P.ErrorCodes.InvalidInput && /messages/.test(e.message),
     );
-    await assert.rejects(s.request(P.GetRequest, { id: 'mem_doesnotexist0000' }), (e: { code: number }) => e.code === P.ErrorCodes.NotFound);
+    await assert.rejects(
+      s.request(P.GetRequest, { id: 'mem_doesnotexist0000' }),
+      (e: { code: number }) => e.code === P.ErrorCodes.NotFound,
+    );
     await assert.rejects(
       s.request(P.RememberRequest, { text: '   ', project_id: 'plant-a' }),
-      (e: { code: number; message: string }) => e.code === P.ErrorCodes.InvalidInput && /empty/.test(e.message),
+      (e: { code: number; message: string }) =>
+        e.code === P.ErrorCodes.InvalidInput && /empty/.test(e.message),
     );
     const after = await s.request(P.ListRequest, {});
     assert.equal(after.total, before.total);
   });
 
   test('mark wrong: never recalled again, re-learning blocked, audited with before and after', async () => {
-    const decision = await s.request(P.RememberRequest, { text: 'PLC-3000 must use the Windows Server 2012 driver', project_id: 'plant-a' });
+    const decision = await s.request(P.RememberRequest, {
+      text: 'PLC-3000 must use the Windows Server 2012 driver',
+      project_id: 'plant-a',
+    });
     assert.ok(decision.id);
     const wrong = await s.request(P.MarkWrongRequest, { id: decision.id! });
     assert.equal(wrong.status, 'wrong');
     assert.equal(wrong.confidence_score, 0);
-    const res = await s.request(P.RecallRequest, { query: 'which driver does PLC-3000 need', project_ids: ['plant-a'], min_confidence: 0 });
+    const res = await s.request(P.RecallRequest, {
+      query: 'which driver does PLC-3000 need',
+      project_ids: ['plant-a'],
+      min_confidence: 0,
+    });
     assert.ok(!res.items.some((i) => i.memory.id === decision.id), 'a wrong memory is never recalled');
-    const again = await s.request(P.RememberRequest, { text: 'PLC-3000 must use the Windows Server 2012 driver', project_id: 'plant-a' });
+    const again = await s.request(P.RememberRequest, {
+      text: 'PLC-3000 must use the Windows Server 2012 driver',
+      project_id: 'plant-a',
+    });
     assert.equal(again.outcome, 'dropped');
     assert.match(again.reason, /marked wrong/);
     const audit = await s.request(P.AuditListRequest, { memory_id: decision.id! });
@@ -96,7 +140,9 @@ describe('sidecar over JSON-RPC', () => {
     const after = await s.request(P.ListRequest, { project_id: 'plant-a' });
     assert.equal(after.total, before.total);
     assert.deepEqual(after.items.map((m) => m.id).sort(), before.items.map((m) => m.id).sort());
-    const status = await s.waitFor('a status with counts', () => s.statuses.find((x) => x.memory_count !== undefined && x.health === 'ok'));
+    const status = await s.waitFor('a status with counts', () =>
+      s.statuses.find((x) => x.memory_count !== undefined && x.health === 'ok'),
+    );
     assert.equal(status.memory_count, after.total);
   });
 });

@@ -24,8 +24,16 @@ describe('lifecycle', () => {
     const clock = () => now;
     let svc = service(dataDir, clock);
     await svc.start();
-    const kept = await svc.remember({ text: 'The gateway restarts at 02:00 UTC every Sunday', project_id: 'decay', pending: true });
-    const low = await svc.remember({ text: 'Vendor hotline answers within four hours', project_id: 'decay', pending: true });
+    const kept = await svc.remember({
+      text: 'The gateway restarts at 02:00 UTC every Sunday',
+      project_id: 'decay',
+      pending: true,
+    });
+    const low = await svc.remember({
+      text: 'Vendor hotline answers within four hours',
+      project_id: 'decay',
+      pending: true,
+    });
     await svc.update({ id: low.id!, patch: { confidence_score: 0.105 } });
     const start = (await svc.get(kept.id!)).confidence_score;
 
@@ -41,7 +49,10 @@ describe('lifecycle', () => {
     svc = service(dataDir, clock);
     await svc.start();
     await svc.decay({ apply: true });
-    assert.ok(Math.abs((await svc.get(kept.id!)).confidence_score - start * 0.95) < 1e-3, 'no double application');
+    assert.ok(
+      Math.abs((await svc.get(kept.id!)).confidence_score - start * 0.95) < 1e-3,
+      'no double application',
+    );
 
     now = new Date('2026-03-10T08:00:00.000Z');
     await svc.decay({ apply: true });
@@ -51,7 +62,10 @@ describe('lifecycle', () => {
     now = new Date('2027-02-10T08:00:00.000Z');
     const preview = await svc.decay({});
     assert.equal(preview.steps.find((st) => st.id === kept.id)?.months, 11);
-    assert.ok(Math.abs((await svc.get(kept.id!)).confidence_score - start * 0.95 ** 2) < 1e-3, 'preview writes nothing');
+    assert.ok(
+      Math.abs((await svc.get(kept.id!)).confidence_score - start * 0.95 ** 2) < 1e-3,
+      'preview writes nothing',
+    );
     await svc.decay({ apply: true });
     assert.ok(Math.abs((await svc.get(kept.id!)).confidence_score - start * 0.95 ** 13) < 1e-3, '13 months');
     const audit = svc.auditList({ memory_id: kept.id! });
@@ -66,7 +80,11 @@ describe('lifecycle', () => {
     const clock = () => new Date();
     const alice = service(dataDir, clock, 'alice@ws1');
     await alice.start();
-    const d = await alice.remember({ text: 'PLC-3000 needs the Windows Server 2012 driver', project_id: 'team', pending: true });
+    const d = await alice.remember({
+      text: 'PLC-3000 needs the Windows Server 2012 driver',
+      project_id: 'team',
+      pending: true,
+    });
     const confirmed = await alice.confirm({ id: d.id! });
     assert.equal(confirmed.status, 'confirmed');
     assert.equal(confirmed.confirmed_by, 'alice@ws1');
@@ -94,11 +112,22 @@ describe('lifecycle', () => {
     const outputs = ['Asia/Shanghai', 'Europe/Berlin', 'America/Los_Angeles'].map((tz) => {
       const dataDir = tempDataDir();
       dirs.push(dataDir);
-      const out = execFileSync(process.execPath, ['--import', 'tsx', script, dataDir], { env: { ...process.env, TZ: tz }, encoding: 'utf8', timeout: 180_000 });
+      const out = execFileSync(process.execPath, ['--import', 'tsx', script, dataDir], {
+        env: { ...process.env, TZ: tz },
+        encoding: 'utf8',
+        timeout: 180_000,
+      });
       const lines = out.trim().split('\n');
-      return { tz, result: JSON.parse(lines[lines.length - 1]) as { created: string[]; new_7d: number; offset: number } };
+      return {
+        tz,
+        result: JSON.parse(lines[lines.length - 1]) as { created: string[]; new_7d: number; offset: number },
+      };
     });
-    assert.notEqual(outputs[0].result.offset, outputs[2].result.offset, 'the probes really ran in different time zones');
+    assert.notEqual(
+      outputs[0].result.offset,
+      outputs[2].result.offset,
+      'the probes really ran in different time zones',
+    );
     for (const o of outputs.slice(1)) {
       assert.deepEqual(o.result.created, outputs[0].result.created, `${o.tz} stored different times`);
       assert.equal(o.result.new_7d, outputs[0].result.new_7d, `${o.tz} counted a different "last 7 days"`);

@@ -21,10 +21,25 @@ describe('LLM extraction in the sidecar', () => {
   before(async () => {
     llm = await startFakeLlm();
     llm.handle((_req, res) =>
-      sendJson(res, 200, completion(JSON.stringify({ persona: ['我习惯用vim，不要用nano'], episodic: [], instruction: ['Our services use Python 3.11', 'Every change must follow PEP 8'] }))),
+      sendJson(
+        res,
+        200,
+        completion(
+          JSON.stringify({
+            persona: ['我习惯用vim，不要用nano'],
+            episodic: [],
+            instruction: ['Our services use Python 3.11', 'Every change must follow PEP 8'],
+          }),
+        ),
+      ),
     );
     const cfg = testConfig(dataDir) as P.InitializationOptions;
-    cfg.llm = { provider: 'openai-compatible', baseUrl: llm.baseUrl, model: 'glm-4-flash', apiKey: 'sk-test-not-a-real-key-000000000000' };
+    cfg.llm = {
+      provider: 'openai-compatible',
+      baseUrl: llm.baseUrl,
+      model: 'glm-4-flash',
+      apiKey: 'sk-test-not-a-real-key-000000000000',
+    };
     s = await SidecarSession.start(cfg);
   });
   after(async () => {
@@ -34,11 +49,18 @@ describe('LLM extraction in the sidecar', () => {
   });
 
   test('seed test 1: one persona and two instructions; the request follows the seed', async () => {
-    const report = await s.request(P.IngestRequest, { project_id: 'seed', source_type: 'chat', messages: SEED_TEST_1 });
+    const report = await s.request(P.IngestRequest, {
+      project_id: 'seed',
+      source_type: 'chat',
+      messages: SEED_TEST_1,
+    });
     const kept = report.decisions.filter((d) => d.outcome === 'stored' || d.outcome === 'pending');
     assert.equal(kept.filter((d) => d.category === 'persona').length, 1, JSON.stringify(kept));
     assert.equal(kept.filter((d) => d.category === 'instruction').length, 2, JSON.stringify(kept));
-    assert.ok(kept.some((d) => /llm-agrees/.test(d.reason)), 'rules and LLM agreeing is visible in the reason');
+    assert.ok(
+      kept.some((d) => /llm-agrees/.test(d.reason)),
+      'rules and LLM agreeing is visible in the reason',
+    );
     const req = llm.seen.at(-1)!;
     assert.equal(req.body.temperature, 0.1);
     assert.equal(req.body.max_tokens, 800);
@@ -46,7 +68,11 @@ describe('LLM extraction in the sidecar', () => {
   });
 
   test('seed test 2: a second run stores nothing, and the known memories are injected', async () => {
-    const report = await s.request(P.IngestRequest, { project_id: 'seed', source_type: 'chat', messages: SEED_TEST_1 });
+    const report = await s.request(P.IngestRequest, {
+      project_id: 'seed',
+      source_type: 'chat',
+      messages: SEED_TEST_1,
+    });
     assert.equal(report.stored + report.pending, 0, JSON.stringify(report.decisions));
     const req = llm.seen.at(-1)!;
     assert.match(JSON.stringify(req.body.messages), /vim/, 'known memories are in the prompt');
@@ -58,12 +84,18 @@ describe('LLM extraction in the sidecar', () => {
       project_id: 'seed',
       source_type: 'chat',
       messages: [
-        { id: 'd1', role: 'user', content: 'We decided to restart the Modbus gateway on port 502 after every firmware upgrade.' },
+        {
+          id: 'd1',
+          role: 'user',
+          content: 'We decided to restart the Modbus gateway on port 502 after every firmware upgrade.',
+        },
         { id: 'd2', role: 'user', content: 'We set the historian retention to 400 days.' },
       ],
     });
     assert.ok(report.stored + report.pending >= 1, JSON.stringify(report));
-    const warn = await s.waitFor('an LLM warning', () => s.statuses.find((x) => x.health === 'warning' && /LLM|language model/i.test(x.message)));
+    const warn = await s.waitFor('an LLM warning', () =>
+      s.statuses.find((x) => x.health === 'warning' && /LLM|language model/i.test(x.message)),
+    );
     assert.match(warn.message, /rules alone/);
   });
 });

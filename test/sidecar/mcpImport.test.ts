@@ -32,7 +32,15 @@ const AGENTS_MD = [
   '',
 ].join('\n');
 
-const CURSOR_RULE = ['---', 'description: Python style', 'globs: "**/*.py"', '---', '', 'Python services target 3.11 and use ruff for linting.', ''].join('\n');
+const CURSOR_RULE = [
+  '---',
+  'description: Python style',
+  'globs: "**/*.py"',
+  '---',
+  '',
+  'Python services target 3.11 and use ruff for linting.',
+  '',
+].join('\n');
 
 describe('import-rules, promote-to-repo, export --format', () => {
   const dir = tempDataDir('mnemo-rules-');
@@ -53,41 +61,72 @@ describe('import-rules, promote-to-repo, export --format', () => {
   };
   const mnemo = (...args: string[]) => {
     const t0 = Date.now();
-    const r = spawnSync(process.execPath, [CLI, ...args], { cwd: repo, env, encoding: 'utf8', timeout: 120_000 });
-    if (process.env.MNEMO_DEBUG_TIMES) process.stderr.write(`mnemo ${args.join(' ')}: ${Date.now() - t0} ms, exit ${r.status}\n`);
+    const r = spawnSync(process.execPath, [CLI, ...args], {
+      cwd: repo,
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    if (process.env.MNEMO_DEBUG_TIMES)
+      process.stderr.write(`mnemo ${args.join(' ')}: ${Date.now() - t0} ms, exit ${r.status}\n`);
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
 
   test('importing AGENTS.md (and .cursor/rules) twice stores its rules once, with file:line provenance, redacted', () => {
     mkdirSync(join(repo, '.git'), { recursive: true });
-    writeFileSync(join(repo, '.git', 'config'), '[remote "origin"]\n\turl = git@github.com:acme/plc-gateway.git\n');
+    writeFileSync(
+      join(repo, '.git', 'config'),
+      '[remote "origin"]\n\turl = git@github.com:acme/plc-gateway.git\n',
+    );
     writeFileSync(join(repo, 'AGENTS.md'), AGENTS_MD);
     mkdirSync(join(repo, '.cursor', 'rules'), { recursive: true });
     writeFileSync(join(repo, '.cursor', 'rules', 'python.mdc'), CURSOR_RULE);
 
     const first = mnemo('import-rules', '--json');
     assert.equal(first.code, 0, first.stderr);
-    const r1 = JSON.parse(first.stdout) as { files: string[]; stored: number; refused: number; items: { source_ref: string; outcome: string; text: string }[] };
+    const r1 = JSON.parse(first.stdout) as {
+      files: string[];
+      stored: number;
+      refused: number;
+      items: { source_ref: string; outcome: string; text: string }[];
+    };
     assert.deepEqual(r1.files, ['AGENTS.md', '.cursor/rules/python.mdc']);
     assert.equal(r1.stored, 5);
     assert.equal(r1.refused, 1, 'a question is not a rule');
     assert.deepEqual(
       r1.items.filter((i) => i.outcome === 'stored').map((i) => i.source_ref),
-      ['file:AGENTS.md#L5', 'file:AGENTS.md#L6', 'file:AGENTS.md#L8', 'file:AGENTS.md#L15', 'file:.cursor/rules/python.mdc#L6'],
+      [
+        'file:AGENTS.md#L5',
+        'file:AGENTS.md#L6',
+        'file:AGENTS.md#L8',
+        'file:AGENTS.md#L15',
+        'file:.cursor/rules/python.mdc#L6',
+      ],
     );
 
     const second = mnemo('import-rules');
     assert.equal(second.code, 0, second.stderr);
     assert.match(second.stdout, /0 stored, 0 pending review, 0 refreshed, 5 already imported, 1 not rules/);
 
-    const list = JSON.parse(mnemo('list', '--json').stdout) as { total: number; items: { text: string; source_ref: string[]; status: string; project_id: string }[] };
+    const list = JSON.parse(mnemo('list', '--json').stdout) as {
+      total: number;
+      items: { text: string; source_ref: string[]; status: string; project_id: string }[];
+    };
     assert.equal(list.total, 5, 'each rule once');
     for (const m of list.items) {
       assert.equal(m.project_id, 'github.com/acme/plc-gateway');
-      assert.equal(m.status, 'confirmed', 'rules the team keeps in the repository are confirmed by whoever imports them');
+      assert.equal(
+        m.status,
+        'confirmed',
+        'rules the team keeps in the repository are confirmed by whoever imports them',
+      );
     }
     const lint = list.items.find((m) => m.text.includes('make lint'))!;
-    assert.equal(lint.text, 'Run `make lint` before pushing; CI rejects unformatted code.', 'wrapped lines joined');
+    assert.equal(
+      lint.text,
+      'Run `make lint` before pushing; CI rejects unformatted code.',
+      'wrapped lines joined',
+    );
     assert.deepEqual(lint.source_ref, ['file:AGENTS.md#L6']);
     const token = list.items.find((m) => m.text.includes('staging deploy token'))!;
     assert.ok(!token.text.includes('ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789'), `redacted: ${token.text}`);
@@ -104,16 +143,34 @@ describe('import-rules, promote-to-repo, export --format', () => {
     assert.equal(w.code, 0, w.stderr);
     const md = readFileSync(join(repo, 'AGENTS.md'), 'utf8');
     assert.ok(md.startsWith(AGENTS_MD.trimEnd()), 'the file above the section is untouched');
-    assert.match(md, /### Rules and decisions\n\n- Use pnpm, not npm, for every package in this repo\. <!-- mem_[0-9a-f]{16} -->/);
-    assert.equal(readFileSync(join(repo, 'AGENTS.md.mnemo-backup'), 'utf8'), AGENTS_MD, 'the previous file is kept');
+    assert.match(
+      md,
+      /### Rules and decisions\n\n- Use pnpm, not npm, for every package in this repo\. <!-- mem_[0-9a-f]{16} -->/,
+    );
+    assert.equal(
+      readFileSync(join(repo, 'AGENTS.md.mnemo-backup'), 'utf8'),
+      AGENTS_MD,
+      'the previous file is kept',
+    );
     assert.match(mnemo('promote-to-repo', '--yes').stdout, /Already up to date/, 'idempotent');
 
-    const audit = JSON.parse(mnemo('audit', '--json').stdout) as { action: string; changes?: { source_ref?: [string[], string[]] } }[];
-    assert.equal(audit.filter((e) => e.action === 'update' && e.changes?.source_ref?.[1]?.includes('file:AGENTS.md')).length, 5);
+    const audit = JSON.parse(mnemo('audit', '--json').stdout) as {
+      action: string;
+      changes?: { source_ref?: [string[], string[]] };
+    }[];
+    assert.equal(
+      audit.filter((e) => e.action === 'update' && e.changes?.source_ref?.[1]?.includes('file:AGENTS.md'))
+        .length,
+      5,
+    );
 
     const again = mnemo('import-rules', '--json');
     const r = JSON.parse(again.stdout) as { stored: number; pending: number; unchanged: number };
-    assert.deepEqual([r.stored, r.pending, r.unchanged], [0, 0, 5], 'the promoted section is not imported back');
+    assert.deepEqual(
+      [r.stored, r.pending, r.unchanged],
+      [0, 0, 5],
+      'the promoted section is not imported back',
+    );
   });
 
   test('export --format jsonl|markdown: plain, redacted, 0600, says it is not encrypted', () => {
@@ -122,7 +179,10 @@ describe('import-rules, promote-to-repo, export --format', () => {
     assert.equal(j.code, 0, j.stderr);
     assert.match(j.stdout, /5 memories as jsonl.*NOT encrypted/);
     assert.equal(statSync(out).mode & 0o777, 0o600);
-    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { text: string; source_ref: string[] });
+    const lines = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { text: string; source_ref: string[] });
     assert.equal(lines.length, 5);
     assert.ok(lines.every((l) => l.source_ref.length > 0));
     const md = mnemo('export', '--format', 'markdown', '--out', '-');
@@ -130,7 +190,8 @@ describe('import-rules, promote-to-repo, export --format', () => {
     assert.match(md.stdout, /^# Mnemo memories\n/);
     assert.match(md.stdout, /not encrypted/);
     assert.match(md.stdout, /## github\.com\/acme\/plc-gateway/);
-    for (const text of [readFileSync(out, 'utf8'), md.stdout]) assert.ok(!text.includes('ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789'));
+    for (const text of [readFileSync(out, 'utf8'), md.stdout])
+      assert.ok(!text.includes('ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789'));
     const bad = mnemo('export', '--format', 'csv', '--out', out);
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /--format must be jsonl or markdown\./);

@@ -38,12 +38,20 @@ after(() => {
 
 function assertNoSecretOnDisk(dir: string, secrets: ReadonlyArray<{ kind: string; secret: string }>): void {
   const files = [...filesUnder(dir)].filter((f) => !f.includes(`${join('models', '')}`));
-  assert.ok(files.some((f) => f.includes('queue')) && files.some((f) => f.includes('audit')) && files.some((f) => f.endsWith('.sqlite3')));
+  assert.ok(
+    files.some((f) => f.includes('queue')) &&
+      files.some((f) => f.includes('audit')) &&
+      files.some((f) => f.endsWith('.sqlite3')),
+  );
   for (const f of files) {
     const bytes = readFileSync(f);
     const text = bytes.toString('utf8');
     const latin = bytes.toString('latin1');
-    for (const c of secrets) assert.ok(!text.includes(c.secret) && !latin.includes(c.secret), `${c.kind} "${c.secret.slice(0, 12)}…" found in ${f}`);
+    for (const c of secrets)
+      assert.ok(
+        !text.includes(c.secret) && !latin.includes(c.secret),
+        `${c.kind} "${c.secret.slice(0, 12)}…" found in ${f}`,
+      );
   }
 }
 
@@ -52,30 +60,62 @@ test('no secret of the corpus reaches the queue, the audit log, the logs or the 
   const s = await SidecarSession.start(testConfig(dataDir));
   try {
     // Decisions that the rules keep, each carrying a secret.
-    const messages = corpus.map((c, i) => ({ id: `s${i}`, role: 'user', content: `We decided to configure it like this: ${c.text}` }));
+    const messages = corpus.map((c, i) => ({
+      id: `s${i}`,
+      role: 'user',
+      content: `We decided to configure it like this: ${c.text}`,
+    }));
     for (let i = 0; i < messages.length; i += 10) {
-      await s.request(P.CaptureSessionRequest, { project_id: 'secrets', source_type: 'chat', messages: messages.slice(i, i + 10) });
+      await s.request(P.CaptureSessionRequest, {
+        project_id: 'secrets',
+        source_type: 'chat',
+        messages: messages.slice(i, i + 10),
+      });
     }
-    await s.request(P.IngestRequest, { project_id: 'secrets', source_type: 'terminal', messages: messages.slice(0, 20) });
-    for (const c of corpus.slice(0, 10)) await s.request(P.RememberRequest, { text: `Remember: ${c.text}`, project_id: 'secrets' });
+    await s.request(P.IngestRequest, {
+      project_id: 'secrets',
+      source_type: 'terminal',
+      messages: messages.slice(0, 20),
+    });
+    for (const c of corpus.slice(0, 10))
+      await s.request(P.RememberRequest, { text: `Remember: ${c.text}`, project_id: 'secrets' });
     const flushed = await s.request(P.FlushQueueRequest, { timeout_ms: 120_000 });
     assert.equal(flushed.remaining, 0);
     const stored = await s.request(P.ListRequest, { project_id: 'secrets', limit: 10_000 });
-    assert.ok(stored.total >= 20, `memories were stored (${stored.total}), so the check below means something`);
-    assert.ok(stored.items.some((m) => /\[REDACTED:[a-z0-9-]+\]/.test(m.text)), 'placeholders stand where the secrets were');
-    const recalled = await s.request(P.RecallRequest, { query: 'access key token password', project_ids: ['secrets'], top_k: 20, min_confidence: 0, min_similarity: 0 });
+    assert.ok(
+      stored.total >= 20,
+      `memories were stored (${stored.total}), so the check below means something`,
+    );
+    assert.ok(
+      stored.items.some((m) => /\[REDACTED:[a-z0-9-]+\]/.test(m.text)),
+      'placeholders stand where the secrets were',
+    );
+    const recalled = await s.request(P.RecallRequest, {
+      query: 'access key token password',
+      project_ids: ['secrets'],
+      top_k: 20,
+      min_confidence: 0,
+      min_similarity: 0,
+    });
     for (const c of corpus) assert.ok(!recalled.block.includes(c.secret), `recall shows a ${c.kind}`);
   } finally {
     await s.stop();
   }
   const files = [...filesUnder(dataDir)].filter((f) => !f.includes(`${join('models', '')}`));
-  assert.ok(files.some((f) => f.includes('queue')) && files.some((f) => f.includes('audit')) && files.some((f) => f.endsWith('.sqlite3')));
+  assert.ok(
+    files.some((f) => f.includes('queue')) &&
+      files.some((f) => f.includes('audit')) &&
+      files.some((f) => f.endsWith('.sqlite3')),
+  );
   for (const f of files) {
     const bytes = readFileSync(f);
     const text = bytes.toString('utf8');
     const latin = bytes.toString('latin1');
     for (const c of corpus) {
-      assert.ok(!text.includes(c.secret) && !latin.includes(c.secret), `${c.kind} "${c.secret.slice(0, 12)}…" found in ${f}`);
+      assert.ok(
+        !text.includes(c.secret) && !latin.includes(c.secret),
+        `${c.kind} "${c.secret.slice(0, 12)}…" found in ${f}`,
+      );
     }
   }
 });
@@ -100,20 +140,44 @@ test('secrets in source_ref, message ids, speaker names, added_by and session_id
     added_by: 'wang.li@example.com',
     source_ref: [`url:https://deploy:${urlPassword}@nexus.example.com/repository/releases`],
     messages: [
-      { id: pick('github-token'), name: pick('stripe-key'), role: 'user', content: 'We decided to set the billing API timeout to 1500 ms for the upstream.' },
-      { id: 'm2', role: 'assistant', content: 'Noted: the billing API timeout is 1500 ms and retries are capped at 3.' },
-      { id: 'm3', role: 'user', content: 'Also we configure the Postgres pool size to 20 connections on the billing host.' },
+      {
+        id: pick('github-token'),
+        name: pick('stripe-key'),
+        role: 'user',
+        content: 'We decided to set the billing API timeout to 1500 ms for the upstream.',
+      },
+      {
+        id: 'm2',
+        role: 'assistant',
+        content: 'Noted: the billing API timeout is 1500 ms and retries are capped at 3.',
+      },
+      {
+        id: 'm3',
+        role: 'user',
+        content: 'Also we configure the Postgres pool size to 20 connections on the billing host.',
+      },
     ],
   };
   const s = await SidecarSession.start(testConfig(metaDir));
   try {
     await s.request(P.CaptureSessionRequest, session);
     await s.request(P.IngestRequest, { ...session, project_id: 'meta-ingest' });
-    await s.request(P.RememberRequest, { text: 'The release job signs with the team key.', project_id: 'meta', source_ref: [`file:/tmp/${pick('openai-key')}.txt`], added_by: 'wang.li@example.com' });
+    await s.request(P.RememberRequest, {
+      text: 'The release job signs with the team key.',
+      project_id: 'meta',
+      source_ref: [`file:/tmp/${pick('openai-key')}.txt`],
+      added_by: 'wang.li@example.com',
+    });
     assert.equal((await s.request(P.FlushQueueRequest, { timeout_ms: 120_000 })).remaining, 0);
-    const stored = [...(await s.request(P.ListRequest, { project_id: 'meta', limit: 100 })).items, ...(await s.request(P.ListRequest, { project_id: 'meta-ingest', limit: 100 })).items];
+    const stored = [
+      ...(await s.request(P.ListRequest, { project_id: 'meta', limit: 100 })).items,
+      ...(await s.request(P.ListRequest, { project_id: 'meta-ingest', limit: 100 })).items,
+    ];
     assert.ok(stored.length >= 3, `memories were stored (${stored.length})`);
-    assert.ok(stored.some((m) => m.source_ref.some((r) => r.includes('[REDACTED:url-password]'))), 'the URL keeps its host, the password is a placeholder');
+    assert.ok(
+      stored.some((m) => m.source_ref.some((r) => r.includes('[REDACTED:url-password]'))),
+      'the URL keeps its host, the password is a placeholder',
+    );
   } finally {
     await s.stop();
   }

@@ -22,30 +22,59 @@ describe('recall', () => {
   });
 
   test('vector channel: the preference is recalled by a question about it', async () => {
-    await svc.remember({ text: 'I always use vim, never suggest nano', project_id: 'dev', category: 'persona' });
+    await svc.remember({
+      text: 'I always use vim, never suggest nano',
+      project_id: 'dev',
+      category: 'persona',
+    });
     await svc.remember({ text: 'The staging database is backed up nightly at 01:00 UTC', project_id: 'dev' });
     const r = await svc.recall({ query: 'which editor should you use?', project_ids: ['dev'] });
     assert.equal(r.items[0]?.memory.text, 'I always use vim, never suggest nano');
     assert.equal(r.items[0].channel, 'vector');
-    assert.match(r.block, /\[Memory ID: mem_[0-9a-f]{16}\] Source: manual note \| Project: dev \| Time: 2026-11-20T08:00:00.000Z/);
+    assert.match(
+      r.block,
+      /\[Memory ID: mem_[0-9a-f]{16}\] Source: manual note \| Project: dev \| Time: 2026-11-20T08:00:00.000Z/,
+    );
     assert.match(r.block, /Confidence: 0\.90 \| Actionable: False/);
-    const zh = await svc.recall({ query: 'which editor should you use?', project_ids: ['dev'], locale: 'zh-CN' });
+    const zh = await svc.recall({
+      query: 'which editor should you use?',
+      project_ids: ['dev'],
+      locale: 'zh-CN',
+    });
     assert.match(zh.block, /^【记忆ID: mem_[0-9a-f]{16}】 来源：手动记录 \| 项目：dev \| 时间：/);
     assert.match(zh.block, /置信度：0\.90 \| 可执行：False/);
   });
 
   test('rule channel: a weak vector match pulls the troubleshooting logs of the last 7 days that share an entity', async () => {
     now = new Date('2026-11-10T08:00:00.000Z');
-    await svc.remember({ text: 'PLC-3000 link drop on line 2 was a loose RJ45 connector', project_id: 'plant', source_type: 'troubleshooting_log' });
+    await svc.remember({
+      text: 'PLC-3000 link drop on line 2 was a loose RJ45 connector',
+      project_id: 'plant',
+      source_type: 'troubleshooting_log',
+    });
     now = new Date('2026-11-21T09:00:00.000Z');
-    await svc.remember({ text: 'PLC-3000 TCP RST bursts on port 502: Modbus-TCP stack fault, reflashed to 2.4.1', project_id: 'plant', source_type: 'troubleshooting_log' });
-    await svc.remember({ text: 'The HMI-12 screen flickers when the cabinet fan is off', project_id: 'plant', source_type: 'troubleshooting_log' });
+    await svc.remember({
+      text: 'PLC-3000 TCP RST bursts on port 502: Modbus-TCP stack fault, reflashed to 2.4.1',
+      project_id: 'plant',
+      source_type: 'troubleshooting_log',
+    });
+    await svc.remember({
+      text: 'The HMI-12 screen flickers when the cabinet fan is off',
+      project_id: 'plant',
+      source_type: 'troubleshooting_log',
+    });
     now = new Date('2026-11-23T10:00:00.000Z');
     const r = await svc.recall({ query: '3000型号又连不上了 PLC-3000', project_ids: ['plant'], top_k: 1 });
     const rule = r.items.filter((i) => i.channel === 'rule').map((i) => i.memory.text);
     const all = r.items.map((i) => i.memory.text);
-    assert.ok(all.some((t) => t.includes('TCP RST bursts')), `recalled: ${all.join(' | ')}`);
-    assert.ok(!all.some((t) => t.includes('loose RJ45')), 'logs older than 7 days are not pulled by the rule channel');
+    assert.ok(
+      all.some((t) => t.includes('TCP RST bursts')),
+      `recalled: ${all.join(' | ')}`,
+    );
+    assert.ok(
+      !all.some((t) => t.includes('loose RJ45')),
+      'logs older than 7 days are not pulled by the rule channel',
+    );
     assert.ok(!rule.some((t) => t.includes('HMI-12')), 'logs without a shared entity are not pulled');
   });
 
@@ -62,12 +91,31 @@ describe('recall', () => {
       'The SCADA historian samples the polled registers once a minute',
     ];
     for (const text of texts) await svc.remember({ text, project_id: 'budget' });
-    assert.equal((await svc.list({ project_id: 'budget' })).total, texts.length, 'distinct facts are all kept');
-    const wide = await svc.recall({ query: 'how often do the gateways poll Modbus registers', project_ids: ['budget'], top_k: 8, token_budget: 5000, min_similarity: 0 });
-    const narrow = await svc.recall({ query: 'how often do the gateways poll Modbus registers', project_ids: ['budget'], top_k: 8, token_budget: 120, min_similarity: 0 });
+    assert.equal(
+      (await svc.list({ project_id: 'budget' })).total,
+      texts.length,
+      'distinct facts are all kept',
+    );
+    const wide = await svc.recall({
+      query: 'how often do the gateways poll Modbus registers',
+      project_ids: ['budget'],
+      top_k: 8,
+      token_budget: 5000,
+      min_similarity: 0,
+    });
+    const narrow = await svc.recall({
+      query: 'how often do the gateways poll Modbus registers',
+      project_ids: ['budget'],
+      top_k: 8,
+      token_budget: 120,
+      min_similarity: 0,
+    });
     assert.ok(wide.items.length > narrow.items.length, `${wide.items.length} vs ${narrow.items.length}`);
     assert.ok(narrow.items.length >= 1);
-    assert.ok(narrow.tokens <= 120 && estimateTokens(narrow.block) <= 120, `block of ${narrow.tokens} tokens`);
+    assert.ok(
+      narrow.tokens <= 120 && estimateTokens(narrow.block) <= 120,
+      `block of ${narrow.tokens} tokens`,
+    );
     assert.deepEqual(
       narrow.items.map((i) => i.memory.id),
       wide.items.slice(0, narrow.items.length).map((i) => i.memory.id),
@@ -76,8 +124,15 @@ describe('recall', () => {
   });
 
   test('recalled memories are marked used; pending and low-confidence ones are never recalled', async () => {
-    const pending = await svc.remember({ text: 'Rotate the MQTT broker password every quarter', project_id: 'use', pending: true });
-    const used = await svc.remember({ text: 'The MQTT broker listens on port 8883 with TLS', project_id: 'use' });
+    const pending = await svc.remember({
+      text: 'Rotate the MQTT broker password every quarter',
+      project_id: 'use',
+      pending: true,
+    });
+    const used = await svc.remember({
+      text: 'The MQTT broker listens on port 8883 with TLS',
+      project_id: 'use',
+    });
     const r = await svc.recall({ query: 'MQTT broker', project_ids: ['use'] });
     assert.ok(r.items.some((i) => i.memory.id === used.id));
     assert.ok(!r.items.some((i) => i.memory.id === pending.id), 'pending memories wait for review');
@@ -91,25 +146,55 @@ describe('recall', () => {
 
   test('isolation: 20 projects with overlapping topics never leak into each other; global memories reach all', async () => {
     now = new Date('2026-11-25T10:00:00.000Z');
-    const topics = ['Modbus timeout', 'database backup', 'deploy with Helm', 'Kafka consumer lag', 'TLS certificates'];
+    const topics = [
+      'Modbus timeout',
+      'database backup',
+      'deploy with Helm',
+      'Kafka consumer lag',
+      'TLS certificates',
+    ];
     for (let p = 0; p < 20; p++) {
       for (const [t, topic] of topics.entries()) {
-        await svc.remember({ text: `Project ${p}: the ${topic} setting is ${100 + p * 7 + t} for site P${p}`, project_id: `proj-${p}` });
+        await svc.remember({
+          text: `Project ${p}: the ${topic} setting is ${100 + p * 7 + t} for site P${p}`,
+          project_id: `proj-${p}`,
+        });
       }
     }
-    const globalFact = await svc.remember({ text: 'Company rule: every Modbus timeout change needs a change ticket', project_id: 'proj-0' });
+    const globalFact = await svc.remember({
+      text: 'Company rule: every Modbus timeout change needs a change ticket',
+      project_id: 'proj-0',
+    });
     await svc.promote({ id: globalFact.id! });
     for (let p = 0; p < 20; p++) {
       for (const topic of topics) {
-        const r = await svc.recall({ query: `what is the ${topic} setting`, project_ids: [`proj-${p}`], top_k: 5, min_confidence: 0, mark_used: false });
+        const r = await svc.recall({
+          query: `what is the ${topic} setting`,
+          project_ids: [`proj-${p}`],
+          top_k: 5,
+          min_confidence: 0,
+          mark_used: false,
+        });
         for (const i of r.items) {
-          assert.ok(i.memory.project_id === `proj-${p}` || i.memory.project_id === 'global', `proj-${p} recalled ${i.memory.project_id}: ${i.memory.text}`);
+          assert.ok(
+            i.memory.project_id === `proj-${p}` || i.memory.project_id === 'global',
+            `proj-${p} recalled ${i.memory.project_id}: ${i.memory.text}`,
+          );
         }
       }
     }
     const r = await svc.recall({ query: 'Modbus timeout change ticket', project_ids: ['proj-13'], top_k: 5 });
-    assert.ok(r.items.some((i) => i.memory.id === globalFact.id), 'a promoted memory is recalled in every project');
+    assert.ok(
+      r.items.some((i) => i.memory.id === globalFact.id),
+      'a promoted memory is recalled in every project',
+    );
     const audit = svc.auditList({ memory_id: globalFact.id! });
-    assert.ok(audit.some((e) => e.action === 'promote' && JSON.stringify(e.changes?.project_id) === JSON.stringify(['proj-0', 'global'])));
+    assert.ok(
+      audit.some(
+        (e) =>
+          e.action === 'promote' &&
+          JSON.stringify(e.changes?.project_id) === JSON.stringify(['proj-0', 'global']),
+      ),
+    );
   });
 });

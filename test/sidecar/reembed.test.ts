@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { CancelledError, EmbeddingError } from '../../sidecar/errors';
 import { MnemoService } from '../../sidecar/service';
-import { TEST_MODEL, cleanupDataDir, tempDataDir, inProcessService, testModelPath } from '../support/sidecarSession';
+import {
+  TEST_MODEL,
+  cleanupDataDir,
+  tempDataDir,
+  inProcessService,
+  testModelPath,
+} from '../support/sidecarSession';
 
 const dataDir = tempDataDir();
 // The same real weights published under a second model id: a different model as far as the store knows.
@@ -28,7 +34,11 @@ after(() => cleanupDataDir(dataDir));
 test('a model change queues captures, re-embedding can be cancelled, then migrates everything and switches over', async () => {
   const a = service(TEST_MODEL);
   await a.start();
-  const texts = ['I always use vim, never suggest nano', 'The PLC-3000 Modbus timeout is 1500 ms', 'Backups run nightly at 01:00 UTC'];
+  const texts = [
+    'I always use vim, never suggest nano',
+    'The PLC-3000 Modbus timeout is 1500 ms',
+    'Backups run nightly at 01:00 UTC',
+  ];
   for (const text of texts) await a.remember({ text, project_id: 'mig' });
   const before = await a.list({ project_id: 'mig' });
   await a.dispose();
@@ -36,17 +46,30 @@ test('a model change queues captures, re-embedding can be cancelled, then migrat
   const b = service('Mnemo/minilm-v2-copy', true);
   await b.start();
   try {
-    await assert.rejects(b.requireModel(), (e: unknown) => e instanceof EmbeddingError && /Re-embed Memories/.test(e.message));
+    await assert.rejects(
+      b.requireModel(),
+      (e: unknown) => e instanceof EmbeddingError && /Re-embed Memories/.test(e.message),
+    );
     const status = await b.computeStatus();
     assert.equal(status.health, 'warning');
     assert.match(status.message, /Re-embed/);
     // Keyword search and listing still work on the old collection; a capture waits in the queue.
     assert.equal((await b.search({ query: 'vim', mode: 'keyword', project_id: 'mig' })).items.length, 1);
-    await b.capture({ project_id: 'mig', source_type: 'chat', messages: [{ role: 'user', content: 'We decided that the gateway restarts every Sunday at 02:00.', id: 'c1' }] });
+    await b.capture({
+      project_id: 'mig',
+      source_type: 'chat',
+      messages: [
+        { role: 'user', content: 'We decided that the gateway restarts every Sunday at 02:00.', id: 'c1' },
+      ],
+    });
     assert.equal((await b.computeStatus()).queued, 1);
 
     await assert.rejects(b.reembed({}, { isCancellationRequested: true }), CancelledError);
-    assert.equal(b.store.active?.model, `local:${TEST_MODEL}`, 'a cancelled run leaves the old collection active');
+    assert.equal(
+      b.store.active?.model,
+      `local:${TEST_MODEL}`,
+      'a cancelled run leaves the old collection active',
+    );
     assert.equal((await b.list({ project_id: 'mig' })).total, before.total);
 
     const r = await b.reembed({});
@@ -54,7 +77,11 @@ test('a model change queues captures, re-embedding can be cancelled, then migrat
     assert.equal(r.model, 'local:Mnemo/minilm-v2-copy');
     assert.equal(b.store.active?.model, 'local:Mnemo/minilm-v2-copy');
     const after = await b.list({ project_id: 'mig' });
-    assert.deepEqual(after.items.map((m) => m.id).sort(), before.items.map((m) => m.id).sort(), 'every memory migrated, ids kept');
+    assert.deepEqual(
+      after.items.map((m) => m.id).sort(),
+      before.items.map((m) => m.id).sort(),
+      'every memory migrated, ids kept',
+    );
     assert.ok(after.items.every((m) => m.embedding_model === 'local:Mnemo/minilm-v2-copy'));
     assert.equal(await b.flush(60_000), 0, 'the queued capture drains after the switch');
     const recall = await b.recall({ query: 'which editor should you use?', project_ids: ['mig'] });

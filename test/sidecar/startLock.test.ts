@@ -8,22 +8,26 @@ import { cleanupDataDir, tempDataDir } from '../support/sidecarSession';
 // After ENOSPC the start lock was left 0 bytes long, read as pid 0, and pidAlive(0) is true (kill(0, 0)
 // signals our own process group): every later command waited 60 s and failed until someone deleted it.
 for (const content of ['', '0', '-1', 'garbage']) {
-  test(`a start lock holding ${JSON.stringify(content)} is stale: Chroma starts instead of a 60 s lockout`, { timeout: 50_000 }, async () => {
-    const dataDir = tempDataDir();
-    const lock = join(dataDir, 'chroma', 'mnemo-start.lock');
-    mkdirSync(join(dataDir, 'chroma'), { recursive: true });
-    writeFileSync(lock, content);
-    const old = new Date(Date.now() - 10_000);
-    utimesSync(lock, old, old);
-    const sup = new ChromaSupervisor({ dataDir });
-    try {
-      const ep = await sup.ensure();
-      assert.equal(ep.host, '127.0.0.1');
-      assert.ok(sup.childPid, 'this process started the server');
-      assert.equal(existsSync(lock), false, 'the lock is released after the start');
-    } finally {
-      await sup.stop();
-      cleanupDataDir(dataDir);
-    }
-  });
+  test(
+    `a start lock holding ${JSON.stringify(content)} is stale: Chroma starts instead of a 60 s lockout`,
+    { timeout: 50_000 },
+    async () => {
+      const dataDir = tempDataDir();
+      const lock = join(dataDir, 'chroma', 'mnemo-start.lock');
+      mkdirSync(join(dataDir, 'chroma'), { recursive: true });
+      writeFileSync(lock, content);
+      const old = new Date(Date.now() - 10_000);
+      utimesSync(lock, old, old);
+      const sup = new ChromaSupervisor({ dataDir });
+      try {
+        const ep = await sup.ensure();
+        assert.equal(ep.host, '127.0.0.1');
+        assert.ok(sup.childPid, 'this process started the server');
+        assert.equal(existsSync(lock), false, 'the lock is released after the start');
+      } finally {
+        await sup.stop();
+        cleanupDataDir(dataDir);
+      }
+    },
+  );
 }

@@ -50,5 +50,9 @@ test('a vector of the wrong dimension is refused with both dimensions named, and
     return true;
   });
   assert.equal(await store.count(), 1);
-  assert.equal(await store.useModel('other-model', 8), false, 'a different model does not switch the active collection');
+  assert.equal(
+    await store.useModel('other-model', 8),
+    false,
+    'a different model does not switch the active collection',
+  );
 });

@@ -45,7 +45,13 @@ export async function startFakeLlm(): Promise<FakeLlmServer> {
       } catch {
         body = {};
       }
-      const s: SeenRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, raw, body };
+      const s: SeenRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        raw,
+        body,
+      };
       seen.push(s);
       handler(s, res, seen.length);
     });
@@ -76,7 +82,12 @@ export function completion(content: string, usage = { prompt_tokens: 321, comple
   };
 }
 
-export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 

@@ -6,11 +6,26 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createMessageConnection, NotificationType0, RequestType, RequestType0, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import {
+  createMessageConnection,
+  NotificationType0,
+  RequestType,
+  RequestType0,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
 import { resolveConfig, type SidecarConfigInput } from '../../sidecar/config';
 import { createEmbeddingProvider } from '../../sidecar/embed/index';
 import { MnemoService } from '../../sidecar/service';
-import { LogNotification, MemoriesChangedNotification, StatusNotification, type LogParams, type MemoriesChangedParams, type StatusParams } from '../../sidecar/protocol';
+import {
+  LogNotification,
+  MemoriesChangedNotification,
+  StatusNotification,
+  type LogParams,
+  type MemoriesChangedParams,
+  type StatusParams,
+} from '../../sidecar/protocol';
 
 export const REPO = resolve(__dirname, '..', '..');
 export const SIDECAR_JS = join(REPO, 'dist', 'sidecar.js');
@@ -30,15 +45,29 @@ export function testConfig(dataDir: string, extra: SidecarConfigInput = {}): Sid
   return {
     dataDir,
     ...extra,
-    embedding: { provider: 'local', model: TEST_MODEL, modelPath: testModelPath(), allowRemote: false, ...(extra.embedding ?? {}) },
+    embedding: {
+      provider: 'local',
+      model: TEST_MODEL,
+      modelPath: testModelPath(),
+      allowRemote: false,
+      ...(extra.embedding ?? {}),
+    },
     user: extra.user ?? 'tester@ci',
   };
 }
 
 /** The real service in this process (as the CLI runs it) on a test data folder and the test model. */
-export function inProcessService(dataDir: string, extra: SidecarConfigInput = {}, opts: { clock?: () => Date; background?: boolean } = {}): MnemoService {
+export function inProcessService(
+  dataDir: string,
+  extra: SidecarConfigInput = {},
+  opts: { clock?: () => Date; background?: boolean } = {},
+): MnemoService {
   const config = resolveConfig(testConfig(dataDir, extra));
-  const embedder = createEmbeddingProvider({ ...config.embedding, cacheDir: join(dataDir, 'models'), log: () => undefined });
+  const embedder = createEmbeddingProvider({
+    ...config.embedding,
+    cacheDir: join(dataDir, 'models'),
+    log: () => undefined,
+  });
   return new MnemoService({ config, embedder, clock: opts.clock, backgroundQueue: opts.background ?? false });
 }
 
@@ -59,8 +88,14 @@ export class SidecarSession {
   ) {}
 
   static async start(config: SidecarConfigInput, env: NodeJS.ProcessEnv = {}): Promise<SidecarSession> {
-    const proc = spawn(process.execPath, [SIDECAR_JS], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-    const conn = createMessageConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
+    const proc = spawn(process.execPath, [SIDECAR_JS], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
+    const conn = createMessageConnection(
+      new StreamMessageReader(proc.stdout!),
+      new StreamMessageWriter(proc.stdin!),
+    );
     const s = new SidecarSession(proc, conn, config.dataDir!);
     proc.stderr!.on('data', (d: Buffer) => s.stderr.push(d.toString()));
     conn.onNotification(StatusNotification, (p) => s.statuses.push(p));
@@ -68,7 +103,11 @@ export class SidecarSession {
     conn.onNotification(LogNotification, (p) => s.logs.push(p));
     conn.onError(() => undefined);
     conn.listen();
-    await conn.sendRequest(Initialize, { processId: process.pid, initializationOptions: config, capabilities: {} });
+    await conn.sendRequest(Initialize, {
+      processId: process.pid,
+      initializationOptions: config,
+      capabilities: {},
+    });
     return s;
   }
 
@@ -77,13 +116,19 @@ export class SidecarSession {
   }
 
   /** Polls until the predicate holds (or throws after the timeout). */
-  waitFor<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000): Promise<T> {
+  waitFor<T>(
+    what: string,
+    fn: () => Promise<T | undefined | false> | T | undefined | false,
+    timeoutMs = 60_000,
+  ): Promise<T> {
     return waitFor(what, fn, timeoutMs);
   }
 
   /** The pid of the Chroma server serving this data folder. */
   chromaPid(): number {
-    return (JSON.parse(readFileSync(join(this.dataDir, 'chroma', 'mnemo-server.json'), 'utf8')) as { pid: number }).pid;
+    return (
+      JSON.parse(readFileSync(join(this.dataDir, 'chroma', 'mnemo-server.json'), 'utf8')) as { pid: number }
+    ).pid;
   }
 
   async stop(): Promise<void> {
@@ -112,7 +157,9 @@ export class SidecarSession {
 /** Kills an orphaned Chroma server left by a kill -9'd sidecar and removes the folder. */
 export function cleanupDataDir(dataDir: string): void {
   try {
-    const info = JSON.parse(readFileSync(join(dataDir, 'chroma', 'mnemo-server.json'), 'utf8')) as { pid: number };
+    const info = JSON.parse(readFileSync(join(dataDir, 'chroma', 'mnemo-server.json'), 'utf8')) as {
+      pid: number;
+    };
     process.kill(info.pid, 'SIGKILL');
   } catch {
     // no server left
@@ -139,7 +186,11 @@ export function chromaServers(dataDir: string): number[] {
 }
 
 /** Polls every 100 ms until the predicate returns something truthy (or throws after the timeout, with the last error). */
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {

@@ -56,7 +56,13 @@ export function mountSmallDisk(bytes: number): SmallDisk | { skip: string } {
       rmSync(dir, { recursive: true, force: true });
     });
   } catch (e) {
-    reasons.push(`tmpfs: ${String((e as { stderr?: Buffer }).stderr ?? e).trim().split('\n')[0]}`);
+    reasons.push(
+      `tmpfs: ${
+        String((e as { stderr?: Buffer }).stderr ?? e)
+          .trim()
+          .split('\n')[0]
+      }`,
+    );
   }
   const image = `${dir}.img`;
   try {
@@ -69,7 +75,13 @@ export function mountSmallDisk(bytes: number): SmallDisk | { skip: string } {
       rmSync(dir, { recursive: true, force: true });
     });
   } catch (e) {
-    reasons.push(`loop device: ${String((e as { stderr?: Buffer }).stderr ?? e).trim().split('\n')[0]}`);
+    reasons.push(
+      `loop device: ${
+        String((e as { stderr?: Buffer }).stderr ?? e)
+          .trim()
+          .split('\n')[0]
+      }`,
+    );
   }
   rmSync(image, { force: true });
   rmSync(dir, { recursive: true, force: true });

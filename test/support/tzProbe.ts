@@ -22,7 +22,13 @@ async function main(): Promise<void> {
   now = new Date('2026-11-30T15:00:00.000Z');
   const stats = await svc.stats('tz');
   await svc.dispose();
-  process.stdout.write(JSON.stringify({ created, new_7d: stats.projects[0]?.new_7d ?? -1, offset: new Date().getTimezoneOffset() }) + '\n');
+  process.stdout.write(
+    JSON.stringify({
+      created,
+      new_7d: stats.projects[0]?.new_7d ?? -1,
+      offset: new Date().getTimezoneOffset(),
+    }) + '\n',
+  );
 }
 
 void main().then(

@@ -17,14 +17,20 @@ const REPO = join(__dirname, '..', '..');
 /** Every module specifier a TypeScript file imports or re-exports (static, type-only and `import('...')` types). */
 function importsOf(file: string): string[] {
   const src = readFileSync(file, 'utf8');
-  const specs = [...src.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'";]*?\bfrom\s*['"]([^'"]+)['"]/g), ...src.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)];
+  const specs = [
+    ...src.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'";]*?\bfrom\s*['"]([^'"]+)['"]/g),
+    ...src.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ];
   const bare = [...src.matchAll(/(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g)];
   return [...specs, ...bare].map((m) => m[1]!);
 }
 
 test('protocol.ts imports only vscode-jsonrpc and the data model', () => {
   const imports = importsOf(join(REPO, 'sidecar', 'protocol.ts'));
-  assert.ok(imports.includes('vscode-jsonrpc'), `expected protocol.ts to build its messages with vscode-jsonrpc, found ${imports.join(', ')}`);
+  assert.ok(
+    imports.includes('vscode-jsonrpc'),
+    `expected protocol.ts to build its messages with vscode-jsonrpc, found ${imports.join(', ')}`,
+  );
   const others = imports.filter((s) => s !== 'vscode-jsonrpc' && s !== './model');
   assert.deepEqual(others, [], `protocol.ts must be a leaf; it imports ${others.join(', ')}`);
 });
@@ -39,7 +45,9 @@ test('sidecar/shared/ (code both processes run) imports only node built-ins, the
   const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
   assert.ok(files.length >= 4, `expected the shared modules, found ${files.join(', ')}`);
   for (const f of files) {
-    const bad = importsOf(join(dir, f)).filter((s) => !s.startsWith('node:') && !/^\.\/\w+$/.test(s) && s !== '../protocol' && s !== '../model');
+    const bad = importsOf(join(dir, f)).filter(
+      (s) => !s.startsWith('node:') && !/^\.\/\w+$/.test(s) && s !== '../protocol' && s !== '../model',
+    );
     assert.deepEqual(bad, [], `sidecar/shared/${f} imports ${bad.join(', ')}`);
   }
 });
@@ -56,19 +64,30 @@ test('every request the extension or CLI sends has a handler bound in server.ts'
   registerHandlers(conn, {} as MnemoService, () => undefined);
   // The one request the sidecar sends: the extension answers it (src/ctx.ts).
   const toExtension = [protocol.LlmCompleteRequest.method];
-  const requests = (Object.values(protocol) as unknown[]).filter((v): v is RequestType<unknown, unknown, void> => v instanceof RequestType).map((r) => r.method);
+  const requests = (Object.values(protocol) as unknown[])
+    .filter((v): v is RequestType<unknown, unknown, void> => v instanceof RequestType)
+    .map((r) => r.method);
   assert.ok(requests.length >= 25, `expected the protocol's requests, found ${requests.length}`);
   const unbound = requests.filter((m) => !toExtension.includes(m) && !bound.includes(m));
   assert.deepEqual(unbound, [], `requests without a handler in server.ts: ${unbound.join(', ')}`);
   assert.equal(new Set(bound).size, bound.length, 'a request is bound twice');
-  assert.ok(readFileSync(join(REPO, 'src', 'ctx.ts'), 'utf8').includes('onRequest(client, LlmCompleteRequest'), 'the extension answers mnemo/llm/complete');
+  assert.ok(
+    readFileSync(join(REPO, 'src', 'ctx.ts'), 'utf8').includes('onRequest(client, LlmCompleteRequest'),
+    'the extension answers mnemo/llm/complete',
+  );
 });
 
 test('no import circles in sidecar/', async () => {
-  const graph = await madge(join(REPO, 'sidecar'), { fileExtensions: ['ts'], tsConfig: join(REPO, 'tsconfig.json') });
+  const graph = await madge(join(REPO, 'sidecar'), {
+    fileExtensions: ['ts'],
+    tsConfig: join(REPO, 'tsconfig.json'),
+  });
   const files = Object.keys(graph.obj());
   assert.ok(files.length > 40, `madge read ${files.length} files; expected the whole sidecar`);
-  assert.ok(files.includes('service.ts') && files.includes('protocol.ts'), 'madge should see service.ts and protocol.ts');
+  assert.ok(
+    files.includes('service.ts') && files.includes('protocol.ts'),
+    'madge should see service.ts and protocol.ts',
+  );
   const circles = graph.circular();
   assert.deepEqual(
     circles.map((c) => c.join(' > ')),

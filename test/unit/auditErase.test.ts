@@ -15,18 +15,62 @@ const secretText = 'The payroll export goes to the shared drive at \\\\fin-01\\p
 test('deleting a memory erases its text from every audit entry; the events stay', () => {
   const file = join(dir, 'delete.jsonl');
   const log = new AuditLog(file);
-  log.append([{ at, action: 'create', memory_id: 'mem_a', project_id: 'p', by: 'u', changes: { text: [null, secretText], status: [null, 'active'] } }]);
-  log.append([{ at, action: 'create', memory_id: 'mem_b', project_id: 'p', by: 'u', changes: { text: [null, 'Keep this one: port 5432.'] } }]);
-  log.append([{ at, action: 'confirm', memory_id: 'mem_a', project_id: 'p', by: 'u', changes: { status: ['active', 'confirmed'], confidence_score: [0.8, 1] } }]);
+  log.append([
+    {
+      at,
+      action: 'create',
+      memory_id: 'mem_a',
+      project_id: 'p',
+      by: 'u',
+      changes: { text: [null, secretText], status: [null, 'active'] },
+    },
+  ]);
+  log.append([
+    {
+      at,
+      action: 'create',
+      memory_id: 'mem_b',
+      project_id: 'p',
+      by: 'u',
+      changes: { text: [null, 'Keep this one: port 5432.'] },
+    },
+  ]);
+  log.append([
+    {
+      at,
+      action: 'confirm',
+      memory_id: 'mem_a',
+      project_id: 'p',
+      by: 'u',
+      changes: { status: ['active', 'confirmed'], confidence_score: [0.8, 1] },
+    },
+  ]);
   const sizeBefore = statSync(file).size;
-  log.append([{ at, action: 'delete', memory_id: 'mem_a', project_id: 'p', by: 'u', changes: { text: [secretText, null], source_ref: [['msg:m1', 'file:/x'], null] } }]);
+  log.append([
+    {
+      at,
+      action: 'delete',
+      memory_id: 'mem_a',
+      project_id: 'p',
+      by: 'u',
+      changes: { text: [secretText, null], source_ref: [['msg:m1', 'file:/x'], null] },
+    },
+  ]);
   log.close();
   const raw = readFileSync(file, 'utf8');
   assert.ok(!raw.includes('payroll'), 'the deleted text is nowhere in the file');
   const entries = new AuditLog(file).readAll();
-  assert.deepEqual(entries.map((e) => `${e.action} ${e.memory_id}`), ['create mem_a', 'create mem_b', 'confirm mem_a', 'delete mem_a'], 'every event is kept, in order');
+  assert.deepEqual(
+    entries.map((e) => `${e.action} ${e.memory_id}`),
+    ['create mem_a', 'create mem_b', 'confirm mem_a', 'delete mem_a'],
+    'every event is kept, in order',
+  );
   assert.deepEqual(entries[0]!.changes, { text: [null, '[erased]'], status: [null, 'active'] });
-  assert.deepEqual(entries[2]!.changes, { status: ['active', 'confirmed'], confidence_score: [0.8, 1] }, 'what is not content stays readable');
+  assert.deepEqual(
+    entries[2]!.changes,
+    { status: ['active', 'confirmed'], confidence_score: [0.8, 1] },
+    'what is not content stays readable',
+  );
   assert.equal(entries[1]!.changes!.text![1], 'Keep this one: port 5432.', 'other memories are untouched');
   assert.ok(statSync(file).size > sizeBefore, 'erasure rewrote lines in place, it did not drop any');
 });
@@ -34,9 +78,27 @@ test('deleting a memory erases its text from every audit entry; the events stay'
 test('editing a text erases the old text and keeps the new one', () => {
   const file = join(dir, 'edit.jsonl');
   const log = new AuditLog(file);
-  const e: AuditEntry[] = [{ at, action: 'create', memory_id: 'mem_c', project_id: 'p', by: 'u', changes: { text: [null, 'The staging password rotates on Monday.'] } }];
+  const e: AuditEntry[] = [
+    {
+      at,
+      action: 'create',
+      memory_id: 'mem_c',
+      project_id: 'p',
+      by: 'u',
+      changes: { text: [null, 'The staging password rotates on Monday.'] },
+    },
+  ];
   log.append(e);
-  log.append([{ at, action: 'update', memory_id: 'mem_c', project_id: 'p', by: 'u', changes: { text: ['The staging password rotates on Monday.', 'Staging credentials rotate monthly.'] } }]);
+  log.append([
+    {
+      at,
+      action: 'update',
+      memory_id: 'mem_c',
+      project_id: 'p',
+      by: 'u',
+      changes: { text: ['The staging password rotates on Monday.', 'Staging credentials rotate monthly.'] },
+    },
+  ]);
   log.close();
   const raw = readFileSync(file, 'utf8');
   assert.ok(!raw.includes('rotates on Monday'));
@@ -48,27 +110,67 @@ test('another process appending to the same log meanwhile loses nothing (erasure
   const file = join(dir, 'shared.jsonl');
   const a = new AuditLog(file);
   const b = new AuditLog(file);
-  a.append([{ at, action: 'create', memory_id: 'mem_d', project_id: 'p', by: 'a', changes: { text: [null, 'A fact to delete later on.'] } }]);
+  a.append([
+    {
+      at,
+      action: 'create',
+      memory_id: 'mem_d',
+      project_id: 'p',
+      by: 'a',
+      changes: { text: [null, 'A fact to delete later on.'] },
+    },
+  ]);
   b.append([{ at, action: 'create', memory_id: 'mem_e', project_id: 'p', by: 'b' }]);
   a.append([{ at, action: 'delete', memory_id: 'mem_d', project_id: 'p', by: 'a' }]);
   b.append([{ at, action: 'confirm', memory_id: 'mem_e', project_id: 'p', by: 'b' }]);
   a.close();
   b.close();
-  assert.deepEqual(new AuditLog(file).readAll().map((e) => `${e.action} ${e.memory_id}`), ['create mem_d', 'create mem_e', 'delete mem_d', 'confirm mem_e']);
+  assert.deepEqual(
+    new AuditLog(file).readAll().map((e) => `${e.action} ${e.memory_id}`),
+    ['create mem_d', 'create mem_e', 'delete mem_d', 'confirm mem_e'],
+  );
 });
 
 test('a batch with a delete and other events of the same memory (a backup import) keeps every event', () => {
   const file = join(dir, 'batch.jsonl');
   const log = new AuditLog(file);
   log.append([
-    { at, action: 'create', memory_id: 'mem_f', project_id: 'p', by: 'u', changes: { text: [null, 'Imported text that was deleted later.'] } },
-    { at, action: 'confirm', memory_id: 'mem_f', project_id: 'p', by: 'u', changes: { status: ['active', 'confirmed'] } },
+    {
+      at,
+      action: 'create',
+      memory_id: 'mem_f',
+      project_id: 'p',
+      by: 'u',
+      changes: { text: [null, 'Imported text that was deleted later.'] },
+    },
+    {
+      at,
+      action: 'confirm',
+      memory_id: 'mem_f',
+      project_id: 'p',
+      by: 'u',
+      changes: { status: ['active', 'confirmed'] },
+    },
     { at, action: 'delete', memory_id: 'mem_f', project_id: 'p', by: 'u' },
-    { at, action: 'create', memory_id: 'mem_f', project_id: 'p', by: 'u', changes: { text: [null, 'Learned again afterwards.'] } },
+    {
+      at,
+      action: 'create',
+      memory_id: 'mem_f',
+      project_id: 'p',
+      by: 'u',
+      changes: { text: [null, 'Learned again afterwards.'] },
+    },
   ]);
   log.close();
   const entries = new AuditLog(file).readAll();
-  assert.deepEqual(entries.map((e) => e.action), ['create', 'confirm', 'delete', 'create']);
+  assert.deepEqual(
+    entries.map((e) => e.action),
+    ['create', 'confirm', 'delete', 'create'],
+  );
   assert.deepEqual(entries[0]!.changes!.text, [null, '[erased]']);
-  assert.deepEqual(entries[3]!.changes!.text, [null, 'Learned again afterwards.'], 'what came after the delete stays');
+  assert.deepEqual(
+    entries[3]!.changes!.text,
+    [null, 'Learned again afterwards.'],
+    'what came after the delete stays',
+  );
 });

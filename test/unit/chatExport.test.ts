@@ -43,7 +43,10 @@ test('a VS Code chat export becomes one session of questions and answers, with t
 });
 
 test('a list of exported sessions gives one session each', () => {
-  const one = (id: string) => ({ sessionId: id, requests: [{ message: { text: `question ${id}` }, response: [{ value: `answer ${id}` }] }] });
+  const one = (id: string) => ({
+    sessionId: id,
+    requests: [{ message: { text: `question ${id}` }, response: [{ value: `answer ${id}` }] }],
+  });
   const sessions = parseChatJson([one('a'), one('b')]);
   assert.deepEqual(
     sessions.map((s) => [s.session_id, s.messages.map((m) => m.content)]),
@@ -57,7 +60,12 @@ test('a list of exported sessions gives one session each', () => {
 test('OpenAI-style messages (plain or {messages}) keep roles, ids and timestamps; empty contents are skipped', () => {
   const [s] = parseChatJson([
     { role: 'system', content: 'be brief' },
-    { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image_url' }], id: 'u1', created_at: '2026-01-02T03:04:05Z' },
+    {
+      role: 'user',
+      content: [{ type: 'text', text: 'hi' }, { type: 'image_url' }],
+      id: 'u1',
+      created_at: '2026-01-02T03:04:05Z',
+    },
     { role: 'assistant', content: '' },
     { role: 'assistant', content: 'hello', name: 'bot' },
   ]);
@@ -80,7 +88,8 @@ test('unknown shapes are refused with one sentence', () => {
   const refuse = (doc: unknown, message: RegExp) =>
     assert.throws(
       () => parseChatJson(doc),
-      (err: unknown) => err instanceof ChatParseError && message.test(err.message) && !err.message.includes('\n'),
+      (err: unknown) =>
+        err instanceof ChatParseError && message.test(err.message) && !err.message.includes('\n'),
     );
   refuse({ foo: 1 }, /not a VS Code chat export/);
   refuse([], /empty list/);

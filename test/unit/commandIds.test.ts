@@ -58,15 +58,20 @@ test('every contributed command is registered exactly once, and nothing else is'
 test('menus and welcome views name only contributed commands', () => {
   const known = new Set(contributed);
   for (const [menu, entries] of Object.entries(manifest.contributes.menus)) {
-    for (const e of entries) assert.ok(known.has(e.command), `${menu} names ${e.command}, which is not contributed`);
+    for (const e of entries)
+      assert.ok(known.has(e.command), `${menu} names ${e.command}, which is not contributed`);
   }
   for (const w of manifest.contributes.viewsWelcome ?? []) {
-    for (const m of w.contents.matchAll(/\(command:(mnemo\.[\w.]+)/g)) assert.ok(known.has(m[1]), `a welcome view links ${m[1]}`);
+    for (const m of w.contents.matchAll(/\(command:(mnemo\.[\w.]+)/g))
+      assert.ok(known.has(m[1]), `a welcome view links ${m[1]}`);
   }
 });
 
 test('view ids match the contributed views', () => {
-  const views = Object.values(manifest.contributes.views).flat().map((v) => v.id).sort();
+  const views = Object.values(manifest.contributes.views)
+    .flat()
+    .map((v) => v.id)
+    .sort();
   assert.deepEqual(Object.values(ViewId).sort(), views);
 });
 
@@ -76,7 +81,8 @@ test('no file of src/ spells a command id as a string literal outside src/comman
   for (const { file, text } of sources('src')) {
     if (file === join('src', 'commandIds.ts')) continue;
     const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-    for (const m of code.matchAll(/['"`](mnemo\.[\w.]+)['"`]/g)) if (ids.has(m[1])) offenders.push(`${file}: ${m[1]}`);
+    for (const m of code.matchAll(/['"`](mnemo\.[\w.]+)['"`]/g))
+      if (ids.has(m[1])) offenders.push(`${file}: ${m[1]}`);
   }
   assert.deepEqual(offenders, []);
 });

@@ -5,7 +5,12 @@ import { tallyCounts } from '../../sidecar/counts';
 import { describeScope, scopeCounts, treeCounts } from '../../src/views/counts';
 
 type M = Pick<Memory, 'project_id' | 'status' | 'category' | 'source_type'>;
-const m = (project_id: string, status: M['status'], category: M['category'] = 'instruction', source_type: M['source_type'] = 'manual'): M => ({
+const m = (
+  project_id: string,
+  status: M['status'],
+  category: M['category'] = 'instruction',
+  source_type: M['source_type'] = 'manual',
+): M => ({
   project_id,
   status,
   category,
@@ -27,7 +32,10 @@ const STORE: M[] = [
 test('the sidecar tallies memories per project, status, category and source, leaving out empty groups', () => {
   const r = tallyCounts(STORE);
   assert.equal(r.total, STORE.length);
-  assert.equal(r.groups.reduce((n, g) => n + g.count, 0), STORE.length);
+  assert.equal(
+    r.groups.reduce((n, g) => n + g.count, 0),
+    STORE.length,
+  );
   assert.deepEqual(
     r.groups.find((g) => g.project_id === 'acme' && g.status === 'active'),
     { project_id: 'acme', status: 'active', category: 'instruction', source_type: 'manual', count: 2 },
@@ -56,15 +64,22 @@ test('status bar, badge and Other projects share one scope: the workspace projec
   assert.equal(s.memories, 4, 'wrong and archived memories are not counted as memories');
   assert.equal(s.pending, 1, 'a pending memory of a project outside the workspace is not in the badge');
   assert.equal(s.retired, 2);
-  assert.deepEqual(s.others, [{ projectId: 'old-repo', memories: 2, pending: 1 }], 'a project with only wrong memories is not listed');
+  assert.deepEqual(
+    s.others,
+    [{ projectId: 'old-repo', memories: 2, pending: 1 }],
+    'a project with only wrong memories is not listed',
+  );
 });
 
 test('a workspace project without memories still has its row, at zero', () => {
   const s = scopeCounts([], ['empty', 'global']);
-  assert.deepEqual(s.workspace.map((p) => [p.projectId, p.memories]), [
-    ['empty', 0],
-    ['global', 0],
-  ]);
+  assert.deepEqual(
+    s.workspace.map((p) => [p.projectId, p.memories]),
+    [
+      ['empty', 0],
+      ['global', 0],
+    ],
+  );
   assert.equal(s.others.length, 0);
 });
 
@@ -77,5 +92,8 @@ test('the scope is said in words, naming the projects counted and what is left o
     '2 marked wrong or archived, not counted',
     '2 memories in 1 other project (under "Other projects")',
   ]);
-  assert.deepEqual(describeScope(scopeCounts([], ['global']), label), ["0 memories in this workspace's projects (Global)", 'nothing waiting for review']);
+  assert.deepEqual(describeScope(scopeCounts([], ['global']), label), [
+    "0 memories in this workspace's projects (Global)",
+    'nothing waiting for review',
+  ]);
 });

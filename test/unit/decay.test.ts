@@ -40,7 +40,11 @@ test('decay applies 0.95 per full month: 1, 2 and 13 months', () => {
     assert.equal(step.months, months, asOf);
     assert.ok(Math.abs(step.after - 0.8 * 0.95 ** months) < 1e-4, `${asOf}: ${step.after}`);
   }
-  assert.deepEqual(planDecay([mem('a', 0.8, T0)], new Date('2026-02-15T09:59:59.000Z')), [], 'less than a full month: nothing');
+  assert.deepEqual(
+    planDecay([mem('a', 0.8, T0)], new Date('2026-02-15T09:59:59.000Z')),
+    [],
+    'less than a full month: nothing',
+  );
 });
 
 test('applying a plan moves the anchor by whole months, so the same month is never applied twice', () => {
@@ -57,7 +61,11 @@ test('applying a plan moves the anchor by whole months, so the same month is nev
 
 test('under the floor a memory is archived, tombstones and archived memories are left alone', () => {
   const steps = planDecay(
-    [mem('low', 0.105, T0), mem('wrong', 0, T0, { status: 'wrong' }), mem('old', 0.05, T0, { status: 'archived' })],
+    [
+      mem('low', 0.105, T0),
+      mem('wrong', 0, T0, { status: 'wrong' }),
+      mem('old', 0.05, T0, { status: 'archived' }),
+    ],
     new Date('2026-02-16T00:00:00.000Z'),
   );
   assert.equal(steps.length, 1);
@@ -68,7 +76,11 @@ test('under the floor a memory is archived, tombstones and archived memories are
 test('confirmed and recently used memories decay slower', () => {
   const asOf = new Date('2026-03-15T10:00:00.000Z');
   const [plain, confirmed, used] = planDecay(
-    [mem('p', 0.8, T0), mem('c', 0.8, T0, { status: 'confirmed' }), mem('u', 0.8, T0, { last_used_at: '2026-03-10T00:00:00.000Z', use_count: 2 })],
+    [
+      mem('p', 0.8, T0),
+      mem('c', 0.8, T0, { status: 'confirmed' }),
+      mem('u', 0.8, T0, { last_used_at: '2026-03-10T00:00:00.000Z', use_count: 2 }),
+    ],
     asOf,
   );
   assert.ok(confirmed.after > plain.after);
@@ -85,7 +97,11 @@ test('month arithmetic is UTC and clamps month ends', () => {
 test('decay refuses an as-of date in the future (beyond a day of slack), in one sentence', () => {
   const now = new Date('2026-12-01T08:00:00Z');
   assert.equal(futureAsOfError(new Date('2026-12-01T00:00:00Z'), now), undefined);
-  assert.equal(futureAsOfError(new Date('2026-12-02T00:00:00Z'), now), undefined, 'tomorrow in UTC is today somewhere');
+  assert.equal(
+    futureAsOfError(new Date('2026-12-02T00:00:00Z'), now),
+    undefined,
+    'tomorrow in UTC is today somewhere',
+  );
   assert.equal(futureAsOfError(new Date('2020-01-01T00:00:00Z'), now), undefined);
   assert.equal(
     futureAsOfError(new Date('2100-01-01T00:00:00Z'), now),

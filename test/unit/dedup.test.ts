@@ -32,7 +32,14 @@ function memory(id: string, over: Partial<Memory> = {}): Memory {
 }
 
 function candidate(over: Partial<DedupCandidate> = {}): DedupCandidate {
-  return { id: 'new', text: 'Set the retry limit to 5', category: 'instruction', project_id: 'p1', vector: [1, 0], ...over };
+  return {
+    id: 'new',
+    text: 'Set the retry limit to 5',
+    category: 'instruction',
+    project_id: 'p1',
+    vector: [1, 0],
+    ...over,
+  };
 }
 
 test('a candidate nothing resembles is new', () => {
@@ -43,21 +50,36 @@ test('a candidate nothing resembles is new', () => {
 
 test('the same text stored is a duplicate at distance 0, even when a neighbour is nearer in another memory', () => {
   const stored = memory('new');
-  const d = decideDedup(candidate(), { sameId: stored, neighbour: { memory: memory('m2'), distance: 0.01 } }, LIMIT);
+  const d = decideDedup(
+    candidate(),
+    { sameId: stored, neighbour: { memory: memory('m2'), distance: 0.01 } },
+    LIMIT,
+  );
   assert.deepEqual(d, { kind: 'duplicate', of: stored, distance: 0, via: 'same-id' });
 });
 
 test('a neighbour under the limit is a duplicate; at the limit it is not', () => {
   const m = memory('m1');
-  assert.deepEqual(decideDedup(candidate(), { neighbour: { memory: m, distance: 0.1 } }, LIMIT), { kind: 'duplicate', of: m, distance: 0.1, via: 'neighbour' });
+  assert.deepEqual(decideDedup(candidate(), { neighbour: { memory: m, distance: 0.1 } }, LIMIT), {
+    kind: 'duplicate',
+    of: m,
+    distance: 0.1,
+    via: 'neighbour',
+  });
   assert.equal(decideDedup(candidate(), { neighbour: { memory: m, distance: LIMIT } }, LIMIT).kind, 'new');
 });
 
 test('a match marked wrong blocks the candidate, whichever way it was found', () => {
   const wrong = memory('m1', { status: 'wrong' });
   assert.equal(decideDedup(candidate(), { sameId: wrong }, LIMIT).kind, 'blocked');
-  assert.equal(decideDedup(candidate(), { neighbour: { memory: wrong, distance: 0.05 } }, LIMIT).kind, 'blocked');
-  assert.equal(decideDedup(candidate(), { earlier: [{ memory: wrong, vector: [1, 0] }] }, LIMIT).kind, 'blocked');
+  assert.equal(
+    decideDedup(candidate(), { neighbour: { memory: wrong, distance: 0.05 } }, LIMIT).kind,
+    'blocked',
+  );
+  assert.equal(
+    decideDedup(candidate(), { earlier: [{ memory: wrong, vector: [1, 0] }] }, LIMIT).kind,
+    'blocked',
+  );
 });
 
 test('an earlier memory of the batch counts only in the same project and category, by cosine distance', () => {
@@ -65,7 +87,10 @@ test('an earlier memory of the batch counts only in the same project and categor
   const otherCategory = { memory: memory('e2', { category: 'persona' }), vector: [1, 0] };
   const otherProject = { memory: memory('e3', { project_id: 'p2' }), vector: [1, 0] };
   const orthogonal = { memory: memory('e4'), vector: [0, 1] };
-  assert.equal(decideDedup(candidate(), { earlier: [otherCategory, otherProject, orthogonal] }, LIMIT).kind, 'new');
+  assert.equal(
+    decideDedup(candidate(), { earlier: [otherCategory, otherProject, orthogonal] }, LIMIT).kind,
+    'new',
+  );
   const d = decideDedup(candidate(), { earlier: [otherCategory, same] }, LIMIT);
   assert.equal(d.kind, 'duplicate');
   assert.equal(d.kind === 'duplicate' && d.of.id, 'e1');
@@ -80,7 +105,11 @@ test('an earlier memory with the candidate id is the same text (distance 0), wha
 
 test('a stored neighbour wins over an earlier memory of the batch', () => {
   const n = memory('stored');
-  const d = decideDedup(candidate(), { neighbour: { memory: n, distance: 0.1 }, earlier: [{ memory: memory('e1'), vector: [1, 0] }] }, LIMIT);
+  const d = decideDedup(
+    candidate(),
+    { neighbour: { memory: n, distance: 0.1 }, earlier: [{ memory: memory('e1'), vector: [1, 0] }] },
+    LIMIT,
+  );
   assert.equal(d.kind === 'duplicate' && d.of.id, 'stored');
 });
 

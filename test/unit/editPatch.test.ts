@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Memory } from '../../sidecar/model';
-import { describePatch, editPatch, formValues, savedMessage, validateEdit } from '../../src/commands/editPatch';
+import {
+  describePatch,
+  editPatch,
+  formValues,
+  savedMessage,
+  validateEdit,
+} from '../../src/commands/editPatch';
 
 const M: Memory = {
   id: 'mem_0123456789abcdef',
@@ -42,21 +48,48 @@ test('saving untouched values changes nothing', () => {
 
 test('fixing a typo changes only the text: category and actionable stay as they were', () => {
   const before = formValues(M);
-  const patch = editPatch(before, { ...before, text: 'Deploy the gateway with `make release`, never by hand.' });
+  const patch = editPatch(before, {
+    ...before,
+    text: 'Deploy the gateway with `make release`, never by hand.',
+  });
   assert.deepEqual(patch, { text: 'Deploy the gateway with `make release`, never by hand.' });
   assert.equal(savedMessage(M, patch), 'Updated “Deploy the gateway with `make release`,…”: text');
 });
 
 test('each changed field is saved and said', () => {
   const before = formValues(M);
-  const patch = editPatch(before, { text: `  ${M.text}  `, category: 'persona', confidence: '70', actionable: false, sources: 'src/deploy.ts:12, docs/deploy.md:3' });
-  assert.deepEqual(patch, { category: 'persona', confidence_score: 0.7, is_actionable: false, source_ref: ['src/deploy.ts:12', 'docs/deploy.md:3'] });
-  assert.deepEqual(describePatch(M, patch), ['category Instruction → Persona', 'confidence 86% → 70%', 'no longer actionable', 'sources (2)']);
+  const patch = editPatch(before, {
+    text: `  ${M.text}  `,
+    category: 'persona',
+    confidence: '70',
+    actionable: false,
+    sources: 'src/deploy.ts:12, docs/deploy.md:3',
+  });
+  assert.deepEqual(patch, {
+    category: 'persona',
+    confidence_score: 0.7,
+    is_actionable: false,
+    source_ref: ['src/deploy.ts:12', 'docs/deploy.md:3'],
+  });
+  assert.deepEqual(describePatch(M, patch), [
+    'category Instruction → Persona',
+    'confidence 86% → 70%',
+    'no longer actionable',
+    'sources (2)',
+  ]);
 });
 
 test('whitespace around the text or sources and a fraction of a percent are not changes', () => {
   const before = formValues(M);
-  assert.deepEqual(editPatch(before, { ...before, text: `${M.text}\n`, confidence: '86.2', sources: ' src/deploy.ts:12 ,\n msg:m5 \n' }), {});
+  assert.deepEqual(
+    editPatch(before, {
+      ...before,
+      text: `${M.text}\n`,
+      confidence: '86.2',
+      sources: ' src/deploy.ts:12 ,\n msg:m5 \n',
+    }),
+    {},
+  );
 });
 
 test('values that cannot be saved are refused with one sentence', () => {

@@ -28,10 +28,15 @@ const MODEL_DIR = path.join(MODELS_ROOT, MODEL);
 /** Makes sure the real weights are there, running scripts/fetch-model.sh once if not. */
 function ensureModel(): void {
   const ok = (): boolean =>
-    ['config.json', 'tokenizer.json', 'tokenizer_config.json'].every((f) => fs.existsSync(path.join(MODEL_DIR, f))) &&
-    (fs.existsSync(path.join(MODEL_DIR, 'onnx', 'model_quantized.onnx')) || fs.existsSync(path.join(MODEL_DIR, 'onnx', 'model.onnx')));
+    ['config.json', 'tokenizer.json', 'tokenizer_config.json'].every((f) =>
+      fs.existsSync(path.join(MODEL_DIR, f)),
+    ) &&
+    (fs.existsSync(path.join(MODEL_DIR, 'onnx', 'model_quantized.onnx')) ||
+      fs.existsSync(path.join(MODEL_DIR, 'onnx', 'model.onnx')));
   if (ok()) return;
-  execFileSync('bash', [path.join(REPO, 'scripts', 'fetch-model.sh'), MODELS_ROOT], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('bash', [path.join(REPO, 'scripts', 'fetch-model.sh'), MODELS_ROOT], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   assert.ok(ok(), `scripts/fetch-model.sh did not produce ${MODEL_DIR}`);
 }
 
@@ -47,7 +52,10 @@ function tmpDir(prefix: string): string {
 async function rejectsUnavailable(p: Promise<unknown>, ...patterns: RegExp[]): Promise<string> {
   let message = '';
   await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof EmbeddingUnavailableError, `expected EmbeddingUnavailableError, got ${String(err)}`);
+    assert.ok(
+      err instanceof EmbeddingUnavailableError,
+      `expected EmbeddingUnavailableError, got ${String(err)}`,
+    );
     message = err.message;
     for (const re of patterns) assert.match(err.message, re);
     // One sentence: no line breaks, ends with a period.
@@ -68,11 +76,19 @@ after(() => {
 });
 
 void describe('local provider: semantics with real all-MiniLM-L6-v2', () => {
-  const provider = new LocalEmbeddingProvider({ model: MODEL, modelPath: MODELS_ROOT, allowRemote: false, log: quiet });
+  const provider = new LocalEmbeddingProvider({
+    model: MODEL,
+    modelPath: MODELS_ROOT,
+    allowRemote: false,
+    log: quiet,
+  });
   after(() => provider.dispose());
 
   const vim = 'I always use vim, never suggest nano';
-  const paraphrases = ['I prefer vim; do not recommend nano to me', 'I always use vim and never want nano suggested'];
+  const paraphrases = [
+    'I prefer vim; do not recommend nano to me',
+    'I always use vim and never want nano suggested',
+  ];
   const question = 'which editor should you use?';
   const unrelated = [
     'The staging database is reset every Monday at 6am',
@@ -99,7 +115,10 @@ void describe('local provider: semantics with real all-MiniLM-L6-v2', () => {
     const dVim = cosineDistance(q!, m!);
     for (const [i, o] of others.entries()) {
       const d = cosineDistance(q!, o);
-      assert.ok(dVim < d - 0.2, `"${vim}" (${dVim.toFixed(3)}) should beat "${unrelated[i]}" (${d.toFixed(3)}) by 0.2`);
+      assert.ok(
+        dVim < d - 0.2,
+        `"${vim}" (${dVim.toFixed(3)}) should beat "${unrelated[i]}" (${d.toFixed(3)}) by 0.2`,
+      );
     }
   });
 
@@ -122,7 +141,10 @@ void describe('local provider: semantics with real all-MiniLM-L6-v2', () => {
   });
 
   void test('batching: 70 texts (3 batches of 32) give the same vectors as one by one', async () => {
-    const texts = Array.from({ length: 70 }, (_, i) => `memory number ${i}: ${unrelated[i % unrelated.length]}`);
+    const texts = Array.from(
+      { length: 70 },
+      (_, i) => `memory number ${i}: ${unrelated[i % unrelated.length]}`,
+    );
     const all = await provider.embed(texts);
     assert.equal(all.length, 70);
     for (const i of [0, 33, 69]) {
@@ -144,7 +166,10 @@ void describe('local provider: semantics with real all-MiniLM-L6-v2', () => {
     await provider.embed(texts);
     const took = performance.now() - t0;
     clearInterval(timer);
-    assert.ok(maxGap < Math.max(150, took / 4), `event loop stalled ${maxGap.toFixed(0)} ms during a ${took.toFixed(0)} ms embed`);
+    assert.ok(
+      maxGap < Math.max(150, took / 4),
+      `event loop stalled ${maxGap.toFixed(0)} ms during a ${took.toFixed(0)} ms embed`,
+    );
   });
 });
 
@@ -152,7 +177,11 @@ void describe('local provider: configuration', () => {
   void test('MNEMO_EMBEDDING_MODEL_PATH is used when modelPath is not set; a model folder names the model', async () => {
     process.env['MNEMO_EMBEDDING_MODEL_PATH'] = MODEL_DIR;
     try {
-      const p = createEmbeddingProvider({ model: 'Xenova/paraphrase-multilingual-MiniLM-L12-v2', allowRemote: false, log: quiet });
+      const p = createEmbeddingProvider({
+        model: 'Xenova/paraphrase-multilingual-MiniLM-L12-v2',
+        allowRemote: false,
+        log: quiet,
+      });
       try {
         // The folder is all-MiniLM, so the id says so, whatever the model setting.
         assert.equal(p.modelId, `local:${MODEL}`);
@@ -167,7 +196,12 @@ void describe('local provider: configuration', () => {
   });
 
   void test('dispose kills the worker process and later calls reject', async () => {
-    const p = new LocalEmbeddingProvider({ model: MODEL, modelPath: MODELS_ROOT, allowRemote: false, log: quiet });
+    const p = new LocalEmbeddingProvider({
+      model: MODEL,
+      modelPath: MODELS_ROOT,
+      allowRemote: false,
+      log: quiet,
+    });
     const { pid } = await p.workerMemory();
     assert.notEqual(pid, process.pid, 'the default transport is a child process');
     assert.doesNotThrow(() => process.kill(pid, 0), 'the worker process is alive');
@@ -177,13 +211,20 @@ void describe('local provider: configuration', () => {
   });
 
   void test('a killed worker is restarted by the next request', async () => {
-    const p = new LocalEmbeddingProvider({ model: MODEL, modelPath: MODELS_ROOT, allowRemote: false, log: quiet });
+    const p = new LocalEmbeddingProvider({
+      model: MODEL,
+      modelPath: MODELS_ROOT,
+      allowRemote: false,
+      log: quiet,
+    });
     try {
       const { pid } = await p.workerMemory();
       const [before] = await p.embed(['I always use vim, never suggest nano']);
       process.kill(pid, 'SIGKILL');
       // The in-flight or next request may fail once; after that a new worker answers.
-      const again = await p.embed(['I always use vim, never suggest nano']).catch(() => p.embed(['I always use vim, never suggest nano']));
+      const again = await p
+        .embed(['I always use vim, never suggest nano'])
+        .catch(() => p.embed(['I always use vim, never suggest nano']));
       assert.ok(cosineDistance(before!, again[0]!) < 1e-6);
       assert.notEqual((await p.workerMemory()).pid, pid);
     } finally {
@@ -197,8 +238,18 @@ void describe('local provider: configuration', () => {
 });
 
 void describe('local provider: loader errors', () => {
-  const make = (modelPath: string | undefined, extra: Partial<ConstructorParameters<typeof LocalEmbeddingProvider>[0]> = {}) =>
-    new LocalEmbeddingProvider({ model: MODEL, allowRemote: false, cacheDir: tmpDir('cache'), log: quiet, ...(modelPath ? { modelPath } : {}), ...extra });
+  const make = (
+    modelPath: string | undefined,
+    extra: Partial<ConstructorParameters<typeof LocalEmbeddingProvider>[0]> = {},
+  ) =>
+    new LocalEmbeddingProvider({
+      model: MODEL,
+      allowRemote: false,
+      cacheDir: tmpDir('cache'),
+      log: quiet,
+      ...(modelPath ? { modelPath } : {}),
+      ...extra,
+    });
 
   void test('missing folder', async () => {
     const p = make(path.join(os.tmpdir(), 'mnemo-no-such-folder-9f3a'));
@@ -215,7 +266,8 @@ void describe('local provider: loader errors', () => {
   void test('model folder without ONNX weights', async () => {
     const dir = path.join(tmpDir('noonnx'), 'Xenova', 'all-MiniLM-L6-v2');
     fs.mkdirSync(dir, { recursive: true });
-    for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json']) fs.copyFileSync(path.join(MODEL_DIR, f), path.join(dir, f));
+    for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json'])
+      fs.copyFileSync(path.join(MODEL_DIR, f), path.join(dir, f));
     const p = make(dir);
     await rejectsUnavailable(p.ready(), /has no onnx\/model_quantized\.onnx/);
     await p.dispose();
@@ -224,8 +276,12 @@ void describe('local provider: loader errors', () => {
   void test('corrupt ONNX file', async () => {
     const dir = path.join(tmpDir('corrupt'), 'Xenova', 'all-MiniLM-L6-v2');
     fs.mkdirSync(path.join(dir, 'onnx'), { recursive: true });
-    for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json']) fs.copyFileSync(path.join(MODEL_DIR, f), path.join(dir, f));
-    fs.writeFileSync(path.join(dir, 'onnx', 'model_quantized.onnx'), Buffer.from('this is not an onnx protobuf \x00\x01\x02'));
+    for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json'])
+      fs.copyFileSync(path.join(MODEL_DIR, f), path.join(dir, f));
+    fs.writeFileSync(
+      path.join(dir, 'onnx', 'model_quantized.onnx'),
+      Buffer.from('this is not an onnx protobuf \x00\x01\x02'),
+    );
     const p = make(path.dirname(path.dirname(dir)));
     await rejectsUnavailable(p.ready(), /could not be loaded/, /scripts\/fetch-model\.sh|modelPath/);
     await p.dispose();
@@ -245,7 +301,9 @@ void describe('local provider: loader errors', () => {
 });
 
 /** A tiny hub mirror serving `<model>/resolve/main/<file>` from the fetched folder. */
-async function startMirror(mode: 'ok' | 'stall' | '404'): Promise<{ url: string; requests: string[]; close: () => Promise<void> }> {
+async function startMirror(
+  mode: 'ok' | 'stall' | '404',
+): Promise<{ url: string; requests: string[]; close: () => Promise<void> }> {
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
     requests.push(req.url ?? '');
@@ -256,7 +314,10 @@ async function startMirror(mode: 'ok' | 'stall' | '404'): Promise<{ url: string;
       res.writeHead(404).end('Entry not found');
       return;
     }
-    res.writeHead(200, { 'content-length': fs.statSync(file).size, 'content-type': 'application/octet-stream' });
+    res.writeHead(200, {
+      'content-length': fs.statSync(file).size,
+      'content-type': 'application/octet-stream',
+    });
     fs.createReadStream(file).pipe(res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -278,13 +339,25 @@ void describe('local provider: first-use download from a mirror', () => {
     const cacheDir = tmpDir('dl');
     const progress: EmbeddingProgress[] = [];
     try {
-      const p = new LocalEmbeddingProvider({ model: MODEL, cacheDir, remoteHost: mirror.url, log: quiet, onProgress: (e) => progress.push(e) });
+      const p = new LocalEmbeddingProvider({
+        model: MODEL,
+        cacheDir,
+        remoteHost: mirror.url,
+        log: quiet,
+        onProgress: (e) => progress.push(e),
+      });
       await p.ready();
       assert.equal(p.loadedFrom?.source, 'download');
       const [a] = await p.embed(['I always use vim, never suggest nano']);
       await p.dispose();
-      assert.ok(mirror.requests.some((r) => r.endsWith('/onnx/model_quantized.onnx')), mirror.requests.join(' '));
-      assert.ok(progress.some((e) => e.message === 'Downloading onnx/model_quantized.onnx' && e.percent === 100), JSON.stringify(progress.slice(-3)));
+      assert.ok(
+        mirror.requests.some((r) => r.endsWith('/onnx/model_quantized.onnx')),
+        mirror.requests.join(' '),
+      );
+      assert.ok(
+        progress.some((e) => e.message === 'Downloading onnx/model_quantized.onnx' && e.percent === 100),
+        JSON.stringify(progress.slice(-3)),
+      );
       assert.ok(fs.existsSync(path.join(cacheDir, MODEL, 'onnx', 'model_quantized.onnx')));
 
       const offline = new LocalEmbeddingProvider({ model: MODEL, cacheDir, allowRemote: false, log: quiet });
@@ -301,7 +374,8 @@ void describe('local provider: first-use download from a mirror', () => {
   void test('an interrupted download in the cache is not trusted', async () => {
     const cacheDir = tmpDir('partial');
     fs.mkdirSync(path.join(cacheDir, MODEL, 'onnx'), { recursive: true });
-    for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json']) fs.copyFileSync(path.join(MODEL_DIR, f), path.join(cacheDir, MODEL, f));
+    for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json'])
+      fs.copyFileSync(path.join(MODEL_DIR, f), path.join(cacheDir, MODEL, f));
     fs.writeFileSync(path.join(cacheDir, MODEL, 'onnx', 'model_quantized.onnx'), Buffer.alloc(1024));
     const p = new LocalEmbeddingProvider({ model: MODEL, cacheDir, allowRemote: false, log: quiet });
     await rejectsUnavailable(p.ready(), /not on this machine/);
@@ -311,7 +385,12 @@ void describe('local provider: first-use download from a mirror', () => {
   void test('a mirror without the model gives a clear message', async () => {
     const mirror = await startMirror('404');
     try {
-      const p = new LocalEmbeddingProvider({ model: MODEL, cacheDir: tmpDir('404'), remoteHost: mirror.url, log: quiet });
+      const p = new LocalEmbeddingProvider({
+        model: MODEL,
+        cacheDir: tmpDir('404'),
+        remoteHost: mirror.url,
+        log: quiet,
+      });
       await rejectsUnavailable(p.ready(), /has no q8 ONNX weights|Could not download/, /mnemo\.embedding\./);
       await p.dispose();
     } finally {
@@ -322,7 +401,13 @@ void describe('local provider: first-use download from a mirror', () => {
   void test('a stalled mirror times out', async () => {
     const mirror = await startMirror('stall');
     try {
-      const p = new LocalEmbeddingProvider({ model: MODEL, cacheDir: tmpDir('stall'), remoteHost: mirror.url, stallTimeoutMs: 300, log: quiet });
+      const p = new LocalEmbeddingProvider({
+        model: MODEL,
+        cacheDir: tmpDir('stall'),
+        remoteHost: mirror.url,
+        stallTimeoutMs: 300,
+        log: quiet,
+      });
       const t0 = Date.now();
       await rejectsUnavailable(p.ready(), /Could not download the embedding model/, /no data from/);
       assert.ok(Date.now() - t0 < 10_000);
@@ -335,7 +420,13 @@ void describe('local provider: first-use download from a mirror', () => {
 
 void describe('local provider: worker_threads transport', () => {
   void test('runs in a thread of this process and is terminated on dispose', async () => {
-    const p = new LocalEmbeddingProvider({ model: MODEL, modelPath: MODELS_ROOT, allowRemote: false, transport: 'thread', log: quiet });
+    const p = new LocalEmbeddingProvider({
+      model: MODEL,
+      modelPath: MODELS_ROOT,
+      allowRemote: false,
+      transport: 'thread',
+      log: quiet,
+    });
     const { pid } = await p.workerMemory();
     assert.equal(pid, process.pid);
     const [q, m] = await p.embed(['which editor should you use?', 'I always use vim, never suggest nano']);
@@ -347,7 +438,13 @@ void describe('local provider: worker_threads transport', () => {
   });
 
   void test('a second thread cannot load onnxruntime-node in the same process, and says so', async () => {
-    const p = new LocalEmbeddingProvider({ model: MODEL, modelPath: MODELS_ROOT, allowRemote: false, transport: 'thread', log: quiet });
+    const p = new LocalEmbeddingProvider({
+      model: MODEL,
+      modelPath: MODELS_ROOT,
+      allowRemote: false,
+      transport: 'thread',
+      log: quiet,
+    });
     await rejectsUnavailable(p.ready(), /only one worker thread per process/, /process transport/);
     await p.dispose();
   });

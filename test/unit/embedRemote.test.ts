@@ -22,7 +22,12 @@ interface Seen {
 type Handler = (seen: Seen, res: http.ServerResponse) => void;
 
 /** Starts a server whose behaviour can be swapped per test; records every request. */
-async function startServer(): Promise<{ url: string; seen: Seen[]; handle: (h: Handler) => void; close: () => Promise<void> }> {
+async function startServer(): Promise<{
+  url: string;
+  seen: Seen[];
+  handle: (h: Handler) => void;
+  close: () => Promise<void>;
+}> {
   const seen: Seen[] = [];
   let handler: Handler = (_s, res) => res.writeHead(500).end();
   const server = http.createServer((req, res) => {
@@ -30,7 +35,12 @@ async function startServer(): Promise<{ url: string; seen: Seen[]; handle: (h: H
     req.setEncoding('utf8');
     req.on('data', (c: string) => (raw += c));
     req.on('end', () => {
-      const s: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {} };
+      const s: Seen = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {},
+      };
       seen.push(s);
       handler(s, res);
     });
@@ -59,7 +69,10 @@ const norm = (v: number[]): number => Math.sqrt(v.reduce((s, x) => s + x * x, 0)
 
 async function rejectsUnavailable(p: Promise<unknown>, ...patterns: RegExp[]): Promise<void> {
   await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof EmbeddingUnavailableError, `expected EmbeddingUnavailableError, got ${String(err)}`);
+    assert.ok(
+      err instanceof EmbeddingUnavailableError,
+      `expected EmbeddingUnavailableError, got ${String(err)}`,
+    );
     for (const re of patterns) assert.match(err.message, re);
     assert.doesNotMatch(err.message, /\n/);
     return true;
@@ -76,7 +89,12 @@ void describe('ollama provider', async () => {
       json(res, 200, { model: s.body['model'], embeddings: (s.body['input'] as string[]).map(rawVector) });
     });
     srv.seen.length = 0;
-    const p = createEmbeddingProvider({ provider: 'ollama', baseUrl: `${srv.url}/`, model: 'bge-m3', batchSize: 2 });
+    const p = createEmbeddingProvider({
+      provider: 'ollama',
+      baseUrl: `${srv.url}/`,
+      model: 'bge-m3',
+      batchSize: 2,
+    });
     assert.equal(p.modelId, 'ollama:bge-m3');
     const texts = ['a', 'bb', 'ccc', 'dddd', 'eeeee'];
     const vs = await p.embed(texts);
@@ -94,7 +112,9 @@ void describe('ollama provider', async () => {
   });
 
   void test('a model that is not pulled says how to pull it', async () => {
-    srv.handle((_s, res) => json(res, 404, { error: 'model "nomic-embed-text" not found, try pulling it first' }));
+    srv.handle((_s, res) =>
+      json(res, 404, { error: 'model "nomic-embed-text" not found, try pulling it first' }),
+    );
     const p = new OllamaEmbeddingProvider({ baseUrl: srv.url, model: 'nomic-embed-text' });
     await rejectsUnavailable(p.ready(), /ollama pull nomic-embed-text/);
   });
@@ -102,7 +122,11 @@ void describe('ollama provider', async () => {
   void test('HTTP 500 gives the status and the server message', async () => {
     srv.handle((_s, res) => json(res, 500, { error: 'llama runner process has terminated' }));
     const p = new OllamaEmbeddingProvider({ baseUrl: srv.url });
-    await rejectsUnavailable(p.embed(['x']), /Ollama answered HTTP 500/, /llama runner process has terminated/);
+    await rejectsUnavailable(
+      p.embed(['x']),
+      /Ollama answered HTTP 500/,
+      /llama runner process has terminated/,
+    );
   });
 
   void test('a server that never answers times out', async () => {
@@ -132,18 +156,31 @@ void describe('openai-compatible provider', async () => {
   const srv = await startServer();
   after(() => srv.close());
   const okHandler: Handler = (s, res) => {
-    if (s.url !== '/v1/embeddings' || s.method !== 'POST') return json(res, 404, { error: { message: 'no route' } });
-    if (s.headers['authorization'] !== 'Bearer test-key') return json(res, 401, { error: { message: 'Incorrect API key provided' } });
+    if (s.url !== '/v1/embeddings' || s.method !== 'POST')
+      return json(res, 404, { error: { message: 'no route' } });
+    if (s.headers['authorization'] !== 'Bearer test-key')
+      return json(res, 401, { error: { message: 'Incorrect API key provided' } });
     const input = s.body['input'] as string[];
     // Answer in reverse order: the provider must sort by index.
     const data = input.map((t, index) => ({ object: 'embedding', index, embedding: rawVector(t) })).reverse();
-    json(res, 200, { object: 'list', data, model: s.body['model'], usage: { prompt_tokens: 1, total_tokens: 1 } });
+    json(res, 200, {
+      object: 'list',
+      data,
+      model: s.body['model'],
+      usage: { prompt_tokens: 1, total_tokens: 1 },
+    });
   };
 
   void test('POST {baseUrl}/embeddings with the key, ordered by index, normalized, batched', async () => {
     srv.handle(okHandler);
     srv.seen.length = 0;
-    const p = new OpenAIEmbeddingProvider({ baseUrl: `${srv.url}/v1`, apiKey: 'test-key', model: 'text-embedding-3-small', batchSize: 3, dimensions: 3 });
+    const p = new OpenAIEmbeddingProvider({
+      baseUrl: `${srv.url}/v1`,
+      apiKey: 'test-key',
+      model: 'text-embedding-3-small',
+      batchSize: 3,
+      dimensions: 3,
+    });
     assert.equal(p.modelId, 'openai:text-embedding-3-small:3');
     const texts = ['a', 'bb', 'ccc', 'dddd'];
     const vs = await p.embed(texts);
@@ -154,7 +191,12 @@ void describe('openai-compatible provider', async () => {
       assert.ok(Math.abs(norm(v) - 1) < 1e-9);
     }
     assert.equal(srv.seen.length, 3); // probe + 2 batches
-    assert.deepEqual(srv.seen[1]!.body, { model: 'text-embedding-3-small', input: ['a', 'bb', 'ccc'], encoding_format: 'float', dimensions: 3 });
+    assert.deepEqual(srv.seen[1]!.body, {
+      model: 'text-embedding-3-small',
+      input: ['a', 'bb', 'ccc'],
+      encoding_format: 'float',
+      dimensions: 3,
+    });
   });
 
   void test('the key comes from OPENAI_API_KEY when not configured', async () => {
@@ -192,7 +234,9 @@ void describe('openai-compatible provider', async () => {
   });
 
   void test('HTTP 500 gives the status and the server message', async () => {
-    srv.handle((_s, res) => json(res, 500, { error: { message: 'The server had an error while processing your request.' } }));
+    srv.handle((_s, res) =>
+      json(res, 500, { error: { message: 'The server had an error while processing your request.' } }),
+    );
     const p = new OpenAIEmbeddingProvider({ baseUrl: `${srv.url}/v1`, apiKey: 'test-key' });
     await rejectsUnavailable(p.embed(['x']), /answered HTTP 500/, /had an error while processing/);
   });
@@ -224,7 +268,8 @@ void describe('factory', () => {
   void test('an unknown provider is a clear error', () => {
     assert.throws(
       () => createEmbeddingProvider({ provider: 'cohere' as never }),
-      (err: unknown) => err instanceof EmbeddingUnavailableError && /local, ollama or openai/.test(err.message),
+      (err: unknown) =>
+        err instanceof EmbeddingUnavailableError && /local, ollama or openai/.test(err.message),
     );
   });
 });

@@ -25,7 +25,9 @@ function code(file: string): string {
 test('no command refreshes or patches a view by hand', () => {
   const offenders: string[] = [];
   for (const file of files(join(SRC, 'commands'))) {
-    for (const m of code(file).matchAll(/\b(?:memories|review|dashboard|documents|statusBar)\.(refresh\w*|updateMemory)\(/g)) {
+    for (const m of code(file).matchAll(
+      /\b(?:memories|review|dashboard|documents|statusBar)\.(refresh\w*|updateMemory)\(/g,
+    )) {
       offenders.push(`${relative(REPO, file)}: ${m[0]}`);
     }
   }

@@ -20,7 +20,10 @@ test('the labelled set has at least 60 paraphrase and 60 update pairs, half of e
   for (const label of ['same', 'update'] as const) {
     const of = pairs.filter((p) => p.label === label);
     assert.ok(of.length >= 60, `${of.length} ${label} pairs`);
-    assert.ok(of.filter((p) => p.lang === 'zh').length >= of.length / 2, `half of the ${label} pairs are Chinese`);
+    assert.ok(
+      of.filter((p) => p.lang === 'zh').length >= of.length / 2,
+      `half of the ${label} pairs are Chinese`,
+    );
   }
 });
 
@@ -57,14 +60,36 @@ for (const lang of ['all', 'en', 'zh'] as const) {
 }
 
 test('the audit pairs: a changed timeout, port and freeze are updates, in both directions', () => {
-  assert.equal(classifyFactChange('We set the timeout to 3000 ms.', 'We set the timeout to 1500 ms.').verdict, 'update');
-  assert.equal(classifyFactChange('Postgres runs on port 6432.', 'Postgres runs on port 5432.').verdict, 'update');
-  assert.equal(classifyFactChange('The main branch is no longer frozen.', 'The main branch is frozen.').verdict, 'update');
-  assert.equal(classifyFactChange('The main branch is frozen.', 'The main branch is no longer frozen.').verdict, 'update');
-  assert.equal(classifyFactChange('The timeout is 1500 s.', 'The timeout is 1500 ms.').verdict, 'update', 'same number, other unit');
+  assert.equal(
+    classifyFactChange('We set the timeout to 3000 ms.', 'We set the timeout to 1500 ms.').verdict,
+    'update',
+  );
+  assert.equal(
+    classifyFactChange('Postgres runs on port 6432.', 'Postgres runs on port 5432.').verdict,
+    'update',
+  );
+  assert.equal(
+    classifyFactChange('The main branch is no longer frozen.', 'The main branch is frozen.').verdict,
+    'update',
+  );
+  assert.equal(
+    classifyFactChange('The main branch is frozen.', 'The main branch is no longer frozen.').verdict,
+    'update',
+  );
+  assert.equal(
+    classifyFactChange('The timeout is 1500 s.', 'The timeout is 1500 ms.').verdict,
+    'update',
+    'same number, other unit',
+  );
 });
 
 test('the same text is the same fact; an added value is unsure, never merged silently', () => {
-  assert.equal(classifyFactChange('We set the timeout to 1500 ms.', 'We set the timeout to 1500 ms.').verdict, 'same');
-  assert.equal(classifyFactChange('The timeout is 1500 ms, retried 3 times.', 'The timeout is 1500 ms.').verdict, 'unsure');
+  assert.equal(
+    classifyFactChange('We set the timeout to 1500 ms.', 'We set the timeout to 1500 ms.').verdict,
+    'same',
+  );
+  assert.equal(
+    classifyFactChange('The timeout is 1500 ms, retried 3 times.', 'The timeout is 1500 ms.').verdict,
+    'unsure',
+  );
 });

@@ -23,7 +23,8 @@ test('a filter value that is an operator object is refused, so no query can reac
   for (const f of hostile) {
     assert.throws(
       () => buildWhere(f as Filter),
-      (e: unknown) => e instanceof InvalidInputError && /^The filter's [a-z_]+ must be [^.]+\.$/.test(e.message),
+      (e: unknown) =>
+        e instanceof InvalidInputError && /^The filter's [a-z_]+ must be [^.]+\.$/.test(e.message),
       JSON.stringify(f),
     );
   }

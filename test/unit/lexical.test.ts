@@ -14,10 +14,30 @@ before(async () => {
   file = join(dir, 'index', 'lexical.sqlite');
   index = await LexicalIndex.open(file);
   await index.upsert([
-    { id: 'e1', kind: 'episode', project: 'github.com/acme/plc', text: 'Li Lei: 我们把 PLC-3000 通讯超时阈值设为 1500ms' },
-    { id: 'e2', kind: 'episode', project: 'github.com/acme/plc', text: 'Caroline: Roasted chicken is one of my favorites' },
-    { id: 'm1', kind: 'memory', project: 'github.com/acme/plc', text: 'Deploys go through the staging cluster first' },
-    { id: 'x1', kind: 'episode', project: 'github.com/acme/plc-x', text: 'Roasted chicken again, my favorite dinner' },
+    {
+      id: 'e1',
+      kind: 'episode',
+      project: 'github.com/acme/plc',
+      text: 'Li Lei: 我们把 PLC-3000 通讯超时阈值设为 1500ms',
+    },
+    {
+      id: 'e2',
+      kind: 'episode',
+      project: 'github.com/acme/plc',
+      text: 'Caroline: Roasted chicken is one of my favorites',
+    },
+    {
+      id: 'm1',
+      kind: 'memory',
+      project: 'github.com/acme/plc',
+      text: 'Deploys go through the staging cluster first',
+    },
+    {
+      id: 'x1',
+      kind: 'episode',
+      project: 'github.com/acme/plc-x',
+      text: 'Roasted chicken again, my favorite dinner',
+    },
   ]);
 });
 
@@ -34,7 +54,10 @@ test('Chinese is segmented: a question about 超时 finds the turn that set the 
 
 test('English is stemmed: "favorite" finds "favorites"; question words are not terms', async () => {
   assert.deepEqual(queryTerms('What is her favorite food?'), ['favorite', 'food']);
-  const hits = await index.search('What is her favorite food?', { projects: ['github.com/acme/plc'], limit: 5 });
+  const hits = await index.search('What is her favorite food?', {
+    projects: ['github.com/acme/plc'],
+    limit: 5,
+  });
   assert.deepEqual(
     hits.map((h) => h.id),
     ['e2'],
@@ -42,7 +65,10 @@ test('English is stemmed: "favorite" finds "favorites"; question words are not t
 });
 
 test('a project never sees another project, even one whose id starts the same', async () => {
-  const hits = await index.search('roasted chicken favorite', { projects: ['github.com/acme/plc-x'], limit: 5 });
+  const hits = await index.search('roasted chicken favorite', {
+    projects: ['github.com/acme/plc-x'],
+    limit: 5,
+  });
   assert.deepEqual(
     hits.map((h) => h.id),
     ['x1'],
@@ -52,7 +78,11 @@ test('a project never sees another project, even one whose id starts the same', 
 });
 
 test('kinds filter: memories only', async () => {
-  const hits = await index.search('staging deploys chicken', { projects: ['github.com/acme/plc'], kinds: ['memory'], limit: 5 });
+  const hits = await index.search('staging deploys chicken', {
+    projects: ['github.com/acme/plc'],
+    kinds: ['memory'],
+    limit: 5,
+  });
   assert.deepEqual(
     hits.map((h) => h.id),
     ['m1'],
@@ -60,9 +90,19 @@ test('kinds filter: memories only', async () => {
 });
 
 test('upsert replaces a document by id and remove takes it out', async () => {
-  await index.upsert([{ id: 'm1', kind: 'memory', project: 'github.com/acme/plc', text: 'Deploys now go straight to production' }]);
+  await index.upsert([
+    {
+      id: 'm1',
+      kind: 'memory',
+      project: 'github.com/acme/plc',
+      text: 'Deploys now go straight to production',
+    },
+  ]);
   assert.deepEqual(await index.search('staging', { projects: ['github.com/acme/plc'], limit: 5 }), []);
-  assert.equal((await index.search('production', { projects: ['github.com/acme/plc'], limit: 5 }))[0]?.id, 'm1');
+  assert.equal(
+    (await index.search('production', { projects: ['github.com/acme/plc'], limit: 5 }))[0]?.id,
+    'm1',
+  );
   await index.remove(['m1']);
   assert.deepEqual(await index.search('production', { projects: ['github.com/acme/plc'], limit: 5 }), []);
   assert.ok(!(await index.ids('memory')).has('m1'));
@@ -86,8 +126,18 @@ test('an empty lock file (killed before it wrote its pid, or a full disk) is sta
 test('a second process-like handle on the same file sees the first one’s writes', async () => {
   const other = await LexicalIndex.open(file);
   try {
-    await index.upsert([{ id: 'e9', kind: 'episode', project: 'github.com/acme/plc', text: 'Melanie: I painted a sunrise last week' }]);
-    assert.equal((await other.search('sunrise painting', { projects: ['github.com/acme/plc'], limit: 3 }))[0]?.id, 'e9');
+    await index.upsert([
+      {
+        id: 'e9',
+        kind: 'episode',
+        project: 'github.com/acme/plc',
+        text: 'Melanie: I painted a sunrise last week',
+      },
+    ]);
+    assert.equal(
+      (await other.search('sunrise painting', { projects: ['github.com/acme/plc'], limit: 3 }))[0]?.id,
+      'e9',
+    );
   } finally {
     other.close();
   }

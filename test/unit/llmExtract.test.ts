@@ -24,7 +24,14 @@ import {
   type ExtractResult,
 } from '../../sidecar/pipeline/extract';
 import type { Candidate, NormalizedMessage, SessionInput } from '../../sidecar/pipeline/types';
-import { completion, deadPort, isOneSentence, sendJson, startFakeLlm, type FakeLlmServer } from '../support/fakeLlm';
+import {
+  completion,
+  deadPort,
+  isOneSentence,
+  sendJson,
+  startFakeLlm,
+  type FakeLlmServer,
+} from '../support/fakeLlm';
 
 const SECRET = 'ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
 
@@ -62,7 +69,13 @@ let server: FakeLlmServer;
 let provider: OpenAiCompatibleProvider;
 before(async () => {
   server = await startFakeLlm();
-  provider = new OpenAiCompatibleProvider({ baseUrl: server.baseUrl, model: 'glm-4-flash', apiKey: 'k', readTimeoutMs: 2000, backoffBaseMs: 10 });
+  provider = new OpenAiCompatibleProvider({
+    baseUrl: server.baseUrl,
+    model: 'glm-4-flash',
+    apiKey: 'k',
+    readTimeoutMs: 2000,
+    backoffBaseMs: 10,
+  });
 });
 after(async () => {
   provider.dispose();
@@ -73,7 +86,9 @@ beforeEach(() => {
 });
 
 function answer(content: string): void {
-  server.handle((_r, res) => sendJson(res, 200, completion(content, { prompt_tokens: 412, completion_tokens: 58 })));
+  server.handle((_r, res) =>
+    sendJson(res, 200, completion(content, { prompt_tokens: 412, completion_tokens: 58 })),
+  );
 }
 
 describe('extractWithLlm (acceptance conversation 1)', () => {
@@ -86,9 +101,16 @@ describe('extractWithLlm (acceptance conversation 1)', () => {
     // What the user gets: one persona, two instructions, each traced to the message that said it.
     const byCat = (c: string) => r.candidates.filter((x) => x.category === c).map((x) => x.text);
     assert.deepEqual(byCat('persona'), ['用户习惯使用vim编辑器，不要推荐nano']);
-    assert.deepEqual(byCat('instruction'), ['项目统一使用Python 3.11', '代码风格遵循PEP8，docstring用Google风格']);
+    assert.deepEqual(byCat('instruction'), [
+      '项目统一使用Python 3.11',
+      '代码风格遵循PEP8，docstring用Google风格',
+    ]);
     assert.deepEqual(byCat('episodic'), []);
-    const [vim, py, pep] = [r.candidates.find((c) => c.text.includes('vim'))!, r.candidates.find((c) => c.text.includes('3.11'))!, r.candidates.find((c) => c.text.includes('PEP8'))!];
+    const [vim, py, pep] = [
+      r.candidates.find((c) => c.text.includes('vim'))!,
+      r.candidates.find((c) => c.text.includes('3.11'))!,
+      r.candidates.find((c) => c.text.includes('PEP8'))!,
+    ];
     assert.equal(vim.reason, 'llm:persona');
     assert.equal(py.reason, 'llm:instruction');
     assert.deepEqual(vim.message_ids, ['m0']);
@@ -113,7 +135,10 @@ describe('extractWithLlm (acceptance conversation 1)', () => {
     assert.match(system!.content, /language of the conversation/);
     assert.ok(system!.content.endsWith(`${KNOWN_HEADER}\n用户偏好暗色主题；部署前先运行 hugo --minify 测试`));
     assert.equal(user!.role, 'user');
-    assert.match(user!.content, /^用户：我习惯用vim编辑器，不要给我推荐nano\n用户：我的项目统一用Python 3\.11\n/);
+    assert.match(
+      user!.content,
+      /^用户：我习惯用vim编辑器，不要给我推荐nano\n用户：我的项目统一用Python 3\.11\n/,
+    );
     assert.match(user!.content, /助手：好的，我会记住这些偏好。$/);
     assert.match(user!.content, /\[REDACTED:github-token\]/);
     assert.ok(!server.seen[0]!.raw.includes(SECRET), 'the secret never left the machine');
@@ -127,7 +152,11 @@ describe('extractWithLlm (acceptance conversation 1)', () => {
     assert.equal(r.error, undefined);
     assert.ok(r.guard_redactions >= 1);
     assert.ok(!server.seen[0]!.raw.includes(SECRET));
-    assert.doesNotMatch(server.seen[0]!.body.messages![0]!.content, new RegExp(KNOWN_HEADER), 'no known block when none are known');
+    assert.doesNotMatch(
+      server.seen[0]!.body.messages![0]!.content,
+      new RegExp(KNOWN_HEADER),
+      'no known block when none are known',
+    );
   });
 
   test('known memories: at most 15 and 500 characters are injected', async () => {
@@ -183,7 +212,10 @@ describe('extractWithLlm (acceptance conversation 1)', () => {
 
   test('the local model is down (connection refused): one sentence', async () => {
     const port = await deadPort();
-    const dead = new OpenAiCompatibleProvider({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'qwen2.5:7b' });
+    const dead = new OpenAiCompatibleProvider({
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      model: 'qwen2.5:7b',
+    });
     const r = await extractWithLlm(dead, await pipelineMessages(SEED_SESSION), []);
     assert.deepEqual(r.candidates, []);
     assert.ok(r.error && isOneSentence(r.error), r.error);
@@ -210,19 +242,33 @@ describe('parseExtraction', () => {
     const ex = parseExtraction(
       `Here you go: {'persona': [{'text': '用户偏好使用暗色主题'}, {"content": "Prefers tabs over spaces"},], instruction: ['部署前先运行 hugo --minify',], "notes": "ignored", }`,
     );
-    assert.deepEqual(ex, { persona: ['用户偏好使用暗色主题', 'Prefers tabs over spaces'], episodic: [], instruction: ['部署前先运行 hugo --minify'] });
+    assert.deepEqual(ex, {
+      persona: ['用户偏好使用暗色主题', 'Prefers tabs over spaces'],
+      episodic: [],
+      instruction: ['部署前先运行 hugo --minify'],
+    });
   });
 
   test('trims, cuts to 80 characters, drops short and duplicate items (also across categories)', () => {
     const long = '很'.repeat(120);
-    const ex = parseExtraction(JSON.stringify({ persona: ['  - 用户习惯使用vim编辑器  ', 'vim', '无'], episodic: ['用户习惯使用VIM编辑器。', long], instruction: '项目统一使用Python 3.11' }))!;
+    const ex = parseExtraction(
+      JSON.stringify({
+        persona: ['  - 用户习惯使用vim编辑器  ', 'vim', '无'],
+        episodic: ['用户习惯使用VIM编辑器。', long],
+        instruction: '项目统一使用Python 3.11',
+      }),
+    )!;
     assert.deepEqual(ex.persona, ['用户习惯使用vim编辑器']);
     assert.deepEqual(ex.episodic, ['很'.repeat(80)]);
     assert.deepEqual(ex.instruction, ['项目统一使用Python 3.11']);
   });
 
   test('reasoning blocks are skipped; JSON without any of the three keys is not an answer', () => {
-    assert.deepEqual(parseExtraction('<think>{"persona": ["不是这个"]}</think>{"episodic": ["完成了博客主题迁移"]}')?.episodic, ['完成了博客主题迁移']);
+    assert.deepEqual(
+      parseExtraction('<think>{"persona": ["不是这个"]}</think>{"episodic": ["完成了博客主题迁移"]}')
+        ?.episodic,
+      ['完成了博客主题迁移'],
+    );
     assert.equal(parseExtraction('{"memories": ["x"]}'), undefined);
     assert.equal(parseExtraction('I could not find anything.'), undefined);
   });
@@ -230,15 +276,32 @@ describe('parseExtraction', () => {
 
 describe('mergeRuleAndLlm', () => {
   /** The rule stage on seed test 1 plus a hedged sentence the rules drop. */
-  async function rulesOf(): Promise<{ candidates: Candidate[]; dropped: { text: string; reason: string; message_id?: string }[] }> {
+  async function rulesOf(): Promise<{
+    candidates: Candidate[];
+    dropped: { text: string; reason: string; message_id?: string }[];
+  }> {
     const s: SessionInput = {
       ...SEED_SESSION,
-      messages: [...SEED_SESSION.messages.slice(0, 3), { role: 'user', content: '我们可能要把接口超时设为3000ms' }],
+      messages: [
+        ...SEED_SESSION.messages.slice(0, 3),
+        { role: 'user', content: '我们可能要把接口超时设为3000ms' },
+      ],
     };
     return analyzeSession(s);
   }
   function llm(text: string, category: Candidate['category'], confidence = 0.7): Candidate {
-    return { text, category, source_type: 'chat', is_actionable: false, source_ref: ['msg:m9'], message_ids: ['m9'], reason: `llm:${category}`, score: 4, confidence, pending: false };
+    return {
+      text,
+      category,
+      source_type: 'chat',
+      is_actionable: false,
+      source_ref: ['msg:m9'],
+      message_ids: ['m9'],
+      reason: `llm:${category}`,
+      score: 4,
+      confidence,
+      pending: false,
+    };
   }
   const never = () => false;
 
@@ -252,7 +315,11 @@ describe('mergeRuleAndLlm', () => {
 
     const merged = await mergeRuleAndLlm(
       rules.candidates,
-      [llm('用户习惯使用vim编辑器，不要推荐nano', 'persona'), llm('项目统一使用Python 3.11', 'instruction'), llm('接口超时设为3000ms', 'instruction')],
+      [
+        llm('用户习惯使用vim编辑器，不要推荐nano', 'persona'),
+        llm('项目统一使用Python 3.11', 'instruction'),
+        llm('接口超时设为3000ms', 'instruction'),
+      ],
       never,
       rules.dropped,
     );
@@ -294,19 +361,38 @@ describe('mergeRuleAndLlm', () => {
   });
 
   test('confidence is capped at 0.98; a failing similarity callback is not agreement', async () => {
-    const rule: Candidate = { ...llm('部署前先运行 hugo --minify 测试', 'instruction', 0.95), reason: 'rule:workflow(先)', message_ids: ['m1'], source_ref: ['msg:m1'] };
-    const [agreed] = await mergeRuleAndLlm([rule], [llm('部署前先运行 hugo --minify 测试', 'instruction')], never);
+    const rule: Candidate = {
+      ...llm('部署前先运行 hugo --minify 测试', 'instruction', 0.95),
+      reason: 'rule:workflow(先)',
+      message_ids: ['m1'],
+      source_ref: ['msg:m1'],
+    };
+    const [agreed] = await mergeRuleAndLlm(
+      [rule],
+      [llm('部署前先运行 hugo --minify 测试', 'instruction')],
+      never,
+    );
     assert.equal(agreed!.confidence, 0.98);
-    const out = await mergeRuleAndLlm([rule], [llm('Always run the site build before deploying', 'instruction')], () => {
-      throw new Error('embedding model not loaded');
-    });
+    const out = await mergeRuleAndLlm(
+      [rule],
+      [llm('Always run the site build before deploying', 'instruction')],
+      () => {
+        throw new Error('embedding model not loaded');
+      },
+    );
     assert.equal(out.length, 2);
     assert.ok(out.every((c) => c.pending));
-    assert.equal(out[1]!.pending_reason, 'the rules did not keep it (no rule matched any sentence saying it)');
+    assert.equal(
+      out[1]!.pending_reason,
+      'the rules did not keep it (no rule matched any sentence saying it)',
+    );
   });
 
   test('different numbers are different facts, whatever the shared words', async () => {
-    const rule: Candidate = { ...llm('我的项目统一用Python 3.11', 'instruction', 0.8), reason: 'rule:decision(统一用)' };
+    const rule: Candidate = {
+      ...llm('我的项目统一用Python 3.11', 'instruction', 0.8),
+      reason: 'rule:decision(统一用)',
+    };
     const out = await mergeRuleAndLlm([rule], [llm('项目统一使用Python 3.12', 'instruction')], never);
     assert.equal(out.length, 2);
     assert.ok(out.every((c) => c.pending));
@@ -321,7 +407,10 @@ describe('mergeRuleAndLlm', () => {
     };
     const [m] = await mergeRuleAndLlm([rule], [llm('用户习惯用vim编辑器', 'persona')], never);
     assert.equal(m!.category, 'persona');
-    assert.equal(m!.reason, 'rule:explicit-request(请记住) +preference(我习惯) +llm-agrees +llm-category(persona over instruction)');
+    assert.equal(
+      m!.reason,
+      'rule:explicit-request(请记住) +preference(我习惯) +llm-agrees +llm-category(persona over instruction)',
+    );
     assert.equal(m!.pending, true);
     assert.equal(m!.pending_reason, 'explicit request (请记住)');
   });
@@ -330,15 +419,26 @@ describe('mergeRuleAndLlm', () => {
 describe('service helpers', () => {
   test('extractionMessages: redacted, with the same message ids as the rule candidates', async () => {
     const msgs = await extractionMessages(SEED_SESSION);
-    assert.deepEqual(msgs.map((m) => m.id), ['m0', 'm1', 'm2', 'm3', 'm4']);
+    assert.deepEqual(
+      msgs.map((m) => m.id),
+      ['m0', 'm1', 'm2', 'm3', 'm4'],
+    );
     assert.ok(!msgs.some((m) => m.content.includes(SECRET)));
     const rules = await analyzeSession(SEED_SESSION);
     assert.equal(rules.candidates.find((c) => c.text.includes('3.11'))!.message_ids[0], msgs[1]!.id);
-    assert.deepEqual(await extractionMessages({ ...SEED_SESSION, messages: [{ role: 'user', content: 'ok' }] }), []);
+    assert.deepEqual(
+      await extractionMessages({ ...SEED_SESSION, messages: [{ role: 'user', content: 'ok' }] }),
+      [],
+    );
   });
 
   test('selectKnown: latest persona and instruction memories, not wrong or archived, at most 15', () => {
-    const mk = (text: string, category: Candidate['category'], status: string, day: number) => ({ text, category, status, created_at: `2026-05-${String(day).padStart(2, '0')}T00:00:00.000Z` });
+    const mk = (text: string, category: Candidate['category'], status: string, day: number) => ({
+      text,
+      category,
+      status,
+      created_at: `2026-05-${String(day).padStart(2, '0')}T00:00:00.000Z`,
+    });
     const known = selectKnown([
       mk('older instruction', 'instruction', 'active', 1),
       mk('an event', 'episodic', 'active', 9),
@@ -348,7 +448,9 @@ describe('service helpers', () => {
       mk('confirmed rule', 'instruction', 'confirmed', 5),
     ]);
     assert.deepEqual(known, ['newest persona', 'confirmed rule', 'older instruction']);
-    const many = Array.from({ length: 30 }, (_v, i) => mk(`rule ${i}`, 'instruction', 'active', (i % 28) + 1));
+    const many = Array.from({ length: 30 }, (_v, i) =>
+      mk(`rule ${i}`, 'instruction', 'active', (i % 28) + 1),
+    );
     assert.equal(selectKnown(many).length, 15);
   });
 });
@@ -360,7 +462,9 @@ describe('LLM usage counter', () => {
       const c = new LlmUsageCounter(dir, () => new Date('2026-05-15T12:00:00Z'));
       assert.deepEqual(c.read(), { prompt: 0, completion: 0, extractions: 0, failures: 0 });
       c.record({ usage: { prompt_tokens: 412, completion_tokens: 58 } });
-      c.record({ error: 'The LLM is unavailable: nothing is listening at http://127.0.0.1:11434 (connection refused).' });
+      c.record({
+        error: 'The LLM is unavailable: nothing is listening at http://127.0.0.1:11434 (connection refused).',
+      });
       c.record({ usage: { prompt_tokens: 100, completion_tokens: 20, estimated: true } });
       const again = new LlmUsageCounter(dir).read(); // durable: a new process sees it
       assert.equal(again.prompt, 512);
@@ -368,8 +472,15 @@ describe('LLM usage counter', () => {
       assert.equal(again.extractions, 3);
       assert.equal(again.failures, 1);
       assert.equal(again.estimated, true);
-      assert.deepEqual(again.last_error, { at: '2026-05-15T12:00:00.000Z', message: 'The LLM is unavailable: nothing is listening at http://127.0.0.1:11434 (connection refused).' });
-      assert.match(LlmUsageCounter.describe(again), /3 extraction\(s\), 512 prompt \+ 78 completion tokens \(partly estimated\), 1 failed/);
+      assert.deepEqual(again.last_error, {
+        at: '2026-05-15T12:00:00.000Z',
+        message:
+          'The LLM is unavailable: nothing is listening at http://127.0.0.1:11434 (connection refused).',
+      });
+      assert.match(
+        LlmUsageCounter.describe(again),
+        /3 extraction\(s\), 512 prompt \+ 78 completion tokens \(partly estimated\), 1 failed/,
+      );
       assert.equal(JSON.parse(readFileSync(join(dir, 'llm-usage.json'), 'utf8')).prompt, 512);
       writeFileSync(join(dir, 'llm-usage.json'), '{not json');
       assert.equal(c.read().extractions, 0, 'a damaged counter starts over instead of breaking ingest');

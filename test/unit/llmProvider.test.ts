@@ -13,7 +13,14 @@ import {
   type OpenAiCompatibleOptions,
 } from '../../sidecar/llm/index';
 import { ErrorCodes } from '../../sidecar/protocol';
-import { completion, deadPort, isOneSentence, sendJson, startFakeLlm, type FakeLlmServer } from '../support/fakeLlm';
+import {
+  completion,
+  deadPort,
+  isOneSentence,
+  sendJson,
+  startFakeLlm,
+  type FakeLlmServer,
+} from '../support/fakeLlm';
 
 const MSGS = [
   { role: 'system' as const, content: 'You extract memories.' },
@@ -44,7 +51,11 @@ function provider(extra: Partial<OpenAiCompatibleOptions> = {}): OpenAiCompatibl
   });
 }
 
-async function rejectsWith(p: Promise<unknown>, reason: string, ...patterns: RegExp[]): Promise<LlmUnavailableError> {
+async function rejectsWith(
+  p: Promise<unknown>,
+  reason: string,
+  ...patterns: RegExp[]
+): Promise<LlmUnavailableError> {
   let caught: unknown;
   try {
     await p;
@@ -88,7 +99,12 @@ describe('OpenAI-compatible provider', () => {
   test('read timeout: a server that accepts but never answers fails in about the timeout, with one sentence', async () => {
     server.handle(() => undefined); // holds the request open
     const t0 = Date.now();
-    await rejectsWith(provider({ readTimeoutMs: 300 }).complete(MSGS, OPTS), 'read-timeout', /within 300 ms/, /accepted the connection/);
+    await rejectsWith(
+      provider({ readTimeoutMs: 300 }).complete(MSGS, OPTS),
+      'read-timeout',
+      /within 300 ms/,
+      /accepted the connection/,
+    );
     const elapsed = Date.now() - t0;
     assert.ok(elapsed >= 280 && elapsed < 1500, `took ${elapsed} ms`);
     assert.equal(server.seen.length, 1, 'timeouts are not retried');
@@ -106,12 +122,21 @@ describe('OpenAI-compatible provider', () => {
     const port = await deadPort();
     const p = new OpenAiCompatibleProvider({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'qwen2.5:7b' });
     const t0 = Date.now();
-    await rejectsWith(p.complete(MSGS, OPTS), 'connect-refused', new RegExp(`127\\.0\\.0\\.1:${port}`), /nothing is listening/);
+    await rejectsWith(
+      p.complete(MSGS, OPTS),
+      'connect-refused',
+      new RegExp(`127\\.0\\.0\\.1:${port}`),
+      /nothing is listening/,
+    );
     assert.ok(Date.now() - t0 < 2000);
   });
 
   test('429 then success: Retry-After is honoured before the retry', async () => {
-    server.handle((_r, res, n) => (n === 1 ? sendJson(res, 429, { error: { message: 'rate limit' } }, { 'retry-after': '1' }) : sendJson(res, 200, completion('ok'))));
+    server.handle((_r, res, n) =>
+      n === 1
+        ? sendJson(res, 429, { error: { message: 'rate limit' } }, { 'retry-after': '1' })
+        : sendJson(res, 200, completion('ok')),
+    );
     const t0 = Date.now();
     const out = await provider().complete(MSGS, OPTS);
     const waited = Date.now() - t0;
@@ -131,12 +156,20 @@ describe('OpenAI-compatible provider', () => {
 
   test('5xx is retried with backoff, at most 3 attempts, then one sentence with the status', async () => {
     server.handle((_r, res) => sendJson(res, 503, { error: { message: 'model is loading' } }));
-    await rejectsWith(provider().complete(MSGS, OPTS), 'server-error', /HTTP 503/, /model is loading/, /after 3 attempts/);
+    await rejectsWith(
+      provider().complete(MSGS, OPTS),
+      'server-error',
+      /HTTP 503/,
+      /model is loading/,
+      /after 3 attempts/,
+    );
     assert.equal(server.seen.length, 3);
   });
 
   test('500 then success recovers within one call', async () => {
-    server.handle((_r, res, n) => (n === 1 ? sendJson(res, 500, {}) : sendJson(res, 200, completion('second time'))));
+    server.handle((_r, res, n) =>
+      n === 1 ? sendJson(res, 500, {}) : sendJson(res, 200, completion('second time')),
+    );
     assert.equal((await provider().complete(MSGS, OPTS)).text, 'second time');
     assert.equal(server.seen.length, 2);
   });
@@ -150,7 +183,13 @@ describe('OpenAI-compatible provider', () => {
     assert.equal(p.breaker.state, 'open');
 
     const t0 = Date.now();
-    await rejectsWith(p.complete(MSGS, OPTS), 'circuit-open', /last 5 calls/, /HTTP 500/, /pauses it for 60 s/);
+    await rejectsWith(
+      p.complete(MSGS, OPTS),
+      'circuit-open',
+      /last 5 calls/,
+      /HTTP 500/,
+      /pauses it for 60 s/,
+    );
     assert.ok(Date.now() - t0 < 50, 'fails fast');
     assert.equal(server.seen.length, 5, 'the server was not contacted while the circuit is open');
 
@@ -172,13 +211,23 @@ describe('OpenAI-compatible provider', () => {
   });
 
   test('a rejected key is not retried and the key never appears in the message', async () => {
-    server.handle((_r, res) => sendJson(res, 401, { error: { message: 'Incorrect API key provided: sk-test-key-123' } }));
-    await rejectsWith(provider().complete(MSGS, OPTS), 'auth', /rejected the API key/, /\*\*\*/, /Set LLM API Key/);
+    server.handle((_r, res) =>
+      sendJson(res, 401, { error: { message: 'Incorrect API key provided: sk-test-key-123' } }),
+    );
+    await rejectsWith(
+      provider().complete(MSGS, OPTS),
+      'auth',
+      /rejected the API key/,
+      /\*\*\*/,
+      /Set LLM API Key/,
+    );
     assert.equal(server.seen.length, 1);
   });
 
   test('HTTP 200 that is not a chat completion is a clear error', async () => {
-    server.handle((_r, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>proxy login</html>'));
+    server.handle((_r, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html>proxy login</html>'),
+    );
     await rejectsWith(provider().complete(MSGS, OPTS), 'bad-answer', /not JSON/);
     server.handle((_r, res) => sendJson(res, 200, { data: [] }));
     await rejectsWith(provider().complete(MSGS, OPTS), 'bad-answer', /choices\[0\]\.message\.content/);
@@ -210,20 +259,31 @@ describe('settings and provider selection', () => {
     assert.equal(glm.apiKey, 'glm-key');
     assert.equal(glm.connectTimeoutMs, 5000);
     assert.equal(glm.readTimeoutMs, 30000);
-    const moved = resolveLlmSettings({ preset: 'glm-4-flash', baseUrl: 'https://proxy.example.com/v1' }, { GLM_API_KEY: 'glm-key' });
+    const moved = resolveLlmSettings(
+      { preset: 'glm-4-flash', baseUrl: 'https://proxy.example.com/v1' },
+      { GLM_API_KEY: 'glm-key' },
+    );
     assert.equal(moved.apiKey, undefined, 'GLM_API_KEY must not be sent to another host');
     const ds = resolveLlmSettings({ provider: 'openai-compatible', preset: 'deepseek' }, {});
     assert.deepEqual([ds.baseUrl, ds.model], ['https://api.deepseek.com/v1', 'deepseek-chat']);
     const oa = resolveLlmSettings({ provider: 'openai-compatible', preset: 'openai' }, {});
     assert.deepEqual([oa.baseUrl, oa.model], ['https://api.openai.com/v1', 'gpt-4o-mini']);
     const ol = resolveLlmSettings({ provider: 'openai-compatible', preset: 'ollama' }, {});
-    assert.deepEqual([ol.baseUrl, ol.model, ol.apiKey], ['http://127.0.0.1:11434/v1', 'qwen2.5:7b', undefined]);
+    assert.deepEqual(
+      [ol.baseUrl, ol.model, ol.apiKey],
+      ['http://127.0.0.1:11434/v1', 'qwen2.5:7b', undefined],
+    );
   });
 
   test('settings win over the environment; empty strings count as unset', () => {
     const s = resolveLlmSettings(
       { provider: 'openai-compatible', baseUrl: '', model: 'mine', apiKey: '' },
-      { MNEMO_LLM_BASE_URL: 'http://127.0.0.1:9/v1/', MNEMO_LLM_MODEL: 'env-model', MNEMO_LLM_API_KEY: 'env-key', MNEMO_LLM_READ_TIMEOUT_MS: '1234' },
+      {
+        MNEMO_LLM_BASE_URL: 'http://127.0.0.1:9/v1/',
+        MNEMO_LLM_MODEL: 'env-model',
+        MNEMO_LLM_API_KEY: 'env-key',
+        MNEMO_LLM_READ_TIMEOUT_MS: '1234',
+      },
     );
     assert.equal(s.baseUrl, 'http://127.0.0.1:9/v1');
     assert.equal(s.model, 'mine');
@@ -239,13 +299,25 @@ describe('settings and provider selection', () => {
   });
 
   test('misconfiguration surfaces on each call: no base URL, vscode-lm outside VS Code', async () => {
-    await rejectsWith(createLlmProvider({ provider: 'openai-compatible' }, {}, {})!.complete(MSGS, OPTS), 'not-configured', /base URL/);
-    await rejectsWith(createLlmProvider({ provider: 'vscode-lm' }, {}, {})!.complete(MSGS, OPTS), 'not-configured', /only works inside VS Code/);
+    await rejectsWith(
+      createLlmProvider({ provider: 'openai-compatible' }, {}, {})!.complete(MSGS, OPTS),
+      'not-configured',
+      /base URL/,
+    );
+    await rejectsWith(
+      createLlmProvider({ provider: 'vscode-lm' }, {}, {})!.complete(MSGS, OPTS),
+      'not-configured',
+      /only works inside VS Code/,
+    );
   });
 
   test('the env-driven provider talks to the configured server with the configured timeouts', async () => {
     server.handle((_r, res) => sendJson(res, 200, completion('env ok')));
-    const p = createLlmProvider({}, {}, { MNEMO_LLM_BASE_URL: server.baseUrl, MNEMO_LLM_MODEL: 'm1', MNEMO_LLM_API_KEY: 'k1' });
+    const p = createLlmProvider(
+      {},
+      {},
+      { MNEMO_LLM_BASE_URL: server.baseUrl, MNEMO_LLM_MODEL: 'm1', MNEMO_LLM_API_KEY: 'k1' },
+    );
     assert.ok(p);
     assert.match(p.id, /^openai-compatible:m1@127\.0\.0\.1:\d+$/);
     assert.equal((await p.complete(MSGS, OPTS)).text, 'env ok');
@@ -257,12 +329,16 @@ describe('settings and provider selection', () => {
 describe('vscode-lm provider', () => {
   test('sends the prompt through the callback and estimates usage', async () => {
     const calls: unknown[] = [];
-    const p = createLlmProvider({ provider: 'vscode-lm', model: 'gpt-4o' }, {
-      vscodeLm: async (params) => {
-        calls.push(params);
-        return { text: '{"persona": ["用户习惯使用vim"]}', model: 'copilot-gpt-4o' };
+    const p = createLlmProvider(
+      { provider: 'vscode-lm', model: 'gpt-4o' },
+      {
+        vscodeLm: async (params) => {
+          calls.push(params);
+          return { text: '{"persona": ["用户习惯使用vim"]}', model: 'copilot-gpt-4o' };
+        },
       },
-    }, {})!;
+      {},
+    )!;
     const out = await p.complete(MSGS, OPTS);
     assert.equal(out.text, '{"persona": ["用户习惯使用vim"]}');
     assert.equal(out.usage?.estimated, true);
@@ -287,7 +363,9 @@ describe('vscode-lm provider', () => {
   });
 
   test("the extension's own failure becomes one sentence", async () => {
-    const p = new VsCodeLmProvider({ call: () => Promise.reject(new Error('No chat model is available; sign in to GitHub Copilot.')) });
+    const p = new VsCodeLmProvider({
+      call: () => Promise.reject(new Error('No chat model is available; sign in to GitHub Copilot.')),
+    });
     await rejectsWith(p.complete(MSGS, OPTS), 'http', /sign in to GitHub Copilot\)\.$/);
   });
 });

@@ -54,7 +54,10 @@ describe('agent facts: the rules gate', () => {
 
 describe('MCP roots → projects', () => {
   test('file roots only; none means the working folder; a pinned project wins', () => {
-    assert.deepEqual(rootFolders([{ uri: 'file:///w/a' }, { uri: 'https://x' }, { uri: 'file:///w/b%20c' }]), ['/w/a', '/w/b c']);
+    assert.deepEqual(
+      rootFolders([{ uri: 'file:///w/a' }, { uri: 'https://x' }, { uri: 'file:///w/b%20c' }]),
+      ['/w/a', '/w/b c'],
+    );
     assert.equal(resolveProjects({ cwd: '/tmp/x', roots: [] }).from, 'cwd');
     assert.deepEqual(resolveProjects({ cwd: '/tmp/x', pinned: 'p' }).ids, ['p']);
     const r = resolveProjects({ cwd: '/tmp', roots: [{ uri: 'file:///w/one' }, { uri: 'file:///w/two' }] });
@@ -102,13 +105,28 @@ describe('instruction files → rules', () => {
 describe('promote to the repository', () => {
   test('a section Mnemo owns, grouped by category, updated in place, idempotent', () => {
     const doc = '# Repo\n\nHand-written notes.\n';
-    const a = renderPromoted(doc, [mem('mem_00000000000000a1', 'Use pnpm.'), mem('mem_00000000000000b2', 'I prefer tabs.', { category: 'persona', created_at: '2026-11-02T00:00:00.000Z' })]);
+    const a = renderPromoted(doc, [
+      mem('mem_00000000000000a1', 'Use pnpm.'),
+      mem('mem_00000000000000b2', 'I prefer tabs.', {
+        category: 'persona',
+        created_at: '2026-11-02T00:00:00.000Z',
+      }),
+    ]);
     assert.ok(a.startsWith('# Repo\n\nHand-written notes.\n\n' + PROMOTED_BEGIN));
     assert.ok(a.trimEnd().endsWith(PROMOTED_END));
     assert.match(a, /### Rules and decisions\n\n- Use pnpm\. <!-- mem_00000000000000a1 -->/);
     assert.match(a, /### Preferences\n\n- I prefer tabs\. <!-- mem_00000000000000b2 -->/);
     assert.deepEqual(promotedIds(a), ['mem_00000000000000a1', 'mem_00000000000000b2']);
-    assert.equal(renderPromoted(a, [mem('mem_00000000000000a1', 'Use pnpm.'), mem('mem_00000000000000b2', 'I prefer tabs.', { category: 'persona', created_at: '2026-11-02T00:00:00.000Z' })]), a);
+    assert.equal(
+      renderPromoted(a, [
+        mem('mem_00000000000000a1', 'Use pnpm.'),
+        mem('mem_00000000000000b2', 'I prefer tabs.', {
+          category: 'persona',
+          created_at: '2026-11-02T00:00:00.000Z',
+        }),
+      ]),
+      a,
+    );
     const later = a + '\n## After\n';
     const b = renderPromoted(later, [mem('mem_00000000000000a1', 'Use pnpm.')]);
     assert.ok(b.endsWith('\n## After\n'), 'text after the section is kept');
@@ -118,8 +136,14 @@ describe('promote to the repository', () => {
 
 describe('readable export', () => {
   test('jsonl: one record per memory without embedding bookkeeping; markdown says it is not encrypted', () => {
-    const ms = [mem('mem_00000000000000a1', 'Use pnpm.'), mem('mem_00000000000000c3', 'Global rule.', { project_id: 'global' })];
-    const jsonl = renderReadable(ms, 'jsonl', { at: 'now', by: 'alice' }).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const ms = [
+      mem('mem_00000000000000a1', 'Use pnpm.'),
+      mem('mem_00000000000000c3', 'Global rule.', { project_id: 'global' }),
+    ];
+    const jsonl = renderReadable(ms, 'jsonl', { at: 'now', by: 'alice' })
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(jsonl.length, 2);
     assert.equal(jsonl[0]!.project_id, 'github.com/acme/repo');
     assert.equal('embedding_model' in jsonl[0]!, false);

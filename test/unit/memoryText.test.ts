@@ -3,7 +3,16 @@ import { test } from 'node:test';
 import type { Memory } from '../../sidecar/model';
 import { parseFileRef } from '../../src/commands/sourceRef';
 import { describeError } from '../../src/errors';
-import { accessibilityLabel, description, marks, memoryDetail, percent, shortText, tooltipRows, when } from '../../src/views/memoryText';
+import {
+  accessibilityLabel,
+  description,
+  marks,
+  memoryDetail,
+  percent,
+  shortText,
+  tooltipRows,
+  when,
+} from '../../src/views/memoryText';
 
 const NOW = Date.parse('2026-12-01T12:00:00Z');
 
@@ -46,22 +55,37 @@ test('long or multi-line texts fit one line with an ellipsis', () => {
 
 test('marks say status, actionable and low confidence in words; a wrong memory is not also "low confidence"', () => {
   assert.deepEqual(marks(memory()), ['actionable']);
-  assert.deepEqual(marks(memory({ status: 'pending', confidence_score: 0.3, is_actionable: false })), ['pending', 'low confidence']);
+  assert.deepEqual(marks(memory({ status: 'pending', confidence_score: 0.3, is_actionable: false })), [
+    'pending',
+    'low confidence',
+  ]);
   assert.deepEqual(marks(memory({ status: 'wrong', confidence_score: 0 })), ['wrong', 'actionable']);
 });
 
 test('the description and screen-reader label carry confidence, age and marks', () => {
   assert.equal(description(memory(), NOW), '86% · 3 days ago · actionable');
   const label = accessibilityLabel(memory({ is_actionable: false }), NOW);
-  assert.equal(label, 'Instruction memory: Deploy the gateway with make release, never by hand.. Confidence 86%. Created 3 days ago.');
+  assert.equal(
+    label,
+    'Instruction memory: Deploy the gateway with make release, never by hand.. Confidence 86%. Created 3 days ago.',
+  );
 });
 
 test('the tooltip shows local times with UTC, the project by its label, and every field in words', () => {
-  const rows = new Map(tooltipRows(memory({ status: 'confirmed', confirmed_by: 'ann@box' }), { projectLabel: (id) => `label of ${id}`, timeZone: 'Asia/Shanghai', now: NOW }));
+  const rows = new Map(
+    tooltipRows(memory({ status: 'confirmed', confirmed_by: 'ann@box' }), {
+      projectLabel: (id) => `label of ${id}`,
+      timeZone: 'Asia/Shanghai',
+      now: NOW,
+    }),
+  );
   assert.equal(rows.get('Updated'), '2026-12-01 10:43 · 9 hours ago (2026-12-01 02:43 UTC)');
   assert.equal(rows.get('Project'), 'label of acme/api');
   assert.equal(rows.get('Status'), 'confirmed by ann@box');
-  assert.equal(rows.get('Confidence'), '86% — how likely it still holds (it fades when unused, rises when confirmed)');
+  assert.equal(
+    rows.get('Confidence'),
+    '86% — how likely it still holds (it fades when unused, rises when confirmed)',
+  );
   assert.equal(rows.get('Worth'), '9.0 of 10 — how useful it looked when it was captured');
   assert.equal(rows.get('Kept because'), 'You asked to remember this', 'the rule syntax reads as words');
   assert.equal(rows.get('Source'), 'src/deploy.ts:12');
@@ -72,34 +96,61 @@ test('file:line source refs open files; message ids, terminals and URLs do not',
   assert.deepEqual(parseFileRef('src/app.ts:12'), { file: 'src/app.ts', line: 11 });
   assert.deepEqual(parseFileRef('file:src/app.ts:3:7'), { file: 'src/app.ts', line: 2 });
   assert.deepEqual(parseFileRef('/abs/a b.ts:1'), { file: '/abs/a b.ts', line: 0 });
-  for (const ref of ['msg:abc', 'https://example.com:443', 'terminal:bash', 'cwd:/repo', 'chat-export:x.json', 'src/app.ts']) {
+  for (const ref of [
+    'msg:abc',
+    'https://example.com:443',
+    'terminal:bash',
+    'cwd:/repo',
+    'chat-export:x.json',
+    'src/app.ts',
+  ]) {
     assert.equal(parseFileRef(ref), undefined, ref);
   }
 });
 
-test('errors become one sentence: the sidecar\'s own, or one per code', () => {
+test("errors become one sentence: the sidecar's own, or one per code", () => {
   assert.match(describeError({ code: -32010, message: '' }), /ChromaDB/);
-  assert.equal(describeError({ code: -32004, message: 'No memory mem_1 exists.' }), 'No memory mem_1 exists.');
+  assert.equal(
+    describeError({ code: -32004, message: 'No memory mem_1 exists.' }),
+    'No memory mem_1 exists.',
+  );
   assert.equal(describeError(new Error('plain failure')), 'plain failure.');
   assert.match(describeError(new Error('Client is not running')), /memory service is not running/);
   assert.match(describeError(new Error('line one\n    at x')), /internal error/);
 });
 
 test('the detail view says every field in words and explains each source', () => {
-  const doc = memoryDetail(memory({ source_ref: ['src/deploy.ts:12', 'msg:m5', 'terminal:bash', 'cwd:/repo'], use_count: 2, last_used_at: '2026-12-01T02:43:00Z' }), {
-    projectLabel: () => 'api',
-    timeZone: 'Asia/Shanghai',
-    now: NOW,
-    isFileRef: (r) => parseFileRef(r) !== undefined,
-  });
+  const doc = memoryDetail(
+    memory({
+      source_ref: ['src/deploy.ts:12', 'msg:m5', 'terminal:bash', 'cwd:/repo'],
+      use_count: 2,
+      last_used_at: '2026-12-01T02:43:00Z',
+    }),
+    {
+      projectLabel: () => 'api',
+      timeZone: 'Asia/Shanghai',
+      now: NOW,
+      isFileRef: (r) => parseFileRef(r) !== undefined,
+    },
+  );
   const lines = doc.split('\n');
   assert.equal(lines[0], 'Deploy the gateway with make release, never by hand.');
   assert.match(doc, /^Kept because +You asked to remember this$/m);
   assert.match(doc, /^Project +api \(acme\/api\)$/m);
-  assert.match(doc, /^Used +2× in an agent's context, last 2026-12-01 10:43 · 9 hours ago \(2026-12-01 02:43 UTC\)$/m);
+  assert.match(
+    doc,
+    /^Used +2× in an agent's context, last 2026-12-01 10:43 · 9 hours ago \(2026-12-01 02:43 UTC\)$/m,
+  );
   assert.match(doc, /^ {2}src\/deploy\.ts:12 +a file and line: Open Source opens it$/m);
   assert.match(doc, /^ {2}msg:m5 +a message of the conversation or terminal session/m);
   assert.match(doc, /^ {2}terminal:bash +the terminal it was captured in$/m);
   assert.match(doc, /^ {2}cwd:\/repo +the folder the commands ran in$/m);
-  assert.match(memoryDetail(memory({ source_ref: [] }), { projectLabel: (id) => id, timeZone: 'UTC', isFileRef: () => false }), /Sources\n {2}none recorded\n$/);
+  assert.match(
+    memoryDetail(memory({ source_ref: [] }), {
+      projectLabel: (id) => id,
+      timeZone: 'UTC',
+      isFileRef: () => false,
+    }),
+    /Sources\n {2}none recorded\n$/,
+  );
 });

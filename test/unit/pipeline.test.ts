@@ -30,7 +30,11 @@ describe('analyzeSession', () => {
     );
     assert.ok(r.candidates.every((c) => c.source_ref.includes('file:chat-export.json')));
     assert.ok(r.candidates.every((c) => c.confidence >= 0.5 && c.confidence <= 0.95));
-    assert.deepEqual(r.dropped.map((d) => d.message_id), ['m3'], 'the assistant ack is dropped');
+    assert.deepEqual(
+      r.dropped.map((d) => d.message_id),
+      ['m3'],
+      'the assistant ack is dropped',
+    );
   });
 
   it('redacts secrets before the rules see them: nothing secret reaches candidates or explanations', async () => {
@@ -60,7 +64,14 @@ describe('analyzeSession', () => {
   });
 
   it('skips a session of greetings with a reason', async () => {
-    const r = await analyzeSession({ project_id: 'p', source_type: 'chat', messages: [{ role: 'user', content: '你好' }, { role: 'assistant', content: '你好！' }] });
+    const r = await analyzeSession({
+      project_id: 'p',
+      source_type: 'chat',
+      messages: [
+        { role: 'user', content: '你好' },
+        { role: 'assistant', content: '你好！' },
+      ],
+    });
     assert.match(r.skipped ?? '', /too short/);
     assert.deepEqual(r.candidates, []);
   });
@@ -81,6 +92,9 @@ describe('analyzeSession', () => {
   });
 
   it('rejects malformed input with InvalidSessionError', async () => {
-    await assert.rejects(analyzeSession({ project_id: 'p', source_type: 'chat', messages: {} as never }), InvalidSessionError);
+    await assert.rejects(
+      analyzeSession({ project_id: 'p', source_type: 'chat', messages: {} as never }),
+      InvalidSessionError,
+    );
   });
 });

@@ -22,10 +22,17 @@ test('a folder with a git remote maps to the remote; one without maps to name + 
   const root = mkdtempSync(join(tmpdir(), 'mnemo-proj-'));
   const repo = join(root, 'gateway');
   mkdirSync(join(repo, '.git'), { recursive: true });
-  writeFileSync(join(repo, '.git', 'config'), '[core]\n\tbare = false\n[remote "origin"]\n\turl = git@gitlab.example.com:ops/gateway.git\n');
+  writeFileSync(
+    join(repo, '.git', 'config'),
+    '[core]\n\tbare = false\n[remote "origin"]\n\turl = git@gitlab.example.com:ops/gateway.git\n',
+  );
   assert.equal(projectIdFor(repo), 'gitlab.example.com/ops/gateway');
   mkdirSync(join(repo, 'sub'));
-  assert.equal(projectIdFor(join(repo, 'sub')), 'gitlab.example.com/ops/gateway', 'subfolders belong to the same project');
+  assert.equal(
+    projectIdFor(join(repo, 'sub')),
+    'gitlab.example.com/ops/gateway',
+    'subfolders belong to the same project',
+  );
   const plain = join(root, 'Notes Folder');
   mkdirSync(plain);
   const id = projectIdFor(plain);

@@ -28,6 +28,8 @@ test('every protocol message is namespaced mnemo/ and defined once', () => {
 
 test('nothing under sidecar/ imports vscode', () => {
   const { execSync } = require('node:child_process') as typeof import('node:child_process');
-  const hits = execSync(`grep -rlE "from 'vscode'|require\\('vscode'\\)" ${join(REPO, 'sidecar')} || true`).toString().trim();
+  const hits = execSync(`grep -rlE "from 'vscode'|require\\('vscode'\\)" ${join(REPO, 'sidecar')} || true`)
+    .toString()
+    .trim();
   assert.equal(hits, '', `sidecar files import vscode: ${hits}`);
 });

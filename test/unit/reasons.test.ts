@@ -3,7 +3,10 @@ import { test } from 'node:test';
 import { explainReason } from '../../src/views/reasons';
 
 test('rule syntax becomes a sentence, cues kept', () => {
-  assert.equal(explainReason('rule:explicit-request(请记录) +tech-number(数据库 50)'), 'You asked to remember this (“请记录”) · contains a setting: 数据库 50');
+  assert.equal(
+    explainReason('rule:explicit-request(请记录) +tech-number(数据库 50)'),
+    'You asked to remember this (“请记录”) · contains a setting: 数据库 50',
+  );
   assert.equal(
     explainReason('rule:operational-verb(设为) +tech-number(阈值 1500ms) +source-ref(file)'),
     'Describes how something is done (“设为”) · contains a setting: 阈值 1500ms · cites a source (file)',
@@ -12,9 +15,15 @@ test('rule syntax becomes a sentence, cues kept', () => {
 });
 
 test('terminal fixes, language-model proposals and agreement read as what happened', () => {
-  assert.equal(explainReason('rule:terminal-fix(npm exit 1 -> exit 0)'), 'A failing `npm` command (exit 1) was then fixed');
+  assert.equal(
+    explainReason('rule:terminal-fix(npm exit 1 -> exit 0)'),
+    'A failing `npm` command (exit 1) was then fixed',
+  );
   assert.equal(explainReason('llm:persona'), 'The language model proposed it as persona');
-  assert.equal(explainReason('rule:decision(we decided) +llm-agrees'), 'Records a decision (“we decided”) · the language model agrees');
+  assert.equal(
+    explainReason('rule:decision(we decided) +llm-agrees'),
+    'Records a decision (“we decided”) · the language model agrees',
+  );
 });
 
 test('explicit requests, imports and the review suffix', () => {

@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { performance } from 'node:perf_hooks';
-import { cnIdCheckChar, isValidCnId, luhnValid, redactText, redactTextSync } from '../../sidecar/pipeline/redact';
+import {
+  cnIdCheckChar,
+  isValidCnId,
+  luhnValid,
+  redactText,
+  redactTextSync,
+} from '../../sidecar/pipeline/redact';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'secrets');
 interface Secret {
@@ -11,8 +17,14 @@ interface Secret {
   text: string;
   secret: string;
 }
-const corpus: Secret[] = readFileSync(join(FIXTURES, 'corpus.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Secret);
-const lookalikes: Array<{ kind: string; text: string }> = readFileSync(join(FIXTURES, 'lookalikes.jsonl'), 'utf8')
+const corpus: Secret[] = readFileSync(join(FIXTURES, 'corpus.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as Secret);
+const lookalikes: Array<{ kind: string; text: string }> = readFileSync(
+  join(FIXTURES, 'lookalikes.jsonl'),
+  'utf8',
+)
   .trim()
   .split('\n')
   .map((l) => JSON.parse(l) as { kind: string; text: string });
@@ -31,7 +43,29 @@ describe('redact: secret corpus', () => {
   it('has at least 60 secrets covering every required kind', () => {
     assert.ok(corpus.length >= 60, `${corpus.length} secrets`);
     const kinds = new Set(corpus.map((c) => c.kind));
-    for (const k of ['aws-access-key-id', 'aws-secret-access-key', 'github-token', 'openai-key', 'glm-api-key', 'slack-token', 'slack-webhook', 'google-api-key', 'jwt', 'private-key', 'url-password', 'password', 'secret-assignment', 'cn-id-number', 'cn-mobile', 'bank-card', 'email', 'stripe-key', 'huggingface-token', 'azure-key', 'basic-auth']) {
+    for (const k of [
+      'aws-access-key-id',
+      'aws-secret-access-key',
+      'github-token',
+      'openai-key',
+      'glm-api-key',
+      'slack-token',
+      'slack-webhook',
+      'google-api-key',
+      'jwt',
+      'private-key',
+      'url-password',
+      'password',
+      'secret-assignment',
+      'cn-id-number',
+      'cn-mobile',
+      'bank-card',
+      'email',
+      'stripe-key',
+      'huggingface-token',
+      'azure-key',
+      'basic-auth',
+    ]) {
       assert.ok(kinds.has(k), `corpus lacks ${k}`);
     }
   });
@@ -41,7 +75,8 @@ describe('redact: secret corpus', () => {
     for (const c of corpus) {
       const r = await redactText(c.text);
       if (leaks(r.text, c.secret)) failures.push(`${c.kind} leaked: ${r.text}`);
-      else if (!r.text.includes(`[REDACTED:${c.kind}]`)) failures.push(`${c.kind} labelled otherwise: ${r.text}`);
+      else if (!r.text.includes(`[REDACTED:${c.kind}]`))
+        failures.push(`${c.kind} labelled otherwise: ${r.text}`);
     }
     assert.deepEqual(failures, []);
   });
@@ -65,14 +100,19 @@ describe('redact: behaviour', () => {
 
   it('hides the value of env and config assignments but keeps the name (a docker-compose file, docs/design.md)', async () => {
     const r = await redactText('HERMES_MODEL_API_KEY: sk-xxxxxxxxxxxxxx\nHERMES_MODEL_NAME: gpt-4o-mini');
-    assert.equal(r.text, 'HERMES_MODEL_API_KEY: [REDACTED:secret-assignment]\nHERMES_MODEL_NAME: gpt-4o-mini');
+    assert.equal(
+      r.text,
+      'HERMES_MODEL_API_KEY: [REDACTED:secret-assignment]\nHERMES_MODEL_NAME: gpt-4o-mini',
+    );
   });
 
   it('redacts a whole private key block, even when the END line was cut off', async () => {
-    const key = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7yn3bRHQ5FHMQ\nU2xnX6f7n0lEasG2L1Q6PfqJp2W8N\n';
+    const key =
+      '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7yn3bRHQ5FHMQ\nU2xnX6f7n0lEasG2L1Q6PfqJp2W8N\n';
     const r = await redactText(`key:\n${key}`);
     assert.equal(r.text, 'key:\n[REDACTED:private-key]\n');
-    const tail = 'U2xnX6f7n0lEasG2L1Q6PfqJp2W8N\nMIIEowIBAAKCAQEA7yn3bRHQ5FHMQ\n-----END RSA PRIVATE KEY-----\nafter';
+    const tail =
+      'U2xnX6f7n0lEasG2L1Q6PfqJp2W8N\nMIIEowIBAAKCAQEA7yn3bRHQ5FHMQ\n-----END RSA PRIVATE KEY-----\nafter';
     assert.equal((await redactText(tail)).text, '[REDACTED:private-key]\nafter');
   });
 

@@ -1,10 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyRules, extractSourceRefs, splitSentences, stripExplicitRequest } from '../../sidecar/pipeline/rules';
+import {
+  applyRules,
+  extractSourceRefs,
+  splitSentences,
+  stripExplicitRequest,
+} from '../../sidecar/pipeline/rules';
 import type { Candidate, NormalizedMessage, Role } from '../../sidecar/pipeline/types';
 
 let n = 0;
-const msg = (content: string, role: Role = 'user'): NormalizedMessage => ({ id: `t${n++}`, role, content, timestamp: '2026-05-15T12:00:00.000Z' });
+const msg = (content: string, role: Role = 'user'): NormalizedMessage => ({
+  id: `t${n++}`,
+  role,
+  content,
+  timestamp: '2026-05-15T12:00:00.000Z',
+});
 
 /** Run one sentence through the rules as a user (or other role) message. */
 function judge(text: string, role: Role = 'user'): { kept?: Candidate; reason: string } {
@@ -16,13 +26,21 @@ function judge(text: string, role: Role = 'user'): { kept?: Candidate; reason: s
 describe('rules: sentence segmentation', () => {
   it('splits Chinese and English sentences where Intl.Segmenter should', () => {
     assert.deepEqual(splitSentences('超时阈值设为 1500ms。请重启'), ['超时阈值设为 1500ms。', '请重启']);
-    assert.deepEqual(splitSentences("timeout is 1500ms. Maybe it's the network"), ['timeout is 1500ms.', "Maybe it's the network"]);
+    assert.deepEqual(splitSentences("timeout is 1500ms. Maybe it's the network"), [
+      'timeout is 1500ms.',
+      "Maybe it's the network",
+    ]);
   });
 
   it('does not split inside numbers, versions, abbreviations or URLs; splits an ASCII stop glued to Chinese', () => {
-    assert.deepEqual(splitSentences('Upgrade to v1.2.3 e.g. the LTS build. Then restart'), ['Upgrade to v1.2.3 e.g. the LTS build.', 'Then restart']);
+    assert.deepEqual(splitSentences('Upgrade to v1.2.3 e.g. the LTS build. Then restart'), [
+      'Upgrade to v1.2.3 e.g. the LTS build.',
+      'Then restart',
+    ]);
     assert.deepEqual(splitSentences('Ask Dr. Wang about PLC-3000.'), ['Ask Dr. Wang about PLC-3000.']);
-    assert.deepEqual(splitSentences('see https://example.com/a.b.html for details'), ['see https://example.com/a.b.html for details']);
+    assert.deepEqual(splitSentences('see https://example.com/a.b.html for details'), [
+      'see https://example.com/a.b.html for details',
+    ]);
     assert.deepEqual(splitSentences('阈值设为1500ms.请重启网关'), ['阈值设为1500ms.', '请重启网关']);
     assert.deepEqual(splitSentences('- 第一条\n2. 第二条！第三条'), ['第一条', '第二条！', '第三条']);
   });
@@ -39,15 +57,30 @@ describe('rules: what is kept (seed examples)', () => {
     ['喜欢暗色模式', 'persona', false, /^rule:preference/],
     ['昨天把服务迁移到了k8s', 'episodic', false, /operational-verb\(迁移\)/],
     ['完成博客主题迁移', 'episodic', false, /^rule:event\(完成\)/],
-    ['I restarted the gateway after changing the config.', 'episodic', false, /operational-verb\(restarted\)/],
+    [
+      'I restarted the gateway after changing the config.',
+      'episodic',
+      false,
+      /operational-verb\(restarted\)/,
+    ],
     ['PLC-3000 通讯超时阈值设为 1500ms', 'instruction', true, /^rule:operational-verb\(设为\) \+tech-number/],
     ['我的项目统一用Python 3.11', 'instruction', true, /^rule:decision/],
     ['代码风格遵循PEP8，docstring用Google风格', 'instruction', false, /^rule:rule\(遵循\)/],
     ['部署前先hugo --minify测试', 'instruction', false, /^rule:workflow/],
     ['We decided to use Redis for caching.', 'instruction', false, /^rule:decision/],
     ['其实是 Modbus 站号配错了，不是网络问题', 'instruction', false, /^rule:correction\(其实是\)/],
-    ['PLC-3000 通讯中断时，Wireshark 显示 TCP RST 包集中出现在端口 502，确认为 Modbus-TCP 协议栈异常，非网络层问题。', 'instruction', true, /^rule:cognitive-verb\(确认\)/],
-    ['We verified that the retry limit of 3 fixes the flapping.', 'instruction', true, /cognitive-verb\(verified\)/],
+    [
+      'PLC-3000 通讯中断时，Wireshark 显示 TCP RST 包集中出现在端口 502，确认为 Modbus-TCP 协议栈异常，非网络层问题。',
+      'instruction',
+      true,
+      /^rule:cognitive-verb\(确认\)/,
+    ],
+    [
+      'We verified that the retry limit of 3 fixes the flapping.',
+      'instruction',
+      true,
+      /cognitive-verb\(verified\)/,
+    ],
     ['port 502', 'instruction', true, /^rule:tech-number\(port 502\)/],
     ['timeout 1500 ms', 'instruction', true, /^rule:tech-number\(timeout 1500 ms\)/],
   ];
@@ -155,7 +188,9 @@ describe('rules: source references', () => {
     assert.ok(b.kept?.source_ref.includes('url:https://example.com/docs/modbus'));
     assert.deepEqual(extractSourceRefs('依据厂家手册第12页修改波特率为 9600').refs, ['doc:厂家手册第12页']);
     assert.deepEqual(extractSourceRefs('来自 docs/runbook.md 的步骤').refs, ['file:docs/runbook.md']);
-    assert.deepEqual(extractSourceRefs('Timestamps follow RFC 3339 per RFC 3339 section 5.6').refs, ['doc:RFC 3339 §5.6']);
+    assert.deepEqual(extractSourceRefs('Timestamps follow RFC 3339 per RFC 3339 section 5.6').refs, [
+      'doc:RFC 3339 §5.6',
+    ]);
     assert.deepEqual(extractSourceRefs('I see the point'), { refs: [] });
   });
 
@@ -175,7 +210,10 @@ describe('rules: roles and sessions', () => {
       ],
       'troubleshooting_log',
     );
-    assert.deepEqual(r.candidates.map((c) => c.text), ['排查后确认根因是站号配置错误，改为 3 后通讯恢复。']);
+    assert.deepEqual(
+      r.candidates.map((c) => c.text),
+      ['排查后确认根因是站号配置错误，改为 3 后通讯恢复。'],
+    );
     assert.equal(r.candidates[0]!.source_type, 'troubleshooting_log');
     assert.ok(r.dropped.every((d) => /^drop:/.test(d.reason)));
   });
@@ -198,7 +236,13 @@ describe('rules: roles and sessions', () => {
   });
 
   it('ignores fenced code blocks', () => {
-    const r = applyRules([msg('我们决定用 Redis 做缓存\n```\nexport FOO=1\nrestart the server now\n```')], 'chat');
-    assert.deepEqual(r.candidates.map((c) => c.text), ['我们决定用 Redis 做缓存']);
+    const r = applyRules(
+      [msg('我们决定用 Redis 做缓存\n```\nexport FOO=1\nrestart the server now\n```')],
+      'chat',
+    );
+    assert.deepEqual(
+      r.candidates.map((c) => c.text),
+      ['我们决定用 Redis 做缓存'],
+    );
   });
 });

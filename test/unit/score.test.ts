@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyRules } from '../../sidecar/pipeline/rules';
-import { confidenceFromScore, defaultScorer, scoreCandidates, type Scorer } from '../../sidecar/pipeline/score';
+import {
+  confidenceFromScore,
+  defaultScorer,
+  scoreCandidates,
+  type Scorer,
+} from '../../sidecar/pipeline/score';
 import type { Candidate, NormalizedMessage, Role } from '../../sidecar/pipeline/types';
 
 let n = 0;
@@ -41,7 +46,11 @@ describe('score', () => {
   });
 
   it('scores stay within 0..10 and are explained', () => {
-    for (const t of ['我是后端工程师', '完成博客主题迁移', 'PLC-3000 通讯中断时，Wireshark 显示 TCP RST 包集中出现在端口 502，确认为 Modbus-TCP 协议栈异常。']) {
+    for (const t of [
+      '我是后端工程师',
+      '完成博客主题迁移',
+      'PLC-3000 通讯中断时，Wireshark 显示 TCP RST 包集中出现在端口 502，确认为 Modbus-TCP 协议栈异常。',
+    ]) {
       const c = scored(t);
       assert.ok(c.score >= 0 && c.score <= 10);
       assert.ok(defaultScorer.score(c).why.length > 0);
@@ -74,7 +83,12 @@ describe('score', () => {
 
   it('the scorer is pluggable', () => {
     const constant: Scorer = { name: 'const', score: () => ({ score: 7, why: ['fixed'] }) };
-    const m: NormalizedMessage = { id: 'x', role: 'user', content: 'port 502', timestamp: '2026-05-15T12:00:00.000Z' };
+    const m: NormalizedMessage = {
+      id: 'x',
+      role: 'user',
+      content: 'port 502',
+      timestamp: '2026-05-15T12:00:00.000Z',
+    };
     const [c] = scoreCandidates(applyRules([m], 'chat').candidates, { scorer: constant });
     assert.equal(c!.score, 7);
     assert.equal(c!.confidence, 0.85);

@@ -7,6 +7,7 @@ test('a lock file without a valid pid names no live holder (pid 0 would signal o
   assert.equal(pidAlive(-1), false);
   assert.equal(pidAlive(Number.NaN), false);
   assert.equal(pidAlive(process.pid), true);
-  for (const text of ['', '0', '-5', 'abc', '12x', '\n']) assert.equal(lockHolder(text), undefined, JSON.stringify(text));
+  for (const text of ['', '0', '-5', 'abc', '12x', '\n'])
+    assert.equal(lockHolder(text), undefined, JSON.stringify(text));
   assert.equal(lockHolder(`${process.pid}\n`), process.pid);
 });

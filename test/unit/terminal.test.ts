@@ -25,7 +25,10 @@ test('a failing command followed by its fix becomes one troubleshooting memory c
   });
   assert.equal(r.candidates.length, 1, JSON.stringify(r.candidates));
   const c = r.candidates[0];
-  assert.equal(c.text, '`npm test` failed (exit 1: Error: Cannot find module "pg"); fixed by `npm install pg@8.11.3`, then `npm test` passed.');
+  assert.equal(
+    c.text,
+    '`npm test` failed (exit 1: Error: Cannot find module "pg"); fixed by `npm install pg@8.11.3`, then `npm test` passed.',
+  );
   assert.ok(c.source_ref.includes('msg:3c'), 'the fixing step is cited');
   assert.equal(c.source_type, 'troubleshooting_log');
   assert.equal(c.is_actionable, true);
@@ -38,7 +41,10 @@ test('plain command history teaches nothing; an unfixed failure is dropped with 
   const r = await analyzeSession({
     project_id: 'p',
     source_type: 'terminal',
-    messages: [...run('git status', 0, 'clean', '1'), ...run('make deploy', 2, 'make: *** [deploy] Error 2', '2')],
+    messages: [
+      ...run('git status', 0, 'clean', '1'),
+      ...run('make deploy', 2, 'make: *** [deploy] Error 2', '2'),
+    ],
   });
   assert.deepEqual(r.candidates, []);
   assert.deepEqual(
@@ -51,16 +57,25 @@ test('a changed command that succeeds is the fix', async () => {
   const r = await analyzeSession({
     project_id: 'p',
     source_type: 'terminal',
-    messages: [...run('bash scripts/flash.sh --port 5020', 1, 'Error: connection refused on port 5020', '1'), ...run('bash scripts/flash.sh --port 502', 0, 'flashed', '2')],
+    messages: [
+      ...run('bash scripts/flash.sh --port 5020', 1, 'Error: connection refused on port 5020', '1'),
+      ...run('bash scripts/flash.sh --port 502', 0, 'flashed', '2'),
+    ],
   });
-  assert.equal(r.candidates[0]?.text, '`bash scripts/flash.sh --port 5020` failed (exit 1: Error: connection refused on port 5020); `bash scripts/flash.sh --port 502` fixed it.');
+  assert.equal(
+    r.candidates[0]?.text,
+    '`bash scripts/flash.sh --port 5020` failed (exit 1: Error: connection refused on port 5020); `bash scripts/flash.sh --port 502` fixed it.',
+  );
 });
 
 test('a different program does not count as the fix', async () => {
   const r = await analyzeSession({
     project_id: 'p',
     source_type: 'terminal',
-    messages: [...run('cargo build', 101, 'error[E0432]: unresolved import', '1'), ...run('git pull', 0, 'Already up to date.', '2')],
+    messages: [
+      ...run('cargo build', 101, 'error[E0432]: unresolved import', '1'),
+      ...run('git pull', 0, 'Already up to date.', '2'),
+    ],
   });
   assert.deepEqual(r.candidates, []);
 });
@@ -70,8 +85,18 @@ test('secrets in commands are redacted before the terminal stage sees them', asy
     project_id: 'p',
     source_type: 'terminal',
     messages: [
-      ...run('curl -H "Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789" https://api.github.com/user', 22, 'curl: (22) 401 Unauthorized', '1'),
-      ...run('curl -H "Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789" https://api.github.com/user --fail-with-body', 0, '{"login":"x"}', '2'),
+      ...run(
+        'curl -H "Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789" https://api.github.com/user',
+        22,
+        'curl: (22) 401 Unauthorized',
+        '1',
+      ),
+      ...run(
+        'curl -H "Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789" https://api.github.com/user --fail-with-body',
+        0,
+        '{"login":"x"}',
+        '2',
+      ),
     ],
   });
   assert.equal(r.candidates.length, 1);
@@ -84,16 +109,33 @@ test('helpers: parsing, detection, the error line', () => {
     { id: 'a', role: 'user' as const, content: '$ make', timestamp: '' },
     { id: 'b', role: 'tool' as const, content: 'exit 2 · cc: fatal error: no input files', timestamp: '' },
   ];
-  assert.deepEqual(parseExecutions(msgs), [{ command: 'make', exitCode: 2, output: 'cc: fatal error: no input files', commandId: 'a', resultId: 'b' }]);
+  assert.deepEqual(parseExecutions(msgs), [
+    {
+      command: 'make',
+      exitCode: 2,
+      output: 'cc: fatal error: no input files',
+      commandId: 'a',
+      resultId: 'b',
+    },
+  ]);
   assert.equal(isTerminalSession(msgs), true);
-  assert.equal(isTerminalSession([{ id: 'a', role: 'user', content: 'we decided to use vim', timestamp: '' }]), false);
+  assert.equal(
+    isTerminalSession([{ id: 'a', role: 'user', content: 'we decided to use vim', timestamp: '' }]),
+    false,
+  );
   assert.equal(errorLine('building\nstep 2\nERROR: disk full\nbye'), 'ERROR: disk full');
   assert.equal(errorLine('all fine\nlast line'), 'last line');
 });
 
 test('the terminal message format is written and read by one module (sidecar/shared/terminal.ts)', () => {
   const messages = terminalMessages('t1', [
-    { command: 'make', exit_code: 2, output: 'make: *** [all] Error 2', started_at: '2026-01-01T00:00:00.000Z', ended_at: '2026-01-01T00:00:01.000Z' },
+    {
+      command: 'make',
+      exit_code: 2,
+      output: 'make: *** [all] Error 2',
+      started_at: '2026-01-01T00:00:00.000Z',
+      ended_at: '2026-01-01T00:00:01.000Z',
+    },
     { command: 'make clean', output: '' },
   ]);
   assert.deepEqual(
@@ -106,7 +148,10 @@ test('the terminal message format is written and read by one module (sidecar/sha
     ],
   );
   assert.equal(parseCommandMessage(messages[0]!.content), 'make');
-  assert.deepEqual(parseResultMessage(messages[1]!.content), { exitCode: 2, output: 'make: *** [all] Error 2' });
+  assert.deepEqual(parseResultMessage(messages[1]!.content), {
+    exitCode: 2,
+    output: 'make: *** [all] Error 2',
+  });
   assert.deepEqual(parseResultMessage(messages[3]!.content), { exitCode: undefined, output: '' });
   assert.equal(parseCommandMessage('make'), undefined);
   assert.equal(parseResultMessage('exit code 2'), undefined);
@@ -114,7 +159,11 @@ test('the terminal message format is written and read by one module (sidecar/sha
 
 test('the fix is found once, in the sidecar: a similar later success, not an unrelated one', async () => {
   const session = (runs: [string, number][]) =>
-    analyzeSession({ project_id: 'p', source_type: 'terminal', messages: runs.flatMap(([cmd, exit], i) => run(cmd, exit, exit ? 'Error: failed' : 'ok', `${i}`)) });
+    analyzeSession({
+      project_id: 'p',
+      source_type: 'terminal',
+      messages: runs.flatMap(([cmd, exit], i) => run(cmd, exit, exit ? 'Error: failed' : 'ok', `${i}`)),
+    });
   const fixed = await session([
     ['npm test', 1],
     ['git status', 0],
@@ -122,6 +171,22 @@ test('the fix is found once, in the sidecar: a similar later success, not an unr
   ]);
   assert.equal(fixed.candidates.length, 1);
   assert.equal(fixed.candidates[0]!.source_type, 'troubleshooting_log');
-  assert.equal((await session([['npm test', 0], ['npm run build', 0]])).candidates.length, 0);
-  assert.equal((await session([['npm test', 0], ['cargo build', 1]])).candidates.length, 0);
+  assert.equal(
+    (
+      await session([
+        ['npm test', 0],
+        ['npm run build', 0],
+      ])
+    ).candidates.length,
+    0,
+  );
+  assert.equal(
+    (
+      await session([
+        ['npm test', 0],
+        ['cargo build', 1],
+      ])
+    ).candidates.length,
+    0,
+  );
 });

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { daysAgoUtc, formatLocal, formatLocalWithUtc, formatUtc, localDay, relativeAge, zoneName } from '../../src/time';
+import {
+  daysAgoUtc,
+  formatLocal,
+  formatLocalWithUtc,
+  formatUtc,
+  localDay,
+  relativeAge,
+  zoneName,
+} from '../../src/time';
 
 const AT = '2026-12-01T02:43:10.500Z';
 
@@ -9,7 +17,11 @@ test('times read 2026-12-01 10:43 in the display zone, and 02:43 UTC on hover', 
   assert.equal(formatLocal(AT, 'America/New_York'), '2026-11-30 21:43');
   assert.equal(formatLocal(AT, 'UTC'), '2026-12-01 02:43');
   assert.equal(formatUtc(AT), '2026-12-01 02:43 UTC');
-  assert.equal(formatLocal('2026-06-01T00:00:00Z', 'Europe/Berlin'), '2026-06-01 02:00', 'summer time applies');
+  assert.equal(
+    formatLocal('2026-06-01T00:00:00Z', 'Europe/Berlin'),
+    '2026-06-01 02:00',
+    'summer time applies',
+  );
   assert.equal(formatLocal('2026-01-01T00:05:00Z', 'UTC'), '2026-01-01 00:05', 'midnight is 00, never 24');
 });
 

@@ -37,14 +37,28 @@ for (const [message, words, resolved] of CASES) {
 }
 
 test('numbers, versions, ports and clock times are not dates', () => {
-  for (const text of ['现在又连不上了', 'right now the build is green', 'we set the timeout to 1500 ms', 'port 5432 → 6432', 'version 2.3.1 released', 'at 3pm we meet', 'PLC-3000 超时 1500ms']) {
+  for (const text of [
+    '现在又连不上了',
+    'right now the build is green',
+    'we set the timeout to 1500 ms',
+    'port 5432 → 6432',
+    'version 2.3.1 released',
+    'at 3pm we meet',
+    'PLC-3000 超时 1500ms',
+  ]) {
     assert.deepEqual(resolveTimes(text, REF), [], text);
   }
 });
 
 test('"last summer" in October is the summer just past; in May it is last year’s', () => {
-  assert.equal(formatTime(resolveTimes('last summer', new Date('2023-10-02T00:00:00Z'))[0]), '2023-06-01..2023-08-31');
-  assert.equal(formatTime(resolveTimes('last summer', new Date('2023-05-02T00:00:00Z'))[0]), '2022-06-01..2022-08-31');
+  assert.equal(
+    formatTime(resolveTimes('last summer', new Date('2023-10-02T00:00:00Z'))[0]),
+    '2023-06-01..2023-08-31',
+  );
+  assert.equal(
+    formatTime(resolveTimes('last summer', new Date('2023-05-02T00:00:00Z'))[0]),
+    '2022-06-01..2022-08-31',
+  );
 });
 
 test('no reference time, no guess', () => {

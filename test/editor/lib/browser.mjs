@@ -84,7 +84,8 @@ export async function launchBrowser({ userDataDir, env, onConsole, launchTimeout
   page.on('crash', () => onConsole?.(`${stamp()} [crash] page crashed`));
   page.on('requestfailed', (req) => {
     const u = req.url();
-    if (!u.startsWith('data:')) onConsole?.(`${stamp()} [requestfailed] ${u} ${req.failure()?.errorText ?? ''}`);
+    if (!u.startsWith('data:'))
+      onConsole?.(`${stamp()} [requestfailed] ${u} ${req.failure()?.errorText ?? ''}`);
   });
   let closed = false;
   const close = async () => {

@@ -47,7 +47,10 @@ export function prepareState(stateDir, extraEnv = {}, extraSettings = {}) {
   for (const d of [dirs.home, dirs.userData, dirs.extensions, dirs.tmp, path.join(dirs.userData, 'User')]) {
     fs.mkdirSync(d, { recursive: true });
   }
-  fs.writeFileSync(path.join(dirs.userData, 'User', 'settings.json'), JSON.stringify({ ...SETTINGS, ...extraSettings }, null, 2));
+  fs.writeFileSync(
+    path.join(dirs.userData, 'User', 'settings.json'),
+    JSON.stringify({ ...SETTINGS, ...extraSettings }, null, 2),
+  );
   // Every key is also passed as a flag; the file only exists so code-server does not write one to ~/.config.
   fs.writeFileSync(dirs.config, 'auth: none\ncert: false\n');
   const env = {
@@ -87,11 +90,15 @@ export async function installVsix({ dirs, env, vsix, logFile, timeoutMs = 180_00
     [CODE_SERVER_ENTRY, ...baseArgs(dirs), '--install-extension', vsix, '--force'],
     { env, cwd: dirs.root, timeoutMs, logFile },
   );
-  if (r.code !== 0) throw new Error(`code-server --install-extension ${vsix} exited with ${r.code ?? r.signal} (see ${logFile})`);
+  if (r.code !== 0)
+    throw new Error(
+      `code-server --install-extension ${vsix} exited with ${r.code ?? r.signal} (see ${logFile})`,
+    );
   const installed = fs
     .readdirSync(dirs.extensions, { withFileTypes: true })
     .filter((d) => d.isDirectory() && fs.existsSync(path.join(dirs.extensions, d.name, 'package.json')));
-  if (installed.length === 0) throw new Error(`no extension in ${dirs.extensions} after installing ${vsix} (see ${logFile})`);
+  if (installed.length === 0)
+    throw new Error(`no extension in ${dirs.extensions} after installing ${vsix} (see ${logFile})`);
   return installed.map((d) => path.join(dirs.extensions, d.name));
 }
 
@@ -106,23 +113,30 @@ export async function startCodeServer({ dirs, env, logFile, startTimeoutMs = 90_
     const args = [
       CODE_SERVER_ENTRY,
       ...baseArgs(dirs),
-      '--bind-addr', `127.0.0.1:${port}`,
-      '--auth', 'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
       '--disable-getting-started-override',
       '--disable-proxy',
       '--ignore-last-opened',
-      '--log', process.env.MNEMO_EDITOR_LOG_LEVEL || 'info',
+      '--log',
+      process.env.MNEMO_EDITOR_LOG_LEVEL || 'info',
     ];
-    fs.appendFileSync(logFile, `\n=== ${new Date().toISOString()} code-server attempt ${attempt}: ${args.slice(1).join(' ')}\n`);
+    fs.appendFileSync(
+      logFile,
+      `\n=== ${new Date().toISOString()} code-server attempt ${attempt}: ${args.slice(1).join(' ')}\n`,
+    );
     const proc = spawnGroup(process.execPath, args, { env, cwd: dirs.root, logFile });
     const url = `http://127.0.0.1:${port}`;
     try {
       await pollUntil(
         async () => {
-          if (proc.exited) throw Object.assign(new Error('code-server exited during startup'), { fatal: true });
+          if (proc.exited)
+            throw Object.assign(new Error('code-server exited during startup'), { fatal: true });
           return (await httpStatus(`${url}/healthz`)) === 200;
         },
         { timeoutMs: startTimeoutMs, intervalMs: 250, what: `code-server on ${url}/healthz` },

@@ -27,7 +27,9 @@ export async function pollUntil(check, { timeoutMs, intervalMs = 200, what }) {
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }
-  throw new Error(`timed out after ${Math.round(timeoutMs / 1000)}s waiting for ${what}${lastError ? `: ${lastError.message}` : ''}`);
+  throw new Error(
+    `timed out after ${Math.round(timeoutMs / 1000)}s waiting for ${what}${lastError ? `: ${lastError.message}` : ''}`,
+  );
 }
 
 export function freePort() {

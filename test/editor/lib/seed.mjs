@@ -20,10 +20,23 @@ export function globalStorageDir(userDataDir, extensionId) {
   return path.join(userDataDir, 'User', 'globalStorage', extensionId.toLowerCase());
 }
 
-export async function seedMemories({ cli, dataDir, env, workspace, model, modelPath, seeds, workDir, logFile, timeoutMs = 120_000 }) {
+export async function seedMemories({
+  cli,
+  dataDir,
+  env,
+  workspace,
+  model,
+  modelPath,
+  seeds,
+  workDir,
+  logFile,
+  timeoutMs = 120_000,
+}) {
   if (!fs.existsSync(cli)) throw new Error(`seeding needs the extension's CLI, ${cli} is missing`);
   if (!modelPath || !fs.existsSync(modelPath)) {
-    throw new Error(`seeding needs the embedding model: mnemo.embedding.modelPath (${modelPath || 'unset'}) does not exist (run scripts/fetch-model.sh)`);
+    throw new Error(
+      `seeding needs the embedding model: mnemo.embedding.modelPath (${modelPath || 'unset'}) does not exist (run scripts/fetch-model.sh)`,
+    );
   }
   fs.mkdirSync(dataDir, { recursive: true });
   fs.mkdirSync(workDir, { recursive: true });
@@ -40,23 +53,37 @@ export async function seedMemories({ cli, dataDir, env, workspace, model, modelP
   const run = async (label, args) => {
     const out = path.join(workDir, `${label}.json`);
     fs.appendFileSync(logFile, `\n=== ${new Date().toISOString()} mnemo ${args.join(' ')}\n`);
-    const r = await runToCompletion(process.execPath, [cli, ...args, '--data-dir', dataDir, '--model-path', modelPath], {
-      env: cliEnv,
-      cwd: workspace,
-      timeoutMs,
-      logFile,
-      stdoutFile: out,
-    });
+    const r = await runToCompletion(
+      process.execPath,
+      [cli, ...args, '--data-dir', dataDir, '--model-path', modelPath],
+      {
+        env: cliEnv,
+        cwd: workspace,
+        timeoutMs,
+        logFile,
+        stdoutFile: out,
+      },
+    );
     const text = fs.readFileSync(out, 'utf8');
-    if (r.code !== 0) throw new Error(`mnemo ${args[0]} exited with ${r.code ?? r.signal} (see ${logFile}): ${text.slice(0, 300)}`);
+    if (r.code !== 0)
+      throw new Error(
+        `mnemo ${args[0]} exited with ${r.code ?? r.signal} (see ${logFile}): ${text.slice(0, 300)}`,
+      );
     return JSON.parse(text);
   };
 
   const groups = new Map();
   for (const s of seeds) {
-    if (!Array.isArray(s.messages) || s.messages.length === 0) throw new Error(`seed entry without messages (from ${s.from})`);
+    if (!Array.isArray(s.messages) || s.messages.length === 0)
+      throw new Error(`seed entry without messages (from ${s.from})`);
     const key = `${s.project ?? ''}\u0000${s.sourceType ?? 'manual'}`;
-    if (!groups.has(key)) groups.set(key, { project: s.project, sourceType: s.sourceType ?? 'manual', messages: [], from: new Set() });
+    if (!groups.has(key))
+      groups.set(key, {
+        project: s.project,
+        sourceType: s.sourceType ?? 'manual',
+        messages: [],
+        from: new Set(),
+      });
     groups.get(key).messages.push(...s.messages);
     groups.get(key).from.add(s.from);
   }
@@ -66,10 +93,21 @@ export async function seedMemories({ cli, dataDir, env, workspace, model, modelP
   for (const g of groups.values()) {
     const file = path.join(workDir, `session-${i}.json`);
     fs.writeFileSync(file, JSON.stringify(g.messages, null, 2));
-    const args = ['ingest', '--json', '--explain', '--source-type', g.sourceType, ...(g.project ? ['--project', g.project] : []), file];
+    const args = [
+      'ingest',
+      '--json',
+      '--explain',
+      '--source-type',
+      g.sourceType,
+      ...(g.project ? ['--project', g.project] : []),
+      file,
+    ];
     const report = await run(`ingest-${i++}`, args);
     // The pipeline skips whole sessions (e.g. "too short": fewer than 2 substantive lines).
-    if (report.skipped) throw new Error(`the seed of ${[...g.from].join(', ')} (${g.project ?? 'workspace'}, ${g.sourceType}) was skipped by the pipeline: ${report.skipped}`);
+    if (report.skipped)
+      throw new Error(
+        `the seed of ${[...g.from].join(', ')} (${g.project ?? 'workspace'}, ${g.sourceType}) was skipped by the pipeline: ${report.skipped}`,
+      );
     if (!g.project) workspaceProject = report.project_id;
     reports.push(report);
   }

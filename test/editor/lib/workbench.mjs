@@ -15,7 +15,10 @@ export class Workbench {
   async waitReady(timeoutMs = 90_000) {
     const p = this.page;
     await p.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: timeoutMs });
-    await p.locator('.part.activitybar, .part.sidebar').first().waitFor({ state: 'visible', timeout: timeoutMs });
+    await p
+      .locator('.part.activitybar, .part.sidebar')
+      .first()
+      .waitFor({ state: 'visible', timeout: timeoutMs });
     // The status bar appears once the layout is restored; the remote indicator once connected.
     await p.locator('.part.statusbar').waitFor({ state: 'visible', timeout: timeoutMs });
   }
@@ -23,7 +26,10 @@ export class Workbench {
   /** Closes any quick input / notification / context menu that may be open. */
   async dismiss() {
     for (let i = 0; i < 3; i++) {
-      if (!(await this.page.locator('.quick-input-widget:visible, .context-view .monaco-menu:visible').count())) break;
+      if (
+        !(await this.page.locator('.quick-input-widget:visible, .context-view .monaco-menu:visible').count())
+      )
+        break;
       await this.page.keyboard.press('Escape');
     }
   }
@@ -39,7 +45,10 @@ export class Workbench {
     if (await activeTab.isVisible().catch(() => false)) {
       await activeTab.click({ position: { x: 12, y: 12 }, timeout: 5000 }).catch(() => {});
     } else {
-      await this.page.locator('.part.editor').click({ position: { x: 20, y: 20 }, timeout: 5000 }).catch(() => {});
+      await this.page
+        .locator('.part.editor')
+        .click({ position: { x: 20, y: 20 }, timeout: 5000 })
+        .catch(() => {});
     }
   }
 
@@ -73,7 +82,9 @@ export class Workbench {
         .waitFor({ state: 'visible', timeout: wait })
         .then(() => true)
         .catch(() => false);
-      labels = await rows.evaluateAll((els) => els.map((e) => (e.getAttribute('aria-label') || e.textContent || '').trim()));
+      labels = await rows.evaluateAll((els) =>
+        els.map((e) => (e.getAttribute('aria-label') || e.textContent || '').trim()),
+      );
       if (found || Date.now() >= deadline) return { widget, found, labels, match, attempts: attempt };
       await this.page.keyboard.press('Escape');
     }
@@ -96,11 +107,16 @@ export class Workbench {
     const { widget, found, labels, match } = await this.queryPalette(fullTitle, opts);
     if (!found) {
       await this.dismiss();
-      throw new Error(`"${fullTitle}" not in the command palette; it showed: ${labels.slice(0, 5).join(' | ') || 'nothing'}`);
+      throw new Error(
+        `"${fullTitle}" not in the command palette; it showed: ${labels.slice(0, 5).join(' | ') || 'nothing'}`,
+      );
     }
     if (keyboard) {
       const active = widget.locator('.quick-input-list .monaco-list-row.focused').first();
-      const label = (await active.getAttribute('aria-label').catch(() => null)) ?? (await active.textContent().catch(() => '')) ?? '';
+      const label =
+        (await active.getAttribute('aria-label').catch(() => null)) ??
+        (await active.textContent().catch(() => '')) ??
+        '';
       if (!label.includes(fullTitle)) {
         await this.dismiss();
         throw new Error(`"${fullTitle}" is not the palette's active entry (that is "${label}")`);
@@ -136,14 +152,18 @@ export class Workbench {
 
   /** Waits for a notification toast containing `text` (string or RegExp); returns its locator. */
   async waitForNotification(text, timeoutMs = 20_000) {
-    const toast = this.page.locator('.notification-toast-container, .notifications-toasts .monaco-list-row', { hasText: text }).first();
+    const toast = this.page
+      .locator('.notification-toast-container, .notifications-toasts .monaco-list-row', { hasText: text })
+      .first();
     await toast.waitFor({ state: 'visible', timeout: timeoutMs });
     return toast;
   }
 
   /** The activity bar entry for a view container, by its title. */
   activityBarItem(title) {
-    return this.page.locator(`.part.activitybar .action-item a.action-label[aria-label^=${cssString(title)}]`).first();
+    return this.page
+      .locator(`.part.activitybar .action-item a.action-label[aria-label^=${cssString(title)}]`)
+      .first();
   }
 
   /**
@@ -183,8 +203,12 @@ export class Workbench {
 
   /** A view pane (inside the side bar) by its name. */
   viewPane(name) {
-    return this.page.locator('.part.sidebar .pane', {
-      has: this.page.locator(`.pane-header[aria-label^=${cssString(name)}], .pane-header h3.title:text-is(${cssString(name)})`),
-    }).first();
+    return this.page
+      .locator('.part.sidebar .pane', {
+        has: this.page.locator(
+          `.pane-header[aria-label^=${cssString(name)}], .pane-header h3.title:text-is(${cssString(name)})`,
+        ),
+      })
+      .first();
   }
 }

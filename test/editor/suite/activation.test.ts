@@ -20,7 +20,13 @@ describe('activation', () => {
 
   it(`extension ${id} is present`, () => {
     const ext = vscode.extensions.getExtension(id);
-    assert.ok(ext, `vscode.extensions.getExtension('${id}') is undefined; installed: ${vscode.extensions.all.map((e) => e.id).filter((x) => !x.startsWith('vscode.')).join(', ')}`);
+    assert.ok(
+      ext,
+      `vscode.extensions.getExtension('${id}') is undefined; installed: ${vscode.extensions.all
+        .map((e) => e.id)
+        .filter((x) => !x.startsWith('vscode.'))
+        .join(', ')}`,
+    );
     assert.equal(
       path.resolve(ext.extensionUri.fsPath),
       path.resolve(cfg.extensionDevelopmentPath),

@@ -49,7 +49,9 @@ export function loadRunConfig(): RunConfig {
       return cached;
     }
   }
-  throw new Error(`editor suite: no run config found (tried ${candidates.join(', ')}); run through test/editor/run.mjs`);
+  throw new Error(
+    `editor suite: no run config found (tried ${candidates.join(', ')}); run through test/editor/run.mjs`,
+  );
 }
 
 export interface ExtensionManifest {
@@ -66,5 +68,7 @@ export interface ExtensionManifest {
 
 export function loadManifest(): ExtensionManifest {
   const cfg = loadRunConfig();
-  return JSON.parse(fs.readFileSync(path.join(cfg.extensionDevelopmentPath, 'package.json'), 'utf8')) as ExtensionManifest;
+  return JSON.parse(
+    fs.readFileSync(path.join(cfg.extensionDevelopmentPath, 'package.json'), 'utf8'),
+  ) as ExtensionManifest;
 }

@@ -22,7 +22,8 @@ interface TestRecord {
   error?: string;
 }
 
-const ENV_KEYS = /^(HOME|PATH|PWD|USER|SHELL|LANG|TMPDIR|NODE_OPTIONS|ELECTRON_RUN_AS_NODE|XDG_.*|VSCODE_.*|MNEMO_.*|CODE_SERVER_.*)$/;
+const ENV_KEYS =
+  /^(HOME|PATH|PWD|USER|SHELL|LANG|TMPDIR|NODE_OPTIONS|ELECTRON_RUN_AS_NODE|XDG_.*|VSCODE_.*|MNEMO_.*|CODE_SERVER_.*)$/;
 
 function hostInfo(): Record<string, unknown> {
   const env: Record<string, string> = {};
@@ -73,7 +74,13 @@ export async function run(): Promise<void> {
       try {
         const runner = mocha.run((n) => resolve(n));
         runner.on('pass', (t) =>
-          tests.push({ title: t.title, fullTitle: t.fullTitle(), file: t.file, state: 'passed', durationMs: t.duration }),
+          tests.push({
+            title: t.title,
+            fullTitle: t.fullTitle(),
+            file: t.file,
+            state: 'passed',
+            durationMs: t.duration,
+          }),
         );
         runner.on('fail', (t, err: Error) =>
           tests.push({
@@ -85,7 +92,9 @@ export async function run(): Promise<void> {
             error: (err && (err.stack || err.message)) || String(err),
           }),
         );
-        runner.on('pending', (t) => tests.push({ title: t.title, fullTitle: t.fullTitle(), file: t.file, state: 'pending' }));
+        runner.on('pending', (t) =>
+          tests.push({ title: t.title, fullTitle: t.fullTitle(), file: t.file, state: 'pending' }),
+        );
       } catch (e) {
         reject(e);
       }

@@ -9,7 +9,17 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MnemoApi } from '../../../src/api';
 import type { Memory } from '../../../sidecar/model';
-import { AuditListRequest, CountsRequest, DeleteRequest, FlushQueueRequest, GetRequest, ListRequest, RememberRequest, SearchRequest, StatsRequest } from '../../../sidecar/protocol';
+import {
+  AuditListRequest,
+  CountsRequest,
+  DeleteRequest,
+  FlushQueueRequest,
+  GetRequest,
+  ListRequest,
+  RememberRequest,
+  SearchRequest,
+  StatsRequest,
+} from '../../../sidecar/protocol';
 import { IN_USE } from '../../../src/views/counts';
 import { formValues } from '../../../src/commands/editPatch';
 import type { MemoryNode, TreeNode } from '../../../src/views/memoryTree';
@@ -20,7 +30,12 @@ import { loadRunConfig } from './harness';
 const TEST_MODEL = 'Xenova/all-MiniLM-L6-v2';
 
 /** Polls `probe` until it returns a truthy value; fails with `what` and the last error after `timeoutMs`. */
-async function waitFor<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 20_000, intervalMs = 100): Promise<NonNullable<T>> {
+async function waitFor<T>(
+  what: string,
+  probe: () => T | Promise<T>,
+  timeoutMs = 20_000,
+  intervalMs = 100,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -32,7 +47,9 @@ async function waitFor<T>(what: string, probe: () => T | Promise<T>, timeoutMs =
       last = err;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
+      );
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }
@@ -51,7 +68,8 @@ function mnemo(): Promise<MnemoApi> {
     const ext = vscode.extensions.getExtension<MnemoApi>(cfg.expectedExtensionId);
     if (!ext) throw new Error(`${cfg.expectedExtensionId} is not installed`);
     const api = await ext.activate();
-    const modelDir = process.env.MNEMO_TEST_MODEL_DIR ?? path.join(cfg.extensionDevelopmentPath, '.cache', 'models');
+    const modelDir =
+      process.env.MNEMO_TEST_MODEL_DIR ?? path.join(cfg.extensionDevelopmentPath, '.cache', 'models');
     const settings = vscode.workspace.getConfiguration('mnemo');
     await settings.update('review.dailyDigest', false, vscode.ConfigurationTarget.Global);
     await settings.update('capture.terminal.enabled', false, vscode.ConfigurationTarget.Global);
@@ -72,7 +90,6 @@ function uniqueTag(prefix: string): string {
   return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 }
 
-
 describe('Mnemo extension', function () {
   this.timeout(180_000);
   let api: MnemoApi;
@@ -83,10 +100,15 @@ describe('Mnemo extension', function () {
   });
 
   after(async () => {
-    if (api && seeded.length) await api.request(DeleteRequest, { ids: seeded, by: 'editor-tests' }).catch(() => undefined);
+    if (api && seeded.length)
+      await api.request(DeleteRequest, { ids: seeded, by: 'editor-tests' }).catch(() => undefined);
   });
 
-  async function remember(text: string, projectId: string, extra: { pending?: boolean; source_ref?: string[] } = {}): Promise<string> {
+  async function remember(
+    text: string,
+    projectId: string,
+    extra: { pending?: boolean; source_ref?: string[] } = {},
+  ): Promise<string> {
     const decision = await api.request(RememberRequest, {
       text,
       project_id: projectId,
@@ -130,8 +152,14 @@ describe('Mnemo extension', function () {
     const global = await remember(`Prefer pnpm over npm for ${tag} JavaScript repositories.`, 'global');
 
     const roots = await api.views.memories.getChildren();
-    const ids = roots.filter((n): n is Extract<TreeNode, { kind: 'project' }> => n.kind === 'project').map((n) => n.projectId);
-    assert.deepEqual(ids, api.projects().map((p) => p.projectId), 'one root per workspace project, Global last');
+    const ids = roots
+      .filter((n): n is Extract<TreeNode, { kind: 'project' }> => n.kind === 'project')
+      .map((n) => n.projectId);
+    assert.deepEqual(
+      ids,
+      api.projects().map((p) => p.projectId),
+      'one root per workspace project, Global last',
+    );
     assert.equal(ids[ids.length - 1], 'global');
 
     const node = await waitFor('the project memory in its subtree', () => findInTree(projectId, own));
@@ -139,10 +167,20 @@ describe('Mnemo extension', function () {
     assert.equal(node.parent.sourceType, 'manual');
     const item = api.views.memories.getTreeItem(node);
     assert.match(String(item.description), /%/, 'the description shows the confidence');
-    assert.ok(item.accessibilityInformation?.label.includes(tag), 'the item has an accessibility label with its text');
-    assert.ok(item.tooltip instanceof vscode.MarkdownString && item.tooltip.value.includes('UTC'), 'the tooltip shows times with UTC');
+    assert.ok(
+      item.accessibilityInformation?.label.includes(tag),
+      'the item has an accessibility label with its text',
+    );
+    assert.ok(
+      item.tooltip instanceof vscode.MarkdownString && item.tooltip.value.includes('UTC'),
+      'the tooltip shows times with UTC',
+    );
     await waitFor('the global memory under Global', () => findInTree('global', global));
-    assert.equal(await findInTree(projectId, global), undefined, 'a global memory is not listed under the project');
+    assert.equal(
+      await findInTree(projectId, global),
+      undefined,
+      'a global memory is not listed under the project',
+    );
   });
 
   it('mark wrong updates the node and the store', async () => {
@@ -175,7 +213,10 @@ describe('Mnemo extension', function () {
     const opened = formValues(memory);
     assert.equal(opened.category, 'instruction', 'the form opens on the current category, not the first one');
     assert.equal(opened.actionable, wasActionable);
-    await api.views.editForms.receive(id, { type: 'save', values: { ...opened, text: memory.text.replace('gatway', 'gateway') } });
+    await api.views.editForms.receive(id, {
+      type: 'save',
+      values: { ...opened, text: memory.text.replace('gatway', 'gateway') },
+    });
     const updated = await saved;
     assert.ok(updated, 'Save resolves with the updated memory');
     assert.equal(updated.text, `Deploy the ${tag} gateway with make release on Fridays at 10.`);
@@ -186,14 +227,25 @@ describe('Mnemo extension', function () {
     assert.deepEqual(stored.source_ref, memory.source_ref, 'sources are unchanged');
     const { entries } = await api.request(AuditListRequest, { memory_id: id, limit: 5 });
     const update = entries.find((e) => e.action === 'update');
-    assert.deepEqual(Object.keys(update?.changes ?? {}).filter((k) => k !== 'updated_at' && !k.startsWith('embedding')), ['text'], 'the audit log records the text alone');
-    assert.match(api.views.statusBar.flashing ?? '', /^Updated “.*”: text$/, 'the status bar says what changed');
+    assert.deepEqual(
+      Object.keys(update?.changes ?? {}).filter((k) => k !== 'updated_at' && !k.startsWith('embedding')),
+      ['text'],
+      'the audit log records the text alone',
+    );
+    assert.match(
+      api.views.statusBar.flashing ?? '',
+      /^Updated “.*”: text$/,
+      'the status bar says what changed',
+    );
     assert.equal(api.views.editForms.openIds.includes(id), false, 'the form closed after saving');
 
     // Changing the category says so; saving untouched values changes nothing.
     const again = vscode.commands.executeCommand<Memory | undefined>('mnemo.editMemory', id);
     await waitFor('the edit form to open again', () => api.views.editForms.openIds.includes(id));
-    await api.views.editForms.receive(id, { type: 'save', values: { ...formValues(stored), category: 'persona' } });
+    await api.views.editForms.receive(id, {
+      type: 'save',
+      values: { ...formValues(stored), category: 'persona' },
+    });
     assert.equal((await again)?.category, 'persona');
     assert.match(api.views.statusBar.flashing ?? '', /category Instruction → Persona/);
     const untouched = vscode.commands.executeCommand<Memory | undefined>('mnemo.editMemory', id);
@@ -201,14 +253,23 @@ describe('Mnemo extension', function () {
     const current = await api.request(GetRequest, { id });
     await api.views.editForms.receive(id, { type: 'save', values: formValues(current) });
     assert.equal(await untouched, undefined, 'nothing to save');
-    assert.equal((await api.request(GetRequest, { id })).updated_at, current.updated_at, 'nothing was written');
+    assert.equal(
+      (await api.request(GetRequest, { id })).updated_at,
+      current.updated_at,
+      'nothing was written',
+    );
   });
 
   it('Open Source on a memory learned from a conversation opens its details instead of failing', async () => {
-    const id = await remember(`The ${uniqueTag('details')} on-call rota changes every Monday at 09:00.`, mainProject(), { source_ref: ['msg:m5', 'terminal:bash'] });
+    const id = await remember(
+      `The ${uniqueTag('details')} on-call rota changes every Monday at 09:00.`,
+      mainProject(),
+      { source_ref: ['msg:m5', 'terminal:bash'] },
+    );
     await vscode.commands.executeCommand('mnemo.openSource', id);
     const editor = await waitFor('the details editor', () =>
-      vscode.window.activeTextEditor?.document.uri.scheme === 'mnemo' && vscode.window.activeTextEditor.document.uri.path.startsWith('/memory/')
+      vscode.window.activeTextEditor?.document.uri.scheme === 'mnemo' &&
+      vscode.window.activeTextEditor.document.uri.path.startsWith('/memory/')
         ? vscode.window.activeTextEditor
         : undefined,
     );
@@ -228,7 +289,13 @@ describe('Mnemo extension', function () {
     const token = new vscode.CancellationTokenSource().token;
     const ask = (prompt: string) =>
       participant.requestHandler(
-        { command: undefined, prompt, references: [], toolReferences: [], model: undefined } as unknown as vscode.ChatRequest,
+        {
+          command: undefined,
+          prompt,
+          references: [],
+          toolReferences: [],
+          model: undefined,
+        } as unknown as vscode.ChatRequest,
         context,
         recordingStream().stream,
         token,
@@ -236,7 +303,10 @@ describe('Mnemo extension', function () {
     await vscode.commands.executeCommand('mnemo.pauseCapture');
     try {
       assert.equal(api.views.pause.paused, true);
-      await waitFor('the paused mark in the status bar', () => !api.views.statusBar.flashing && api.statusBarItem().text.includes('$(debug-pause)'));
+      await waitFor(
+        'the paused mark in the status bar',
+        () => !api.views.statusBar.flashing && api.statusBarItem().text.includes('$(debug-pause)'),
+      );
       const before = api.chat.captured;
       await ask(`what do we know about the ${uniqueTag('paused')} deploy?`);
       assert.equal(api.chat.captured, before, 'nothing is captured while paused');
@@ -251,24 +321,45 @@ describe('Mnemo extension', function () {
 
   it('the review queue lists pending memories and confirms them', async () => {
     const projectId = mainProject();
-    const id = await remember(`Maybe the ${uniqueTag('review')} cache should be flushed after every deploy.`, projectId, { pending: true });
+    const id = await remember(
+      `Maybe the ${uniqueTag('review')} cache should be flushed after every deploy.`,
+      projectId,
+      { pending: true },
+    );
     const pending = await waitFor('the memory in the review queue', async () => {
       api.views.review.refresh();
       const items = await api.views.review.getChildren();
       return items.find((n: ReviewNode) => n.memory.id === id);
     });
     const item = api.views.review.getTreeItem(pending);
-    assert.match(String(item.description), /You asked to remember this/, 'the review item says why it was kept, in words');
+    assert.match(
+      String(item.description),
+      /You asked to remember this/,
+      'the review item says why it was kept, in words',
+    );
     await vscode.commands.executeCommand('mnemo.confirmMemory', pending, [pending]);
-    assert.match(api.views.statusBar.flashing ?? '', /^Confirmed “Maybe the review/, 'success is said in the status bar, not a toast');
-    await waitFor('the store to say confirmed', async () => (await api.request(GetRequest, { id })).status === 'confirmed');
-    await waitFor('the queue to drop it', async () => !(await api.views.review.getChildren()).some((n) => n.memory.id === id));
+    assert.match(
+      api.views.statusBar.flashing ?? '',
+      /^Confirmed “Maybe the review/,
+      'success is said in the status bar, not a toast',
+    );
+    await waitFor(
+      'the store to say confirmed',
+      async () => (await api.request(GetRequest, { id })).status === 'confirmed',
+    );
+    await waitFor(
+      'the queue to drop it',
+      async () => !(await api.views.review.getChildren()).some((n) => n.memory.id === id),
+    );
   });
 
   it('search finds a memory and reveals it in the tree', async () => {
     const projectId = mainProject();
     const tag = uniqueTag('search');
-    const id = await remember(`Rotate the ${tag} signing keys on the first Monday of each quarter.`, projectId);
+    const id = await remember(
+      `Rotate the ${tag} signing keys on the first Monday of each quarter.`,
+      projectId,
+    );
     await waitFor('the sidecar to find it by keyword', async () => {
       const r = await api.request(SearchRequest, { query: tag, mode: 'keyword', limit: 5 });
       return r.items.some((i) => i.memory.id === id);
@@ -276,7 +367,10 @@ describe('Mnemo extension', function () {
     // The search command's result is revealed through mnemo.revealMemory (what accepting a QuickPick item
     // runs); driving the QuickPick itself is left to the UI tests, where a real keyboard is available.
     const found = await api.request(SearchRequest, { query: tag, mode: 'keyword', limit: 5 });
-    const revealed = await vscode.commands.executeCommand<Memory | undefined>('mnemo.revealMemory', found.items[0]?.memory.id);
+    const revealed = await vscode.commands.executeCommand<Memory | undefined>(
+      'mnemo.revealMemory',
+      found.items[0]?.memory.id,
+    );
     assert.equal(revealed?.id, id, 'the revealed result is the seeded memory');
     await waitFor('the tree selection to be the memory', () =>
       api.views.memoriesView.selection.some((n) => n.kind === 'memory' && n.memory.id === id),
@@ -297,10 +391,21 @@ describe('Mnemo extension', function () {
     });
     assert.equal(stats.pending, 1);
     assert.equal(stats.new_7d, 3);
-    assert.equal(stats.confidence_histogram.reduce((a, b) => a + b, 0), 3);
+    assert.equal(
+      stats.confidence_histogram.reduce((a, b) => a + b, 0),
+      3,
+    );
     const direct = await api.request(StatsRequest, { project_id: projectId });
-    assert.deepEqual(direct.projects.find((p) => p.project_id === projectId), stats);
-    const actionable = await api.request(ListRequest, { project_id: projectId, include_global: false, is_actionable: true, limit: 1 });
+    assert.deepEqual(
+      direct.projects.find((p) => p.project_id === projectId),
+      stats,
+    );
+    const actionable = await api.request(ListRequest, {
+      project_id: projectId,
+      include_global: false,
+      is_actionable: true,
+      limit: 1,
+    });
     assert.equal(stats.actionable, actionable.total);
 
     // What clicking "pending" does: filter the tree to that project's pending memories.
@@ -320,7 +425,8 @@ describe('Mnemo extension', function () {
     const lm = vscode.lm as unknown as { registerMcpServerDefinitionProvider?: unknown } | undefined;
     const hasApi = typeof lm?.registerMcpServerDefinitionProvider === 'function';
     // VS Code 1.100 (our code-server) has an earlier form of the API that refuses the 1.101 manifest entry.
-    if (!hasApi || vscode.version.startsWith('1.100.')) assert.equal(api.mcp.registered, false, `VS Code ${vscode.version}`);
+    if (!hasApi || vscode.version.startsWith('1.100.'))
+      assert.equal(api.mcp.registered, false, `VS Code ${vscode.version}`);
     assert.deepEqual(api.tools.registered, ['mnemo_recall', 'mnemo_remember']);
   });
 
@@ -328,21 +434,34 @@ describe('Mnemo extension', function () {
     if (typeof vscode.lm?.invokeTool !== 'function') this.skip();
     assert.deepEqual(api.tools.registered, ['mnemo_recall', 'mnemo_remember']);
     const names = vscode.lm.tools.map((t) => t.name);
-    assert.ok(names.includes('mnemo_recall') && names.includes('mnemo_remember'), `tools: ${names.join(', ')}`);
+    assert.ok(
+      names.includes('mnemo_recall') && names.includes('mnemo_remember'),
+      `tools: ${names.join(', ')}`,
+    );
 
     const projectId = mainProject();
     const text = `Always build the ${uniqueTag('tool')} firmware with the release profile before flashing.`;
     await remember(text, projectId);
     const recalled = await waitFor('mnemo_recall to return the memory', async () => {
-      const result = await vscode.lm.invokeTool('mnemo_recall', { input: { query: text, top_k: 3 }, toolInvocationToken: undefined });
-      const out = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      const result = await vscode.lm.invokeTool('mnemo_recall', {
+        input: { query: text, top_k: 3 },
+        toolInvocationToken: undefined,
+      });
+      const out = result.content
+        .map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : ''))
+        .join('');
       return out.includes(text.slice(0, 40)) ? out : undefined;
     });
     assert.ok(recalled.length > 0);
 
     const fact = `The ${uniqueTag('agent')} CI runners have 16 GB of memory.`;
-    const remembered = await vscode.lm.invokeTool('mnemo_remember', { input: { text: fact, category: 'episodic' }, toolInvocationToken: undefined });
-    const reply = remembered.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+    const remembered = await vscode.lm.invokeTool('mnemo_remember', {
+      input: { text: fact, category: 'episodic' },
+      toolInvocationToken: undefined,
+    });
+    const reply = remembered.content
+      .map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : ''))
+      .join('');
     assert.match(reply, /Remembered|Already known/, reply);
     const stored = await waitFor('the agent memory in the review queue', async () => {
       const r = await api.request(SearchRequest, { query: fact.split(' ')[1], mode: 'keyword', limit: 5 });
@@ -353,7 +472,11 @@ describe('Mnemo extension', function () {
   });
 
   /** A response stream that records what the participant writes and the buttons it offers. */
-  function recordingStream(): { stream: vscode.ChatResponseStream; text: () => string; buttons: vscode.Command[] } {
+  function recordingStream(): {
+    stream: vscode.ChatResponseStream;
+    text: () => string;
+    buttons: vscode.Command[];
+  } {
     const out: string[] = [];
     const buttons: vscode.Command[] = [];
     const stream = {
@@ -379,30 +502,60 @@ describe('Mnemo extension', function () {
     const context = { history: [] } as unknown as vscode.ChatContext;
     const token = new vscode.CancellationTokenSource().token;
     const request = (command: string | undefined, prompt: string) =>
-      ({ command, prompt, references: [], toolReferences: [], model: undefined }) as unknown as vscode.ChatRequest;
+      ({
+        command,
+        prompt,
+        references: [],
+        toolReferences: [],
+        model: undefined,
+      }) as unknown as vscode.ChatRequest;
 
     // What the chat view calls for "@mnemo <question>": the handler VS Code holds for the participant.
     const asked = recordingStream();
     const capturedBefore = api.chat.captured;
     const answer = await waitFor('the answer to name the memory', async () => {
-      const r = await participant.requestHandler(request(undefined, `when does the ${tag} release train leave?`), context, asked.stream, token);
+      const r = await participant.requestHandler(
+        request(undefined, `when does the ${tag} release train leave?`),
+        context,
+        asked.stream,
+        token,
+      );
       return asked.text().includes(tag) ? r : undefined;
     });
     assert.match(asked.text(), /No language model is available, so here is what I remember/);
-    assert.ok((answer as { metadata?: { memoryIds?: string[] } }).metadata?.memoryIds?.includes(id), 'the result names the recalled memory');
-    const followups = await participant.followupProvider?.provideFollowups(answer as vscode.ChatResult, context, token);
-    assert.deepEqual(followups?.map((f) => f.command), ['recall'], 'it offers to show the recalled memories');
+    assert.ok(
+      (answer as { metadata?: { memoryIds?: string[] } }).metadata?.memoryIds?.includes(id),
+      'the result names the recalled memory',
+    );
+    const followups = await participant.followupProvider?.provideFollowups(
+      answer as vscode.ChatResult,
+      context,
+      token,
+    );
+    assert.deepEqual(
+      followups?.map((f) => f.command),
+      ['recall'],
+      'it offers to show the recalled memories',
+    );
     await waitFor('the exchange to be captured for learning', () => api.chat.captured > capturedBefore);
 
     // "@mnemo /forget …": the best match, and a Mark as Wrong button that works.
     const forgot = recordingStream();
-    await participant.requestHandler(request('forget', `${tag} release train Thursday`), context, forgot.stream, token);
+    await participant.requestHandler(
+      request('forget', `${tag} release train Thursday`),
+      context,
+      forgot.stream,
+      token,
+    );
     assert.match(forgot.text(), new RegExp(`${tag} release train leaves every Thursday`));
     const button = forgot.buttons.find((b) => b.command === 'mnemo.markWrong');
     assert.ok(button, `a Mark as Wrong button; got ${JSON.stringify(forgot.buttons)}`);
     assert.deepEqual(button.arguments, [id]);
     await vscode.commands.executeCommand(button.command, ...(button.arguments ?? []));
-    await waitFor('the memory to be wrong in the store', async () => (await api.request(GetRequest, { id })).status === 'wrong');
+    await waitFor(
+      'the memory to be wrong in the store',
+      async () => (await api.request(GetRequest, { id })).status === 'wrong',
+    );
   });
 
   it('@mnemo /remember then /recall answer through the participant handler with the real sidecar', async () => {
@@ -420,15 +573,31 @@ describe('Mnemo extension', function () {
     } as unknown as vscode.ChatResponseStream;
     const tag = uniqueTag('chat');
     const request = (command: string, prompt: string) =>
-      ({ command, prompt, references: [], toolReferences: [], model: undefined }) as unknown as vscode.ChatRequest;
+      ({
+        command,
+        prompt,
+        references: [],
+        toolReferences: [],
+        model: undefined,
+      }) as unknown as vscode.ChatRequest;
     const context = { history: [] } as unknown as vscode.ChatContext;
     const token = new vscode.CancellationTokenSource().token;
-    const r1 = await api.chat.handle(request('remember', `The ${tag} staging cluster runs Kubernetes 1.30 on port 6443`), context, stream, token);
+    const r1 = await api.chat.handle(
+      request('remember', `The ${tag} staging cluster runs Kubernetes 1.30 on port 6443`),
+      context,
+      stream,
+      token,
+    );
     assert.match(out.join('\n'), /Remembered/);
     const id = (r1.metadata as { memoryIds?: string[] }).memoryIds?.[0];
     assert.ok(id, 'the remembered memory id is returned');
     out.length = 0;
-    await api.chat.handle(request('recall', `${tag} staging cluster Kubernetes version`), context, stream, token);
+    await api.chat.handle(
+      request('recall', `${tag} staging cluster Kubernetes version`),
+      context,
+      stream,
+      token,
+    );
     assert.match(out.join('\n'), new RegExp(`${tag} staging cluster runs Kubernetes 1\\.30`));
     await api.request(DeleteRequest, { ids: [id] });
   });
@@ -439,19 +608,44 @@ describe('Mnemo extension', function () {
       const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
       const t0 = Date.now();
       const before = api.terminal.sent;
-      api.terminal.add(terminal, { command: 'npm test', cwd, exitCode: 1, startedAt: t0, endedAt: t0 + 900, output: "Error: Cannot find module 'left-pad'" });
-      api.terminal.add(terminal, { command: 'npm test -- --runInBand', cwd, exitCode: 0, startedAt: t0 + 2000, endedAt: t0 + 5000, output: 'Tests: 12 passed' });
+      api.terminal.add(terminal, {
+        command: 'npm test',
+        cwd,
+        exitCode: 1,
+        startedAt: t0,
+        endedAt: t0 + 900,
+        output: "Error: Cannot find module 'left-pad'",
+      });
+      api.terminal.add(terminal, {
+        command: 'npm test -- --runInBand',
+        cwd,
+        exitCode: 0,
+        startedAt: t0 + 2000,
+        endedAt: t0 + 5000,
+        output: 'Tests: 12 passed',
+      });
       await api.terminal.flush(terminal);
       assert.equal(api.terminal.sent, before + 1, 'one session was sent');
       const sent = api.terminal.lastSent;
-      assert.equal(sent?.source_type, 'terminal', 'the extension records what ran; the sidecar finds the fix');
+      assert.equal(
+        sent?.source_type,
+        'terminal',
+        'the extension records what ran; the sidecar finds the fix',
+      );
       assert.equal(sent?.project_id, mainProject());
-      assert.deepEqual(sent?.messages.map((m) => m.role), ['user', 'tool', 'user', 'tool']);
+      assert.deepEqual(
+        sent?.messages.map((m) => m.role),
+        ['user', 'tool', 'user', 'tool'],
+      );
       assert.equal(sent?.messages[0].content, '$ npm test');
       assert.match(sent?.messages[1].content ?? '', /^exit 1 · Error/);
       const { remaining } = await api.request(FlushQueueRequest, { timeout_ms: 60_000 });
       assert.equal(remaining, 0, 'the sidecar processed the queued session');
-      const logs = await api.request(ListRequest, { project_id: mainProject(), source_type: 'troubleshooting_log', limit: 10_000 });
+      const logs = await api.request(ListRequest, {
+        project_id: mainProject(),
+        source_type: 'troubleshooting_log',
+        limit: 10_000,
+      });
       assert.ok(
         logs.items.some((m) => m.text.includes('`npm test` failed') && m.text.includes('left-pad')),
         'the fixed failure is stored as a troubleshooting log',
@@ -466,11 +660,17 @@ describe('Mnemo extension', function () {
     const scope = new Set(api.projects().map((p) => p.projectId));
     const { groups } = await api.request(CountsRequest, {});
     const inScope = groups.filter((g) => scope.has(g.project_id) && IN_USE.includes(g.status));
-    return { memories: inScope.reduce((n, g) => n + g.count, 0), pending: inScope.filter((g) => g.status === 'pending').reduce((n, g) => n + g.count, 0) };
+    return {
+      memories: inScope.reduce((n, g) => n + g.count, 0),
+      pending: inScope.filter((g) => g.status === 'pending').reduce((n, g) => n + g.count, 0),
+    };
   }
 
   /** Waits until the status bar (not flashing a message) shows exactly these numbers. */
-  async function statusBarShows(what: string, expected: () => Promise<{ memories: number; pending: number }>): Promise<string> {
+  async function statusBarShows(
+    what: string,
+    expected: () => Promise<{ memories: number; pending: number }>,
+  ): Promise<string> {
     return waitFor(`the status bar to show ${what}`, async () => {
       const item = api.statusBarItem();
       if (api.views.statusBar.flashing) return undefined;
@@ -483,20 +683,40 @@ describe('Mnemo extension', function () {
   it('the status bar shows the health and the workspace-scoped counts, agreeing with the Review Queue badge', async () => {
     const status = await waitFor('a status from the sidecar', () => api.status());
     const item = api.statusBarItem();
-    const icon = status.health === 'error' ? '$(error)' : status.health === 'warning' ? '$(warning)' : '$(database)';
+    const icon =
+      status.health === 'error' ? '$(error)' : status.health === 'warning' ? '$(warning)' : '$(database)';
     // A success of an earlier test may still flash in the item (5 s); then it shows the health again.
-    await waitFor(`the health icon for ${status.health} (the item says: ${item.text})`, () => item.text.startsWith(`${icon} Mnemo`));
+    await waitFor(`the health icon for ${status.health} (the item says: ${item.text})`, () =>
+      item.text.startsWith(`${icon} Mnemo`),
+    );
     const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip);
     assert.notEqual(status.health, 'error', `the test store is reachable: ${status.message}`);
-    assert.ok(tooltip.includes(status.message.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&')), `the tooltip says the health: ${tooltip}`);
-    assert.equal(typeof item.command === 'object' ? item.command.command : item.command, 'workbench.view.extension.mnemo');
+    assert.ok(
+      tooltip.includes(status.message.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&')),
+      `the tooltip says the health: ${tooltip}`,
+    );
+    assert.equal(
+      typeof item.command === 'object' ? item.command.command : item.command,
+      'workbench.view.extension.mnemo',
+    );
     await statusBarShows('the current counts', expectedCounts);
     const before = await expectedCounts();
 
     // A pending memory of this workspace: one more memory, one more pending, in the bar and the badge.
-    const id = await remember(`Maybe rotate the ${uniqueTag('bar')} TLS certificates monthly.`, mainProject(), { pending: true });
-    await statusBarShows('one more pending memory', async () => ({ memories: before.memories + 1, pending: before.pending + 1 }));
-    assert.equal(api.views.reviewView.badge?.value, before.pending + 1, 'the badge counts the same pending memories');
+    const id = await remember(
+      `Maybe rotate the ${uniqueTag('bar')} TLS certificates monthly.`,
+      mainProject(),
+      { pending: true },
+    );
+    await statusBarShows('one more pending memory', async () => ({
+      memories: before.memories + 1,
+      pending: before.pending + 1,
+    }));
+    assert.equal(
+      api.views.reviewView.badge?.value,
+      before.pending + 1,
+      'the badge counts the same pending memories',
+    );
     assert.match(String(api.statusBarItem().accessibilityInformation?.label), /in this workspace's projects/);
 
     // A pending memory of a project outside the workspace changes neither number; "Other projects" lists it.
@@ -509,13 +729,21 @@ describe('Mnemo extension', function () {
     const others = roots.find((n) => n.kind === 'others');
     assert.ok(others);
     await waitFor('the outside project under Other projects', async () =>
-      (await api.views.memories.getChildren(others)).some((n) => n.kind === 'project' && n.projectId === outside),
+      (await api.views.memories.getChildren(others)).some(
+        (n) => n.kind === 'project' && n.projectId === outside,
+      ),
     );
-    await statusBarShows('the same counts as before the outside memory', async () => ({ memories: before.memories + 1, pending: before.pending + 1 }));
+    await statusBarShows('the same counts as before the outside memory', async () => ({
+      memories: before.memories + 1,
+      pending: before.pending + 1,
+    }));
 
     // Confirming it empties the queue again, everywhere.
     await vscode.commands.executeCommand('mnemo.confirmMemory', id);
-    await statusBarShows('the pending count back', async () => ({ memories: before.memories + 1, pending: before.pending }));
+    await statusBarShows('the pending count back', async () => ({
+      memories: before.memories + 1,
+      pending: before.pending,
+    }));
     assert.equal(api.views.reviewView.badge?.value, before.pending || undefined);
   });
 });

@@ -27,7 +27,9 @@ export const tests = [
         .locator('.part.sidebar', { hasText: 'There is no data provider registered' })
         .waitFor({ state: 'detached', timeout: 30_000 })
         .catch(() => {
-          throw new Error(`a view of ${container.id} still has no data provider after 30s (did ${extensionId} activate?)`);
+          throw new Error(
+            `a view of ${container.id} still has no data provider after 30s (did ${extensionId} activate?)`,
+          );
         });
       await screenshot('opened');
     },

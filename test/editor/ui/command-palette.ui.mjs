@@ -8,7 +8,9 @@ export const tests = [
       const hidden = new Set(
         (manifest.contributes?.menus?.commandPalette ?? []).filter((m) => m.when).map((m) => m.command),
       );
-      const commands = (manifest.contributes?.commands ?? []).filter((c) => !hidden.has(c.command) && !c.enablement);
+      const commands = (manifest.contributes?.commands ?? []).filter(
+        (c) => !hidden.has(c.command) && !c.enablement,
+      );
       if (commands.length === 0) {
         log('no commands contributed: nothing to look for');
         return;
@@ -17,7 +19,8 @@ export const tests = [
       for (const c of commands) {
         const full = c.category ? `${c.category}: ${c.title}` : c.title;
         const labels = await wb.paletteEntries(full);
-        if (!labels.some((l) => l.includes(full))) missing.push(`${full} (${c.command}); palette showed: ${labels.slice(0, 5).join(' | ')}`);
+        if (!labels.some((l) => l.includes(full)))
+          missing.push(`${full} (${c.command}); palette showed: ${labels.slice(0, 5).join(' | ')}`);
       }
       await wb.dismiss();
       if (missing.length) throw new Error(`not in the command palette:\n${missing.join('\n')}`);
@@ -28,7 +31,9 @@ export const tests = [
 tests.push({
   name: 'F1 runs "Show Output" and the extension output channel opens',
   async run({ page, wb, manifest, extensionId, log, screenshot }) {
-    const cmd = (manifest.contributes?.commands ?? []).find((c) => c.command === `${manifest.name}.showOutput`);
+    const cmd = (manifest.contributes?.commands ?? []).find(
+      (c) => c.command === `${manifest.name}.showOutput`,
+    );
     if (!cmd) {
       log(`${extensionId} contributes no ${manifest.name}.showOutput command: nothing to run`);
       return;

@@ -28,13 +28,16 @@ export const tests = [
       const pane = await openMemories(ctx);
       for (const text of [GATEWAY, PREFERENCE]) {
         const m = seeded(s, text);
-        const row = await showMemory(pane, { category: m.category, sourceType: m.source_type, text }).catch(async (e) => {
-          throw new Error(`${e.message}\ntree rows: ${(await visibleRows(pane)).join(' | ')}`);
-        });
+        const row = await showMemory(pane, { category: m.category, sourceType: m.source_type, text }).catch(
+          async (e) => {
+            throw new Error(`${e.message}\ntree rows: ${(await visibleRows(pane)).join(' | ')}`);
+          },
+        );
         const info = await rowInfo(row);
         // description(): "<confidence>% · <age> · <marks>"
         const pct = `${Math.round(m.confidence_score * 100)}%`;
-        if (!info.description.startsWith(pct)) throw new Error(`"${info.label}" shows "${info.description}", expected it to start with ${pct}`);
+        if (!info.description.startsWith(pct))
+          throw new Error(`"${info.label}" shows "${info.description}", expected it to start with ${pct}`);
       }
       await screenshot('seeded-memories');
     },
@@ -53,12 +56,17 @@ export const tests = [
       await quick.waitFor({ state: 'visible', timeout: 45_000 });
       await wb.waitQuickInputFocused();
       await page.keyboard.type('notes.md');
-      await quick.locator('.quick-input-list .monaco-list-row', { hasText: 'notes.md' }).first().waitFor({ state: 'visible', timeout: 45_000 });
+      await quick
+        .locator('.quick-input-list .monaco-list-row', { hasText: 'notes.md' })
+        .first()
+        .waitFor({ state: 'visible', timeout: 45_000 });
       await page.keyboard.press('Enter');
       log('quick open: notes.md');
       const editor = page.locator('.part.editor .monaco-editor[data-uri$="notes.md"]').first();
       await editor.waitFor({ state: 'visible', timeout: 45_000 });
-      await page.locator('.part.editor .tabs-container .tab.active', { hasText: 'notes.md' }).waitFor({ state: 'visible', timeout: 45_000 });
+      await page
+        .locator('.part.editor .tabs-container .tab.active', { hasText: 'notes.md' })
+        .waitFor({ state: 'visible', timeout: 45_000 });
       await page.keyboard.press('Control+G');
       await quick.waitFor({ state: 'visible', timeout: 45_000 });
       await wb.waitQuickInputFocused();
@@ -75,10 +83,14 @@ export const tests = [
       await wb.runCommand('Mnemo: Remember Selection');
       log('command run');
       // Success names the file:line; failures (no editor, nothing kept, sidecar errors) say so: stop at either.
-      const toast = await wb.waitForNotification(/notes\.md:4|did not keep|failed|Open a file|select the text/, 60_000);
+      const toast = await wb.waitForNotification(
+        /notes\.md:4|did not keep|failed|Open a file|select the text/,
+        60_000,
+      );
       const message = ((await toast.textContent()) ?? '').trim();
       log(`notification: ${message}`);
-      if (!/Remembered/.test(message) || !/notes\.md:4/.test(message)) throw new Error(`unexpected notification: ${message}`);
+      if (!/Remembered/.test(message) || !/notes\.md:4/.test(message))
+        throw new Error(`unexpected notification: ${message}`);
       const category = /as (Persona|Episodic|Instruction)/.exec(message)?.[1]?.toLowerCase() ?? 'instruction';
 
       const pane = await openMemories(ctx);
@@ -88,7 +100,8 @@ export const tests = [
       });
       const info = await rowInfo(row);
       // Remembered on request: confirmed by the person who asked.
-      if (!/confirmed/.test(info.description)) throw new Error(`"${info.label}" shows "${info.description}", expected "confirmed"`);
+      if (!/confirmed/.test(info.description))
+        throw new Error(`"${info.label}" shows "${info.description}", expected "confirmed"`);
       await screenshot('remembered');
     },
   },
@@ -118,18 +131,32 @@ export const tests = [
       // present.ts: a wrong memory's marks say "wrong", its screen-reader label too, its badge is W
       // and its icon is coloured errorForeground; the inline action is gone (contextValue mnemo:memory:wrong).
       if (!/\bwrong\b/.test(after.ariaLabel)) throw new Error(`aria-label lacks "wrong": ${after.ariaLabel}`);
-      await pollUntil(async () => (await row.locator('.actions .action-label[aria-label="Mark as Wrong"]').count()) === 0, {
-        timeoutMs: 10_000,
-        what: 'the Mark as Wrong action to go (the item is wrong now)',
-      });
+      await pollUntil(
+        async () => (await row.locator('.actions .action-label[aria-label="Mark as Wrong"]').count()) === 0,
+        {
+          timeoutMs: 10_000,
+          what: 'the Mark as Wrong action to go (the item is wrong now)',
+        },
+      );
       await row.hover();
-      await row.locator('.actions .action-label[aria-label="Confirm"]').waitFor({ state: 'visible', timeout: 10_000 });
+      await row
+        .locator('.actions .action-label[aria-label="Confirm"]')
+        .waitFor({ state: 'visible', timeout: 10_000 });
       // The W badge is the resource label's ::after content (FileDecoration of present.ts).
       await pollUntil(
-        async () => (await row.locator('.monaco-icon-label').first().evaluate((el) => getComputedStyle(el, '::after').content)).includes('W'),
+        async () =>
+          (
+            await row
+              .locator('.monaco-icon-label')
+              .first()
+              .evaluate((el) => getComputedStyle(el, '::after').content)
+          ).includes('W'),
         { timeoutMs: 10_000, what: 'the W (wrong) badge on the node' },
       );
-      await page.locator('.notifications-toasts', { hasText: 'as wrong' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      await page
+        .locator('.notifications-toasts', { hasText: 'as wrong' })
+        .first()
+        .waitFor({ state: 'visible', timeout: 10_000 });
       await screenshot('marked-wrong');
     },
   },

@@ -1,7 +1,19 @@
 // UI: "Mnemo: Search Memories" driven by the keyboard — type a query into the
 // QuickPick, press Enter, and the Memories tree reveals and selects the memory.
 import { pollUntil } from '../lib/processes.mjs';
-import { CATEGORY_LABEL, childRow, collapseAll, openMemories, projectRow, rowInfo, seeded, shortText, SOURCE_LABEL, treeRow, visibleRows } from './support/mnemo.mjs';
+import {
+  CATEGORY_LABEL,
+  childRow,
+  collapseAll,
+  openMemories,
+  projectRow,
+  rowInfo,
+  seeded,
+  shortText,
+  SOURCE_LABEL,
+  treeRow,
+  visibleRows,
+} from './support/mnemo.mjs';
 
 const QUOKKA = 'The Quokka release pipeline deploys to staging before production.';
 
@@ -28,21 +40,30 @@ export const tests = [
 
       await wb.runCommand('Mnemo: Search Memories', { keyboard: true });
       const widget = page.locator('.quick-input-widget');
-      await widget.locator('.quick-input-title', { hasText: 'Search Memories' }).waitFor({ state: 'visible', timeout: 45_000 });
+      await widget
+        .locator('.quick-input-title', { hasText: 'Search Memories' })
+        .waitFor({ state: 'visible', timeout: 45_000 });
       // Type like a person, once the keyboard focus is in the QuickPick's input.
       await wb.waitQuickInputFocused();
       await page.keyboard.type('quokka', { delay: 30 });
-      const result = widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Quokka release pipeline' }).first();
+      const result = widget
+        .locator('.quick-input-list .monaco-list-row', { hasText: 'Quokka release pipeline' })
+        .first();
       await result.waitFor({ state: 'visible', timeout: 20_000 });
       // The search is debounced and results replace the list: wait for them to settle (not busy),
       // then move the active row to the memory with the arrow keys, as a person would.
-      await pollUntil(async () => !(await widget.locator('.quick-input-progress-bar .progress-bit:visible').count()), {
-        timeoutMs: 10_000,
-        what: 'the search to finish',
-      });
+      await pollUntil(
+        async () => !(await widget.locator('.quick-input-progress-bar .progress-bit:visible').count()),
+        {
+          timeoutMs: 10_000,
+          what: 'the search to finish',
+        },
+      );
       const activeIsTarget = async () => {
         const active = widget.locator('.quick-input-list .monaco-list-row.focused');
-        return (await active.count()) === 1 && /Quokka release pipeline/.test((await active.textContent()) ?? '');
+        return (
+          (await active.count()) === 1 && /Quokka release pipeline/.test((await active.textContent()) ?? '')
+        );
       };
       await pollUntil(
         async () => {
@@ -73,7 +94,8 @@ export const tests = [
       let parent = projectRow(pane);
       for (const label of [CATEGORY_LABEL[m.category], SOURCE_LABEL[m.source_type]]) {
         parent = await childRow(pane, parent, label);
-        if ((await parent.getAttribute('aria-expanded')) !== 'true') throw new Error(`${label} was not expanded by the reveal`);
+        if ((await parent.getAttribute('aria-expanded')) !== 'true')
+          throw new Error(`${label} was not expanded by the reveal`);
       }
       await childRow(pane, parent, shortText(QUOKKA));
       await screenshot('revealed');

@@ -5,14 +5,26 @@
 // Troubleshooting memory appears in the Memories tree.
 // The commands run test/fixtures/workspace/scripts/flash.sh.
 import { pollUntil } from '../lib/processes.mjs';
-import { CATEGORY_LABEL, openMemories, rowInfo, SOURCE_LABEL, treeRow, expandRow, projectRow, visibleRows } from './support/mnemo.mjs';
+import {
+  CATEGORY_LABEL,
+  openMemories,
+  rowInfo,
+  SOURCE_LABEL,
+  treeRow,
+  expandRow,
+  projectRow,
+  visibleRows,
+} from './support/mnemo.mjs';
 
 const FAILING = 'bash scripts/flash.sh --port 5020';
 const FIXED = 'bash scripts/flash.sh --port 502';
 
 /** Text of the terminal's rendered rows (DOM renderer: terminal.integrated.gpuAcceleration off). */
 async function screenText(term) {
-  return term.locator('.xterm-rows').evaluate((el) => [...el.children].map((r) => r.textContent ?? '').join('\n')).catch(() => '');
+  return term
+    .locator('.xterm-rows')
+    .evaluate((el) => [...el.children].map((r) => r.textContent ?? '').join('\n'))
+    .catch(() => '');
 }
 
 export const tests = [
@@ -30,13 +42,17 @@ export const tests = [
       await term.waitFor({ state: 'visible', timeout: 30_000 });
       log('terminal shown');
       // The prompt is up (bash started and ran VS Code's shell integration script).
-      await pollUntil(async () => /[$#]\s*$/m.test(await screenText(term)), { timeoutMs: 30_000, what: 'a bash prompt in the terminal' }).catch(
-        async (e) => {
-          throw new Error(`${e.message}; the terminal shows: ${JSON.stringify((await screenText(term)).trim().slice(-300))}`);
-        },
-      );
+      await pollUntil(async () => /[$#]\s*$/m.test(await screenText(term)), {
+        timeoutMs: 30_000,
+        what: 'a bash prompt in the terminal',
+      }).catch(async (e) => {
+        throw new Error(
+          `${e.message}; the terminal shows: ${JSON.stringify((await screenText(term)).trim().slice(-300))}`,
+        );
+      });
       log('prompt shown');
-      const decorations = (kind) => panel.locator(`.terminal-command-decoration.codicon-terminal-decoration-${kind}`);
+      const decorations = (kind) =>
+        panel.locator(`.terminal-command-decoration.codicon-terminal-decoration-${kind}`);
 
       const typeCommand = async (command) => {
         // Top left: notification toasts (bottom right) may cover the terminal's middle.
@@ -50,7 +66,9 @@ export const tests = [
         .first()
         .waitFor({ state: 'attached', timeout: 20_000 })
         .catch(async () => {
-          const hint = await page.locator('.notifications-toasts', { hasText: 'shell integration is not active' }).count();
+          const hint = await page
+            .locator('.notifications-toasts', { hasText: 'shell integration is not active' })
+            .count();
           throw new Error(
             `no error decoration after "${FAILING}": shell integration is not active${hint ? ' (Mnemo says so too)' : ''}; the terminal shows: ${JSON.stringify((await screenText(term)).trim().slice(-400))}`,
           );
@@ -59,8 +77,13 @@ export const tests = [
       await typeCommand(FIXED);
       await decorations('success').first().waitFor({ state: 'attached', timeout: 20_000 });
       const text = await screenText(term);
-      if (!/refused the connection on port 5020/.test(text) || !/flashed over Modbus-TCP on port 502/.test(text)) {
-        throw new Error(`the commands did not run as expected; the terminal shows: ${JSON.stringify(text.trim().slice(-600))}`);
+      if (
+        !/refused the connection on port 5020/.test(text) ||
+        !/flashed over Modbus-TCP on port 502/.test(text)
+      ) {
+        throw new Error(
+          `the commands did not run as expected; the terminal shows: ${JSON.stringify(text.trim().slice(-600))}`,
+        );
       }
       await screenshot('terminal');
       const sentAt = Date.now();
@@ -89,7 +112,11 @@ export const tests = [
           row = memories.first();
           return true;
         },
-        { timeoutMs: 90_000, intervalMs: 1000, what: `a "${source}" memory from the terminal session in the Memories tree` },
+        {
+          timeoutMs: 90_000,
+          intervalMs: 1000,
+          what: `a "${source}" memory from the terminal session in the Memories tree`,
+        },
       ).catch(async (e) => {
         throw new Error(`${e.message}\ntree rows: ${(await visibleRows(pane)).join(' | ')}`);
       });

@@ -25,7 +25,9 @@ export function shortText(text, max = 70) {
 export function seeded(seed, text) {
   const m = seed.memories.find((x) => x.text === text);
   if (!m) {
-    throw new Error(`"${text}" was not seeded (the pipeline kept: ${seed.memories.map((x) => JSON.stringify(x.text)).join(', ') || 'nothing'}; see ui/seed/)`);
+    throw new Error(
+      `"${text}" was not seeded (the pipeline kept: ${seed.memories.map((x) => JSON.stringify(x.text)).join(', ') || 'nothing'}; see ui/seed/)`,
+    );
   }
   return m;
 }
@@ -115,13 +117,19 @@ export async function expandRow(row, what) {
   await row.waitFor({ state: 'visible', timeout: 30_000 });
   if ((await row.getAttribute('aria-expanded')) === 'true') return;
   await row.click();
-  await pollUntil(async () => (await row.getAttribute('aria-expanded')) === 'true', { timeoutMs: 10_000, what: `${what} to expand` });
+  await pollUntil(async () => (await row.getAttribute('aria-expanded')) === 'true', {
+    timeoutMs: 10_000,
+    what: `${what} to expand`,
+  });
 }
 
 export async function collapseRow(row) {
   if ((await row.getAttribute('aria-expanded')) !== 'true') return;
   await row.click();
-  await pollUntil(async () => (await row.getAttribute('aria-expanded')) === 'false', { timeoutMs: 10_000, what: 'row to collapse' });
+  await pollUntil(async () => (await row.getAttribute('aria-expanded')) === 'false', {
+    timeoutMs: 10_000,
+    what: 'row to collapse',
+  });
 }
 
 /** The workspace folder's project row ("workspace", the fixture folder's name). */
@@ -161,7 +169,17 @@ export async function childRow(pane, parent, label, { timeoutMs = 15_000 } = {})
       }
       return undefined;
     },
-    { timeoutMs, intervalMs: 100, what: `tree row "${label}" under ${(await parent.locator('.label-name').first().textContent().catch(() => '?'))?.trim()}` },
+    {
+      timeoutMs,
+      intervalMs: 100,
+      what: `tree row "${label}" under ${(
+        await parent
+          .locator('.label-name')
+          .first()
+          .textContent()
+          .catch(() => '?')
+      )?.trim()}`,
+    },
   );
   return pane.locator(`.monaco-list-row[data-index="${index}"]`);
 }
@@ -171,7 +189,10 @@ export async function childRow(pane, parent, label, { timeoutMs = 15_000 } = {})
  * (waits for it: the tree refreshes by itself when memories change). The returned locator
  * finds the memory by its label, so it survives tree refreshes.
  */
-export async function showMemory(pane, { project = 'workspace', category, sourceType, text, timeoutMs = 30_000 }) {
+export async function showMemory(
+  pane,
+  { project = 'workspace', category, sourceType, text, timeoutMs = 30_000 },
+) {
   const p = projectRow(pane, project);
   await expandRow(p, `project ${project}`);
   const c = await childRow(pane, p, CATEGORY_LABEL[category], { timeoutMs });
@@ -188,10 +209,22 @@ export async function showMemory(pane, { project = 'workspace', category, source
 export async function rowInfo(row) {
   return {
     label: ((await row.locator('.label-name').first().textContent()) ?? '').trim(),
-    description: ((await row.locator('.label-description').first().textContent().catch(() => '')) ?? '').trim(),
+    description: (
+      (await row
+        .locator('.label-description')
+        .first()
+        .textContent()
+        .catch(() => '')) ?? ''
+    ).trim(),
     ariaLabel: (await row.getAttribute('aria-label')) ?? '',
     selected: (await row.getAttribute('aria-selected')) === 'true',
-    icon: ((await row.locator('.custom-view-tree-node-item-icon, .codicon').first().getAttribute('class').catch(() => '')) ?? '').trim(),
+    icon: (
+      (await row
+        .locator('.custom-view-tree-node-item-icon, .codicon')
+        .first()
+        .getAttribute('class')
+        .catch(() => '')) ?? ''
+    ).trim(),
   };
 }
 
@@ -199,5 +232,10 @@ export async function rowInfo(row) {
 export async function visibleRows(pane) {
   return pane
     .locator('.monaco-list-row')
-    .evaluateAll((els) => els.map((e) => `${e.getAttribute('aria-level')}:${(e.querySelector('.label-name')?.textContent ?? '').trim()}${e.querySelector('.label-description')?.textContent ? ` (${e.querySelector('.label-description').textContent.trim()})` : ''}`));
+    .evaluateAll((els) =>
+      els.map(
+        (e) =>
+          `${e.getAttribute('aria-level')}:${(e.querySelector('.label-name')?.textContent ?? '').trim()}${e.querySelector('.label-description')?.textContent ? ` (${e.querySelector('.label-description').textContent.trim()})` : ''}`,
+      ),
+    );
 }
