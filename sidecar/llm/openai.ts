@@ -2,7 +2,8 @@
  * Any OpenAI-compatible chat-completions endpoint (`POST {baseUrl}/chat/completions`, Bearer key):
  * GLM-4-Flash, DeepSeek, OpenAI, a local Ollama or LM Studio.
  *
- * Seed 003 §4.4: a dead local model must fail loudly and fast, never hang extraction. So:
+ * A dead local model must fail loudly and fast, never hang extraction (docs/design.md, Extraction with an
+ * LLM: calls are bounded). So:
  * - connect timeout (default 5 s) from the request until the socket is connected (TLS: handshake
  *   done), DNS included; read timeout (default 30 s) from then until the whole answer has arrived
  *   (stricter than `requests`' per-recv timeout: a server trickling bytes cannot hold us forever);

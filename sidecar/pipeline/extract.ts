@@ -1,7 +1,7 @@
 /**
- * Stage: extract (LLM). Seed 000's "P0": a language model reads the (already redacted) session and
- * answers strict JSON `{"persona": [...], "episodic": [...], "instruction": [...]}`, with the
- * project's known memories injected so it skips them ("P2"). Then {@link mergeRuleAndLlm} reconciles
+ * Stage: extract (LLM) (docs/design.md, Extraction with an LLM): a language model reads the (already
+ * redacted) session and answers strict JSON `{"persona": [...], "episodic": [...], "instruction": [...]}`,
+ * with the project's known memories sent with the prompt so it skips them. Then {@link mergeRuleAndLlm} reconciles
  * the model's facts with the rule stage's: agreement raises confidence, a fact only one side found
  * waits in the review queue with both sides' reasons.
  *
@@ -17,7 +17,10 @@ import { findNumbers, findTechTerms, weightedLength } from './rules';
 import { scoreCandidates } from './score';
 import type { Candidate, CandidateFeatures, Dropped, NormalizedMessage, SessionInput } from './types';
 
-/** Seed 000's extraction prompt, verbatim, plus two lines: redaction placeholders and the answer's language. */
+/**
+ * The field report's extraction prompt, verbatim (docs/design.md, Extraction with an LLM), plus two lines:
+ * redaction placeholders and the answer's language.
+ */
 export const EXTRACTION_SYSTEM_PROMPT = [
   '你是一个记忆提取助手。从对话中提取值得长期记住的信息。',
   '严格按以下JSON格式输出，不要输出其他任何内容：',
@@ -456,8 +459,9 @@ export interface KnownMemoryLike {
 }
 
 /**
- * Seed 000's "P2" selection: the latest persona and instruction memories (not wrong or archived;
- * pending ones count, so what waits for review is not proposed again), newest first, at most 15.
+ * The known memories sent with the prompt (docs/design.md, Extraction with an LLM): the latest persona
+ * and instruction memories (not wrong or archived; pending ones count, so what waits for review is not
+ * proposed again), newest first, at most 15.
  */
 export function selectKnown(
   memories: readonly KnownMemoryLike[],

@@ -35,7 +35,7 @@ import {
 
 const SECRET = 'ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
 
-/** Seed 000 test 1, plus a line with a secret that must never reach the model. */
+/** Acceptance conversation 1 of docs/design.md, plus a line with a secret that must never reach the model. */
 const SEED_SESSION: SessionInput = {
   project_id: 'proj-py',
   source_type: 'chat',

@@ -1,9 +1,12 @@
 /**
- * Word lists shared by the pipeline stages (normalize counts substantive lines with them, rules
- * keeps and drops sentences with them). Not a stage: data only, no I/O.
+ * Small talk: whole utterances that carry nothing to remember. normalize counts substantive lines with
+ * it, rules drops sentences with it and strips a greeting that opens a real sentence. Data only, no I/O.
  */
 
-/** Whole utterances that are greetings, acknowledgements or small talk (seed 002: 你好 在吗). */
+/**
+ * Whole utterances that are greetings, acknowledgements or small talk, compared after
+ * {@link smallTalkKey}: "你好", "在吗", "好的，谢谢", "ok thanks" (docs/design.md, What is not a memory).
+ */
 export const SMALL_TALK: ReadonlySet<string> = new Set([
   // zh
   '你好',
