@@ -81,7 +81,11 @@ export async function storeCandidates(
     }
     if (decision.kind === 'duplicate') {
       const { of: existing, distance } = decision;
-      const refs = [...new Set([...existing.source_ref, ...c.source_ref])].slice(-50);
+      // A global memory is seen again in a project: the project's file paths and messages are not its provenance.
+      const refs =
+        existing.project_id === project
+          ? [...new Set([...existing.source_ref, ...c.source_ref])].slice(-50)
+          : existing.source_ref;
       const after: Memory = {
         ...existing,
         last_seen_at: now,
