@@ -31,6 +31,20 @@ export type MemoryStatus = (typeof STATUSES)[number];
 /** The project id under which promoted memories live; recalled in every project. */
 export const GLOBAL_PROJECT = 'global';
 
+/** How many capture ids a memory remembers (see {@link Memory.captures}). */
+export const MAX_CAPTURE_IDS = 8;
+
+/** The capture ids a memory was written by. */
+export function capturesOf(m: Pick<Memory, 'captures'>): string[] {
+  return m.captures ? m.captures.split(' ').filter(Boolean) : [];
+}
+
+/** `captures` with this capture id added (the oldest dropped past {@link MAX_CAPTURE_IDS}). */
+export function withCapture(m: Pick<Memory, 'captures'>, captureId: string | undefined): string | undefined {
+  if (!captureId) return m.captures;
+  return [...capturesOf(m).filter((c) => c !== captureId), captureId].slice(-MAX_CAPTURE_IDS).join(' ');
+}
+
 export interface Memory {
   /** Stable: `mem_` + 16 hex of sha256(project_id + normalized text). */
   id: string;
@@ -74,6 +88,11 @@ export interface Memory {
   superseded_by?: string;
   /** The older memory this one changed. */
   supersedes?: string;
+  /**
+   * The durable queue ids of the last captures that created or refreshed it (space-separated, newest
+   * last, at most {@link MAX_CAPTURE_IDS}): a capture replayed after a crash changes no counter twice.
+   */
+  captures?: string;
   /** Who said it, when the transcript named its speakers. */
   speaker?: string;
   /** UTC time of the message it came from (absent: only the ingest time is known). */

@@ -200,6 +200,8 @@ export interface AuditEntry {
   /** Per changed field: [before, after]. */
   changes?: Record<string, [unknown, unknown]>;
   note?: string;
+  /** The durable queue id of the capture whose processing wrote this entry (a replay after a crash checks it). */
+  capture_id?: string;
 }
 
 // ---------------------------------------------------------------- notifications (sidecar -> extension)

@@ -13,6 +13,7 @@ import {
 import { exportBackup, importBackup, inspectBackup, type BackupProgress } from './backup/index';
 import { countMemories } from './counts';
 import { BackupError, MnemoError, errorMessage } from './errors';
+import { refuseGlobal } from './ingest/input';
 import * as P from './protocol';
 import type { MnemoService } from './service';
 
@@ -58,11 +59,13 @@ export function registerHandlers(
       ? (p: BackupProgress) => void conn.sendNotification(P.ProgressNotification, { token, ...p })
       : undefined;
   return [
-    handle(P.CaptureSessionRequest, (p) => svc.capture(p)),
-    handle(P.IngestRequest, (p) => svc.ingest(p)),
-    handle(P.RememberRequest, (p) => svc.remember(p)),
-    handle(P.BulkImportRequest, (p, token) =>
-      svc.bulkImport(
+    // A client never writes into global directly: only the audited promotion does.
+    handle(P.CaptureSessionRequest, (p) => (refuseGlobal([p?.project_id]), svc.capture(p))),
+    handle(P.IngestRequest, (p) => (refuseGlobal([p?.project_id]), svc.ingest(p))),
+    handle(P.RememberRequest, (p) => (refuseGlobal([p?.project_id]), svc.remember(p))),
+    handle(P.BulkImportRequest, (p, token) => {
+      refuseGlobal(Array.isArray(p?.memories) ? p.memories.map((m) => m?.project_id) : []);
+      return svc.bulkImport(
         p?.memories,
         p?.progress_token
           ? (done, total) =>
@@ -73,8 +76,8 @@ export function registerHandlers(
               })
           : undefined,
         token,
-      ),
-    ),
+      );
+    }),
     handle(P.RecallRequest, (p) => svc.recall(p)),
     handle(P.ListRequest, (p) => svc.list(p ?? {})),
     handle(P.CountsRequest, (p) => countMemories(svc.store, p ?? {})),

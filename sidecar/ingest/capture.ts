@@ -12,6 +12,7 @@ import { redactSession } from '../pipeline/redact';
 import type { SessionInput } from '../pipeline/types';
 import type { CaptureResult, IngestReport } from '../protocol';
 import { openCaptureQueue, type DurableQueue } from '../queue';
+import { failpoint } from '../util/failpoint';
 import { validateSession } from './input';
 
 export class CaptureWorker {
@@ -23,8 +24,8 @@ export class CaptureWorker {
 
   constructor(
     private readonly core: Core,
-    /** Ingests one queued session (ingest.ts `process`). */
-    private readonly process: (session: SessionInput) => Promise<IngestReport>,
+    /** Ingests one queued session (ingest.ts `process`); the queue id makes a replay after a crash idempotent. */
+    private readonly process: (session: SessionInput, captureId: string) => Promise<IngestReport>,
     /** Process the queue in the background (default true; the CLI's one-shot commands turn it off). */
     private readonly background: boolean,
   ) {}
@@ -76,10 +77,11 @@ export class CaptureWorker {
       const next = this.queue.pending()[0];
       if (!next) return;
       try {
-        const report = await this.process(next.payload);
+        const report = await this.process(next.payload, next.id);
         core.log.info(
           `Processed capture ${next.id.slice(0, 8)} (${next.payload.source_type}, ${next.payload.project_id}): ${report.stored} stored, ${report.refreshed} refreshed, ${report.pending} pending, ${report.dropped} dropped${report.skipped ? ` (${report.skipped})` : ''}`,
         );
+        failpoint('capture-processed');
         this.queue.markDone(next.id);
         this.unavailableStreak = 0;
       } catch (e) {

@@ -69,8 +69,11 @@ export class Ingest {
     return this.process((await redactSession(params)).session, params.explain ?? true);
   }
 
-  /** The pipeline, dedup and store for one (validated) session. */
-  async process(session: SessionInput, explain: boolean): Promise<IngestReport> {
+  /**
+   * The pipeline, dedup and store for one (validated) session. `captureId` (a queued capture's id) makes
+   * processing it again after a crash a no-op for what the earlier attempt already wrote.
+   */
+  async process(session: SessionInput, explain: boolean, captureId?: string): Promise<IngestReport> {
     const { core } = this;
     const analysis = await analyzeSession(session, {
       reviewScoreThreshold: core.config.pipeline.reviewScoreThreshold,
@@ -119,6 +122,8 @@ export class Ingest {
         session,
         candidates,
         candidates.map((c) => vectorOf.get(c.text)!),
+        undefined,
+        captureId,
       );
       decisions.forEach((d, i) => {
         if (!d.id || d.outcome === 'dropped') return;

@@ -1,6 +1,6 @@
 /** Checks and guesses shared by capture, ingest, remember and bulk import. */
 import { InvalidInputError } from '../errors';
-import { isSourceType, type Category } from '../model';
+import { GLOBAL_PROJECT, isSourceType, type Category } from '../model';
 import type { SessionInput } from '../pipeline/types';
 
 /** Throws InvalidInputError (one sentence) unless the session has a project, a known source type and text messages. */
@@ -17,6 +17,18 @@ export function validateSession(s: SessionInput): void {
       throw new InvalidInputError(`Message ${i + 1} has no text content.`);
     }
   });
+}
+
+/**
+ * Refuses a write straight into the global project from a client (capture, ingest, remember, bulk import
+ * over JSON-RPC): memories reach global only through the audited promotion (`mnemo/memory/promote`), so
+ * no client can plant a memory every project recalls.
+ */
+export function refuseGlobal(projectIds: readonly unknown[]): void {
+  if (projectIds.some((p) => typeof p === 'string' && p.trim().toLowerCase() === GLOBAL_PROJECT))
+    throw new InvalidInputError(
+      'Memories reach the global project only by promotion; write into a project, then promote what holds everywhere.',
+    );
 }
 
 /** Category for an explicit fact when none is given: preferences/identity -> persona, rules/how-to -> instruction, else episodic. */

@@ -3,14 +3,21 @@
  * nearest-neighbour query per category (project, then global), then one write of the new memories and
  * one of the refreshed ones. Candidates are decided in order (ingest/dedup.ts), so a candidate that
  * repeats an earlier one of the same session refreshes it instead of adding a second memory.
+ *
+ * Replay: a queued capture is processed again when the process died before marking it done. Every
+ * memory it writes carries its queue id (`captures`) and every audit entry its `capture_id`, so a second
+ * attempt counts nothing twice (no `times_seen` inflated) and writes the audit entries the first attempt
+ * did not get to (no memory without its `create` entry), then the supersede links it left unwritten.
  */
 import type { Core } from '../core';
 import { snapshot } from '../lifecycle/auditChanges';
-import { GLOBAL_PROJECT, memoryId, type Memory } from '../model';
+import { capturesOf, GLOBAL_PROJECT, memoryId, withCapture, type Memory } from '../model';
+import type { AuditEntry } from '../protocol';
 import type { Candidate, SessionInput } from '../pipeline/types';
 import type { IngestDecision } from '../protocol';
 import { buildWhere, type Neighbour } from '../store/memoryStore';
 import { round } from '../util/numbers';
+import { failpoint } from '../util/failpoint';
 import { decideDedup } from './dedup';
 
 export async function storeCandidates(
@@ -19,6 +26,7 @@ export async function storeCandidates(
   cands: Candidate[],
   vectors: number[][],
   confirmedBy?: string,
+  captureId?: string,
 ): Promise<IngestDecision[]> {
   const { store, config } = core;
   const project = session.project_id;
@@ -50,6 +58,10 @@ export async function storeCandidates(
   const refreshed = new Map<string, { before: Memory; after: Memory; note: string }>();
   const decisions: IngestDecision[] = [];
   const superseded = new Map<string, { before: Memory; after: Memory }>();
+  /** Stored memories an earlier attempt of this capture already wrote: nothing is counted again. */
+  const replayed = new Map<string, Memory>();
+  const writtenBefore = (m: Memory | undefined): m is Memory =>
+    !!captureId && !!m && !refreshed.has(m.id) && capturesOf(m).includes(captureId);
   cands.forEach((c, i) => {
     const base = {
       text: c.text,
@@ -61,6 +73,17 @@ export async function storeCandidates(
     // What this candidate repeats, each in its latest version: the same text stored, a near neighbour, or one created earlier in this batch.
     const stored = refreshed.get(ids[i])?.after ?? byId.get(ids[i]);
     const n = nearest.get(i);
+    const again = writtenBefore(stored) ? stored : writtenBefore(n?.memory) ? n.memory : undefined;
+    if (again) {
+      replayed.set(again.id, replayed.get(again.id) ?? again);
+      decisions.push({
+        ...base,
+        id: again.id,
+        outcome: again.status === 'pending' ? 'pending' : again.id === ids[i] ? 'stored' : 'refreshed',
+        reason: `${c.reason}; written by an earlier attempt of this capture`,
+      });
+      return;
+    }
     const decision = decideDedup(
       { id: ids[i], text: c.text, category: c.category, project_id: project, vector: vectors[i] },
       {
@@ -81,13 +104,18 @@ export async function storeCandidates(
     }
     if (decision.kind === 'duplicate') {
       const { of: existing, distance } = decision;
-      const refs = [...new Set([...existing.source_ref, ...c.source_ref])].slice(-50);
+      // A global memory is seen again in a project: the project's file paths and messages are not its provenance.
+      const refs =
+        existing.project_id === project
+          ? [...new Set([...existing.source_ref, ...c.source_ref])].slice(-50)
+          : existing.source_ref;
       const after: Memory = {
         ...existing,
         last_seen_at: now,
         times_seen: existing.times_seen + 1,
         source_ref: refs,
         updated_at: now,
+        captures: withCapture(existing, captureId),
       };
       const fresh = created.find((r) => r.memory.id === existing.id);
       if (fresh)
@@ -142,6 +170,7 @@ export async function storeCandidates(
       ...(c.speaker ? { speaker: c.speaker } : {}),
       ...(c.occurred_at ? { occurred_at: c.occurred_at } : {}),
       ...(c.times?.length ? { times: c.times } : {}),
+      ...(captureId ? { captures: captureId } : {}),
     };
     created.push({ memory, vector: vectors[i] });
     if (supersedes) {
@@ -163,39 +192,108 @@ export async function storeCandidates(
     [...refreshed.values()].map((r) => r.after).filter((m) => !superseded.has(m.id)),
   );
   await store.updateMetadata([...superseded.values()].map((r) => r.after));
-  core.audit.append([
-    ...created.map((r) => ({
-      at: now,
-      action: 'create' as const,
-      memory_id: r.memory.id,
-      project_id: project,
-      by,
-      changes: snapshot(r.memory),
-    })),
-    ...[...refreshed.values()].map((r) => ({
-      at: now,
-      action: 'refresh' as const,
-      memory_id: r.after.id,
-      project_id: r.after.project_id,
-      by,
-      changes: {
-        times_seen: [r.before.times_seen, r.after.times_seen] as [unknown, unknown],
-        last_seen_at: [r.before.last_seen_at, now] as [unknown, unknown],
-      },
-      note: r.note,
-    })),
-    ...[...superseded.values()].map((r) => ({
-      at: now,
-      action: 'update' as const,
-      memory_id: r.after.id,
-      project_id: r.after.project_id,
-      by,
-      changes: {
-        status: [r.before.status, 'superseded'] as [unknown, unknown],
-        superseded_by: [undefined, r.after.superseded_by] as [unknown, unknown],
-      },
-      note: `superseded by ${r.after.superseded_by}: a newer value of the same fact`,
-    })),
-  ]);
+  const repaired = replayed.size ? await repairReplay(core, [...replayed.values()], captureId!, now, by) : [];
+  failpoint('store-written');
+  const stamp = (e: AuditEntry): AuditEntry => (captureId ? { ...e, capture_id: captureId } : e);
+  core.audit.append(
+    [
+      ...repaired,
+      ...created.map((r) => ({
+        at: now,
+        action: 'create' as const,
+        memory_id: r.memory.id,
+        project_id: project,
+        by,
+        changes: snapshot(r.memory),
+      })),
+      ...[...refreshed.values()].map((r) => ({
+        at: now,
+        action: 'refresh' as const,
+        memory_id: r.after.id,
+        project_id: r.after.project_id,
+        by,
+        changes: {
+          times_seen: [r.before.times_seen, r.after.times_seen] as [unknown, unknown],
+          last_seen_at: [r.before.last_seen_at, now] as [unknown, unknown],
+        },
+        note: r.note,
+      })),
+      ...[...superseded.values()].map((r) => ({
+        at: now,
+        action: 'update' as const,
+        memory_id: r.after.id,
+        project_id: r.after.project_id,
+        by,
+        changes: {
+          status: [r.before.status, 'superseded'] as [unknown, unknown],
+          superseded_by: [undefined, r.after.superseded_by] as [unknown, unknown],
+        },
+        note: `superseded by ${r.after.superseded_by}: a newer value of the same fact`,
+      })),
+    ].map(stamp),
+  );
   return decisions;
+}
+
+/**
+ * What an earlier attempt of this capture left undone for the memories it wrote: the audit entries it
+ * did not append (create, or refresh) and the supersede of the older memory a new one changes. Reads the
+ * audit log only on a replay.
+ */
+async function repairReplay(
+  core: Core,
+  memories: Memory[],
+  captureId: string,
+  now: string,
+  by: string,
+): Promise<AuditEntry[]> {
+  const logged = new Set(
+    core.audit
+      .readAll()
+      .filter((e) => e.capture_id === captureId)
+      .map((e) => `${e.action} ${e.memory_id}`),
+  );
+  const out: AuditEntry[] = [];
+  const base = { at: now, by, capture_id: captureId };
+  for (const m of memories) {
+    // Created by that attempt: first and last seen in it; else it refreshed an older memory.
+    const createdThen = m.created_at === m.last_seen_at;
+    if (createdThen && !logged.has(`create ${m.id}`))
+      out.push({
+        ...base,
+        action: 'create',
+        memory_id: m.id,
+        project_id: m.project_id,
+        changes: snapshot(m),
+      });
+    if (!createdThen && !logged.has(`refresh ${m.id}`))
+      out.push({
+        ...base,
+        action: 'refresh',
+        memory_id: m.id,
+        project_id: m.project_id,
+        changes: { times_seen: [m.times_seen - 1, m.times_seen], last_seen_at: [undefined, m.last_seen_at] },
+        note: 'seen again (entry written when the capture was replayed after a crash)',
+      });
+  }
+  const older = await core.store.get(memories.filter((m) => m.supersedes).map((m) => m.supersedes!));
+  const undone = older.filter((o) => o.status !== 'superseded');
+  const byOld = new Map(memories.filter((m) => m.supersedes).map((m) => [m.supersedes!, m.id]));
+  const after = undone.map((o) => ({
+    ...o,
+    status: 'superseded' as const,
+    superseded_by: byOld.get(o.id)!,
+    updated_at: now,
+  }));
+  await core.store.updateMetadata(after);
+  for (const [i, o] of undone.entries())
+    out.push({
+      ...base,
+      action: 'update',
+      memory_id: o.id,
+      project_id: o.project_id,
+      changes: { status: [o.status, 'superseded'], superseded_by: [undefined, after[i]!.superseded_by] },
+      note: `superseded by ${after[i]!.superseded_by}: a newer value of the same fact`,
+    });
+  return out;
 }

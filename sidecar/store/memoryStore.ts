@@ -49,6 +49,7 @@ const OPTIONAL_STRING_FIELDS = [
   'occurred_at',
   'superseded_by',
   'supersedes',
+  'captures',
 ] as const;
 
 export function toMetadata(m: Memory): Metadata {

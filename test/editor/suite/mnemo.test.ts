@@ -16,6 +16,7 @@ import {
   FlushQueueRequest,
   GetRequest,
   ListRequest,
+  PromoteRequest,
   RememberRequest,
   SearchRequest,
   StatsRequest,
@@ -109,9 +110,10 @@ describe('Mnemo extension', function () {
     projectId: string,
     extra: { pending?: boolean; source_ref?: string[] } = {},
   ): Promise<string> {
+    // Only the audited promotion writes into global: a global memory is remembered in a project, then promoted.
     const decision = await api.request(RememberRequest, {
       text,
-      project_id: projectId,
+      project_id: projectId === 'global' ? mainProject() : projectId,
       category: 'instruction',
       source_type: 'manual',
       source_ref: extra.source_ref ?? ['src/example.ts:1'],
@@ -119,6 +121,7 @@ describe('Mnemo extension', function () {
       pending: extra.pending,
     });
     assert.ok(decision.id, `remember returned no id: ${JSON.stringify(decision)}`);
+    if (projectId === 'global') await api.request(PromoteRequest, { id: decision.id, by: 'editor-tests' });
     seeded.push(decision.id);
     return decision.id;
   }
