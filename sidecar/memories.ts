@@ -19,6 +19,7 @@ import type {
   SearchResult,
   UpdateParams,
 } from './protocol';
+import { hybridSearch } from './recall/search';
 import { buildWhere } from './store/memoryStore';
 import { clampInt, round } from './util/numbers';
 
@@ -29,18 +30,28 @@ export class Memories {
 
   async list(p: ListParams = {}): Promise<ListResult> {
     const all = await this.findFiltered(p);
-    all.sort((a, b) => b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id));
+    const newest = (a: Memory, b: Memory) =>
+      b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id);
+    const order: Record<NonNullable<ListParams['sort']>, (a: Memory, b: Memory) => number> = {
+      newest,
+      oldest: (a, b) => -newest(a, b),
+      confidence: (a, b) => b.confidence_score - a.confidence_score || newest(a, b),
+      used: (a, b) => b.use_count - a.use_count || newest(a, b),
+    };
+    all.sort(order[p.sort ?? 'newest'] ?? newest);
     const offset = Math.max(0, p.offset ?? 0);
     const limit = clampInt(p.limit ?? 200, 1, 10_000);
     return { items: all.slice(offset, offset + limit), total: all.length };
   }
 
-  private async findFiltered(f: MemoryFilter): Promise<Memory[]> {
-    const projectIds = f.project_id
-      ? f.include_global === true
-        ? [f.project_id, GLOBAL_PROJECT]
-        : [f.project_id]
-      : undefined;
+  private async findFiltered(f: MemoryFilter & { project_ids?: string[] }): Promise<Memory[]> {
+    const projectIds = f.project_ids?.length
+      ? f.project_ids
+      : f.project_id
+        ? f.include_global === true
+          ? [f.project_id, GLOBAL_PROJECT]
+          : [f.project_id]
+        : undefined;
     const rows = await this.core.store.find(
       buildWhere({ ...f, project_id: undefined, project_ids: projectIds }),
     );
@@ -58,24 +69,37 @@ export class Memories {
     if (!p || typeof p.query !== 'string' || !p.query.trim())
       throw new InvalidInputError('The search query is empty.');
     const limit = clampInt(p.limit ?? 50, 1, 1000);
+    const projectIds = p.project_ids?.length
+      ? [...new Set([...p.project_ids, ...(p.include_global === false ? [] : [GLOBAL_PROJECT])])]
+      : p.project_id
+        ? [p.project_id, ...(p.include_global === false ? [] : [GLOBAL_PROJECT])]
+        : undefined;
+    const where = buildWhere({ ...p, project_id: undefined, project_ids: projectIds });
+    if (p.mode === 'hybrid') {
+      const allowed = await this.findFiltered({ ...p, project_ids: projectIds });
+      return hybridSearch(this.core, {
+        query: p.query,
+        projectIds,
+        where,
+        allowed: new Map(allowed.map((m) => [m.id, m])),
+        limit,
+      });
+    }
     if (p.mode === 'semantic') {
       await this.core.requireModel();
       const [vector] = await this.core.embedding.embed([p.query]);
-      const projectIds = p.project_id
-        ? [p.project_id, ...(p.include_global === false ? [] : [GLOBAL_PROJECT])]
-        : undefined;
-      const hits = await this.core.store.query(
-        vector,
-        buildWhere({ ...p, project_id: undefined, project_ids: projectIds }),
-        limit,
-      );
+      const hits = await this.core.store.query(vector, where, limit);
       return { items: hits.map((h) => ({ memory: h.memory, score: round(1 - h.distance) })) };
     }
     const terms = p.query
       .toLowerCase()
       .split(/\s+/)
       .filter((t) => t.length > 0);
-    const all = await this.findFiltered({ ...p, include_global: p.include_global ?? true });
+    const all = await this.findFiltered({
+      ...p,
+      project_ids: projectIds,
+      include_global: p.include_global ?? true,
+    });
     const items = all
       .map((memory) => {
         const hay = `${memory.text} ${memory.source_ref.join(' ')} ${memory.id}`.toLowerCase();

@@ -130,8 +130,26 @@ export interface RecallItem {
   source_ref: string[];
 }
 
+/** Why a memory near the query was not recalled (`explain`). */
+export type NearMissReason =
+  | 'below_cut'
+  | 'other_project'
+  | 'not_recallable'
+  | 'low_confidence'
+  | 'beyond_top_k'
+  | 'over_budget';
+
+export interface NearMiss {
+  memory: Memory;
+  /** Cosine similarity 0..1 to the query. */
+  score: number;
+  reason: NearMissReason;
+}
+
 export interface RecallResult {
   items: RecallItem[];
+  /** With `explain`: memories near the query that were left out, nearest first, each with why. */
+  near_misses?: NearMiss[];
   /** The injection block, formatted under the token budget. */
   block: string;
   /** Estimated tokens of the block. */
@@ -151,6 +169,8 @@ export interface MemoryFilter {
   until?: string;
   /** Only memories with confidence_score strictly below. */
   max_confidence?: number;
+  /** Only memories with confidence_score strictly above. */
+  min_confidence?: number;
   is_actionable?: boolean;
 }
 
@@ -272,6 +292,8 @@ export interface RecallParams {
   locale?: string;
   /** Mark recalled memories as used (default true). */
   mark_used?: boolean;
+  /** Also return the nearest memories that were not recalled, each with the reason (default false; previews). */
+  explain?: boolean;
 }
 /** Extension/agent/CLI -> sidecar: recall memories for a query and format the injection block. */
 export const RecallRequest = new RequestType<RecallParams, RecallResult, void>('mnemo/memory/recall');
@@ -279,12 +301,14 @@ export const RecallRequest = new RequestType<RecallParams, RecallResult, void>('
 export interface ListParams extends MemoryFilter {
   limit?: number;
   offset?: number;
+  /** Order: `newest` (default), `oldest`, `confidence` (highest first) or `used` (most used first). */
+  sort?: 'newest' | 'oldest' | 'confidence' | 'used';
 }
 export interface ListResult {
   items: Memory[];
   total: number;
 }
-/** Extension/CLI -> sidecar: list memories matching a filter, newest first. */
+/** Extension/CLI -> sidecar: list memories matching a filter, newest first unless `sort` says otherwise. */
 export const ListRequest = new RequestType<ListParams, ListResult, void>('mnemo/memory/list');
 
 /** One group of `mnemo/memory/counts`: how many memories share a project, status, category and source type. */
@@ -307,15 +331,49 @@ export const CountsRequest = new RequestType<MemoryFilter, CountsResult, void>('
 /** Extension/CLI -> sidecar: one memory by id (error if unknown). */
 export const GetRequest = new RequestType<{ id: string }, Memory, void>('mnemo/memory/get');
 
+export interface EvidenceParams {
+  /** The memory whose sources to show. */
+  id: string;
+  /** Turns shown per session around the memory's own (default 12). */
+  context?: number;
+}
+export interface EvidenceTurn {
+  episode: Episode;
+  /** The memory came from this turn (its `msg:<id>`, or the turn links to the memory). */
+  matched: boolean;
+}
+export interface EvidenceSession {
+  session_id: string;
+  source_type: SourceType;
+  /** The session's own references (file, terminal, export), without the `msg:` ones. */
+  source_ref: string[];
+  /** The matched turns with up to `context` turns around them, oldest first. */
+  turns: EvidenceTurn[];
+  /** Turns of the whole session (more than `turns` when it was cut). */
+  total_turns: number;
+}
+export interface EvidenceResult {
+  memory_id: string;
+  /** The sessions the memory was learned from, oldest first; empty when none were kept. */
+  sessions: EvidenceSession[];
+  /** Why there is nothing to show, in one sentence (episodes off, pruned, or a memory written by hand). */
+  note?: string;
+}
+/** Extension/CLI -> sidecar: the conversation or terminal session turns a memory came from (its evidence). */
+export const EvidenceRequest = new RequestType<EvidenceParams, EvidenceResult, void>('mnemo/memory/evidence');
+
 export interface SearchParams extends MemoryFilter {
   query: string;
-  mode: 'keyword' | 'semantic';
+  /** `hybrid`: by meaning and by words, fused, cut relative to the best; `keyword` works without the model. */
+  mode: 'keyword' | 'semantic' | 'hybrid';
   limit?: number;
+  /** Several projects at once (the workspace's); wins over `project_id`. Global is added unless include_global is false. */
+  project_ids?: string[];
 }
 export interface SearchResult {
   items: { memory: Memory; score: number }[];
 }
-/** Extension/CLI -> sidecar: search by keyword (works without the model) or by meaning. */
+/** Extension/CLI -> sidecar: search by keyword (works without the model), by meaning, or both (hybrid). */
 export const SearchRequest = new RequestType<SearchParams, SearchResult, void>('mnemo/memory/search');
 
 export interface FeedbackParams {

@@ -82,6 +82,7 @@ export function registerHandlers(
     handle(P.ListRequest, (p) => svc.list(p ?? {})),
     handle(P.CountsRequest, (p) => countMemories(svc.store, p ?? {})),
     handle(P.GetRequest, (p) => svc.get(p?.id)),
+    handle(P.EvidenceRequest, (p) => svc.evidence(p)),
     handle(P.SearchRequest, (p) => svc.search(p)),
     handle(P.ConfirmRequest, (p) => svc.confirm(p)),
     handle(P.MarkWrongRequest, (p) => svc.markWrong(p)),

@@ -24,6 +24,7 @@ import type * as P from './protocol';
 import type { DurableQueue } from './queue';
 import { LazyLexical } from './recall/lexical';
 import { syncLexical } from './recall/lexicalSync';
+import { evidence } from './recall/evidence';
 import { recall } from './recall/recall';
 import { stats } from './stats';
 import { ChromaSupervisor } from './store/chromaServer';
@@ -236,6 +237,10 @@ export class MnemoService implements Core {
 
   recall(p: P.RecallParams): Promise<P.RecallResult> {
     return recall(this, p);
+  }
+
+  evidence(p: P.EvidenceParams): Promise<P.EvidenceResult> {
+    return evidence(this, p);
   }
 
   // ------------------------------------------------------------------ browse, search, mutations (memories.ts)

@@ -31,21 +31,32 @@ export function refuseGlobal(projectIds: readonly unknown[]): void {
     );
 }
 
-/** Category for an explicit fact when none is given: preferences/identity -> persona, rules/how-to -> instruction, else episodic. */
+/** Preferences and identity ("I always…", "my favourite…", 我习惯…): persona. */
+const PERSONA =
+  /\b(i (always|never|prefer|like|use|am)|my (favou?rite|preference))\b|我(习惯|喜欢|偏好|一般|总是|是)/i;
+/** Rules and how-to words: instruction. */
+const RULE =
+  /\b(always|never|must|should|don't|do not|use|set|run|rule)\b|必须|不要|应该|设为|设置|规则|流程/i;
+/**
+ * A line of code or configuration (a selection from an editor): statement ends, assignments, calls,
+ * arrows, braces, keywords of common languages, a shell prompt. Reference material, never an event.
+ */
+const CODE =
+  /[;{}]\s*$|=>|\b(const|let|var|function|def|class|import|export|return|public|private|func|fn)\b|^\s*[\w.$[\]'"]+\s*=\s*\S|^\s*[\w.-]+:\s*\S+\s*$|\w\([^)]*\)|^\s*[$#>]\s|^\s*(\/\/|#!|<\/?\w)/m;
+/** What happened, when: past events and time words (yesterday, ago, we fixed…, 昨天, 上周…): episodic. */
+const EVENT =
+  /\b(yesterday|today|tonight|this (morning|afternoon|week)|last (night|week|month|year|time)|ago|happened|we (did|fixed|shipped|released|deployed|found|had|met|moved|migrated|lost)|(was|were) (fixed|broken|down|deployed|released))\b|昨天|今天|上周|上个月|刚才|发生/i;
+
+/**
+ * Category for an explicit fact when none is given: preferences/identity -> persona; code, rules and
+ * how-to -> instruction; an event -> episodic; anything else is reference knowledge -> instruction.
+ */
 export function guessCategory(text: string): Category {
-  if (
-    /\b(i (always|never|prefer|like|use|am)|my (favou?rite|preference))\b|我(习惯|喜欢|偏好|一般|总是|是)/i.test(
-      text,
-    )
-  )
-    return 'persona';
-  if (
-    /\b(always|never|must|should|don't|do not|use|set|run|rule)\b|必须|不要|应该|设为|设置|规则|流程/i.test(
-      text,
-    )
-  )
-    return 'instruction';
-  return 'episodic';
+  if (CODE.test(text)) return 'instruction';
+  if (PERSONA.test(text)) return 'persona';
+  if (RULE.test(text)) return 'instruction';
+  if (EVENT.test(text)) return 'episodic';
+  return 'instruction';
 }
 
 /** An explicit or imported fact is actionable when it holds a number next to words (a value, a port, a version). */

@@ -23,6 +23,7 @@ import { clampInt, round } from '../util/numbers';
 import { entityOverlap, extractEntities } from './entities';
 import { episodeAsMemory, formatBlock } from './format';
 import type { LexicalHit } from './lexical';
+import { nearMisses } from './nearMisses';
 
 /** A recallable memory: not pending, wrong or archived. */
 export const RECALLABLE: MemoryStatus[] = ['active', 'confirmed'];
@@ -205,7 +206,18 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
       usedMemories.map((i) => ({ ...i.memory, last_used_at: now, use_count: i.memory.use_count + 1 })),
     );
   }
-  return { items: kept, block, tokens };
+  if (!p.explain) return { items: kept, block, tokens };
+  const near_misses = await nearMisses(core, {
+    vector,
+    projects,
+    minConfidence,
+    recallable: RECALLABLE,
+    floor: memFloor,
+    candidates: new Set([...byKey.values()].filter((c) => c.kind === 'memory').map((c) => c.memory.id)),
+    picked: new Set(picked.map((c) => c.memory.id)),
+    kept: new Set(kept.map((i) => i.memory.id)),
+  });
+  return { items: kept, block, tokens, near_misses };
 }
 
 /**
