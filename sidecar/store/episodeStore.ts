@@ -31,7 +31,7 @@ export function episodeLexicalDoc(e: Episode): LexicalDoc {
   return { id: e.id, kind: 'episode', project: e.project_id, text: episodeSearchText(e) };
 }
 
-function toMetadata(e: Episode): Metadata {
+export function episodeMetadata(e: Episode): Metadata {
   return {
     project_id: e.project_id,
     session_id: e.session_id,
@@ -111,7 +111,7 @@ export class EpisodeStore {
             ids: batch.map((r) => r.episode.id),
             embeddings: batch.map((r) => r.vector),
             documents: batch.map((r) => r.episode.text),
-            metadatas: batch.map((r) => toMetadata(r.episode)),
+            metadatas: batch.map((r) => episodeMetadata(r.episode)),
           });
         }
       },
