@@ -29,6 +29,7 @@ import {
 import type { RawMessage } from './pipeline/types';
 import { projectIdFor } from './project';
 import { MnemoService } from './service';
+import { backupPreviewLines } from './shared/backupPreview';
 import { connectCommand, importRulesCommand, promoteCommand, readableExportCommand } from './mcp/cliCommands';
 import { runMcp } from './mcp/index';
 import { serveStdio } from './stdio';
@@ -46,7 +47,9 @@ Commands:
   clean [--threshold 0.5] [--apply] [--action archive|delete]   memories under a confidence threshold
   audit [ID] [--project P]                                      the audit log of a memory or project
   export --out FILE|DIR [--project P] [--no-vectors]            encrypted backup (AES-256 ZIP)
-  import FILE [--mode skip|overwrite|new-project] [--dry-run]   restore a backup, all or nothing
+  import FILE [--mode skip|overwrite|new-project] [--dry-run] [--yes]
+                                                                restore a backup, all or nothing; --dry-run shows where
+                                                                records go; --yes consents to global, other projects, overwrite
   (backup password: typed at the terminal, --password-stdin, or MNEMO_BACKUP_PASSWORD)
   stats [--json]                                                counts per project
   serve                                                         the sidecar on stdio (JSON-RPC)
@@ -597,24 +600,31 @@ export async function main(argv: string[]): Promise<number> {
       if (!IMPORT_MODES.includes(mode))
         throw new UsageError(`Unknown mode "${values.mode}": use skip, overwrite or new-project.`);
       const password = await readBackupPassword({ fromStdin: values['password-stdin'] });
+      const placement = {
+        mode,
+        newProjectId: mode === 'new-project' ? project : undefined,
+        projectIds: [project],
+        consent: values.yes,
+      };
       if (values['dry-run']) {
-        const p = await withService(cfg, (svc) => inspectBackup(file, password, svc));
+        const p = await withService(cfg, (svc) => inspectBackup(file, password, svc, placement));
         if (values.json) out(JSON.stringify(p, null, 2));
         else {
+          for (const line of backupPreviewLines(p)) out(line);
+          for (const c of p.conflicts.filter((x) => x.differs))
+            out(`  ${c.id}  differs in ${c.fields.join(', ')}  ${c.text}`);
           out(
-            `${p.counts.memories} memories of ${p.projects.join(', ') || 'no project'}, made ${shortDate(p.created_at)} by ${p.created_by} with ${p.embedding.model ?? 'no model'}${p.needs_reembed ? ' (texts will be re-embedded)' : ''}.`,
+            p.needs_consent && !values.yes
+              ? 'Nothing was changed; add --yes to import what needs your consent.'
+              : 'Nothing was changed.',
           );
-          const differ = p.conflicts.filter((c) => c.differs);
-          out(`${p.conflicts.length} already stored (${differ.length} differ); nothing was changed.`);
-          for (const c of differ) out(`  ${c.id}  differs in ${c.fields.join(', ')}  ${c.text}`);
         }
         return 0;
       }
       const token = cancelOnInterrupt();
       const r = await withService(cfg, (svc) =>
         importBackup(svc, file, password, {
-          mode,
-          newProjectId: mode === 'new-project' ? project : undefined,
+          ...placement,
           onProgress: progressToStderr,
           token,
         }),
@@ -622,7 +632,7 @@ export async function main(argv: string[]): Promise<number> {
       if (values.json) out(JSON.stringify({ ...r, ids: undefined }, null, 2));
       else
         out(
-          `Imported ${r.inserted} new and ${r.overwritten} replaced memories (${r.skipped} kept as stored, ${r.reembedded} re-embedded) into ${r.projects.join(', ') || 'no project'}.`,
+          `Imported ${r.inserted} new and ${r.overwritten} replaced memories (${r.skipped} kept as stored, ${r.reembedded} re-embedded${r.episodes ? `, ${r.episodes} episodes` : ''}) into ${r.projects.join(', ') || 'no project'}${r.refused.length ? `; not imported: ${r.refused.map((x) => `${x.memories + x.episodes} ${x.reason}`).join('; ')} (see --dry-run)` : ''}.`,
         );
       return 0;
     }

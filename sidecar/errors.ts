@@ -79,7 +79,11 @@ export type BackupFailure =
   | 'unsupported-version'
   | 'invalid-record'
   | 'conflict'
-  | 'rolled-back';
+  | 'rolled-back'
+  /** Beyond a size limit (file, entries, inflated size, line, records): refused before it is read. */
+  | 'too-large'
+  /** Overwriting stored memories, or writing into global or another project, without the user's consent. */
+  | 'needs-consent';
 
 /** A backup file that cannot be read, verified or imported; the message is one sentence and nothing was changed. */
 export class BackupError extends MnemoError {

@@ -638,6 +638,8 @@ export interface BackupExportParams {
 export interface BackupCounts {
   memories: number;
   audit_entries: number;
+  /** Turn-level episodes (absent in backups made before episodes were backed up). */
+  episodes?: number;
   /** Memories that carry a vector. */
   vectors: number;
   by_status: Record<MemoryStatus, number>;
@@ -654,9 +656,41 @@ export const BackupExportRequest = new RequestType<BackupExportParams, BackupExp
   'mnemo/backup/export',
 );
 
-export interface BackupInspectParams {
+/** Where a backup's records go and with whose consent: the same in the preview and the import. */
+export interface BackupPlacement {
+  /** The projects the user is working in (the current folder's, the workspace's): records for them go in without consent. */
+  project_ids?: string[];
+  /** The user saw the preview and agreed to records for global or other projects and to overwriting stored memories. Default false: such records are refused (listed in `refused`) and overwriting is refused. */
+  consent?: boolean;
+}
+export interface BackupInspectParams extends BackupPlacement {
   file: string;
   password: string;
+  /** The mode to preview (default skip). */
+  mode?: BackupImportMode;
+  /** For mode new-project. */
+  new_project_id?: string;
+}
+/** Where the records of a backup would go: one project of the store. */
+export interface BackupTarget {
+  project_id: string;
+  /** Memories that would be added. */
+  new: number;
+  /** Memories whose id is already stored there, and how many of those differ. */
+  conflicts: number;
+  differ: number;
+  /** Stored memories that would be replaced (mode overwrite). */
+  overwrite: number;
+  /** Episodes that would be added. */
+  episodes: number;
+  /** Global, or a project the user is not working in: written only with consent. */
+  needs_consent: boolean;
+}
+/** Records of the backup that are not imported, by reason (e.g. "dated in the future", "for global, needs consent"). */
+export interface BackupRefusal {
+  reason: string;
+  memories: number;
+  episodes: number;
 }
 /** A memory of the backup whose id already exists in the store. */
 export interface BackupConflict {
@@ -689,6 +723,16 @@ export interface BackupPreview {
   needs_reembed: boolean;
   /** Ids of the backup that already exist in the store (only when a store was given). */
   conflicts: BackupConflict[];
+  /** The mode previewed. */
+  mode: BackupImportMode;
+  /** Where the records would really go (decided by the importing user's projects and consent, not by the manifest). */
+  targets: BackupTarget[];
+  /** Records that would not be imported, by reason. */
+  refused: BackupRefusal[];
+  /** Backup ids that do not match their text and would hit a stored memory: imported under their text's id instead. */
+  ids_recomputed: number;
+  /** Importing as previewed writes into global or another project, or overwrites: needs `consent`. */
+  needs_consent: boolean;
 }
 /** Extension/CLI -> sidecar: decrypt and verify a backup and preview what importing it would do; changes nothing. */
 export const BackupInspectRequest = new RequestType<BackupInspectParams, BackupPreview, void>(
@@ -696,7 +740,7 @@ export const BackupInspectRequest = new RequestType<BackupInspectParams, BackupP
 );
 
 export type BackupImportMode = 'skip' | 'overwrite' | 'new-project';
-export interface BackupImportParams {
+export interface BackupImportParams extends BackupPlacement {
   file: string;
   password: string;
   /** skip: keep stored memories with the same id; overwrite: replace them; new-project: import everything under `new_project_id`. */
@@ -723,6 +767,12 @@ export interface BackupImportResult {
   projects: string[];
   /** Ids written. */
   ids: string[];
+  /** Episodes written. */
+  episodes: number;
+  /** Backup ids that did not match their text and hit a stored memory: written under their text's id. */
+  ids_recomputed: number;
+  /** Records not imported, by reason. */
+  refused: BackupRefusal[];
 }
 /** Extension/CLI -> sidecar: restore a backup, all or nothing (a failure or cancellation midway is rolled back); audited. */
 export const BackupImportRequest = new RequestType<BackupImportParams, BackupImportResult, void>(

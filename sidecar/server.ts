@@ -107,11 +107,20 @@ export function registerHandlers(
         token,
       }),
     ),
-    handle(P.BackupInspectRequest, (p) => inspectBackup(p.file, p.password, svc)),
+    handle(P.BackupInspectRequest, (p) =>
+      inspectBackup(p.file, p.password, svc, {
+        mode: p.mode,
+        newProjectId: p.new_project_id,
+        projectIds: p.project_ids,
+        consent: p.consent === true,
+      }),
+    ),
     handle(P.BackupImportRequest, (p, token) =>
       importBackup(svc, p.file, p.password, {
         mode: p.mode,
         newProjectId: p.new_project_id,
+        projectIds: p.project_ids,
+        consent: p.consent === true,
         onProgress: progress(p.progress_token),
         token,
       }),

@@ -1,5 +1,6 @@
 /**
- * One-click encrypted backup: writes the memories (optionally with vectors) and their audit trail into a
+ * One-click encrypted backup: writes the memories and episodes (optionally with vectors) and their audit
+ * trail (without the content of deleted memories) into a
  * standard AES-256 encrypted ZIP (archiver + archiver-zip-encrypted), through a temporary file in the
  * target folder that is renamed only when complete. Audited as `export`.
  */
@@ -25,12 +26,14 @@ import { buildWhere } from '../store/memoryStore';
 import {
   AUDIT_FILE,
   BACKUP_FORMAT,
+  EPISODES_FILE,
   BACKUP_FORMAT_VERSION,
   MANIFEST_FILE,
   MEMORIES_FILE,
   VECTOR_ENCODING,
   defaultBackupName,
   emptyByStatus,
+  episodeLine,
   memoryLine,
   sha256,
   type BackupCounts,
@@ -131,11 +134,22 @@ export async function exportBackup(svc: BackupHost, opts: ExportOptions): Promis
     .readAll()
     .filter(
       (e) => !projectId || (e.memory_id !== undefined && ids.has(e.memory_id)) || e.project_id === projectId,
-    );
+    )
+    .map((e) => withoutErasedContent(e, ids));
   counts.audit_entries = audit.length;
   check(opts.token);
 
+  progress({ message: 'Reading episodes', percent: 55 });
+  const episodeRows = await svc.episodes.rows(
+    projectId ? { project_id: projectId } : undefined,
+    includeVectors,
+  );
+  if (episodeRows.length) counts.episodes = episodeRows.length;
+  const episodeLines = episodeRows.map((r) => episodeLine(r.episode, r.vector));
+  check(opts.token);
+
   const memoriesData = Buffer.from(lines.map((l) => l + '\n').join(''), 'utf8');
+  const episodesData = Buffer.from(episodeLines.map((l) => l + '\n').join(''), 'utf8');
   const auditData = Buffer.from(audit.map((e) => JSON.stringify(e) + '\n').join(''), 'utf8');
   const active = svc.store.active;
   const manifest: BackupManifest = {
@@ -151,6 +165,10 @@ export async function exportBackup(svc: BackupHost, opts: ExportOptions): Promis
     files: {
       [MEMORIES_FILE]: { sha256: sha256(memoriesData), bytes: memoriesData.length },
       [AUDIT_FILE]: { sha256: sha256(auditData), bytes: auditData.length },
+      // Only when there are episodes: a backup without them reads the same in every Mnemo version.
+      ...(episodeRows.length
+        ? { [EPISODES_FILE]: { sha256: sha256(episodesData), bytes: episodesData.length } }
+        : {}),
     },
   };
   const manifestData = Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8');
@@ -164,6 +182,7 @@ export async function exportBackup(svc: BackupHost, opts: ExportOptions): Promis
       [
         { name: MEMORIES_FILE, data: memoriesData },
         { name: AUDIT_FILE, data: auditData },
+        ...(episodeRows.length ? [{ name: EPISODES_FILE, data: episodesData }] : []),
         { name: MANIFEST_FILE, data: manifestData },
       ],
       startedAt,
@@ -195,6 +214,16 @@ export async function exportBackup(svc: BackupHost, opts: ExportOptions): Promis
   ]);
   progress({ message: `Backup written: ${basename(target)}`, percent: 100 });
   return { file: target, counts, bytes };
+}
+
+/**
+ * Erasure: an entry of a memory that is no longer stored (deleted) keeps its event but not its content, so
+ * a deleted memory's text never reaches a backup, whatever the audit log still holds.
+ */
+function withoutErasedContent(e: AuditEntry, stored: Set<string>): AuditEntry {
+  if (!e.memory_id || stored.has(e.memory_id) || (e.changes === undefined && e.note === undefined)) return e;
+  const { changes: _changes, note: _note, ...rest } = e;
+  return rest;
 }
 
 /** Streams entries into an AES-256 encrypted ZIP at `file` (mode 0600); aborts on cancellation. */

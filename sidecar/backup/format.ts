@@ -4,23 +4,56 @@
  * - `memories.jsonl`: one {@link Memory} per line, every field, times in UTC; with `vector` (base64 of the
  *   little-endian float32 values) when vectors were included;
  * - `audit.jsonl`: the audit entries of the exported memories/project (or all of them);
- * - `manifest.json`: {@link BackupManifest}, with the SHA-256 of both other files.
- * See docs/backup.md.
+ * - `episodes.jsonl` (since Mnemo 0.x, optional): one {@link Episode} per line, with `vector` like memories;
+ * - `manifest.json`: {@link BackupManifest}, with the SHA-256 of every other file.
+ * A backup is untrusted input: it is read under {@link BACKUP_LIMITS}, streamed line by line (never one
+ * string), and every record is validated here and re-checked by import. See docs/backup.md.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { BackupError, type BackupFailure } from '../errors';
-import { STATUSES, isCategory, isSourceType, isStatus, type Memory, type MemoryStatus } from '../model';
+import {
+  STATUSES,
+  isCategory,
+  isSourceType,
+  isStatus,
+  type Episode,
+  type Memory,
+  type MemoryStatus,
+} from '../model';
 import type { AuditEntry, BackupCounts } from '../protocol';
-import { ZipReadError, readZipDirectory, readZipEntry, type ZipFailure } from './zipReader';
+import { ZipFile, ZipReadError, type ZipFailure, type ZipLimits } from './zipReader';
 
 export const BACKUP_FORMAT = 'mnemo-backup';
 export const BACKUP_FORMAT_VERSION = 1;
 export const MEMORIES_FILE = 'memories.jsonl';
 export const AUDIT_FILE = 'audit.jsonl';
 export const MANIFEST_FILE = 'manifest.json';
+export const EPISODES_FILE = 'episodes.jsonl';
 export const VECTOR_ENCODING = 'float32le-base64';
+
+/** What Mnemo reads of a backup at most, each checked before the bytes are read or inflated. */
+export interface BackupLimits extends ZipLimits {
+  /** manifest.json. */
+  maxManifestBytes: number;
+  /** One line of a JSONL file. */
+  maxLineBytes: number;
+  /** Memories plus episodes plus audit entries. */
+  maxRecords: number;
+}
+
+const GiB = 1024 * 1024 * 1024;
+export const BACKUP_LIMITS: BackupLimits = {
+  maxFileBytes: 2 * GiB,
+  maxEntries: 16,
+  maxEntryBytes: 4 * GiB,
+  maxTotalBytes: 6 * GiB,
+  maxManifestBytes: 1024 * 1024,
+  maxLineBytes: 1024 * 1024,
+  maxRecords: 2_000_000,
+};
 
 /** Progress of an export or import. */
 export interface BackupProgress {
@@ -63,6 +96,12 @@ export interface BackupRecord {
   vector?: number[];
 }
 
+/** One line of episodes.jsonl, read back. */
+export interface EpisodeRecord {
+  episode: Episode;
+  vector?: number[];
+}
+
 /** An audit entry as stored after an import: the original entry, marked with the backup it came from. */
 export type ImportedAuditEntry = AuditEntry & { imported_from?: string };
 
@@ -71,6 +110,7 @@ export interface LoadedBackup {
   file: string;
   manifest: BackupManifest;
   records: BackupRecord[];
+  episodes: EpisodeRecord[];
   audit: ImportedAuditEntry[];
 }
 
@@ -219,8 +259,7 @@ export function parseRecord(line: string, dim: number | null): BackupRecord | st
   if (!isSourceType(o.source_type)) return `unknown source_type ${JSON.stringify(o.source_type)}`;
   if (!isStatus(o.status)) return `unknown status ${JSON.stringify(o.status)}`;
   if (!str('project_id') || !(o.project_id as string)) return 'no project_id';
-  if (!num('confidence_score') || (o.confidence_score as number) < 0 || (o.confidence_score as number) > 1)
-    return 'confidence_score outside 0..1';
+  if (!num('confidence_score')) return 'confidence_score is not a number'; // clamped to 0..1 on import
   if (typeof o.is_actionable !== 'boolean') return 'is_actionable is not a boolean';
   if (!Array.isArray(o.source_ref) || !o.source_ref.every((r) => typeof r === 'string'))
     return 'source_ref is not a list of strings';
@@ -287,6 +326,77 @@ function parseAuditEntry(line: string): ImportedAuditEntry | string {
   return o as unknown as ImportedAuditEntry;
 }
 
+const EPISODE_STRINGS = [
+  'id',
+  'project_id',
+  'session_id',
+  'message_id',
+  'role',
+  'speaker',
+  'text',
+  'occurred_at',
+  'created_at',
+] as const;
+
+/** The episode as written to episodes.jsonl. */
+export function episodeLine(e: Episode, vector?: number[]): string {
+  const out: Record<string, unknown> = {
+    ...e,
+    occurred_at: toUtc(e.occurred_at),
+    created_at: toUtc(e.created_at),
+  };
+  if (vector && vector.length > 0) out.vector = encodeVector(vector);
+  return JSON.stringify(out);
+}
+
+/** Parses and checks one episodes.jsonl line; returns why it is invalid as a string. */
+export function parseEpisode(line: string, dim: number | null): EpisodeRecord | string {
+  const o = parseObject(line);
+  if (typeof o === 'string') return o;
+  for (const k of EPISODE_STRINGS) if (typeof o[k] !== 'string') return `${k} is not a string`;
+  if (!/^ep_[0-9a-f]{16}$/.test(o.id as string)) return 'bad id';
+  if (!(o.text as string).trim()) return 'empty text';
+  if (!(o.project_id as string)) return 'no project_id';
+  if (!isSourceType(o.source_type)) return `unknown source_type ${JSON.stringify(o.source_type)}`;
+  for (const k of ['occurred_at', 'created_at'])
+    if (!Number.isFinite(Date.parse(o[k] as string))) return `${k} is not a time`;
+  for (const k of ['source_ref', 'memory_ids'])
+    if (!Array.isArray(o[k]) || !(o[k] as unknown[]).every((r) => typeof r === 'string'))
+      return `${k} is not a list of strings`;
+  if (
+    !Array.isArray(o.times) ||
+    !o.times.every(
+      (t: unknown) =>
+        !!t &&
+        typeof t === 'object' &&
+        ['text', 'start', 'end'].every((k) => typeof (t as Record<string, unknown>)[k] === 'string'),
+    )
+  )
+    return 'times is not a list of time spans';
+  const episode: Episode = {
+    id: o.id as string,
+    project_id: o.project_id as string,
+    session_id: o.session_id as string,
+    message_id: o.message_id as string,
+    role: o.role as string,
+    speaker: o.speaker as string,
+    text: o.text as string,
+    occurred_at: toUtc(o.occurred_at as string),
+    source_type: o.source_type,
+    source_ref: o.source_ref as string[],
+    times: (o.times as Episode['times']).map((t) => ({ text: t.text, start: t.start, end: t.end })),
+    memory_ids: o.memory_ids as string[],
+    created_at: toUtc(o.created_at as string),
+  };
+  if (o.vector === undefined) return { episode };
+  if (typeof o.vector !== 'string') return 'vector is not a base64 string';
+  const vector = decodeVector(o.vector);
+  if (!vector) return 'vector is not valid float32 data';
+  if (dim !== null && vector.length !== dim)
+    return `vector has ${vector.length} dimensions, the manifest says ${dim}`;
+  return { episode, vector };
+}
+
 function fail(reason: BackupFailure, message: string, cause?: unknown): never {
   throw new BackupError(reason, message, cause === undefined ? undefined : { cause });
 }
@@ -317,34 +427,103 @@ const ZIP_FAILURE: Record<ZipFailure, { reason: BackupFailure; message: (name: s
     reason: 'tampered',
     message: (n) => `${n} is damaged or has been modified, so it cannot be read.`,
   },
+  'too-large': {
+    reason: 'too-large',
+    message: (n) =>
+      `${n} is larger than a Mnemo backup may be (it would inflate past Mnemo's limits), so it was not read.`,
+  },
 };
+
+/** A ZIP failure as a BackupError with one sentence. */
+function zipFail(e: unknown, name: string): never {
+  if (e instanceof ZipReadError) fail(ZIP_FAILURE[e.reason].reason, ZIP_FAILURE[e.reason].message(name), e);
+  throw e;
+}
+
+/**
+ * The lines of an entry, one at a time, with its SHA-256 and size checked at the end; a line longer than
+ * `maxLineBytes` is refused as soon as it is. The entry is never held as one string.
+ */
+async function* entryLines(
+  zip: ZipFile,
+  name: string,
+  f: string,
+  password: string,
+  expected: { sha256: string; bytes: number },
+  limits: BackupLimits,
+): AsyncGenerator<string> {
+  const entry = zip.entry(f);
+  if (!entry) fail('tampered', `${name} is damaged: ${f}, listed in its manifest, is missing.`);
+  if (typeof expected.bytes === 'number' && entry.size !== expected.bytes)
+    fail('tampered', `${name} has been modified: ${f} does not match the size in its manifest.`);
+  const hash = createHash('sha256');
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  try {
+    for await (const chunk of zip.read(entry, password)) {
+      hash.update(chunk);
+      const parts = (rest + decoder.write(chunk)).split('\n');
+      rest = parts.pop()!;
+      if (rest.length > limits.maxLineBytes)
+        fail(
+          'too-large',
+          `${name} has a line in ${f} longer than ${limits.maxLineBytes} characters, which no Mnemo backup writes, so it was not read.`,
+        );
+      for (const line of parts) if (line.trim()) yield line;
+    }
+  } catch (e) {
+    if (e instanceof BackupError) throw e;
+    zipFail(e, name);
+  }
+  rest += decoder.end();
+  if (hash.digest('hex') !== expected.sha256)
+    fail('tampered', `${name} has been modified: ${f} does not match the SHA-256 in its manifest.`);
+  if (rest.trim()) yield rest;
+}
 
 /**
  * Reads, decrypts and verifies a backup completely: the ZIP's encryption and integrity codes, the manifest's
- * format version, the SHA-256 and counts of every file, and every record. Throws a {@link BackupError}
- * with one sentence; it changes nothing.
+ * format version, the SHA-256 and counts of every file, and every record, under `limits` (file size,
+ * entries, inflated sizes, line length, records), streaming each file line by line. Throws a
+ * {@link BackupError} with one sentence; it changes nothing.
  */
-export function loadBackup(file: string, password: string): LoadedBackup {
+export async function loadBackup(
+  file: string,
+  password: string,
+  limits: BackupLimits = BACKUP_LIMITS,
+): Promise<LoadedBackup> {
   const name = basename(file);
   if (typeof password !== 'string' || password.length === 0)
     fail('wrong-password', `A password is needed to open ${name}.`);
   if (!existsSync(file) || !statSync(file).isFile()) fail('not-found', `There is no backup file at ${file}.`);
-  const buf = readFileSync(file);
-  const read = (entryName: string, entries: ReturnType<typeof readZipDirectory>): Buffer | undefined => {
-    const e = entries.find((x) => x.name === entryName);
-    if (!e) return undefined;
-    return readZipEntry(buf, e, password);
-  };
-  let manifestBuf: Buffer | undefined;
-  let entries: ReturnType<typeof readZipDirectory>;
+  let zip: ZipFile;
   try {
-    entries = readZipDirectory(buf);
-    manifestBuf = read(MANIFEST_FILE, entries);
+    zip = ZipFile.open(file, limits);
   } catch (e) {
-    if (e instanceof ZipReadError) fail(ZIP_FAILURE[e.reason].reason, ZIP_FAILURE[e.reason].message(name), e);
-    throw e;
+    zipFail(e, name);
   }
-  if (!manifestBuf) fail('not-a-backup', `${name} is not a Mnemo backup (it has no ${MANIFEST_FILE}).`);
+  try {
+    return await readBackup(zip, file, name, password, limits);
+  } finally {
+    zip.close();
+  }
+}
+
+async function readBackup(
+  zip: ZipFile,
+  file: string,
+  name: string,
+  password: string,
+  limits: BackupLimits,
+): Promise<LoadedBackup> {
+  const manifestEntry = zip.entry(MANIFEST_FILE);
+  if (!manifestEntry) fail('not-a-backup', `${name} is not a Mnemo backup (it has no ${MANIFEST_FILE}).`);
+  let manifestBuf: Buffer;
+  try {
+    manifestBuf = await zip.readAll(manifestEntry, password, limits.maxManifestBytes);
+  } catch (e) {
+    zipFail(e, name);
+  }
   let manifest: BackupManifest;
   try {
     manifest = JSON.parse(manifestBuf.toString('utf8')) as BackupManifest;
@@ -366,58 +545,77 @@ export function loadBackup(file: string, password: string): LoadedBackup {
   if (!manifest.files || typeof manifest.files !== 'object' || !manifest.counts || !manifest.embedding) {
     fail('tampered', `The manifest of ${name} is incomplete, so the backup is damaged or was modified.`);
   }
-  const contents = new Map<string, string>();
-  for (const f of [MEMORIES_FILE, AUDIT_FILE]) {
+  const listed = (f: string): { sha256: string; bytes: number } => {
     const expected = manifest.files[f];
     if (!expected || typeof expected.sha256 !== 'string')
       fail(
         'tampered',
         `The manifest of ${name} does not list ${f}, so the backup is damaged or was modified.`,
       );
-    let data: Buffer | undefined;
-    try {
-      data = read(f, entries);
-    } catch (e) {
-      if (e instanceof ZipReadError)
-        fail(ZIP_FAILURE[e.reason].reason, ZIP_FAILURE[e.reason].message(name), e);
-      throw e;
-    }
-    if (!data) fail('tampered', `${name} is incomplete: ${f}, listed in its manifest, is missing.`);
-    if (sha256(data) !== expected.sha256)
-      fail('tampered', `${name} has been modified: ${f} does not match the SHA-256 in its manifest.`);
-    contents.set(f, data.toString('utf8'));
-  }
+    return expected;
+  };
   const dim = typeof manifest.embedding.dim === 'number' ? manifest.embedding.dim : null;
+  let total = 0;
+  const count = (): void => {
+    if (++total > limits.maxRecords)
+      fail('too-large', `${name} holds more than ${limits.maxRecords} records, so it was not read.`);
+  };
   const records: BackupRecord[] = [];
   const ids = new Set<string>();
-  lines(contents.get(MEMORIES_FILE)!).forEach((line, i) => {
+  let i = 0;
+  for await (const line of entryLines(zip, name, MEMORIES_FILE, password, listed(MEMORIES_FILE), limits)) {
+    i++;
+    count();
     const r = parseRecord(line, dim);
     if (typeof r === 'string')
-      fail('invalid-record', `Memory ${i + 1} in ${name} is invalid (${r}), so nothing was imported.`);
+      fail('invalid-record', `Memory ${i} in ${name} is invalid (${r}), so nothing was imported.`);
     if (ids.has(r.memory.id))
       fail(
         'invalid-record',
-        `Memory ${i + 1} in ${name} repeats the id ${r.memory.id}, so nothing was imported.`,
+        `Memory ${i} in ${name} repeats the id ${r.memory.id}, so nothing was imported.`,
       );
     ids.add(r.memory.id);
     records.push(r);
-  });
+  }
+  const episodes: EpisodeRecord[] = [];
+  if (manifest.files[EPISODES_FILE]) {
+    const seen = new Set<string>();
+    i = 0;
+    for await (const line of entryLines(zip, name, EPISODES_FILE, password, listed(EPISODES_FILE), limits)) {
+      i++;
+      count();
+      const r = parseEpisode(line, dim);
+      if (typeof r === 'string')
+        fail('invalid-record', `Episode ${i} in ${name} is invalid (${r}), so nothing was imported.`);
+      if (seen.has(r.episode.id))
+        fail(
+          'invalid-record',
+          `Episode ${i} in ${name} repeats the id ${r.episode.id}, so nothing was imported.`,
+        );
+      seen.add(r.episode.id);
+      episodes.push(r);
+    }
+  }
   const audit: ImportedAuditEntry[] = [];
-  lines(contents.get(AUDIT_FILE)!).forEach((line, i) => {
+  i = 0;
+  for await (const line of entryLines(zip, name, AUDIT_FILE, password, listed(AUDIT_FILE), limits)) {
+    i++;
+    count();
     const r = parseAuditEntry(line);
     if (typeof r === 'string')
-      fail('invalid-record', `Audit entry ${i + 1} in ${name} is invalid (${r}), so nothing was imported.`);
+      fail('invalid-record', `Audit entry ${i} in ${name} is invalid (${r}), so nothing was imported.`);
     audit.push(r);
-  });
-  if (records.length !== manifest.counts.memories || audit.length !== manifest.counts.audit_entries) {
+  }
+  const episodeCount = manifest.counts.episodes ?? 0;
+  if (
+    records.length !== manifest.counts.memories ||
+    audit.length !== manifest.counts.audit_entries ||
+    episodes.length !== episodeCount
+  ) {
     fail(
       'tampered',
-      `${name} has been modified: it holds ${records.length} memories and ${audit.length} audit entries but its manifest says ${manifest.counts.memories} and ${manifest.counts.audit_entries}.`,
+      `${name} has been modified: it holds ${records.length} memories, ${episodes.length} episodes and ${audit.length} audit entries but its manifest says ${manifest.counts.memories}, ${episodeCount} and ${manifest.counts.audit_entries}.`,
     );
   }
-  return { file, manifest, records, audit };
-}
-
-function lines(text: string): string[] {
-  return text.split('\n').filter((l) => l.trim().length > 0);
+  return { file, manifest, records, episodes, audit };
 }

@@ -6,5 +6,5 @@ import type { Core } from '../core';
 
 export type BackupHost = Pick<
   Core,
-  'store' | 'audit' | 'config' | 'embedding' | 'requireModel' | 'notifyChanged'
+  'store' | 'episodes' | 'audit' | 'config' | 'embedding' | 'requireModel' | 'notifyChanged'
 >;

@@ -1,31 +1,41 @@
 /**
- * Inspecting and restoring a backup. Import is all or nothing: the backup is read, decrypted, verified and
- * every record validated before anything is written; texts are re-embedded when the backup's model or
- * dimension differs from the store's (or it has no vectors); a failure or cancellation midway deletes what
- * was inserted and restores what was overwritten from a snapshot taken before writing.
+ * Inspecting and restoring a backup. A backup is untrusted input (./untrusted.ts): each record is checked
+ * again, re-redacted and placed by the importing user's choices, not the backup's claims, and the preview
+ * comes from the same plan the import follows — where records really go, conflicts, refusals with reasons.
+ * Import is all or nothing: the backup is read, decrypted, verified and every record validated before
+ * anything is written; texts are re-embedded when the backup's model or dimension differs from the store's
+ * (or it has no vectors); a failure or cancellation midway deletes what was inserted and restores what was
+ * overwritten from a snapshot taken before writing.
  */
 import { basename } from 'node:path';
 import { BackupError, CancelledError, InvalidInputError, MnemoError, errorMessage } from '../errors';
-import { memoryId, type Memory } from '../model';
+import { normalizeText, type Memory } from '../model';
 import type {
   AuditEntry,
   BackupConflict,
   BackupImportMode,
   BackupImportResult,
   BackupPreview,
+  BackupRefusal,
+  BackupTarget,
 } from '../protocol';
+import { episodeSearchText } from '../store/episodeStore';
 import { buildWhere, type ActiveCollection } from '../store/memoryStore';
 import {
+  BACKUP_LIMITS,
   canonical,
   differingFields,
   loadBackup,
+  type BackupLimits,
   type BackupProgress,
   type BackupRecord,
   type CancellationFlag,
+  type EpisodeRecord,
   type ImportedAuditEntry,
   type LoadedBackup,
 } from './format';
 import type { BackupHost } from './host';
+import { checkEpisode, checkMemory, needsConsent, type RefusalReason } from './untrusted';
 
 export type ImportMode = BackupImportMode;
 /** The result of mnemo/backup/import (declared by the contract). */
@@ -33,27 +43,74 @@ export type ImportResult = BackupImportResult;
 export type { BackupConflict, BackupPreview };
 export const IMPORT_MODES: readonly ImportMode[] = ['skip', 'overwrite', 'new-project'];
 
-export interface ImportOptions {
+/** Where records go and with whose consent: the same for the preview and the import. */
+export interface PlacementOptions {
   /** skip: keep existing memories; overwrite: replace them with the backup's; new-project: import everything under `newProjectId` (ids recomputed). */
-  mode: ImportMode;
+  mode?: ImportMode;
   /** Required for mode new-project; the project must have no memories yet. */
   newProjectId?: string;
+  /** The projects the user is working in: the backup's records for them go in without consent. */
+  projectIds?: string[];
+  /** The user saw the preview and agreed to records for global or other projects, and to overwriting stored memories. Default false. */
+  consent?: boolean;
+  /** Default: the system clock. */
+  clock?: () => Date;
+  /** Default {@link BACKUP_LIMITS}. */
+  limits?: BackupLimits;
+}
+
+export interface ImportOptions extends PlacementOptions {
+  mode: ImportMode;
   onProgress?: (p: BackupProgress) => void;
   /** Checked between records; a cancelled import is rolled back. */
   token?: CancellationFlag;
-  /** Default: the system clock. */
-  clock?: () => Date;
   /** Memories per store write. Default 64. */
   batchSize?: number;
 }
 
-/** Decrypts and verifies a backup and previews it; with a store, lists the ids that already exist there. */
+/** What an import of a backup would do, record by record. */
+interface Plan {
+  /** Records to write (checked, redacted, under their final project and id). */
+  toWrite: BackupRecord[];
+  /** Stored memories the import replaces, by id. */
+  overwrite: Map<string, Memory>;
+  skipped: number;
+  merged: number;
+  /** Backup id -> the id it is imported under, when they differ. */
+  idMap: Map<string, string>;
+  /** Ids of the backup that do not match their text and would have hit a stored memory with other text: imported under their text's id. */
+  idsRecomputed: number;
+  episodes: EpisodeRecord[];
+  episodesSkipped: number;
+  refused: Map<RefusalReason, { memories: number; episodes: number }>;
+  conflicts: BackupConflict[];
+  targets: Map<string, BackupTarget>;
+  /** Records or overwrites that need the user's consent (held back while it is not given). */
+  consentNeeded: number;
+  /** Backup id -> the memory it is imported as or kept as (not for refused records). */
+  placed: Map<string, Memory>;
+  /** Whether the import may write to a project (null: entries of no project). */
+  allowed: (project: string | null) => boolean;
+}
+
+function modeOf(opts: PlacementOptions): ImportMode {
+  const mode = opts.mode ?? 'skip';
+  if (!IMPORT_MODES.includes(mode))
+    throw new InvalidInputError(`The import mode must be one of ${IMPORT_MODES.join(', ')}.`);
+  if (mode === 'new-project' && !opts.newProjectId?.trim())
+    throw new InvalidInputError('Importing as a new project needs the new project id.');
+  return mode;
+}
+
+/** Decrypts and verifies a backup and previews what importing it with these options would do; changes nothing. */
 export async function inspectBackup(
   file: string,
   password: string,
   against?: BackupHost,
+  opts: PlacementOptions = {},
 ): Promise<BackupPreview> {
-  const b = loadBackup(file, password);
+  const mode = modeOf(opts);
+  const b = await loadBackup(file, password, opts.limits ?? BACKUP_LIMITS);
   const m = b.manifest;
   const active = against?.store.active;
   const preview: BackupPreview = {
@@ -62,34 +119,209 @@ export async function inspectBackup(
     created_at: m.created_at,
     created_by: m.created_by,
     project_id: m.project_id,
-    projects: m.projects,
-    counts: m.counts,
+    projects: [...new Set(b.records.map((r) => r.memory.project_id))].sort(),
+    counts: { ...m.counts, episodes: b.episodes.length },
     embedding: m.embedding,
     vectors_included: b.records.some((r) => r.vector),
     ...(active ? { store: { model: active.model, dim: active.dim } } : {}),
     needs_reembed:
       b.records.length > 0 && (!active || !vectorsUsable(b, active) || b.records.some((r) => !r.vector)),
     conflicts: [],
+    mode,
+    targets: [],
+    refused: [],
+    ids_recomputed: 0,
+    needs_consent: false,
   };
   if (against) {
-    const existing = await getMany(
-      against,
-      b.records.map((r) => r.memory.id),
-    );
-    for (const r of b.records) {
-      const cur = existing.get(r.memory.id);
-      if (!cur) continue;
-      const fields = differingFields(cur, r.memory);
-      preview.conflicts.push({
+    const plan = await planImport(against, b, { ...opts, mode });
+    preview.conflicts = plan.conflicts;
+    preview.targets = [...plan.targets.values()].sort((x, y) => x.project_id.localeCompare(y.project_id));
+    preview.refused = refusals(plan);
+    preview.ids_recomputed = plan.idsRecomputed;
+    preview.needs_consent = plan.consentNeeded > 0;
+  }
+  return preview;
+}
+
+function refusals(plan: Plan): BackupRefusal[] {
+  return [...plan.refused].map(([reason, n]) => ({ reason, ...n }));
+}
+
+/**
+ * Checks every record and decides where it goes: its project (the new project, or its own when the user
+ * works in it or consents), its id (recomputed when the backup's does not match the text and would hit a
+ * stored memory), and what happens to a stored memory with the same id.
+ */
+async function planImport(
+  svc: BackupHost,
+  backup: LoadedBackup,
+  opts: PlacementOptions & { mode: ImportMode },
+  check: () => void = () => undefined,
+): Promise<Plan> {
+  const now = (opts.clock ?? (() => new Date()))().getTime();
+  const newProject = opts.mode === 'new-project' ? opts.newProjectId!.trim() : undefined;
+  const own = new Set(opts.projectIds ?? []);
+  const consent = opts.consent === true;
+  const plan: Plan = {
+    toWrite: [],
+    overwrite: new Map(),
+    skipped: 0,
+    merged: 0,
+    idMap: new Map(),
+    idsRecomputed: 0,
+    episodes: [],
+    episodesSkipped: 0,
+    refused: new Map(),
+    conflicts: [],
+    targets: new Map(),
+    consentNeeded: 0,
+    placed: new Map(),
+    allowed: (project) =>
+      newProject ? project === newProject : consent || (project !== null && !needsConsent(project, own)),
+  };
+  const refuse = (reason: RefusalReason, kind: 'memories' | 'episodes'): void => {
+    const r = plan.refused.get(reason) ?? { memories: 0, episodes: 0 };
+    r[kind]++;
+    plan.refused.set(reason, r);
+  };
+  const target = (project: string, held: boolean): BackupTarget => {
+    let t = plan.targets.get(project);
+    if (!t) {
+      t = {
+        project_id: project,
+        new: 0,
+        conflicts: 0,
+        differ: 0,
+        overwrite: 0,
+        episodes: 0,
+        needs_consent: held,
+      };
+      plan.targets.set(project, t);
+    }
+    return t;
+  };
+  const placeOf = (project: string): { project: string; reason?: RefusalReason } =>
+    newProject ? { project: newProject } : { project, reason: needsConsent(project, own) };
+
+  // 1. Check every memory; the stored memories with the backup's ids decide whether a mismatched id is kept.
+  const checked: { record: BackupRecord; contentId: string; originalId: string; held?: RefusalReason }[] = [];
+  for (const r of backup.records) {
+    check();
+    const place = placeOf(r.memory.project_id);
+    const c = await checkMemory(r, place.project, now);
+    if ('refused' in c) refuse(c.refused, 'memories');
+    else checked.push({ ...c, originalId: r.memory.id, held: place.reason });
+  }
+  const storedByBackupId = await getMany(
+    svc,
+    checked.map((c) => c.originalId),
+  );
+  const byId = new Map<string, (typeof checked)[number]>();
+  for (const c of checked) {
+    let id = c.originalId;
+    if (newProject) id = c.contentId;
+    else if (id !== c.contentId && differentText(storedByBackupId.get(id), c.record.memory)) {
+      // The id does not match the text and a stored memory with other text has it: never let it replace that one.
+      id = c.contentId;
+      plan.idsRecomputed++;
+    }
+    if (id !== c.originalId) plan.idMap.set(c.originalId, id);
+    c.record = { ...c.record, memory: { ...c.record.memory, id } };
+    const prev = byId.get(id);
+    if (prev) plan.merged++;
+    // Two texts that normalize the same now share one id: keep the most recently updated.
+    if (!prev || prev.record.memory.updated_at < c.record.memory.updated_at) byId.set(id, c);
+  }
+
+  // 2. Compare with the store: new, the same, or different (kept in skip mode, replaced in overwrite mode).
+  const existing = await getMany(svc, [...byId.keys()]);
+  const placed: (typeof checked)[number][] = [];
+  for (const c of byId.values()) {
+    check();
+    const r = c.record;
+    const t = target(r.memory.project_id, !!c.held);
+    const cur = existing.get(r.memory.id);
+    let fields: string[] = [];
+    if (cur) {
+      fields = differingFields(cur, r.memory);
+      plan.conflicts.push({
         id: r.memory.id,
         project_id: cur.project_id,
         text: cur.text,
         differs: fields.length > 0,
         fields,
       });
+      t.conflicts++;
+      if (fields.length > 0) t.differ++;
+    }
+    if (c.held) {
+      plan.consentNeeded++;
+      if (!consent) {
+        refuse(c.held, 'memories');
+        continue;
+      }
+    }
+    placed.push(c);
+    if (!cur) {
+      t.new++;
+      plan.toWrite.push(r);
+    } else if (opts.mode === 'overwrite' && fields.length > 0) {
+      t.overwrite++;
+      if (!c.held) plan.consentNeeded++;
+      plan.toWrite.push(r);
+      plan.overwrite.set(cur.id, cur);
+    } else plan.skipped++;
+  }
+
+  const finalIds = new Set(placed.map((c) => c.record.memory.id));
+  for (const c of checked) {
+    const id = plan.idMap.get(c.originalId) ?? c.originalId;
+    const kept = byId.get(id);
+    if (kept && finalIds.has(id)) plan.placed.set(c.originalId, kept.record.memory);
+  }
+
+  // 3. Episodes: the same checks and places; their ids always come from their content.
+  const episodes: { record: EpisodeRecord; held?: RefusalReason }[] = [];
+  const keep = svc.config.episodes?.keep !== false;
+  for (const r of backup.episodes) {
+    check();
+    if (!keep) {
+      refuse('transcripts are off (mnemo.episodes.keep)', 'episodes');
+      continue;
+    }
+    const place = placeOf(r.episode.project_id);
+    const c = await checkEpisode(r, place.project, now);
+    if ('refused' in c) refuse(c.refused, 'episodes');
+    else {
+      const e = c.record.episode;
+      e.memory_ids = e.memory_ids.map((id) => plan.idMap.get(id) ?? id);
+      episodes.push({ record: c.record, held: place.reason });
     }
   }
-  return preview;
+  const storedEpisodes = new Set(
+    (await svc.episodes.get(episodes.map((e) => e.record.episode.id))).map((e) => e.id),
+  );
+  const seen = new Set<string>();
+  for (const e of episodes) {
+    const ep = e.record.episode;
+    if (seen.has(ep.id) || storedEpisodes.has(ep.id)) {
+      plan.episodesSkipped++;
+      continue;
+    }
+    seen.add(ep.id);
+    const t = target(ep.project_id, !!e.held);
+    if (e.held) {
+      plan.consentNeeded++;
+      if (!consent) {
+        refuse(e.held, 'episodes');
+        continue;
+      }
+    }
+    t.episodes++;
+    plan.episodes.push(e.record);
+  }
+  return plan;
 }
 
 /** Restores a backup into the store, all or nothing. */
@@ -99,11 +331,9 @@ export async function importBackup(
   password: string,
   opts: ImportOptions,
 ): Promise<ImportResult> {
-  if (!opts || !IMPORT_MODES.includes(opts.mode))
-    throw new InvalidInputError(`The import mode must be one of ${IMPORT_MODES.join(', ')}.`);
+  if (!opts) throw new InvalidInputError(`The import mode must be one of ${IMPORT_MODES.join(', ')}.`);
+  const mode = modeOf(opts);
   const newProject = opts.newProjectId?.trim();
-  if (opts.mode === 'new-project' && !newProject)
-    throw new InvalidInputError('Importing as a new project needs the new project id.');
   const clock = opts.clock ?? (() => new Date());
   const progress = opts.onProgress ?? (() => undefined);
   const batchSize = Math.max(1, Math.floor(opts.batchSize ?? 64));
@@ -115,12 +345,9 @@ export async function importBackup(
 
   // 1. Read, decrypt and validate everything.
   progress({ message: `Reading ${name}`, percent: 0 });
-  const backup = loadBackup(file, password);
+  const backup = await loadBackup(file, password, opts.limits ?? BACKUP_LIMITS);
   check();
-  let records = backup.records.map((r) => ({ ...r, memory: { ...r.memory } }));
-  const idMap = new Map<string, string>();
-  let merged = 0;
-  if (opts.mode === 'new-project') {
+  if (mode === 'new-project') {
     const existing = await svc.store.find(buildWhere({ project_id: newProject }));
     if (existing.length > 0) {
       throw new BackupError(
@@ -128,48 +355,35 @@ export async function importBackup(
         `Project ${newProject} already has ${existing.length} memories; import into a new project id, or use skip or overwrite.`,
       );
     }
-    const byId = new Map<string, BackupRecord>();
-    for (const r of records) {
-      const id = memoryId(newProject!, r.memory.text);
-      idMap.set(r.memory.id, id);
-      const moved: BackupRecord = { ...r, memory: { ...r.memory, id, project_id: newProject! } };
-      const prev = byId.get(id);
-      if (prev) merged++;
-      // Two texts that normalize the same now share one id: keep the most recently updated.
-      if (!prev || prev.memory.updated_at < moved.memory.updated_at) byId.set(id, moved);
-    }
-    records = [...byId.values()];
   }
 
-  // 2. Plan: what is new, what replaces an existing memory, what stays.
-  progress({ message: 'Comparing with the store', percent: 10 });
-  const existing = await getMany(
-    svc,
-    records.map((r) => r.memory.id),
-  );
-  const toWrite: BackupRecord[] = [];
-  const overwrite = new Map<string, Memory>();
-  let skipped = 0;
-  for (const r of records) {
-    check();
-    const cur = existing.get(r.memory.id);
-    if (!cur) toWrite.push(r);
-    else if (opts.mode === 'overwrite' && differingFields(cur, r.memory).length > 0) {
-      toWrite.push(r);
-      overwrite.set(cur.id, cur);
-    } else skipped++;
+  // 2. Plan: where each record goes, what is new, what replaces an existing memory, what stays.
+  progress({ message: 'Checking every record against the store', percent: 10 });
+  const plan = await planImport(svc, backup, { ...opts, mode }, check);
+  const { toWrite, overwrite, skipped, merged } = plan;
+  if (mode === 'overwrite' && overwrite.size > 0 && !opts.consent) {
+    throw new BackupError(
+      'needs-consent',
+      `Overwriting would replace ${overwrite.size} stored ${overwrite.size === 1 ? 'memory' : 'memories'} with the backup's version, so nothing was changed: look at the preview and confirm it to go ahead.`,
+    );
   }
 
   // 3. Vectors: the backup's when they fit the store's collection, else re-embedded with the store's model.
   let active = svc.store.active;
-  const reusable = (r: BackupRecord): boolean => !!active && !!r.vector && vectorsUsable(backup, active);
+  const usable = (v?: number[]): boolean => !!active && !!v && vectorsUsable(backup, active);
   let reembedded = 0;
-  if (toWrite.length > 0 && (!active || toWrite.some((r) => !reusable(r)))) {
+  const episodes = plan.episodes;
+  if (
+    (toWrite.length > 0 || episodes.length > 0) &&
+    (!active || toWrite.some((r) => !usable(r.vector)) || episodes.some((e) => !usable(e.vector)))
+  ) {
     progress({ message: 'Loading the embedding model', percent: 15 });
     await svc.requireModel();
     active = svc.store.active;
     if (!active) throw new MnemoError('The memory store has no collection after loading the model.');
-    const need = toWrite.filter((r) => !reusable(r));
+    const need = toWrite.filter((r) => !usable(r.vector));
+    const needEp = episodes.filter((e) => !usable(e.vector));
+    const all = need.length + needEp.length;
     for (let i = 0; i < need.length; i += 32) {
       check();
       const batch = need.slice(i, i + 32);
@@ -181,8 +395,18 @@ export async function importBackup(
       });
       reembedded += batch.length;
       progress({
-        message: `Re-embedding (${Math.min(i + 32, need.length)}/${need.length})`,
-        percent: Math.round(15 + (35 * (i + batch.length)) / need.length),
+        message: `Re-embedding (${reembedded}/${all})`,
+        percent: Math.round(15 + (35 * reembedded) / all),
+      });
+    }
+    for (let i = 0; i < needEp.length; i += 32) {
+      check();
+      const batch = needEp.slice(i, i + 32);
+      const vectors = await svc.embedding.embed(batch.map((e) => episodeSearchText(e.episode)));
+      batch.forEach((e, j) => (e.vector = vectors[j]));
+      progress({
+        message: `Re-embedding (${need.length + i + batch.length}/${all})`,
+        percent: Math.round(15 + (35 * (need.length + i + batch.length)) / all),
       });
     }
   }
@@ -205,11 +429,12 @@ export async function importBackup(
 
   // 5. The audit entries to append once everything is written.
   const now = clock().toISOString();
-  const auditOut = importAuditEntries(svc, backup, toWrite, overwrite, idMap, opts.mode, now);
+  const auditOut = importAuditEntries(svc, backup, plan, mode, now);
 
   // 6. Write, rolling back on any failure or cancellation.
   const inserted: string[] = [];
   const replaced: string[] = [];
+  const insertedEpisodes: string[] = [];
   try {
     for (let i = 0; i < toWrite.length; i += batchSize) {
       check();
@@ -221,7 +446,17 @@ export async function importBackup(
       );
       progress({
         message: `Writing memories (${Math.min(i + batchSize, toWrite.length)}/${toWrite.length})`,
-        percent: Math.round(50 + (45 * (i + batch.length)) / toWrite.length),
+        percent: Math.round(50 + (40 * (i + batch.length)) / toWrite.length),
+      });
+    }
+    for (let i = 0; i < episodes.length; i += 256) {
+      check();
+      const batch = episodes.slice(i, i + 256);
+      insertedEpisodes.push(...batch.map((e) => e.episode.id));
+      await svc.episodes.upsert(batch.map((e) => ({ episode: e.episode, vector: e.vector! })));
+      progress({
+        message: `Writing episodes (${Math.min(i + 256, episodes.length)}/${episodes.length})`,
+        percent: Math.round(90 + (5 * (i + batch.length)) / episodes.length),
       });
     }
     check();
@@ -229,6 +464,7 @@ export async function importBackup(
   } catch (e) {
     progress({ message: 'Rolling back' });
     try {
+      if (insertedEpisodes.length) await svc.episodes.delete(insertedEpisodes);
       for (let i = 0; i < inserted.length; i += 500)
         await svc.store.delete(inserted.slice(i, i + 500), target);
       const restore = replaced.map((id) => snapshot.get(id)!);
@@ -261,7 +497,7 @@ export async function importBackup(
     percent: 100,
   });
   return {
-    mode: opts.mode,
+    mode,
     inserted: toWrite.length - replaced.length,
     overwritten: replaced.length,
     skipped,
@@ -270,7 +506,15 @@ export async function importBackup(
     merged,
     projects,
     ids: toWrite.map((r) => r.memory.id),
+    episodes: episodes.length,
+    ids_recomputed: plan.idsRecomputed,
+    refused: refusals(plan),
   };
+}
+
+/** A stored memory whose text is not the record's (an edited memory keeps its id; its text is what counts). */
+function differentText(stored: Memory | undefined, record: Memory): boolean {
+  return !!stored && normalizeText(stored.text) !== normalizeText(record.text);
 }
 
 /** The backup's vectors fit the collection: same model and dimension. */
@@ -286,39 +530,41 @@ async function getMany(svc: BackupHost, ids: string[]): Promise<Map<string, Memo
 }
 
 /**
- * The backup's own entries (marked `imported_from`, remapped to the new ids in new-project mode, minus those
- * already in the log) followed by one `import` entry per memory written.
+ * The backup's own entries (marked `imported_from`, minus those already in the log) of the memories placed
+ * (under the ids and projects they were imported to) and of the projects the import may write to, followed
+ * by one `import` entry per memory written. History of a refused memory, of global or of another project
+ * without consent is not brought in.
  */
 function importAuditEntries(
   svc: BackupHost,
   backup: LoadedBackup,
-  written: BackupRecord[],
-  overwritten: Map<string, Memory>,
-  idMap: Map<string, string>,
+  plan: Plan,
   mode: ImportMode,
   now: string,
 ): ImportedAuditEntry[] {
   const from = basename(backup.file);
   const known = new Set(svc.audit.readAll().map((e) => auditKey(e)));
   const out: ImportedAuditEntry[] = [];
-  const newProject = mode === 'new-project' ? written[0]?.memory.project_id : undefined;
+  const backupIds = new Set(backup.records.map((r) => r.memory.id));
   for (const e of backup.audit) {
     let entry: ImportedAuditEntry = { ...e };
     delete entry.imported_from;
-    if (mode === 'new-project') {
-      const id = entry.memory_id ? idMap.get(entry.memory_id) : undefined;
-      if (!id || !newProject) continue; // history of memories that are not in the backup has no place in the new project
-      entry = { ...entry, memory_id: id, project_id: newProject };
-    }
+    if (entry.memory_id && backupIds.has(entry.memory_id)) {
+      const m = plan.placed.get(entry.memory_id);
+      if (!m) continue; // a refused memory's history stays out with it
+      entry = { ...entry, memory_id: m.id, ...(mode === 'new-project' ? { project_id: m.project_id } : {}) };
+    } else if (mode === 'new-project') {
+      continue; // history of memories that are not in the backup has no place in the new project
+    } else if (!plan.allowed(entry.project_id ?? null)) continue;
     const key = auditKey(entry);
     if (known.has(key)) continue;
     known.add(key);
     out.push({ ...entry, imported_from: from });
   }
-  const reverse = new Map([...idMap].map(([a, b]) => [b, a]));
+  const reverse = new Map([...plan.idMap].map(([a, b]) => [b, a]));
   const originalProject = new Map(backup.records.map((r) => [r.memory.id, r.memory.project_id]));
-  for (const r of written) {
-    const before = overwritten.get(r.memory.id);
+  for (const r of plan.toWrite) {
+    const before = plan.overwrite.get(r.memory.id);
     const changes: AuditEntry['changes'] = {};
     if (before)
       for (const f of differingFields(before, r.memory))

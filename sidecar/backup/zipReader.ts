@@ -5,10 +5,15 @@
  * password verifier; data is AES-CTR with a little-endian counter starting at 1; the last 10 bytes of an
  * entry are the HMAC-SHA1 of the ciphertext. Spec: https://www.winzip.com/en/support/aes-encryption/
  *
- * The whole archive is held in memory (backups are tens of MB); ZIP64 directories are understood.
+ * {@link ZipFile} reads an archive on disk piece by piece under {@link ZipLimits} (file size, entries, each
+ * entry's and the total uncompressed size, all checked before anything is inflated) and streams an entry's
+ * plain bytes, stopping as soon as it inflates past its declared size (a ZIP bomb); {@link readZipDirectory}
+ * and {@link readZipEntry} read an archive held in memory. ZIP64 directories are understood.
  */
 import { createCipheriv, createHmac, pbkdf2Sync, timingSafeEqual } from 'node:crypto';
-import { inflateRawSync } from 'node:zlib';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { createInflateRaw, inflateRawSync } from 'node:zlib';
 
 /** Why an archive could not be read; the caller turns it into one sentence for a person. */
 export type ZipFailure =
@@ -18,7 +23,8 @@ export type ZipFailure =
   | 'unsupported'
   | 'wrong-password'
   | 'auth-failed'
-  | 'corrupt';
+  | 'corrupt'
+  | 'too-large';
 
 export class ZipReadError extends Error {
   override name = 'ZipReadError';
@@ -63,35 +69,50 @@ const STRENGTH: Record<number, { key: number; salt: number }> = {
   3: { key: 32, salt: 16 },
 };
 
-/** Reads the central directory: every entry's name, sizes, offsets and AES parameters. */
+/** Reads the central directory of an archive held in memory: every entry's name, sizes, offsets and AES parameters. */
 export function readZipDirectory(buf: Buffer): ZipEntry[] {
-  if (buf.length < 22)
-    throw new ZipReadError(
-      buf.length >= 4 && buf.readUInt32LE(0) === SIG_LOCAL ? 'truncated' : 'not-zip',
-      'no ZIP end record',
-    );
-  const eocd = findEndOfCentralDirectory(buf);
-  if (eocd < 0) {
-    throw new ZipReadError(buf.readUInt32LE(0) === SIG_LOCAL ? 'truncated' : 'not-zip', 'no ZIP end record');
-  }
-  let count = buf.readUInt16LE(eocd + 10);
-  let cdSize = buf.readUInt32LE(eocd + 12);
-  let cdOffset = buf.readUInt32LE(eocd + 16);
+  return parseDirectory((offset, length) => buf.subarray(offset, offset + length), buf.length);
+}
+
+/** The central directory through `read(offset, length)` (which returns fewer bytes past the end), under `limits`. */
+function parseDirectory(
+  read: (offset: number, length: number) => Buffer,
+  size: number,
+  limits?: ZipLimits,
+): ZipEntry[] {
+  const first4 = size >= 4 ? read(0, 4).readUInt32LE(0) : 0;
+  if (size < 22) throw new ZipReadError(first4 === SIG_LOCAL ? 'truncated' : 'not-zip', 'no ZIP end record');
+  const tailStart = Math.max(0, size - 22 - 0xffff);
+  const tail = read(tailStart, size - tailStart);
+  const at = findEndOfCentralDirectory(tail);
+  if (at < 0) throw new ZipReadError(first4 === SIG_LOCAL ? 'truncated' : 'not-zip', 'no ZIP end record');
+  const eocd = tailStart + at;
+  let count = tail.readUInt16LE(at + 10);
+  let cdSize = tail.readUInt32LE(at + 12);
+  let cdOffset = tail.readUInt32LE(at + 16);
   if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
     const loc = eocd - 20;
-    if (loc < 0 || buf.readUInt32LE(loc) !== SIG_ZIP64_LOCATOR)
+    const locator = loc >= 0 ? read(loc, 20) : Buffer.alloc(0);
+    if (locator.length < 20 || locator.readUInt32LE(0) !== SIG_ZIP64_LOCATOR)
       throw new ZipReadError('corrupt', 'ZIP64 locator missing');
-    const z64 = readU64(buf, loc + 8);
-    if (z64 + 56 > buf.length || buf.readUInt32LE(z64) !== SIG_ZIP64_EOCD)
+    const z64 = readU64(locator, 8);
+    const rec = read(z64, 56);
+    if (rec.length < 56 || rec.readUInt32LE(0) !== SIG_ZIP64_EOCD)
       throw new ZipReadError('corrupt', 'ZIP64 end record missing');
-    count = readU64(buf, z64 + 32);
-    cdSize = readU64(buf, z64 + 40);
-    cdOffset = readU64(buf, z64 + 48);
+    count = readU64(rec, 32);
+    cdSize = readU64(rec, 40);
+    cdOffset = readU64(rec, 48);
   }
-  if (cdOffset + cdSize > buf.length)
+  if (limits && count > limits.maxEntries)
+    throw new ZipReadError('too-large', `${count} entries, more than ${limits.maxEntries}`);
+  if (cdOffset + cdSize > size)
     throw new ZipReadError('truncated', 'central directory beyond the end of the file');
+  if (limits && cdSize > limits.maxEntries * (46 + 3 * 0xffff))
+    throw new ZipReadError('too-large', 'the central directory is larger than its entries allow');
+  const buf = read(cdOffset, cdSize);
   const entries: ZipEntry[] = [];
-  let p = cdOffset;
+  let total = 0;
+  let p = 0;
   for (let i = 0; i < count; i++) {
     if (p + 46 > buf.length || buf.readUInt32LE(p) !== SIG_CENTRAL)
       throw new ZipReadError('corrupt', 'bad central directory record');
@@ -110,21 +131,24 @@ export function readZipDirectory(buf: Buffer): ZipEntry[] {
       localHeaderOffset: buf.readUInt32LE(p + 42),
     };
     readExtra(buf.subarray(p + 46 + nameLen, p + 46 + nameLen + extraLen), entry);
+    if (limits) {
+      if (entry.size > limits.maxEntryBytes)
+        throw new ZipReadError('too-large', `${entry.name} inflates to ${entry.size} bytes`, entry.name);
+      total += entry.size;
+      if (total > limits.maxTotalBytes)
+        throw new ZipReadError('too-large', `the entries inflate to more than ${limits.maxTotalBytes} bytes`);
+    }
     entries.push(entry);
     p += 46 + nameLen + extraLen + commentLen;
   }
   return entries;
 }
 
-/** Decrypts, inflates and authenticates one entry; throws a {@link ZipReadError} saying why it cannot. */
-export function readZipEntry(buf: Buffer, entry: ZipEntry, password: string): Buffer {
-  const lh = entry.localHeaderOffset;
-  if (lh + 30 > buf.length || buf.readUInt32LE(lh) !== SIG_LOCAL)
-    throw new ZipReadError('corrupt', 'bad local header', entry.name);
-  const start = lh + 30 + buf.readUInt16LE(lh + 26) + buf.readUInt16LE(lh + 28);
-  if (start + entry.compressedSize > buf.length)
-    throw new ZipReadError('truncated', 'entry data beyond the end of the file', entry.name);
-  const data = buf.subarray(start, start + entry.compressedSize);
+/** The AES parameters of an entry, or why it cannot be decrypted. */
+function aesParams(entry: ZipEntry): {
+  params: { key: number; salt: number };
+  aes: NonNullable<ZipEntry['aes']>;
+} {
   if (entry.method !== METHOD_AES || !entry.aes || (entry.flags & 1) === 0) {
     throw new ZipReadError('not-encrypted', 'entry is not AES-encrypted', entry.name);
   }
@@ -136,46 +160,70 @@ export function readZipEntry(buf: Buffer, entry: ZipEntry, password: string): Bu
       entry.name,
     );
   }
+  return { params, aes: entry.aes };
+}
+
+/** PBKDF2-HMAC-SHA1 (1000 iterations): the AES key, the HMAC key and the 2-byte password verifier. */
+function deriveKeys(
+  password: string,
+  salt: Buffer,
+  keyLength: number,
+): { aesKey: Buffer; macKey: Buffer; verifier: Buffer } {
+  const keys = pbkdf2Sync(Buffer.from(password, 'utf8'), salt, PBKDF2_ITERATIONS, 2 * keyLength + 2, 'sha1');
+  return {
+    aesKey: keys.subarray(0, keyLength),
+    macKey: keys.subarray(keyLength, 2 * keyLength),
+    verifier: keys.subarray(2 * keyLength),
+  };
+}
+
+/** Decrypts, inflates and authenticates one entry; throws a {@link ZipReadError} saying why it cannot. */
+export function readZipEntry(buf: Buffer, entry: ZipEntry, password: string): Buffer {
+  const lh = entry.localHeaderOffset;
+  if (lh + 30 > buf.length || buf.readUInt32LE(lh) !== SIG_LOCAL)
+    throw new ZipReadError('corrupt', 'bad local header', entry.name);
+  const start = lh + 30 + buf.readUInt16LE(lh + 26) + buf.readUInt16LE(lh + 28);
+  if (start + entry.compressedSize > buf.length)
+    throw new ZipReadError('truncated', 'entry data beyond the end of the file', entry.name);
+  const data = buf.subarray(start, start + entry.compressedSize);
+  const { params, aes } = aesParams(entry);
   if (data.length < params.salt + 2 + MAC_LENGTH)
     throw new ZipReadError('corrupt', 'encrypted entry too short', entry.name);
   const salt = data.subarray(0, params.salt);
   const verifier = data.subarray(params.salt, params.salt + 2);
   const cipherText = data.subarray(params.salt + 2, data.length - MAC_LENGTH);
   const mac = data.subarray(data.length - MAC_LENGTH);
-  const keys = pbkdf2Sync(Buffer.from(password, 'utf8'), salt, PBKDF2_ITERATIONS, 2 * params.key + 2, 'sha1');
-  const aesKey = keys.subarray(0, params.key);
-  const macKey = keys.subarray(params.key, 2 * params.key);
-  if (!keys.subarray(2 * params.key).equals(verifier))
+  const { aesKey, macKey, verifier: expectedVerifier } = deriveKeys(password, salt, params.key);
+  if (!expectedVerifier.equals(verifier))
     throw new ZipReadError('wrong-password', 'password verifier mismatch', entry.name);
   const expected = createHmac('sha1', macKey).update(cipherText).digest().subarray(0, MAC_LENGTH);
   if (!timingSafeEqual(expected, mac))
     throw new ZipReadError('auth-failed', 'authentication code mismatch', entry.name);
-  const compressed = aesCtrLittleEndian(aesKey, cipherText);
+  const compressed = aesCtrLittleEndian(aesKey, cipherText, 1);
   let plain: Buffer;
-  if (entry.aes.method === METHOD_DEFLATE) {
+  if (aes.method === METHOD_DEFLATE) {
     try {
       plain = inflateRawSync(compressed);
     } catch {
       throw new ZipReadError('corrupt', 'compressed data is invalid', entry.name);
     }
-  } else if (entry.aes.method === METHOD_STORED) {
+  } else if (aes.method === METHOD_STORED) {
     plain = compressed;
   } else {
-    throw new ZipReadError('unsupported', `unsupported compression method ${entry.aes.method}`, entry.name);
+    throw new ZipReadError('unsupported', `unsupported compression method ${aes.method}`, entry.name);
   }
   if (plain.length !== entry.size)
     throw new ZipReadError('corrupt', 'size does not match the directory', entry.name);
   // AE-1 keeps the CRC of the plain data (AE-2 sets it to 0 and relies on the HMAC alone).
-  if (entry.aes.version === 1 && crc32(plain) !== entry.crc32)
+  if (aes.version === 1 && crc32(plain) !== entry.crc32)
     throw new ZipReadError('corrupt', 'CRC mismatch', entry.name);
   return plain;
 }
 
-/** WinZip's AES-CTR: the 16-byte counter is a little-endian integer starting at 1 (node's CTR mode is big-endian). */
-function aesCtrLittleEndian(key: Buffer, input: Buffer): Buffer {
+/** WinZip's AES-CTR: the 16-byte counter is a little-endian integer starting at 1 (node's CTR mode is big-endian); `counter` is the block's number. */
+function aesCtrLittleEndian(key: Buffer, input: Buffer, counter: number): Buffer {
   const out = Buffer.allocUnsafe(input.length);
   const chunk = 64 * 1024; // bytes per keystream batch (a multiple of 16)
-  let counter = 1;
   for (let off = 0; off < input.length; off += chunk) {
     const n = Math.min(chunk, input.length - off);
     const blocks = Math.ceil(n / 16);
@@ -192,6 +240,7 @@ function aesCtrLittleEndian(key: Buffer, input: Buffer): Buffer {
   return out;
 }
 
+/** The end record's offset in `buf` (the file's tail), or -1. */
 function findEndOfCentralDirectory(buf: Buffer): number {
   const min = Math.max(0, buf.length - 22 - 0xffff);
   for (let i = buf.length - 22; i >= min; i--) {
@@ -246,7 +295,155 @@ export function crc32(data: Buffer): number {
       CRC_TABLE[n] = c >>> 0;
     }
   }
-  let crc = 0xffffffff;
-  for (let i = 0; i < data.length; i++) crc = CRC_TABLE[(crc ^ data[i]) & 0xff] ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
+  return (crc32Update(0xffffffff, data) ^ 0xffffffff) >>> 0;
+}
+
+/** CRC-32 over one more piece: start with 0xffffffff, finish with `^ 0xffffffff`. */
+function crc32Update(crc: number, data: Buffer): number {
+  if (!CRC_TABLE) crc32(Buffer.alloc(0));
+  const table = CRC_TABLE!;
+  for (let i = 0; i < data.length; i++) crc = table[(crc ^ data[i]) & 0xff] ^ (crc >>> 8);
+  return crc;
+}
+
+// ---------------------------------------------------------------- streaming, with limits (backups are untrusted input)
+
+/** Bounds on what a backup may make Mnemo read and inflate; each is checked before the bytes are read. */
+export interface ZipLimits {
+  /** The archive file itself. */
+  maxFileBytes: number;
+  /** Entries in the central directory. */
+  maxEntries: number;
+  /** The uncompressed size of one entry. */
+  maxEntryBytes: number;
+  /** The uncompressed size of all entries together (a ZIP bomb declares small and inflates large, or declares large). */
+  maxTotalBytes: number;
+}
+
+/** A ZIP archive on disk, read through a file descriptor piece by piece: never held in memory whole. */
+export class ZipFile {
+  private constructor(
+    private readonly fd: number,
+    readonly size: number,
+    readonly entries: ZipEntry[],
+  ) {}
+
+  /** Opens an archive and reads its central directory; throws a {@link ZipReadError} ('too-large' for a limit). */
+  static open(file: string, limits: ZipLimits): ZipFile {
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      if (size > limits.maxFileBytes)
+        throw new ZipReadError('too-large', `the file has ${size} bytes, more than ${limits.maxFileBytes}`);
+      const read = (offset: number, length: number): Buffer => readAt(fd, size, offset, length);
+      const entries = parseDirectory(read, size, limits);
+      return new ZipFile(fd, size, entries);
+    } catch (e) {
+      closeSync(fd);
+      throw e;
+    }
+  }
+
+  entry(name: string): ZipEntry | undefined {
+    return this.entries.find((e) => e.name === name);
+  }
+
+  /**
+   * The plain bytes of an entry, in pieces: the password and the authentication code are checked over the
+   * whole ciphertext first (nothing unauthenticated is inflated), then it is decrypted and inflated as a
+   * stream that stops as soon as it produces more than the directory declared.
+   */
+  async *read(entry: ZipEntry, password: string): AsyncGenerator<Buffer> {
+    const read = (offset: number, length: number): Buffer => readAt(this.fd, this.size, offset, length);
+    const lhBuf = read(entry.localHeaderOffset, 30);
+    if (lhBuf.length < 30 || lhBuf.readUInt32LE(0) !== SIG_LOCAL)
+      throw new ZipReadError('corrupt', 'bad local header', entry.name);
+    const start = entry.localHeaderOffset + 30 + lhBuf.readUInt16LE(26) + lhBuf.readUInt16LE(28);
+    if (start + entry.compressedSize > this.size)
+      throw new ZipReadError('truncated', 'entry data beyond the end of the file', entry.name);
+    const { params, aes } = aesParams(entry);
+    if (entry.compressedSize < params.salt + 2 + MAC_LENGTH)
+      throw new ZipReadError('corrupt', 'encrypted entry too short', entry.name);
+    const head = read(start, params.salt + 2);
+    const keys = deriveKeys(password, head.subarray(0, params.salt), params.key);
+    if (!keys.verifier.equals(head.subarray(params.salt)))
+      throw new ZipReadError('wrong-password', 'password verifier mismatch', entry.name);
+    const cipherStart = start + params.salt + 2;
+    const cipherLength = entry.compressedSize - params.salt - 2 - MAC_LENGTH;
+    const hmac = createHmac('sha1', keys.macKey);
+    for (let off = 0; off < cipherLength; off += READ_CHUNK)
+      hmac.update(read(cipherStart + off, Math.min(READ_CHUNK, cipherLength - off)));
+    const mac = read(cipherStart + cipherLength, MAC_LENGTH);
+    if (!timingSafeEqual(hmac.digest().subarray(0, MAC_LENGTH), mac))
+      throw new ZipReadError('auth-failed', 'authentication code mismatch', entry.name);
+    const fd = this.fd;
+    const size = this.size;
+    function* decrypted(): Generator<Buffer> {
+      for (let off = 0; off < cipherLength; off += READ_CHUNK)
+        yield aesCtrLittleEndian(
+          keys.aesKey,
+          readAt(fd, size, cipherStart + off, Math.min(READ_CHUNK, cipherLength - off)),
+          1 + off / 16,
+        );
+    }
+    let produced = 0;
+    let crc = 0xffffffff;
+    const take = (chunk: Buffer): Buffer => {
+      produced += chunk.length;
+      if (produced > entry.size)
+        throw new ZipReadError('too-large', 'inflates to more than the directory declares', entry.name);
+      if (aes.version === 1) crc = crc32Update(crc, chunk);
+      return chunk;
+    };
+    if (aes.method === METHOD_STORED) {
+      for (const chunk of decrypted()) yield take(chunk);
+    } else if (aes.method === METHOD_DEFLATE) {
+      const inflate = createInflateRaw({ chunkSize: 64 * 1024 });
+      const source = Readable.from(decrypted(), { objectMode: false });
+      source.on('error', (e) => inflate.destroy(e));
+      source.pipe(inflate);
+      try {
+        for await (const chunk of inflate as AsyncIterable<Buffer>) yield take(chunk);
+      } catch (e) {
+        if (e instanceof ZipReadError) throw e;
+        throw new ZipReadError('corrupt', 'compressed data is invalid', entry.name);
+      } finally {
+        source.destroy();
+        inflate.destroy();
+      }
+    } else {
+      throw new ZipReadError('unsupported', `unsupported compression method ${aes.method}`, entry.name);
+    }
+    if (produced !== entry.size)
+      throw new ZipReadError('corrupt', 'size does not match the directory', entry.name);
+    if (aes.version === 1 && (crc ^ 0xffffffff) >>> 0 !== entry.crc32)
+      throw new ZipReadError('corrupt', 'CRC mismatch', entry.name);
+  }
+
+  /** The whole plain entry, for small ones (the manifest); refused beyond `maxBytes`. */
+  async readAll(entry: ZipEntry, password: string, maxBytes: number): Promise<Buffer> {
+    if (entry.size > maxBytes)
+      throw new ZipReadError('too-large', `${entry.name} declares ${entry.size} bytes`, entry.name);
+    const parts: Buffer[] = [];
+    for await (const chunk of this.read(entry, password)) parts.push(chunk);
+    return Buffer.concat(parts);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+const READ_CHUNK = 1024 * 1024; // a multiple of 16 (AES blocks)
+
+function readAt(fd: number, size: number, offset: number, length: number): Buffer {
+  const n = Math.max(0, Math.min(length, size - offset));
+  const buf = Buffer.allocUnsafe(n);
+  let got = 0;
+  while (got < n) {
+    const r = readSync(fd, buf, got, n - got, offset + got);
+    if (r === 0) break;
+    got += r;
+  }
+  return got === n ? buf : buf.subarray(0, got);
 }

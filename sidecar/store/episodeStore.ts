@@ -134,18 +134,33 @@ export class EpisodeStore {
 
   /** The episodes of a project (and optionally a session), oldest first. */
   async find(where: Where): Promise<Episode[]> {
+    return (await this.rows(where, false)).map((r) => r.episode);
+  }
+
+  /** Episodes matching `where` (every episode when undefined), oldest first, with their vectors when asked (backup). */
+  async rows(
+    where: Where | undefined,
+    withVectors: boolean,
+  ): Promise<{ episode: Episode; vector?: number[] }[]> {
     return this.on(
       'list episodes',
       async (col) => {
-        const out: Episode[] = [];
+        const out: { episode: Episode; vector?: number[] }[] = [];
         for (let offset = 0; ; offset += 2000) {
-          const r = await col.get({ where, limit: 2000, offset, include: ['documents', 'metadatas'] });
-          r.ids.forEach((id, i) =>
-            out.push(fromMetadata(id, r.documents[i] ?? null, r.metadatas[i] ?? null)),
-          );
+          const r = await col.get({
+            ...(where ? { where } : {}),
+            limit: 2000,
+            offset,
+            include: withVectors ? ['documents', 'metadatas', 'embeddings'] : ['documents', 'metadatas'],
+          });
+          r.ids.forEach((id, i) => {
+            const episode = fromMetadata(id, r.documents[i] ?? null, r.metadatas[i] ?? null);
+            const v = withVectors ? r.embeddings?.[i] : undefined;
+            out.push(v ? { episode, vector: Array.from(v) } : { episode });
+          });
           if (r.ids.length < 2000) break;
         }
-        return out.sort((a, b) => a.occurred_at.localeCompare(b.occurred_at));
+        return out.sort((a, b) => a.episode.occurred_at.localeCompare(b.episode.occurred_at));
       },
       [],
     );
@@ -205,6 +220,15 @@ export class EpisodeStore {
       await this.store.unindexLexical(batch);
     }
     return ids.length;
+  }
+
+  /** Deletes episodes by id (a rolled-back backup import). */
+  async delete(ids: string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += 1000) {
+      const batch = ids.slice(i, i + 1000);
+      await this.on('delete episodes', (col) => col.delete({ ids: batch }), undefined);
+      await this.store.unindexLexical(batch);
+    }
   }
 
   /** Deletes every episode of a project (per-project wipe); returns how many. */

@@ -236,7 +236,7 @@ describe('encrypted backup', () => {
     assert.equal(before.conflicts.length, 0);
     assert.equal(before.needs_reembed, false);
     const t0 = performance.now();
-    const r = await importBackup(target, backupFile, PASSWORD, { mode: 'skip' });
+    const r = await importBackup(target, backupFile, PASSWORD, { mode: 'skip', consent: true });
     const ms = performance.now() - t0;
     t.diagnostic(`import of 100 memories with vectors: ${ms.toFixed(0)} ms`);
     assert.equal(r.inserted, 100);
@@ -260,7 +260,7 @@ describe('encrypted backup', () => {
     assert.ok(entries.every((e) => e.action === 'import' || e.imported_from === backupFile.split('/').pop()));
     assert.equal(entries.filter((e) => e.action === 'import').length, 100);
     // Importing the same backup again changes nothing: all ids exist and the audit is not duplicated.
-    const again = await importBackup(target, backupFile, PASSWORD, { mode: 'overwrite' });
+    const again = await importBackup(target, backupFile, PASSWORD, { mode: 'overwrite', consent: true });
     assert.equal(again.inserted + again.overwritten, 0);
     assert.equal(again.skipped, 100);
     assert.equal(target.audit.readAll().length, entries.length);
@@ -287,7 +287,7 @@ describe('encrypted backup', () => {
     t.diagnostic(`backup without vectors: ${noVec.bytes} bytes (with: ${statSync(backupFile).size})`);
     await target.requireModel();
     const t0 = performance.now();
-    const r = await importBackup(target, noVec.file, PASSWORD, { mode: 'skip' });
+    const r = await importBackup(target, noVec.file, PASSWORD, { mode: 'skip', consent: true });
     t.diagnostic(`import of 100 memories re-embedding: ${(performance.now() - t0).toFixed(0)} ms`);
     assert.equal(r.reembedded, 100);
     assert.deepEqual(await byId(target), await byId(source));
@@ -477,7 +477,7 @@ describe('encrypted backup', () => {
       password: PASSWORD,
       projectId: 'web-shop',
     });
-    await importBackup(target, half.file, PASSWORD, { mode: 'skip' });
+    await importBackup(target, half.file, PASSWORD, { mode: 'skip', projectIds: ['web-shop'] });
     const webShop = (await byId(target)).slice(0, 10);
     for (const m of webShop)
       await target.update({ id: m.id, patch: { confidence_score: 0.42, is_actionable: !m.is_actionable } });
@@ -503,7 +503,7 @@ describe('encrypted backup', () => {
     };
     try {
       await assert.rejects(
-        importBackup(target, backupFile, PASSWORD, { mode: 'overwrite', batchSize: 7 }),
+        importBackup(target, backupFile, PASSWORD, { mode: 'overwrite', batchSize: 7, consent: true }),
         (e: unknown) => {
           assert.ok(e instanceof BackupError, String(e));
           assert.equal(e.reason, 'rolled-back');
@@ -521,6 +521,7 @@ describe('encrypted backup', () => {
       await assert.rejects(
         importBackup(target, backupFile, PASSWORD, {
           mode: 'overwrite',
+          consent: true,
           batchSize: 5,
           token,
           onProgress: (p) => {
@@ -535,7 +536,7 @@ describe('encrypted backup', () => {
     }
 
     // And the same import without a failure overwrites the edited ones.
-    const ok = await importBackup(target, backupFile, PASSWORD, { mode: 'overwrite' });
+    const ok = await importBackup(target, backupFile, PASSWORD, { mode: 'overwrite', consent: true });
     assert.equal(ok.overwritten, 10);
     assert.equal(ok.inserted, 100 - (await exportedCount(half.file)));
     const restored = await byId(target);
@@ -558,10 +559,11 @@ describe('encrypted backup', () => {
       projectId: 'github.com/acme/plc-gateway',
     });
     const srcMems = (await byId(source)).filter((m) => m.project_id === 'github.com/acme/plc-gateway');
-    await importBackup(target, proj.file, PASSWORD, { mode: 'skip' });
+    const plc = ['github.com/acme/plc-gateway'];
+    await importBackup(target, proj.file, PASSWORD, { mode: 'skip', projectIds: plc });
     const edited = srcMems[0];
     await target.update({ id: edited.id, patch: { confidence_score: 0.33 } });
-    const skip = await importBackup(target, proj.file, PASSWORD, { mode: 'skip' });
+    const skip = await importBackup(target, proj.file, PASSWORD, { mode: 'skip', projectIds: plc });
     assert.equal(skip.inserted, 0);
     assert.equal(skip.skipped, srcMems.length);
     assert.equal((await target.get(edited.id)).confidence_score, 0.33, 'skip keeps the stored one');
