@@ -60,86 +60,90 @@ export async function bulkImport(
       seen.add(id);
       batch.push({ m, text: r.text, id, category: m.category ?? guessCategory(r.text) });
     }
-    const stored = new Map((await store.get(batch.map((b) => b.id))).map((x) => [x.id, x]));
-    const fresh = batch.filter((b) => !stored.has(b.id));
-    // The same text already stored: a duplicate, or blocked when that memory was marked wrong.
-    for (const m of stored.values()) {
-      const d = decideDedup(
-        { id: m.id, text: m.text, category: m.category, project_id: m.project_id, vector: [] },
-        { sameId: m },
-        limit,
-      );
-      if (d.kind === 'blocked' || d.kind === 'duplicate')
-        result[d.kind === 'blocked' ? 'blocked' : 'duplicates']++;
-    }
-    const vectors = fresh.length ? await core.embedding.embed(fresh.map((b) => b.text)) : [];
-    // Nearest stored neighbour per item, one Chroma call per (project, category) group.
-    const nearest = new Map<number, Neighbour>();
-    const groups = new Map<string, number[]>();
-    fresh.forEach((b, i) => {
-      const k = JSON.stringify([b.m.project_id, b.category]);
-      groups.set(k, [...(groups.get(k) ?? []), i]);
-    });
-    for (const idx of groups.values()) {
-      const first = fresh[idx[0]!]!;
-      const hits = await store.queryMany(
-        idx.map((i) => vectors[i]!),
-        buildWhere({ project_id: first.m.project_id, category: first.category }),
-        1,
-      );
-      idx.forEach((i, j) => hits[j]?.[0] && nearest.set(i, hits[j][0]));
-    }
-    const now = core.now();
-    const records: { memory: Memory; vector: number[] }[] = [];
-    fresh.forEach((b, i) => {
-      const d = decideDedup(
-        { id: b.id, text: b.text, category: b.category, project_id: b.m.project_id, vector: vectors[i]! },
-        { neighbour: nearest.get(i), earlier: records },
-        limit,
-      );
-      // A changed fact (update/unsure) is imported beside the memory it changes: the backup's author kept both.
-      if (d.kind === 'blocked' || d.kind === 'duplicate') {
-        result[d.kind === 'blocked' ? 'blocked' : 'duplicates']++;
-        return;
+    // The dedup queries and the upsert of a batch run alone on the data folder (two importers, one copy).
+    const records = await store.exclusiveWrite(async () => {
+      const stored = new Map((await store.get(batch.map((b) => b.id))).map((x) => [x.id, x]));
+      const fresh = batch.filter((b) => !stored.has(b.id));
+      // The same text already stored: a duplicate, or blocked when that memory was marked wrong.
+      for (const m of stored.values()) {
+        const d = decideDedup(
+          { id: m.id, text: m.text, category: m.category, project_id: m.project_id, vector: [] },
+          { sameId: m },
+          limit,
+        );
+        if (d.kind === 'blocked' || d.kind === 'duplicate')
+          result[d.kind === 'blocked' ? 'blocked' : 'duplicates']++;
       }
-      const created = b.m.created_at ? new Date(b.m.created_at).toISOString() : now;
-      records.push({
-        vector: vectors[i]!,
-        memory: {
-          id: b.id,
-          text: b.text,
-          category: b.category,
-          source_type: b.m.source_type ?? 'import',
-          project_id: b.m.project_id,
-          confidence_score: 0.8,
-          is_actionable: looksActionable(b.text),
-          source_ref: [],
-          status: 'active',
-          created_at: created,
-          updated_at: now,
-          last_seen_at: created,
-          times_seen: 1,
-          added_by: config.user,
-          reason: 'bulk import',
-          score: 6,
-          embedding_model: core.embedding.modelId,
-          embedding_dim: vectors[i]!.length,
-          use_count: 0,
-        },
+      const vectors = fresh.length ? await core.embedding.embed(fresh.map((b) => b.text)) : [];
+      // Nearest stored neighbour per item, one Chroma call per (project, category) group.
+      const nearest = new Map<number, Neighbour>();
+      const groups = new Map<string, number[]>();
+      fresh.forEach((b, i) => {
+        const k = JSON.stringify([b.m.project_id, b.category]);
+        groups.set(k, [...(groups.get(k) ?? []), i]);
       });
+      for (const idx of groups.values()) {
+        const first = fresh[idx[0]!]!;
+        const hits = await store.queryMany(
+          idx.map((i) => vectors[i]!),
+          buildWhere({ project_id: first.m.project_id, category: first.category }),
+          1,
+        );
+        idx.forEach((i, j) => hits[j]?.[0] && nearest.set(i, hits[j][0]));
+      }
+      const now = core.now();
+      const records: { memory: Memory; vector: number[] }[] = [];
+      fresh.forEach((b, i) => {
+        const d = decideDedup(
+          { id: b.id, text: b.text, category: b.category, project_id: b.m.project_id, vector: vectors[i]! },
+          { neighbour: nearest.get(i), earlier: records },
+          limit,
+        );
+        // A changed fact (update/unsure) is imported beside the memory it changes: the backup's author kept both.
+        if (d.kind === 'blocked' || d.kind === 'duplicate') {
+          result[d.kind === 'blocked' ? 'blocked' : 'duplicates']++;
+          return;
+        }
+        const created = b.m.created_at ? new Date(b.m.created_at).toISOString() : now;
+        records.push({
+          vector: vectors[i]!,
+          memory: {
+            id: b.id,
+            text: b.text,
+            category: b.category,
+            source_type: b.m.source_type ?? 'import',
+            project_id: b.m.project_id,
+            confidence_score: 0.8,
+            is_actionable: looksActionable(b.text),
+            source_ref: [],
+            status: 'active',
+            created_at: created,
+            updated_at: now,
+            last_seen_at: created,
+            times_seen: 1,
+            added_by: config.user,
+            reason: 'bulk import',
+            score: 6,
+            embedding_model: core.embedding.modelId,
+            embedding_dim: vectors[i]!.length,
+            use_count: 0,
+          },
+        });
+      });
+      await store.upsert(records);
+      core.audit.append(
+        records.map((r) => ({
+          at: now,
+          action: 'import' as const,
+          memory_id: r.memory.id,
+          project_id: r.memory.project_id,
+          by: config.user,
+          changes: snapshot(r.memory),
+          note: 'bulk import',
+        })),
+      );
+      return records;
     });
-    await store.upsert(records);
-    core.audit.append(
-      records.map((r) => ({
-        at: now,
-        action: 'import' as const,
-        memory_id: r.memory.id,
-        project_id: r.memory.project_id,
-        by: config.user,
-        changes: snapshot(r.memory),
-        note: 'bulk import',
-      })),
-    );
     for (const r of records) projects.add(r.memory.project_id);
     result.imported += records.length;
     onProgress?.(Math.min(memories.length, start + BATCH), memories.length);

@@ -20,13 +20,30 @@ import { round } from '../util/numbers';
 import { failpoint } from '../util/failpoint';
 import { decideDedup } from './dedup';
 
-export async function storeCandidates(
+/**
+ * Decides and stores a session's candidates; alone on the data folder (`exclusiveWrite`), so two
+ * processes learning the same fact at once store it once.
+ */
+export function storeCandidates(
   core: Core,
   session: SessionInput,
   cands: Candidate[],
   vectors: number[][],
   confirmedBy?: string,
   captureId?: string,
+): Promise<IngestDecision[]> {
+  return core.store.exclusiveWrite(() =>
+    decideAndStore(core, session, cands, vectors, confirmedBy, captureId),
+  );
+}
+
+async function decideAndStore(
+  core: Core,
+  session: SessionInput,
+  cands: Candidate[],
+  vectors: number[][],
+  confirmedBy: string | undefined,
+  captureId: string | undefined,
 ): Promise<IngestDecision[]> {
   const { store, config } = core;
   const project = session.project_id;
@@ -188,10 +205,15 @@ export async function storeCandidates(
     });
   });
   await store.upsert(created);
-  await store.updateMetadata(
+  // Only the fields this stage changes: a use count written meanwhile by a recall is not overwritten.
+  await store.updateFields(
     [...refreshed.values()].map((r) => r.after).filter((m) => !superseded.has(m.id)),
+    ['times_seen', 'last_seen_at', 'source_ref', 'updated_at', 'captures'],
   );
-  await store.updateMetadata([...superseded.values()].map((r) => r.after));
+  await store.updateFields(
+    [...superseded.values()].map((r) => r.after),
+    ['status', 'superseded_by', 'updated_at', 'times_seen', 'last_seen_at', 'source_ref', 'captures'],
+  );
   const repaired = replayed.size ? await repairReplay(core, [...replayed.values()], captureId!, now, by) : [];
   failpoint('store-written');
   const stamp = (e: AuditEntry): AuditEntry => (captureId ? { ...e, capture_id: captureId } : e);

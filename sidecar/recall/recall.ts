@@ -200,10 +200,9 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   const usedMemories = kept.filter((i) => i.kind === 'memory');
   if (p.mark_used !== false && usedMemories.length > 0) {
     // Written behind the answer: recall is on an agent's hot path; the store's reads wait for it.
-    const now = core.now();
-    core.store.writeBehind(
-      'Marking recalled memories as used',
-      usedMemories.map((i) => ({ ...i.memory, last_used_at: now, use_count: i.memory.use_count + 1 })),
+    core.store.markUsed(
+      usedMemories.map((i) => i.memory.id),
+      core.now(),
     );
   }
   if (!p.explain) return { items: kept, block, tokens };

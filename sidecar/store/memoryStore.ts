@@ -13,6 +13,7 @@ import type { MemoryFilter } from '../protocol';
 import type { LazyLexical, LexicalDoc } from '../recall/lexical';
 import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
 import { isNoSpace, writeFailure } from '../util/append';
+import { LockTimeoutError, withLock } from '../util/fileLock';
 import { wellFormed } from '../util/text';
 
 export interface ActiveCollection {
@@ -219,6 +220,12 @@ export class MemoryStore {
   private behind: Promise<void> = Promise.resolve();
   /** The lexical index kept beside Chroma (memories and episodes); see recall/lexical.ts. */
   private lexical: LazyLexical | undefined;
+  /** Uses recalled but not yet written, per memory: coalesced into one increment each (see {@link markUsed}). */
+  private used = new Map<string, { n: number; at: string }>();
+  /** The lock file of the use counters (shared by every process on the data folder). */
+  private readonly usedLock: string;
+  /** The lock file of dedup + insert (see {@link exclusiveWrite}). */
+  private readonly writeLock: string;
 
   constructor(
     private readonly supervisor: ChromaSupervisor,
@@ -227,6 +234,8 @@ export class MemoryStore {
   ) {
     mkdirSync(dataDir, { recursive: true });
     this.stateFile = join(dataDir, 'store.json');
+    this.usedLock = join(dataDir, 'used.lock');
+    this.writeLock = join(dataDir, 'write.lock');
     if (existsSync(this.stateFile)) {
       try {
         this.activeInfo = (
@@ -247,6 +256,64 @@ export class MemoryStore {
     this.behind = this.behind
       .then(() => this.updateMetadata(memories))
       .catch((e: unknown) => this.log(`${what} failed: ${e instanceof Error ? e.message : String(e)}`));
+  }
+
+  /**
+   * Counts one use of each memory (recall's "used" mark), written behind the answer. Concurrent recalls
+   * never lose an increment: marks are coalesced per memory, and each write reads the current count and
+   * adds to it holding the data folder's counter lock (another process's recalls too), writing only
+   * `use_count` and `last_used_at` (Chroma merges metadata keys, so nothing else is overwritten).
+   */
+  markUsed(ids: string[], at: string): void {
+    for (const id of ids) this.used.set(id, { n: (this.used.get(id)?.n ?? 0) + 1, at });
+    this.behind = this.behind
+      .then(() => this.flushUsed())
+      .catch((e: unknown) => this.log(`Marking recalled memories as used failed: ${errorMessage(e)}`));
+  }
+
+  private async flushUsed(): Promise<void> {
+    if (this.used.size === 0) return;
+    const batch = this.used;
+    this.used = new Map();
+    const write = async () => {
+      const fresh = await this.read([...batch.keys()]);
+      await this.updateFields(
+        fresh.map((m) => {
+          const u = batch.get(m.id)!;
+          const last = m.last_used_at && m.last_used_at > u.at ? m.last_used_at : u.at;
+          return { ...m, use_count: m.use_count + u.n, last_used_at: last };
+        }),
+        ['use_count', 'last_used_at'],
+      );
+    };
+    try {
+      await withLock(this.usedLock, 10_000, write);
+    } catch (e) {
+      if (!(e instanceof LockTimeoutError)) throw e;
+      // A process holding the counter lock for 10 s is stuck: count anyway rather than lose the uses.
+      this.log(`${errorMessage(e)} Counting recalled uses without it.`);
+      await write();
+    }
+  }
+
+  /**
+   * Runs a dedup decision and the writes it leads to (ingest, remember, bulk import) alone on this data
+   * folder: two processes ingesting the same facts at once never both find "nothing similar yet" and each
+   * add a near-duplicate. (The writes behind take the counter lock, never this one: no cycle.)
+   */
+  async exclusiveWrite<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await withLock(this.writeLock, 120_000, fn);
+    } catch (e) {
+      if (e instanceof LockTimeoutError)
+        throw new StoreUnavailableError(
+          'Another Mnemo process has been writing to the store for two minutes.',
+          {
+            cause: e,
+          },
+        );
+      throw e;
+    }
   }
 
   /** Resolves when the writes behind are done (dispose, tests). */
@@ -416,8 +483,29 @@ export class MemoryStore {
     });
   }
 
+  /**
+   * Writes only these metadata fields of existing memories (Chroma merges the keys): a counter written
+   * here never overwrites a change another writer made to the other fields meanwhile.
+   */
+  async updateFields(memories: Memory[], fields: readonly (keyof Memory)[]): Promise<void> {
+    if (memories.length === 0 || !this.activeInfo) return;
+    const info = this.activeInfo;
+    const keys = new Set<string>(fields.flatMap((f) => (f === 'created_at' ? [f, 'created_ts'] : [f])));
+    const pick = (m: Memory): Metadata =>
+      Object.fromEntries(Object.entries(toMetadata(m)).filter(([k]) => keys.has(k))) as Metadata;
+    await this.withChroma('update memories', async (c) => {
+      const col = await this.collection(c, info);
+      await col.update({ ids: memories.map((m) => m.id), metadatas: memories.map(pick) });
+    });
+  }
+
   async get(ids: string[]): Promise<Memory[]> {
     await this.behind;
+    return this.read(ids);
+  }
+
+  /** {@link get} without waiting for the writes behind (used by those writes and inside {@link exclusiveWrite}). */
+  async read(ids: string[]): Promise<Memory[]> {
     if (ids.length === 0 || !this.activeInfo) return [];
     const info = this.activeInfo;
     return this.withChroma('read memories', async (c) => {

@@ -85,3 +85,31 @@ export async function lock(file: string, timeoutMs: number): Promise<void> {
     wait = Math.min(wait * 2, 50);
   }
 }
+
+/** This process's callers of {@link withLock}, per lock file: each waits for the one before it. */
+const queues = new Map<string, Promise<void>>();
+
+/**
+ * Runs `fn` holding the lock at `file`: one holder per data folder across processes, and within this
+ * process the callers queue (the lock file is not reentrant, so a second caller of this process waits
+ * its turn here instead of polling a lock its own process holds).
+ */
+export async function withLock<T>(file: string, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
+  const prev = queues.get(file) ?? Promise.resolve();
+  let release!: () => void;
+  const mine = new Promise<void>((r) => (release = r));
+  const tail = prev.then(() => mine);
+  queues.set(file, tail);
+  try {
+    await prev;
+    await lock(file, timeoutMs);
+    try {
+      return await fn();
+    } finally {
+      unlock(file);
+    }
+  } finally {
+    release();
+    if (queues.get(file) === tail) queues.delete(file);
+  }
+}
