@@ -40,6 +40,8 @@ import {
   type Question,
 } from './lib/dataset';
 import { percentile, scoreSystem, type Answer, type SystemScores } from './lib/metrics';
+import { scoreRulesSet } from './lib/rulesSet';
+import { HELD_OUT_TURNS, LABELLED_TURNS } from '../test/fixtures/rules/labelled';
 
 const REPO = path.resolve(__dirname, '..');
 function options(): { only?: string; k: number } {
@@ -139,6 +141,10 @@ interface IngestStats {
   dropped: number;
   /** New memories none of whose source turns is labelled fact. */
   junk_stored: number;
+  /** The same, by the rule that kept the memory (the first `rule:` of its reason). */
+  junk_stored_by_rule: Record<string, number>;
+  /** New memories by the rule that kept them. */
+  stored_by_rule: Record<string, number>;
   /** Fact turns cited by a stored, pending or refreshed memory. */
   fact_turns_kept: number;
   /** Evidence turns cited by a stored, pending or refreshed memory (the ceiling of Mnemo's recall). */
@@ -164,6 +170,8 @@ async function runMnemo(
     refreshed: 0,
     dropped: 0,
     junk_stored: 0,
+    junk_stored_by_rule: {},
+    stored_by_rule: {},
     fact_turns_kept: 0,
     evidence_turns: 0,
     evidence_turns_kept: 0,
@@ -218,8 +226,11 @@ async function runMnemo(
           ids.forEach((id) => cited.add(id));
           if (d.outcome === 'stored' || d.outcome === 'pending') {
             stored++;
+            const rule = /rule:([\w-]+)/.exec(d.reason)?.[1] ?? d.reason.replace(/\(.*$/, '');
+            ingest.stored_by_rule[rule] = (ingest.stored_by_rule[rule] ?? 0) + 1;
             if (!ids.some((id) => c.labels[id] === 'fact')) {
               ingest.junk_stored++;
+              ingest.junk_stored_by_rule[rule] = (ingest.junk_stored_by_rule[rule] ?? 0) + 1;
               ingest.examples.junk_stored.push(`${c.id}: ${d.text}`);
             }
           }
@@ -401,9 +412,13 @@ async function main(): Promise<void> {
   };
   const ing = mnemo.ingest;
   const stored = ing.stored + ing.pending;
+  const rulesSet = scoreRulesSet(LABELLED_TURNS);
+  const rulesHeldOut = scoreRulesSet(HELD_OUT_TURNS);
   const summary = {
     stored_per_turn: round(stored / Math.max(1, ing.turns)),
     junk_share_of_stored: round(ing.junk_stored / Math.max(1, stored)),
+    /** The rule stage on the labelled turns of test/fixtures/rules/labelled.ts. */
+    rules_labelled: { written_against: rulesSet, held_out: rulesHeldOut },
     fact_turns_kept: round(ing.fact_turns_kept / Math.max(1, ing.fact_turns)),
     evidence_turns_kept: round(ing.evidence_turns_kept / Math.max(1, ing.evidence_turns)),
     recall_ms: {
@@ -441,9 +456,21 @@ async function main(): Promise<void> {
   out.push(
     `Mnemo stored ${stored} memories for ${ing.turns} turns (${summary.stored_per_turn} per turn; ${ing.pending} of them pending review); junk share of what it stored: ${summary.junk_share_of_stored}.`,
   );
+  const byRule = Object.entries(ing.stored_by_rule)
+    .sort((a, b) => b[1] - a[1])
+    .map(([r, n]) => `${r} ${ing.junk_stored_by_rule[r] ?? 0}/${n}`)
+    .join(', ');
+  out.push(`Junk of what each rule stored (junk/stored): ${byRule || 'none'}.`);
   out.push(
     `Fact-bearing turns kept (cited by a memory): ${summary.fact_turns_kept} of ${ing.fact_turns}; evidence turns kept: ${summary.evidence_turns_kept} of ${ing.evidence_turns} (Mnemo's ceiling).`,
   );
+  for (const [name, r] of [
+    ['written against', rulesSet],
+    ['held out', rulesHeldOut],
+  ] as const)
+    out.push(
+      `Rules on the labelled turns (${name}: ${r.facts} fact, ${r.junk} junk, half Chinese): fact-bearing turns kept ${r.fact_kept} (en ${r.by_lang.en.fact_kept}, zh ${r.by_lang.zh.fact_kept}); junk share of what is kept ${r.junk_share} (en ${r.by_lang.en.junk_share}, zh ${r.by_lang.zh.junk_share}; target <= 0.10).`,
+    );
   out.push(
     `Evidence turns no memory cites, by the rule that dropped them: ${
       Object.entries(ing.evidence_dropped_by)

@@ -63,6 +63,25 @@ import {
   TIME_ZH,
   VENT,
   ZH_TECH,
+  AMOUNT_EN,
+  AMOUNT_ZH,
+  FAMILY_EN,
+  FAMILY_ZH,
+  FIRST_PERSON_EN,
+  FIRST_PERSON_ZH,
+  LIFE_PAST_EN,
+  LIFE_PAST_ZH,
+  LIFE_TIME_EN,
+  LIFE_TIME_ZH,
+  LIKES_EN,
+  LIKES_ZH,
+  MONEY_EN,
+  PASSING_EN,
+  PASSING_ZH,
+  PLAN_EN,
+  PLAN_ZH,
+  POSSESSION_EN,
+  POSSESSION_ZH,
 } from './lexicon';
 import type { Candidate, CandidateFeatures, Dropped, NormalizedMessage, Role } from './types';
 
@@ -440,6 +459,28 @@ function keepRules(text: string, zh: boolean): Keep | undefined {
   return undefined;
 }
 
+/**
+ * Persona and episodic facts of a person's life (docs/design.md, Rules: persona and episodic facts):
+ * likes, family and pets, possessions, plans, a first-person past event with a time cue, money and
+ * amounts. User messages only.
+ */
+function lifeRules(text: string, zh: boolean): Keep | undefined {
+  let c: string | undefined;
+  if ((c = cue(zh ? LIKES_ZH : LIKES_EN, text))) return keep('preference', c, 'persona');
+  if ((c = cue(zh ? FAMILY_ZH : FAMILY_EN, text))) return keep('family', c, 'persona');
+  if ((c = cue(zh ? POSSESSION_ZH : POSSESSION_EN, text))) return keep('possession', c, 'persona');
+  if ((c = cue(zh ? PLAN_ZH : PLAN_EN, text))) return keep('plan', c, 'episodic');
+  const first = (zh ? FIRST_PERSON_ZH : FIRST_PERSON_EN).test(text);
+  const when = cue(zh ? LIFE_TIME_ZH : LIFE_TIME_EN, text) ?? cue(zh ? TIME_ZH : TIME_EN, text);
+  const past = zh ? LIFE_PAST_ZH.test(text) : LIFE_PAST_EN.test(text) || hasActionVerb(text, false);
+  if (when && first && past) return keep('life-event', when, 'episodic');
+  if (!zh && (c = cue(MONEY_EN, text))) return keep('quantity', c, 'persona');
+  if (zh && (c = cue(AMOUNT_ZH, text)) && (first || /[块元钱]|花了|房租|打完折/.test(text)))
+    return keep('quantity', c, 'persona');
+  if (!zh && first && (c = cue(AMOUNT_EN, text))) return keep('quantity', c, 'persona');
+  return undefined;
+}
+
 function laterRules(text: string, zh: boolean, role: Role): Decision {
   let c: string | undefined;
   const timed = cue(zh ? TIME_ZH : TIME_EN, text);
@@ -481,10 +522,15 @@ function classifyUser(original: string, zh: boolean): Decision {
   if ((c = cue(VENT, text)) && !hasContent(text)) return drop('venting', c);
   const k = keepRules(text, zh);
   if (k) return k;
+  // A passing remark (weather, tiredness, a closing line) is no fact, whatever rule would keep it.
+  const passing = hasContent(text) ? undefined : cue(zh ? PASSING_ZH : PASSING_EN, text);
+  const life = passing ? undefined : lifeRules(text, zh);
+  if (life) return life;
   if ((c = cue(zh ? ONE_OFF_ZH : ONE_OFF_EN, text)) && !DURABLE.test(text)) return drop('one-off-request', c);
   if (zh && /^(?:请|麻烦)/.test(text) && !DURABLE.test(text) && !extractSourceRefs(original).refs.length)
     return drop('one-off-request', '请');
   const d = laterRules(text, zh, 'user');
+  if (d.keep && passing) return drop('passing', passing);
   if (!d.keep) {
     const refs = extractSourceRefs(original);
     if (refs.cue) return keep('source-ref', refs.cue, 'instruction');

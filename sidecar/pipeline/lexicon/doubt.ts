@@ -4,10 +4,10 @@
  */
 import { alt, words } from './build';
 
-/** Chinese hedges: "可能是网络问题", "大概 3 秒", "我猜是驱动". */
+/** Chinese hedges: "可能是网络问题", "大概是驱动的事", "我猜是驱动". */
 export const HEDGE_ZH = alt([
   '(?<!不)可能(?!性为零)', // "可能", but not "不可能" (a definite no) or "可能性为零"
-  '大概',
+  '大概(?!\\s*[\\d一二两三四五六七八九十几半])', // "大概是网络", but "大概八千" is an approximate amount
   '也许',
   '好像',
   '似乎',

@@ -13,3 +13,4 @@ export * from './claims';
 export * from './verbs';
 export * from './values';
 export * from './references';
+export * from './life';
