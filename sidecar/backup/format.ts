@@ -48,8 +48,8 @@ const GiB = 1024 * 1024 * 1024;
 export const BACKUP_LIMITS: BackupLimits = {
   maxFileBytes: 2 * GiB,
   maxEntries: 16,
-  maxEntryBytes: 4 * GiB,
-  maxTotalBytes: 6 * GiB,
+  maxEntryBytes: 2 * GiB,
+  maxTotalBytes: 3 * GiB,
   maxManifestBytes: 1024 * 1024,
   maxLineBytes: 1024 * 1024,
   maxRecords: 2_000_000,

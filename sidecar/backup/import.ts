@@ -205,7 +205,13 @@ async function planImport(
     newProject ? { project: newProject } : { project, reason: needsConsent(project, own) };
 
   // 1. Check every memory; the stored memories with the backup's ids decide whether a mismatched id is kept.
-  const checked: { record: BackupRecord; contentId: string; originalId: string; held?: RefusalReason }[] = [];
+  const checked: {
+    record: BackupRecord;
+    contentId: string;
+    redacted: boolean;
+    originalId: string;
+    held?: RefusalReason;
+  }[] = [];
   for (const r of backup.records) {
     check();
     const place = placeOf(r.memory.project_id);
@@ -220,7 +226,7 @@ async function planImport(
   const byId = new Map<string, (typeof checked)[number]>();
   for (const c of checked) {
     let id = c.originalId;
-    if (newProject) id = c.contentId;
+    if (newProject || c.redacted) id = c.contentId;
     else if (id !== c.contentId && differentText(storedByBackupId.get(id), c.record.memory)) {
       // The id does not match the text and a stored memory with other text has it: never let it replace that one.
       id = c.contentId;
@@ -255,23 +261,21 @@ async function planImport(
       t.conflicts++;
       if (fields.length > 0) t.differ++;
     }
-    if (c.held) {
-      plan.consentNeeded++;
-      if (!consent) {
-        refuse(c.held, 'memories');
-        continue;
-      }
-    }
-    placed.push(c);
+    // A held record is counted where it would go, so the preview shows what consent would let in.
+    const held = !!c.held && !consent;
+    if (c.held) plan.consentNeeded++;
+    if (held) refuse(c.held!, 'memories');
+    else placed.push(c);
     if (!cur) {
       t.new++;
-      plan.toWrite.push(r);
+      if (!held) plan.toWrite.push(r);
     } else if (opts.mode === 'overwrite' && fields.length > 0) {
       t.overwrite++;
+      if (held) continue;
       if (!c.held) plan.consentNeeded++;
       plan.toWrite.push(r);
       plan.overwrite.set(cur.id, cur);
-    } else plan.skipped++;
+    } else if (!held) plan.skipped++;
   }
 
   const finalIds = new Set(placed.map((c) => c.record.memory.id));
@@ -311,6 +315,7 @@ async function planImport(
     }
     seen.add(ep.id);
     const t = target(ep.project_id, !!e.held);
+    t.episodes++;
     if (e.held) {
       plan.consentNeeded++;
       if (!consent) {
@@ -318,7 +323,6 @@ async function planImport(
         continue;
       }
     }
-    t.episodes++;
     plan.episodes.push(e.record);
   }
   return plan;

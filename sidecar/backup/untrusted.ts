@@ -71,13 +71,14 @@ export function needsConsent(project: string, own: ReadonlySet<string>): Refusal
 
 /**
  * A memory of a backup checked, clamped and redacted, with the id its text has in `project` (the place it
- * is imported to); or why it is refused.
+ * is imported to) and whether redaction changed the text (then the backup's id named a secret and is
+ * dropped); or why it is refused.
  */
 export async function checkMemory(
   r: BackupRecord,
   project: string,
   now: number,
-): Promise<{ record: BackupRecord; contentId: string } | { refused: RefusalReason }> {
+): Promise<{ record: BackupRecord; contentId: string; redacted: boolean } | { refused: RefusalReason }> {
   const m = r.memory as unknown as Record<string, unknown>;
   if (Object.entries(m).some(([k, v]) => k.endsWith('_at') && future(v, now)))
     return { refused: 'dated in the future' };
@@ -91,7 +92,11 @@ export async function checkMemory(
     times_seen: counter(r.memory.times_seen, 1),
     use_count: counter(r.memory.use_count, 0),
   });
-  return { record: { ...r, memory }, contentId: memoryId(project, memory.text) };
+  return {
+    record: { ...r, memory },
+    contentId: memoryId(project, memory.text),
+    redacted: memory.text !== r.memory.text.trim(),
+  };
 }
 
 /** An episode of a backup checked and redacted, under the id its content has in `project`; or why it is refused. */
