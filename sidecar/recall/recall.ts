@@ -10,6 +10,9 @@
  *   - rule: when the vector channel finds nothing strong, recent troubleshooting logs sharing an entity.
  * The channels' ranked lists are fused by reciprocal rank fusion. Instead of a fixed similarity floor, a
  * candidate is cut relative to the best of its channel, so relevant candidates fill k and noise does not.
+ * The fused score is then reweighed for what no channel sees: a turn that is itself a question is rarely
+ * the answer, and a question about the current state ("now", "现在") prefers newer candidates, so a
+ * changed value outranks the one it replaced.
  * Memories come first, then evidence; a turn already cited by a recalled memory is not quoted again.
  */
 import type { Core } from '../core';
@@ -35,6 +38,20 @@ const RELATIVE_SIMILARITY = 0.25;
 const ABSOLUTE_SIMILARITY = 0.05;
 /** A lexical candidate is kept when its BM25 score is at least this share of the best. */
 const RELATIVE_LEXICAL = 0.2;
+/**
+ * A turn that asks instead of tells ("which port is it on again?") shares the question's words but rarely
+ * holds its answer: its fused score is scaled by this.
+ */
+const QUESTION_WEIGHT = 0.3;
+/** A question ending in a question mark (full-width too), trailing spaces allowed. */
+const ASKS = /[?？]\s*$/;
+/**
+ * A question about the current state ("which port is it on now?", "现在用哪个端口？") wants the newest
+ * value: the newest candidate gains this share of its fused score, the oldest nothing, linearly by rank of
+ * time in between.
+ */
+const RECENCY_BOOST = 0.4;
+const ASKS_FOR_NOW = /\b(?:now|these days|currently|today|still|anymore|latest)\b|现在|最近|目前|如今/i;
 
 interface Candidate {
   kind: 'memory' | 'evidence';
@@ -165,7 +182,7 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     }
   }
 
-  const ranked = [...byKey.values()].sort(
+  const ranked = reweigh([...byKey.values()], query).sort(
     (a, b) => b.rrf - a.rrf || (b.similarity ?? 0) - (a.similarity ?? 0),
   );
   // The best k of both kinds in fused order; a turn a chosen memory already cites is not quoted again.
@@ -206,6 +223,25 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     );
   }
   return { items: kept, block, tokens };
+}
+
+/** What {@link reweigh} reads and changes of a fused candidate. */
+export type Reweighable = Pick<Candidate, 'kind' | 'memory' | 'episode' | 'rrf'>;
+
+/**
+ * Adjusts the fused scores for what the channels cannot see: a candidate that is itself a question is
+ * rarely the answer, and a question about the current state prefers the newer of its candidates.
+ */
+export function reweigh<C extends Reweighable>(candidates: C[], query: string): C[] {
+  const now = ASKS_FOR_NOW.test(query);
+  const when = (c: C) => c.memory.occurred_at ?? c.memory.created_at;
+  const times = now ? [...new Set(candidates.map(when))].sort() : [];
+  const position = new Map(times.map((t, i) => [t, times.length > 1 ? i / (times.length - 1) : 1]));
+  for (const c of candidates) {
+    if (ASKS.test(c.kind === 'evidence' ? c.episode!.text : c.memory.text)) c.rrf *= QUESTION_WEIGHT;
+    if (now) c.rrf *= 1 + RECENCY_BOOST * (position.get(when(c)) ?? 0);
+  }
+  return candidates;
 }
 
 /**
