@@ -37,3 +37,12 @@ describe('recall: reweighing the fused candidates', () => {
     assert.deepEqual(order(reweigh(cs, 'Which ports has the gateway used?')), ['old', 'new']);
   });
 });
+
+describe('recall: questions that ask when', () => {
+  it('prefer a turn that says when', () => {
+    const plain = turn('plain', 'the root canal went fine', '2026-03-01T10:00:00Z', 0.032);
+    const dated = turn('dated', 'I had the root canal two days ago', '2026-03-01T10:00:00Z', 0.03);
+    dated.episode!.times = [{ start: '2026-02-27', end: '2026-02-27' }] as Episode['times'];
+    assert.deepEqual(order(reweigh([plain, dated], 'When did I have the root canal?')), ['dated', 'plain']);
+  });
+});
