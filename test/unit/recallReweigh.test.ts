@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Episode, Memory } from '../../sidecar/model';
+import { reweigh, type Reweighable } from '../../sidecar/recall/recall';
+
+const turn = (id: string, text: string, at: string, rrf: number): Reweighable => {
+  const episode = { id, message_id: id, text, occurred_at: at } as Episode;
+  const memory = { id, text, occurred_at: at, created_at: at, source_ref: [`msg:${id}`] } as Memory;
+  return { kind: 'evidence', episode, memory, rrf };
+};
+const order = (cs: Reweighable[]) => [...cs].sort((a, b) => b.rrf - a.rrf).map((c) => c.memory.id);
+
+describe('recall: reweighing the fused candidates', () => {
+  it('a turn that asks the same question ranks below the turn that answers it', () => {
+    const cs = [
+      turn('asked', 'quick q, which port does the gateway listen on?', '2026-04-01T10:00:00Z', 0.033),
+      turn('told', 'the gateway listens on 9443', '2026-03-01T10:00:00Z', 0.03),
+    ];
+    assert.deepEqual(order(reweigh(cs, 'Which port does the gateway listen on?')), ['told', 'asked']);
+  });
+
+  it('a question about the current state prefers the newer of two values, in English and Chinese', () => {
+    for (const q of ['Which port is the gateway on now?', '网关现在用哪个端口']) {
+      const cs = [
+        turn('old', 'the gateway moved to 8443', '2026-01-10T10:00:00Z', 0.032),
+        turn('new', 'the gateway is on 9443 since Monday', '2026-05-10T10:00:00Z', 0.03),
+      ];
+      assert.deepEqual(order(reweigh(cs, q)), ['new', 'old'], q);
+    }
+  });
+
+  it('a question not about the current state keeps the fused order', () => {
+    const cs = [
+      turn('old', 'the gateway moved to 8443', '2026-01-10T10:00:00Z', 0.032),
+      turn('new', 'the gateway is on 9443 since Monday', '2026-05-10T10:00:00Z', 0.03),
+    ];
+    assert.deepEqual(order(reweigh(cs, 'Which ports has the gateway used?')), ['old', 'new']);
+  });
+});
+
+describe('recall: questions that ask when', () => {
+  it('prefer a turn that says when', () => {
+    const plain = turn('plain', 'the root canal went fine', '2026-03-01T10:00:00Z', 0.032);
+    const dated = turn('dated', 'I had the root canal two days ago', '2026-03-01T10:00:00Z', 0.03);
+    dated.episode!.times = [{ start: '2026-02-27', end: '2026-02-27' }] as Episode['times'];
+    assert.deepEqual(order(reweigh([plain, dated], 'When did I have the root canal?')), ['dated', 'plain']);
+  });
+});
