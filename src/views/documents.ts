@@ -245,7 +245,7 @@ export class MnemoDocuments
         const category =
           it.kind === 'evidence' ? 'a past turn (evidence)' : (CATEGORY_LABEL[m.category] ?? m.category);
         lines.push(
-          `| ${i + 1} | ${cell(shortText(m.text, 140))} | ${cell(category)} | ${cell(projectLabel(m.project_id))} | ${percent(m.confidence_score)} | ${match} |`,
+          `| ${i + 1} | ${cell(shortText(m.text, 140))} | ${cell(category)} | ${cell(projectLabel(m.project_id))} | ${it.kind === 'evidence' ? '—' : percent(m.confidence_score)} | ${match} |`,
         );
       });
       lines.push('');

@@ -155,6 +155,8 @@ export function describeSourceRef(ref: string, isFile: boolean): string {
       return 'the terminal it was captured in';
     case 'cwd':
       return 'the folder the commands ran in';
+    case 'file':
+      return 'the file it was imported from';
     case 'chat':
       return 'a conversation with @mnemo';
     case 'chat-export':
@@ -220,7 +222,9 @@ export function memoryDetail(m: Memory, c: TooltipContext & { isFileRef: (ref: s
   if (m.source_ref.length === 0) lines.push('  none recorded');
   const refWidth = Math.min(48, Math.max(...m.source_ref.map((r) => r.length), 0) + 2);
   for (const ref of m.source_ref)
-    lines.push(`  ${ref.padEnd(refWidth)}${describeSourceRef(ref, c.isFileRef(ref))}`);
+    lines.push(
+      `  ${ref.length + 2 > refWidth ? `${ref}  ` : ref.padEnd(refWidth)}${describeSourceRef(ref, c.isFileRef(ref))}`,
+    );
   return `${lines.join('\n')}\n`;
 }
 

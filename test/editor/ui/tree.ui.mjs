@@ -150,14 +150,14 @@ export const tests = [
       const editor = page.locator('.part.editor .monaco-editor[data-uri^="mnemo:/memory/"]').first();
       await editor.waitFor({ state: 'visible', timeout: 30_000 });
       await editor
-        .locator('.view-line', { hasText: 'Where it came from' })
+        .locator('.view-line', { hasText: /^\s*Where it came from\s*$/ })
         .waitFor({ state: 'visible', timeout: 30_000 })
         .catch(async () => {
           // Below the fold in a short window: scroll to the end.
           await editor.click();
           await page.keyboard.press('Control+End');
           await editor
-            .locator('.view-line', { hasText: 'Where it came from' })
+            .locator('.view-line', { hasText: /^\s*Where it came from\s*$/ })
             .waitFor({ state: 'visible', timeout: 10_000 });
         });
       await editor.click();
@@ -204,7 +204,7 @@ export const tests = [
         .locator('.quick-input-title', { hasText: 'meaning and words' })
         .waitFor({ state: 'visible', timeout: 45_000 });
       await widget
-        .locator('.quick-input-list .monaco-list-row', { hasText: shortText(CACHE, 40) })
+        .locator('.quick-input-list .monaco-list-row', { hasText: 'keep build artifacts in the cache' })
         .first()
         .waitFor({ state: 'visible', timeout: 20_000 });
       await screenshot('search-latest');
