@@ -27,6 +27,12 @@ export const Command = {
   openDashboard: 'mnemo.openDashboard',
   reviewPending: 'mnemo.reviewPending',
   clearFilter: 'mnemo.clearFilter',
+  filterMemories: 'mnemo.filterMemories',
+  sortMemories: 'mnemo.sortMemories',
+  showRecentMemories: 'mnemo.showRecentMemories',
+  showGroupedMemories: 'mnemo.showGroupedMemories',
+  showHiddenMemories: 'mnemo.showHiddenMemories',
+  hideHiddenMemories: 'mnemo.hideHiddenMemories',
   refreshViews: 'mnemo.refreshViews',
   connectAgent: 'mnemo.connectAgent',
   disconnectAgent: 'mnemo.disconnectAgent',
@@ -60,4 +66,8 @@ export const BuiltinCommand = {
   openSettings: 'workbench.action.openSettings',
   revealFileInOS: 'revealFileInOS',
   setContext: 'setContext',
+  /** What Enter does in a list (expand a group). */
+  listSelect: 'list.select',
+  /** Renders a Markdown document (Preview Injection). */
+  markdownPreview: 'markdown.showPreview',
 } as const;

@@ -33,7 +33,15 @@ import {
   type Secrets,
 } from './client';
 import { REQUIRES_SIDECAR_RESTART, SECRETS, SIDECAR_LIVE_SECTIONS } from './config';
-import { describeError, errorCode, errorDetail, SidecarDownError, UserError } from './errors';
+import {
+  describeError,
+  errorCode,
+  errorDetail,
+  isExpected,
+  logFailure,
+  SidecarDownError,
+  UserError,
+} from './errors';
 import { completeWithVscodeLm } from './llm';
 import { clearProjectCache } from './projects';
 import { ContextKey } from './views/contextValues';
@@ -308,7 +316,7 @@ export class Ctx implements vscode.Disposable {
       void vscode.window.showWarningMessage(message);
       return;
     }
-    this.log.error(`${where} failed: ${errorDetail(err)}`);
+    logFailure(this.log, where, err);
     if (err instanceof SidecarDownError) {
       void vscode.window.showWarningMessage(message, 'Restart Sidecar', 'Show Output').then((choice) => {
         if (choice === 'Restart Sidecar') void vscode.commands.executeCommand(Command.restartSidecar);
@@ -318,7 +326,9 @@ export class Ctx implements vscode.Disposable {
     }
     // The memory is gone (another window, the CLI): what the views show is stale.
     if (errorCode(err) === ErrorCodes.NotFound) this.announceChange();
-    void vscode.window.showErrorMessage(message);
+    // Expected (bad input, a memory gone, the store or model away): a warning, not a red error.
+    if (isExpected(err)) void vscode.window.showWarningMessage(message);
+    else void vscode.window.showErrorMessage(message);
   }
 
   // ------------------------------------------------------------------ settings and secrets

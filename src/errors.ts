@@ -88,3 +88,30 @@ export function errorDetail(err: unknown): string {
     return String(err);
   }
 }
+
+/** Codes of failures a person causes or expects (bad input, a memory gone, cancelled, a store or model away). */
+const EXPECTED_CODES: readonly number[] = [
+  ErrorCodes.InvalidInput,
+  ErrorCodes.NotFound,
+  ErrorCodes.Cancelled,
+  ErrorCodes.StoreUnavailable,
+  ErrorCodes.EmbeddingUnavailable,
+  ErrorCodes.LlmUnavailable,
+];
+
+/** An expected failure: said in one sentence at warn level, never with a stack trace. */
+export function isExpected(err: unknown): boolean {
+  if (err instanceof UserError || err instanceof SidecarDownError) return true;
+  const code = errorCode(err);
+  return code !== undefined && EXPECTED_CODES.includes(code);
+}
+
+/** Logs a failure: an expected one as one sentence (warn), anything else with its stack (error). */
+export function logFailure(
+  log: { warn(message: string): void; error(message: string): void },
+  where: string,
+  err: unknown,
+): void {
+  if (isExpected(err)) log.warn(`${where}: ${describeError(err)}`);
+  else log.error(`${where} failed: ${errorDetail(err)}`);
+}

@@ -18,6 +18,7 @@ import * as searchMemories from './searchMemories';
 import * as secrets from './secrets';
 import * as showAuditLog from './showAuditLog';
 import * as sidecar from './sidecar';
+import * as treeOptions from './treeOptions';
 
 /** Registers every command; the views go to the commands that act on them (reveal, selection, filter). */
 export function registerCommands(ctx: Ctx, views: Views): void {
@@ -39,6 +40,7 @@ export function registerCommands(ctx: Ctx, views: Views): void {
     importAgentRules,
     promoteToRepository,
     exportReadable,
+    treeOptions,
   ]) {
     m.register(ctx, views);
   }

@@ -2,7 +2,6 @@
  * Context-menu actions on a memory: `mnemo.copyMemory`, `mnemo.promoteMemory`, `mnemo.deleteMemory`,
  * and the inline `mnemo.openSource` (source_ref `file:line` -> editor).
  */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { GLOBAL_PROJECT, type Memory } from '../../sidecar/model';
 import { DeleteRequest, PromoteRequest } from '../../sidecar/protocol';
@@ -10,51 +9,39 @@ import { currentUser } from '../client';
 import type { Ctx } from '../ctx';
 import type { Views } from '../views';
 import { UserError } from '../errors';
-import { workspaceProjects } from '../projects';
 import { memoryUri } from '../views/documents';
 import { shortText } from '../views/present';
-import { resolveMemories } from './pick';
+import { focusedViewOf, resolveMemories } from './pick';
+import { resolveFileRef } from './fileRef';
 import { parseFileRef } from './sourceRef';
-import { Command } from '../commandIds';
+import { BuiltinCommand, Command } from '../commandIds';
 
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Resolve a file reference against the memory's project folders, then every workspace folder. */
-export async function resolveFileRef(memory: Memory, file: string): Promise<vscode.Uri | undefined> {
-  if (path.isAbsolute(file)) return (await exists(vscode.Uri.file(file))) ? vscode.Uri.file(file) : undefined;
-  const projects = workspaceProjects(false);
-  const own = projects.filter((p) => p.projectId === memory.project_id).flatMap((p) => p.folders);
-  const others = projects.filter((p) => p.projectId !== memory.project_id).flatMap((p) => p.folders);
-  for (const folder of [...own, ...others]) {
-    const uri = vscode.Uri.joinPath(folder.uri, file);
-    if (await exists(uri)) return uri;
-  }
-  return undefined;
-}
-
-/** Opens a memory's details (text, fields in words, sources explained) in a read-only editor. */
-async function showDetails(memory: Memory): Promise<vscode.TextDocument> {
+/**
+ * Opens a memory's details (text, fields in words, sources explained, the conversation or terminal
+ * session it came from with its own turns highlighted) in a read-only editor.
+ */
+async function showDetails(memory: Memory, preserveFocus = false): Promise<vscode.TextDocument> {
   const doc = await vscode.workspace.openTextDocument(memoryUri(memory));
-  await vscode.window.showTextDocument(doc, { preview: true });
+  await vscode.window.showTextDocument(doc, { preview: true, preserveFocus });
   return doc;
 }
 
 export function register(ctx: Ctx, views: Views): void {
   ctx.registerCommand(Command.showMemory, async (...args: unknown[]) => {
+    const preserveFocus = (args[2] as { preserveFocus?: boolean } | undefined)?.preserveFocus === true;
+    const focused = focusedViewOf(args[0]);
+    if (focused && views.selectedMemories(focused).length === 0) {
+      // Enter on a project, category or "Load more" row: what Enter does in any tree (expand, run its action).
+      await vscode.commands.executeCommand(BuiltinCommand.listSelect);
+      return undefined;
+    }
     const [memory] =
       (await resolveMemories(ctx, views, args, {
         title: 'Mnemo: Show Memory Details',
         statuses: ['active', 'pending', 'confirmed', 'wrong', 'archived'],
       })) ?? [];
     if (!memory) return undefined;
-    return showDetails(memory);
+    return showDetails(memory, preserveFocus || focused !== undefined);
   });
 
   ctx.registerCommand(Command.copyMemory, async (...args: unknown[]) => {
@@ -92,14 +79,19 @@ export function register(ctx: Ctx, views: Views): void {
     if (!memories?.length) return undefined;
     const label =
       memories.length === 1 ? `“${shortText(memories[0].text, 80)}”` : `${memories.length} memories`;
+    const canMarkWrong = memories.some((m) => m.status !== 'wrong');
     const ok = await vscode.window.showWarningMessage(
       `Delete ${label} for good?`,
       {
         modal: true,
-        detail: 'The audit log keeps a record. To stop it being learned again, use "Mark as Wrong" instead.',
+        detail:
+          'The audit log keeps a record. Deleted, it may be learned again from a later session; "Mark as Wrong" keeps it as a tombstone that stops that.',
       },
+      ...(canMarkWrong ? ['Mark as Wrong'] : []),
       'Delete',
     );
+    if (ok === 'Mark as Wrong')
+      return vscode.commands.executeCommand(Command.markWrong, memories[0], memories);
     if (ok !== 'Delete') return undefined;
     const { deleted } = await ctx.request(DeleteRequest, {
       ids: memories.map((m) => m.id),
@@ -114,9 +106,9 @@ export function register(ctx: Ctx, views: Views): void {
     if (!memory) return undefined;
     const refs = memory.source_ref.map((r) => ({ ref: r, file: parseFileRef(r) })).filter((r) => r.file);
     if (refs.length === 0) {
-      // Learned from a conversation, a terminal or an import: no file to open; the details say where it came from.
+      // Learned from a conversation, a terminal or an import: the details show that session's turns.
       await showDetails(memory);
-      views.statusBar.flash('No file to open for this memory; its sources are listed in its details');
+      views.statusBar.flash('No file to open for this memory; its details show where it came from');
       return undefined;
     }
     const chosen =

@@ -27,6 +27,12 @@ export interface ResolveOptions {
   many?: boolean;
 }
 
+/** A keybinding's argument (package.json `keybindings`): act on the focused view's selection. */
+export function focusedViewOf(arg: unknown): string | undefined {
+  const v = (arg as { focused?: unknown } | undefined)?.focused;
+  return typeof v === 'string' ? v : undefined;
+}
+
 /** The memories a command was invoked on, or undefined when the user cancelled the picker. */
 export async function resolveMemories(
   ctx: Ctx,
@@ -35,6 +41,12 @@ export async function resolveMemories(
   opts: ResolveOptions,
 ): Promise<Memory[] | undefined> {
   const [first, second] = args;
+  const focused = focusedViewOf(first);
+  if (focused) {
+    // A key pressed on a row (Enter, F2, Delete): the rows selected there, nothing when none is a memory.
+    const selected = views.selectedMemories(focused);
+    return opts.many ? selected : selected.slice(0, 1);
+  }
   if (Array.isArray(second)) {
     const many = second.map(memoryOf).filter((m): m is Memory => m !== undefined);
     if (many.length) return many;

@@ -1,8 +1,8 @@
-/** `mnemo.previewInjection`: exactly the block an agent would receive for a query, with scores and channels. */
+/** `mnemo.previewInjection`: what an agent would receive for a query — recalled, near misses and why, the block — rendered. */
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
 import { injectionUri } from '../views/documents';
-import { Command } from '../commandIds';
+import { BuiltinCommand, Command } from '../commandIds';
 
 export function register(ctx: Ctx): void {
   ctx.registerCommand(Command.previewInjection, async (queryArg?: unknown) => {
@@ -20,8 +20,10 @@ export function register(ctx: Ctx): void {
     }
     if (!query?.trim()) return undefined;
     await ctx.ready();
-    const doc = await vscode.workspace.openTextDocument(injectionUri(query.trim()));
-    await vscode.window.showTextDocument(doc, { preview: true });
+    const uri = injectionUri(query.trim());
+    const doc = await vscode.workspace.openTextDocument(uri);
+    // Rendered, not raw Markdown: the tables and the block read as a page.
+    await vscode.commands.executeCommand(BuiltinCommand.markdownPreview, uri);
     return doc;
   });
 }

@@ -1,22 +1,31 @@
 /**
- * `mnemo.searchMemories`: a QuickPick that searches as you type — keyword or semantic (title-bar toggle
- * button) — with filters for project, source type and time range; choosing a result reveals it in the
- * Memories tree (TreeView.reveal through getParent). `mnemo.revealMemory` reveals a memory by id.
+ * `mnemo.searchMemories`: a QuickPick that searches as you type — hybrid (by meaning and by words, cut
+ * relative to the best match) or keyword only (title-bar toggle) — over the workspace's projects, wrong and
+ * archived memories left out unless asked (eye button), with filters for project, source type and time
+ * range; an empty box lists the latest memories. Choosing a result reveals it in the Memories tree
+ * (TreeView.reveal through getParent). `mnemo.revealMemory` reveals a memory by id.
  */
 import * as vscode from 'vscode';
 import { SOURCE_TYPES, type Memory, type SourceType } from '../../sidecar/model';
-import { GetRequest, SearchRequest, type SearchParams } from '../../sidecar/protocol';
+import { GetRequest, ListRequest, SearchRequest, type SearchParams } from '../../sidecar/protocol';
 import type { Ctx } from '../ctx';
 import type { Views } from '../views';
-import { describeError } from '../errors';
-import { projectLabel, workspaceProjects } from '../projects';
+import { describeError, logFailure } from '../errors';
+import { projectLabel, workspaceProjectIds, workspaceProjects } from '../projects';
 import { daysAgoUtc } from '../time';
 import { CATEGORY_LABEL, description, shortText, SOURCE_LABEL } from '../views/present';
 import { Command } from '../commandIds';
 
-type Mode = SearchParams['mode'];
+type Mode = Extract<SearchParams['mode'], 'hybrid' | 'keyword'>;
+
+/** Memories listed when the box is empty: the newest of the workspace's projects. */
+const RECENT = 20;
+/** Statuses searched unless "include wrong and archived" is on. */
+const IN_USE = ['active', 'pending', 'confirmed'] as const;
+const ALL_PROJECTS = '\u0000all';
 
 interface Filters {
+  /** A project, ALL_PROJECTS for the whole store, or undefined for the workspace's projects. */
   projectId?: string;
   sourceType?: SourceType;
   /** Days back, or undefined for any time. */
@@ -36,7 +45,8 @@ interface ResultPick extends vscode.QuickPickItem {
 }
 
 export function register(ctx: Ctx, views: Views): void {
-  let mode: Mode = 'keyword';
+  let mode: Mode = 'hybrid';
+  let includeRetired = false;
   const filters: Filters = {};
 
   ctx.registerCommand(Command.revealMemory, async (arg?: unknown) => {
@@ -61,11 +71,17 @@ export function register(ctx: Ctx, views: Views): void {
     if (typeof initialQuery === 'string') qp.value = initialQuery;
 
     const modeButton = (): vscode.QuickInputButton => ({
-      iconPath: new vscode.ThemeIcon(mode === 'semantic' ? 'sparkle' : 'whole-word'),
+      iconPath: new vscode.ThemeIcon(mode === 'hybrid' ? 'sparkle' : 'whole-word'),
       tooltip:
-        mode === 'semantic'
-          ? 'Searching by meaning — switch to keyword search'
-          : 'Searching by keyword — switch to search by meaning',
+        mode === 'hybrid'
+          ? 'Searching by meaning and words — switch to exact keywords'
+          : 'Searching by exact keywords — switch to meaning and words',
+    });
+    const retiredButton = (): vscode.QuickInputButton => ({
+      iconPath: new vscode.ThemeIcon(includeRetired ? 'eye' : 'eye-closed'),
+      tooltip: includeRetired
+        ? 'Wrong and archived memories included — leave them out'
+        : 'Wrong and archived memories left out — include them',
     });
     const projectButton: vscode.QuickInputButton = {
       iconPath: new vscode.ThemeIcon('repo'),
@@ -82,13 +98,42 @@ export function register(ctx: Ctx, views: Views): void {
 
     const decorate = (): void => {
       const f = [
-        filters.projectId ? projectLabel(filters.projectId) : 'all projects',
+        filters.projectId === ALL_PROJECTS
+          ? 'all projects'
+          : filters.projectId
+            ? projectLabel(filters.projectId)
+            : "this workspace's projects",
         filters.sourceType ? SOURCE_LABEL[filters.sourceType] : 'all sources',
         TIME_RANGES.find((t) => t.days === filters.days)?.label.toLowerCase() ?? 'any time',
-      ].join(' · ');
-      qp.title = `Search Memories (${mode === 'semantic' ? 'by meaning' : 'keyword'}) — ${f}`;
-      qp.placeholder = mode === 'semantic' ? 'Describe what you are looking for' : 'Type words to find';
-      qp.buttons = [modeButton(), projectButton, sourceButton, timeButton];
+        includeRetired ? 'with wrong and archived' : '',
+      ]
+        .filter(Boolean)
+        .join(' · ');
+      qp.title = `Search Memories (${mode === 'hybrid' ? 'meaning and words' : 'exact keywords'}) — ${f}`;
+      qp.placeholder =
+        mode === 'hybrid' ? 'Describe what you are looking for (empty: the latest)' : 'Type words to find';
+      qp.buttons = [modeButton(), retiredButton(), projectButton, sourceButton, timeButton];
+    };
+
+    /** The newest memories of the scope (an empty box). */
+    const recent = async (scope: Omit<SearchParams, 'query' | 'mode'>): Promise<Memory[]> => {
+      const projects = scope.project_ids ?? (scope.project_id ? [scope.project_id] : [undefined]);
+      const pages = await Promise.all(
+        projects.map((project_id) =>
+          ctx.request(ListRequest, {
+            project_id,
+            include_global: false,
+            status: scope.status,
+            source_type: scope.source_type,
+            since: scope.since,
+            limit: RECENT,
+          }),
+        ),
+      );
+      return pages
+        .flatMap((p) => p.items)
+        .sort((a, b) => b.created_at.localeCompare(a.created_at))
+        .slice(0, RECENT);
     };
 
     let seq = 0;
@@ -97,50 +142,50 @@ export function register(ctx: Ctx, views: Views): void {
       const mine = ++seq;
       const query = qp.value.trim();
       if (timer) clearTimeout(timer);
-      if (!query) {
-        qp.items = [];
-        qp.busy = false;
-        return;
-      }
       qp.busy = true;
+      const scope = {
+        project_id: filters.projectId && filters.projectId !== ALL_PROJECTS ? filters.projectId : undefined,
+        project_ids: filters.projectId ? undefined : workspaceProjectIds(),
+        include_global: filters.projectId && filters.projectId !== ALL_PROJECTS ? true : undefined,
+        source_type: filters.sourceType,
+        since: filters.days ? daysAgoUtc(filters.days) : undefined,
+        status: includeRetired ? undefined : [...IN_USE],
+      };
       timer = setTimeout(
         () =>
           void (async () => {
             try {
-              const result = await ctx.request(SearchRequest, {
-                query,
-                mode,
-                limit: 50,
-                project_id: filters.projectId,
-                include_global: filters.projectId ? true : undefined,
-                source_type: filters.sourceType,
-                since: filters.days ? daysAgoUtc(filters.days) : undefined,
-              });
+              const result = query
+                ? await ctx.request(SearchRequest, { ...scope, query, mode, limit: 50 })
+                : { items: (await recent(scope)).map((memory) => ({ memory, score: undefined })) };
               if (mine !== seq) return;
-              qp.items = result.items.length
-                ? result.items.map(({ memory, score }) => ({
-                    label: shortText(memory.text, 110),
-                    description: `${projectLabel(memory.project_id)} · ${CATEGORY_LABEL[memory.category] ?? memory.category} · ${SOURCE_LABEL[memory.source_type] ?? memory.source_type}`,
-                    detail: `${mode === 'semantic' ? `similarity ${score.toFixed(2)} · ` : ''}${description(memory)}`,
-                    memory,
-                    alwaysShow: true,
-                  }))
+              const items: ResultPick[] = result.items.map(({ memory, score }) => ({
+                label: shortText(memory.text, 110),
+                description: `${projectLabel(memory.project_id)} · ${CATEGORY_LABEL[memory.category] ?? memory.category} · ${SOURCE_LABEL[memory.source_type] ?? memory.source_type}`,
+                detail: `${score !== undefined && mode === 'hybrid' ? `match ${Math.round(score * 100)}% · ` : ''}${description(memory)}`,
+                memory,
+                alwaysShow: true,
+              }));
+              qp.items = items.length
+                ? query
+                  ? items
+                  : [{ label: 'Latest memories', kind: vscode.QuickPickItemKind.Separator }, ...items]
                 : [
                     {
-                      label: 'No memories found',
-                      detail: 'Try other words, the other search mode, or wider filters.',
+                      label: query ? 'No memories found' : 'No memories yet',
+                      detail: query
+                        ? 'Try other words, wider filters, or the eye button to include wrong and archived ones.'
+                        : 'Remember a selection, or work in the terminal: Mnemo learns as you go.',
                       alwaysShow: true,
                     },
                   ];
             } catch (err) {
               if (mine !== seq) return;
-              ctx.log.warn(
-                `Search failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-              );
+              logFailure(ctx.log, `Search`, err);
               qp.items = [
                 {
                   label: '$(warning) Search failed',
-                  detail: `${describeError(err)}${mode === 'semantic' ? ' Keyword search works without the model: use the toggle button.' : ''}`,
+                  detail: `${describeError(err)}${mode === 'hybrid' ? ' Exact keyword search works without the model: use the first button.' : ''}`,
                   alwaysShow: true,
                 },
               ];
@@ -148,7 +193,7 @@ export function register(ctx: Ctx, views: Views): void {
               if (mine === seq) qp.busy = false;
             }
           })(),
-        mode === 'semantic' ? 350 : 150,
+        mode === 'hybrid' && query ? 300 : 150,
       );
     };
 
@@ -180,7 +225,12 @@ export function register(ctx: Ctx, views: Views): void {
         if (button === projectButton) {
           const choice = await subPick(
             [
-              { label: 'All projects', projectId: undefined as string | undefined },
+              { label: "This workspace's projects", projectId: undefined as string | undefined },
+              {
+                label: 'All projects',
+                description: 'also those not open here (never recalled here)',
+                projectId: ALL_PROJECTS as string | undefined,
+              },
               ...workspaceProjects().map((p) => ({
                 label: p.label,
                 description: p.projectId,
@@ -208,8 +258,10 @@ export function register(ctx: Ctx, views: Views): void {
             'Created when?',
           );
           if (choice) filters.days = choice.days;
+        } else if (button.tooltip === retiredButton().tooltip) {
+          includeRetired = !includeRetired;
         } else {
-          mode = mode === 'keyword' ? 'semantic' : 'keyword';
+          mode = mode === 'keyword' ? 'hybrid' : 'keyword';
         }
         decorate();
         search();

@@ -14,6 +14,8 @@ export const enum ContextValue {
   MemoryArchived = 'mnemo:memory:archived',
   ReviewItem = 'mnemo:review',
   LoadMore = 'mnemo:loadMore',
+  /** The "N hidden" row under a project (wrong, archived, superseded). */
+  Hidden = 'mnemo:hidden',
   Info = 'mnemo:info',
 }
 
@@ -22,6 +24,10 @@ export const enum ContextKey {
   /** 'starting' | 'running' | 'stopped' | 'failed' */
   SidecarState = 'mnemo.sidecarState',
   FilterActive = 'mnemo.filterActive',
+  /** 'grouped' | 'recent': which of the two tree modes the Memories view shows. */
+  TreeMode = 'mnemo.treeMode',
+  /** true while wrong, archived and superseded memories are listed. */
+  ShowHidden = 'mnemo.showHidden',
   /** true while capture is paused (capture/pause.ts). */
   CapturePaused = 'mnemo.capturePaused',
   /** 'ok' | 'warning' | 'error' from `mnemo/status` ('unknown' until the first one): the welcome views key off 'error'. */

@@ -9,7 +9,7 @@ import { GLOBAL_PROJECT, type MemoryStatus } from '../../sidecar/model';
 import { StatsRequest, type ProjectStats, type StatsResult } from '../../sidecar/protocol';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
-import { describeError } from '../errors';
+import { describeError, logFailure } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
 import { daysAgoUtc, formatLocal, formatUtc } from '../time';
 import type { TreeFilter } from './memoryTree';
@@ -111,9 +111,7 @@ export class Dashboard implements vscode.Disposable {
       this.lastStats = stats;
       if (this.panel === panel) panel.webview.html = this.html(panel.webview, stats, undefined);
     } catch (err) {
-      this.ctx.log.error(
-        `Dashboard stats failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-      );
+      logFailure(this.ctx.log, `Dashboard stats`, err);
       if (this.panel === panel) panel.webview.html = this.html(panel.webview, undefined, describeError(err));
     }
   }
@@ -197,10 +195,10 @@ for (const el of document.querySelectorAll('[data-project]')) {
     const meta = [
       `${stats.total} memories`,
       stats.queued ? `${stats.queued} captures queued` : '',
+      // What a person can read; the store's address is an internal (Show Output has it).
       `embedding ${esc(stats.embedding_model)} (${stats.embedding_ready ? 'ready' : 'not loaded yet'})`,
-      `Chroma ${esc(stats.chroma)}`,
-      stats.llm_tokens
-        ? `LLM ${stats.llm_tokens.extractions} extractions, ${stats.llm_tokens.prompt + stats.llm_tokens.completion} tokens`
+      config.llm.provider() !== 'off' && stats.llm_tokens?.extractions
+        ? `LLM extraction: ${stats.llm_tokens.extractions} sessions, ${stats.llm_tokens.prompt + stats.llm_tokens.completion} tokens`
         : '',
       (() => {
         const now = new Date().toISOString();

@@ -1,21 +1,29 @@
 /**
  * Read-only virtual documents under the `mnemo:` scheme:
  * - `mnemo:/audit/<name>.log?project=<id>&memory=<id>`: the audit log, times in the user's zone with UTC beside;
- * - `mnemo:/injection/<name>.md?q=<query>`: exactly the block an agent would receive for a query, with
- *   each memory's score and channel.
+ * - `mnemo:/injection/<name>.md?q=<query>`: Markdown (shown rendered) of what an agent would receive for a
+ *   query: the recalled memories, the near misses with why each was not recalled, the block itself;
+ * - `mnemo:/memory/<name>.txt?id=<id>`: a memory's details and the session turns it came from.
  * The content is computed from the URI, so a restored editor regenerates it.
  */
 import * as vscode from 'vscode';
 import type { Memory } from '../../sidecar/model';
-import { AuditListRequest, GetRequest, RecallRequest, type AuditEntry } from '../../sidecar/protocol';
+import {
+  AuditListRequest,
+  EvidenceRequest,
+  GetRequest,
+  RecallRequest,
+  type AuditEntry,
+} from '../../sidecar/protocol';
+import { resolveFileRef } from '../commands/fileRef';
 import { parseFileRef } from '../commands/sourceRef';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
-import { describeError } from '../errors';
+import { describeError, errorDetail, logFailure } from '../errors';
 import { projectLabel, workspaceProjectIds } from '../projects';
 import { formatLocalWithUtc, zoneName } from '../time';
-import { memoryDetail } from './memoryText';
-import { CATEGORY_LABEL, percent, shortText, SOURCE_LABEL } from './present';
+import { evidenceSection, MATCHED_TURN, memoryDetail, nearMissReason } from './memoryText';
+import { CATEGORY_LABEL, percent, shortText } from './present';
 
 export const DOC_SCHEME = 'mnemo';
 export const AUDIT_LIMIT = 1000;
@@ -51,14 +59,81 @@ export function injectionUri(query: string): vscode.Uri {
   });
 }
 
-export class MnemoDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+function isDetail(uri: vscode.Uri): boolean {
+  return uri.scheme === DOC_SCHEME && uri.path.startsWith('/memory/');
+}
+
+export class MnemoDocuments
+  implements vscode.TextDocumentContentProvider, vscode.DocumentLinkProvider, vscode.Disposable
+{
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
 
-  constructor(private readonly ctx: Ctx) {}
+  /** The memory each open detail document shows (its file links resolve against the memory's project). */
+  private readonly shown = new Map<string, Memory>();
+  private readonly highlight = vscode.window.createTextEditorDecorationType({
+    isWholeLine: true,
+    backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
+    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.findMatchForeground'),
+    overviewRulerLane: vscode.OverviewRulerLane.Center,
+  });
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(private readonly ctx: Ctx) {
+    const paint = () => {
+      for (const editor of vscode.window.visibleTextEditors) this.paint(editor);
+    };
+    this.subscriptions = [
+      this.highlight,
+      vscode.window.onDidChangeVisibleTextEditors(paint),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (isDetail(e.document.uri)) paint();
+      }),
+      vscode.workspace.onDidCloseTextDocument((d) => this.shown.delete(d.uri.toString())),
+      vscode.languages.registerDocumentLinkProvider({ scheme: DOC_SCHEME }, this),
+    ];
+  }
 
   dispose(): void {
     this.emitter.dispose();
+    for (const d of this.subscriptions) d.dispose();
+  }
+
+  /** Highlights the turns a memory came from (the lines marked ▶) in a visible detail editor. */
+  private paint(editor: vscode.TextEditor): void {
+    if (!isDetail(editor.document.uri)) return;
+    const ranges: vscode.Range[] = [];
+    for (let i = 0; i < editor.document.lineCount; i++) {
+      const line = editor.document.lineAt(i);
+      if (line.text.startsWith(`  ${MATCHED_TURN}`)) ranges.push(line.range);
+    }
+    editor.setDecorations(this.highlight, ranges);
+  }
+
+  /** In a detail document, each file source (`src/a.ts:12`) is a link to that line. */
+  async provideDocumentLinks(doc: vscode.TextDocument): Promise<vscode.DocumentLink[]> {
+    const memory = this.shown.get(doc.uri.toString());
+    if (!memory || !isDetail(doc.uri)) return [];
+    const links: vscode.DocumentLink[] = [];
+    for (let i = 0; i < doc.lineCount; i++) {
+      const text = doc.lineAt(i).text;
+      const m = /^( {2}(?:from )?)(\S+)/.exec(text);
+      if (!m) continue;
+      for (const ref of m[2].split(',')) {
+        const file = parseFileRef(ref);
+        if (!file) continue;
+        const uri = await resolveFileRef(memory, file.file);
+        if (!uri) continue;
+        const start = text.indexOf(ref);
+        const link = new vscode.DocumentLink(
+          new vscode.Range(i, start, i, start + ref.length),
+          uri.with({ fragment: `L${file.line + 1}` }),
+        );
+        link.tooltip = `Open ${file.file} at line ${file.line + 1}`;
+        links.push(link);
+      }
+    }
+    return links;
   }
 
   /** Regenerates the open Mnemo documents (memories changed, or a refresh was asked for). */
@@ -76,20 +151,29 @@ export class MnemoDocuments implements vscode.TextDocumentContentProvider, vscod
       }
       if (uri.path.startsWith('/memory/')) {
         const memory = await this.ctx.request(GetRequest, { id: q.get('id') ?? '' }, token);
-        return memoryDetail(memory, {
-          projectLabel,
-          timeZone: config.display.timeZone(),
-          isFileRef: (r) => parseFileRef(r) !== undefined,
-        });
+        this.shown.set(uri.toString(), memory);
+        const timeZone = config.display.timeZone();
+        const evidence = await this.ctx
+          .request(EvidenceRequest, { id: memory.id }, token)
+          .catch((err: unknown) => {
+            this.ctx.log.warn(`The source turns of ${memory.id} could not be read: ${errorDetail(err)}`);
+            return {
+              memory_id: memory.id,
+              sessions: [],
+              note: `The source turns could not be read: ${describeError(err)}`,
+            };
+          });
+        return (
+          memoryDetail(memory, { projectLabel, timeZone, isFileRef: (r) => parseFileRef(r) !== undefined }) +
+          evidenceSection(evidence, { timeZone })
+        );
       }
       if (uri.path.startsWith('/injection/')) {
         return await this.injection(q.get('q') ?? '', token);
       }
       return `Unknown Mnemo document: ${uri.toString()}\n`;
     } catch (err) {
-      this.ctx.log.error(
-        `Rendering ${uri.toString()} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-      );
+      logFailure(this.ctx.log, `Rendering ${uri.toString()}`, err);
       return `${describeError(err)}\n`;
     }
   }
@@ -119,58 +203,84 @@ export class MnemoDocuments implements vscode.TextDocumentContentProvider, vscod
     return [...header, ...entries.map(formatAuditEntry), ''].join('\n');
   }
 
+  /** Markdown, shown rendered (markdown.showPreview): what is recalled, what is not and why, the block itself. */
   private async injection(query: string, token: vscode.CancellationToken): Promise<string> {
     if (!query.trim()) return 'Give a query to preview ("Mnemo: Preview Injection").\n';
+    const topK = config.recall.topK();
+    const minConfidence = config.recall.minConfidence();
+    const tokenBudget = config.recall.tokenBudget();
     const result = await this.ctx.request(
       RecallRequest,
       {
         query,
         project_ids: workspaceProjectIds(),
-        top_k: config.recall.topK(),
-        min_confidence: config.recall.minConfidence(),
-        token_budget: config.recall.tokenBudget(),
+        top_k: topK,
+        min_confidence: minConfidence,
+        token_budget: tokenBudget,
         // A preview must not count as a use (it would change ranking and decay).
         mark_used: false,
+        explain: true,
       },
       token,
     );
+    const cell = (text: string) => md(text).replace(/\|/g, '\\|');
+    const projects = [...workspaceProjectIds().map(projectLabel), 'Global'].join(', ');
     const lines = [
-      `# Mnemo injection preview`,
+      `# What an agent would receive`,
       '',
-      `Query: \`${query.replace(/`/g, "'")}\``,
+      `**Query:** ${md(query)}`,
       '',
-      `Projects: ${[...workspaceProjectIds(), 'global'].join(', ')} · top_k ${config.recall.topK()} · min confidence ${config.recall.minConfidence()} · budget ${config.recall.tokenBudget()} tokens`,
+      `Searched ${md(projects)}: up to ${topK} memories above ${percent(minConfidence)} confidence, within ${tokenBudget} tokens.`,
       '',
-      `## Recalled memories (${result.items.length})`,
+      `## Recalled (${result.items.length})`,
       '',
     ];
     if (result.items.length === 0) {
-      lines.push('Nothing recalled above the confidence threshold: the agent receives no Mnemo block.', '');
+      lines.push('Nothing recalled: the agent receives no Mnemo block for this query.', '');
     } else {
-      lines.push(
-        '| # | score | channel | confidence | category | source | project | memory |',
-        '|---|---|---|---|---|---|---|---|',
-      );
+      lines.push('| # | Memory | Category | Project | Confidence | Match |', '|---:|---|---|---|---:|---|');
       result.items.forEach((it, i) => {
         const m = it.memory;
+        const match = `${it.channels.map((c) => CHANNEL_WORD[c]).join(' + ')} ${it.score.toFixed(2)}`;
+        const category =
+          it.kind === 'evidence' ? 'a past turn (evidence)' : (CATEGORY_LABEL[m.category] ?? m.category);
         lines.push(
-          `| ${i + 1} | ${it.score.toFixed(3)} | ${it.channel} | ${percent(m.confidence_score)} | ${CATEGORY_LABEL[m.category] ?? m.category} | ${SOURCE_LABEL[m.source_type] ?? m.source_type} | ${projectLabel(m.project_id)} | ${shortText(m.text, 80).replace(/\|/g, '\\|')} (${m.id}) |`,
+          `| ${i + 1} | ${cell(shortText(m.text, 140))} | ${cell(category)} | ${cell(projectLabel(m.project_id))} | ${it.kind === 'evidence' ? '—' : percent(m.confidence_score)} | ${match} |`,
         );
       });
       lines.push('');
     }
+    const misses = result.near_misses ?? [];
+    lines.push(`## Not recalled (${misses.length} near misses)`, '');
+    if (misses.length === 0) lines.push('No other memory is close to this query.', '');
+    else {
+      lines.push('| Memory | Similarity | Not recalled because |', '|---|---:|---|');
+      for (const n of misses)
+        lines.push(
+          `| ${cell(shortText(n.memory.text, 120))} | ${n.score.toFixed(2)} | ${cell(nearMissReason(n, { topK, minConfidence, tokenBudget, projectLabel }))} |`,
+        );
+      lines.push('');
+    }
     lines.push(
-      `## Block the agent receives (${result.tokens} tokens)`,
+      `## The block (${result.tokens} tokens)`,
       '',
-      'Everything between the fences, verbatim:',
+      "Exactly what is added to the agent's context:",
       '',
       '`````text',
-      result.block,
+      result.block || '(empty)',
       '`````',
       '',
     );
     return lines.join('\n');
   }
+}
+
+/** How a recalled item was found, in words. */
+const CHANNEL_WORD: Record<string, string> = { vector: 'meaning', lexical: 'words', rule: 'shared names' };
+
+/** Text safe inside Markdown (no emphasis, links or HTML from a memory's text). */
+function md(text: string): string {
+  return text.replace(/[\\`*_{}[\]<>#]/g, '\\$&');
 }
 
 export function formatAuditEntry(e: AuditEntry): string {

@@ -13,7 +13,7 @@ import { currentUser } from '../client';
 import { editPatch, formValues, savedMessage, validateEdit, type EditValues } from '../commands/editPatch';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
-import { describeError } from '../errors';
+import { describeError, logFailure } from '../errors';
 import { projectLabel } from '../projects';
 import { CATEGORY_DETAIL, CATEGORY_LABEL, shortText, SOURCE_LABEL, STATUS_LABEL } from './memoryText';
 import { formatLocal, formatUtc } from '../time';
@@ -116,9 +116,7 @@ export class EditForms implements vscode.Disposable {
       form.resolve(updated);
       form.panel.dispose();
     } catch (err) {
-      this.ctx.log.error(
-        `Saving the memory failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-      );
+      logFailure(this.ctx.log, `Saving the memory`, err);
       void form.panel.webview.postMessage({ type: 'error', message: describeError(err) });
     }
   }

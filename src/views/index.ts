@@ -16,7 +16,7 @@ import { Dashboard } from './dashboard';
 import { DailyDigest } from './digest';
 import { DOC_SCHEME, MnemoDocuments } from './documents';
 import { EditForms } from './editForm';
-import { MemoryTreeProvider, type TreeFilter, type TreeNode } from './memoryTree';
+import { MemoryTreeProvider, SORT_LABEL, type TreeFilter, type TreeNode } from './memoryTree';
 import { checkNotices } from './notices';
 import { MemoryDecorations } from './present';
 import { ReviewTreeProvider, type ReviewNode } from './reviewTree';
@@ -46,13 +46,13 @@ export interface Views {
   setFilter(filter: TreeFilter | undefined): void;
   /** Shows a memory in the Memories tree: focus the view, pin the memory into its subtree, reveal. */
   reveal(memory: Memory): Promise<void>;
-  /** The memories selected in the Memories and Review views. */
-  selectedMemories(): Memory[];
+  /** The memories selected in the Memories and Review views (or in the one view given). */
+  selectedMemories(viewId?: string): Memory[];
 }
 
 export function createViews(ctx: Ctx, pause: CapturePause): Views {
   const counts = new WorkspaceCounts(ctx);
-  const memories = new MemoryTreeProvider(ctx, counts);
+  const memories = new MemoryTreeProvider(ctx, counts, ctx.extension.workspaceState);
   const memoriesView = vscode.window.createTreeView(ViewId.memories, {
     treeDataProvider: memories,
     showCollapseAll: true,
@@ -94,6 +94,26 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
     timer ??= setTimeout(reload, COALESCE_MS);
   };
 
+  /** The view's description and context keys follow the tree's mode, order and filter. */
+  function showOptions(): void {
+    const { mode, sort, showHidden } = memories.options;
+    const filter = memories.filter;
+    memoriesView.description =
+      [
+        mode === 'recent' ? 'Recent' : '',
+        sort === 'newest' ? '' : SORT_LABEL[sort],
+        filter ? `Filter: ${filter.label}` : '',
+        showHidden && !filter?.status ? 'with wrong and archived' : '',
+      ]
+        .filter(Boolean)
+        .join(' · ') || undefined;
+    const set = (key: ContextKey, value: unknown) =>
+      void vscode.commands.executeCommand(BuiltinCommand.setContext, key, value);
+    set(ContextKey.FilterActive, filter !== undefined);
+    set(ContextKey.TreeMode, mode);
+    set(ContextKey.ShowHidden, showHidden);
+  }
+
   const reveal = async (memory: Memory): Promise<void> => {
     await vscode.commands.executeCommand(BuiltinCommand.focusMemories);
     const node = memories.nodeForMemory(memory);
@@ -107,10 +127,11 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
     }
   };
 
-  const selectedMemories = (): Memory[] =>
-    [...memoriesView.selection, ...reviewView.selection].flatMap((n) =>
-      n.kind === 'memory' || n.kind === 'review' ? [n.memory] : [],
-    );
+  const selectedMemories = (viewId?: string): Memory[] =>
+    [
+      ...(viewId === undefined || viewId === ViewId.memories ? memoriesView.selection : []),
+      ...(viewId === undefined || viewId === ViewId.review ? reviewView.selection : []),
+    ].flatMap((n) => (n.kind === 'memory' || n.kind === 'review' ? [n.memory] : []));
 
   ctx.pushExtension(
     counts,
@@ -133,14 +154,8 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
     })(),
     vscode.window.registerFileDecorationProvider(new MemoryDecorations()),
     vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, documents),
-    memories.onDidChangeFilter((filter) => {
-      memoriesView.description = filter ? `Filter: ${filter.label}` : undefined;
-      void vscode.commands.executeCommand(
-        BuiltinCommand.setContext,
-        ContextKey.FilterActive,
-        filter !== undefined,
-      );
-    }),
+    memories.onDidChangeFilter(() => showOptions()),
+    memories.onDidChangeOptions(() => showOptions()),
     counts.onDidChange((c) => {
       // The badge and the status bar show the same number: pending memories of the workspace's projects.
       const n = c?.pending ?? 0;
@@ -167,7 +182,7 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
       if (e.affectsConfiguration('mnemo.display.timeZone')) onChange({});
     }),
   );
-  void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.FilterActive, false);
+  showOptions();
   void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.StoreHealth, 'unknown');
 
   return {

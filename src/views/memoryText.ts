@@ -4,6 +4,7 @@
  * Markdown); unit-tested in test/unit/memoryText.test.ts.
  */
 import type { Category, Memory, MemoryStatus, SourceType } from '../../sidecar/model';
+import type { EvidenceResult, NearMiss } from '../../sidecar/protocol';
 import { formatLocal, formatUtc, relativeAge } from '../time';
 import { explainReason } from './reasons';
 
@@ -149,11 +150,13 @@ export function describeSourceRef(ref: string, isFile: boolean): string {
   const kind = /^([\w-]+):/.exec(ref)?.[1];
   switch (kind) {
     case 'msg':
-      return 'a message of the conversation or terminal session it was learned from (the session itself is not kept)';
+      return 'a message of the conversation or terminal session it was learned from (below, when kept)';
     case 'terminal':
       return 'the terminal it was captured in';
     case 'cwd':
       return 'the folder the commands ran in';
+    case 'file':
+      return 'the file it was imported from';
     case 'chat':
       return 'a conversation with @mnemo';
     case 'chat-export':
@@ -219,6 +222,68 @@ export function memoryDetail(m: Memory, c: TooltipContext & { isFileRef: (ref: s
   if (m.source_ref.length === 0) lines.push('  none recorded');
   const refWidth = Math.min(48, Math.max(...m.source_ref.map((r) => r.length), 0) + 2);
   for (const ref of m.source_ref)
-    lines.push(`  ${ref.padEnd(refWidth)}${describeSourceRef(ref, c.isFileRef(ref))}`);
+    lines.push(
+      `  ${ref.length + 2 > refWidth ? `${ref}  ` : ref.padEnd(refWidth)}${describeSourceRef(ref, c.isFileRef(ref))}`,
+    );
   return `${lines.join('\n')}\n`;
+}
+
+/** Marks a turn the memory came from in the detail view (documents.ts highlights these lines). */
+export const MATCHED_TURN = '▶';
+
+/**
+ * "Where it came from": each session the memory was learned from, its turns with time and speaker, the
+ * memory's own turns marked with {@link MATCHED_TURN}; or the evidence's note when there is none.
+ */
+export function evidenceSection(ev: EvidenceResult, c: { timeZone: string | undefined }): string {
+  const lines = ['', 'Where it came from'];
+  if (ev.sessions.length === 0) {
+    lines.push(`  ${ev.note ?? 'No session recorded.'}`);
+    return `${lines.join('\n')}\n`;
+  }
+  for (const s of ev.sessions) {
+    const kind = s.source_type === 'terminal' ? 'Terminal session' : 'Conversation';
+    const first = s.turns[0]?.episode.occurred_at;
+    const shown =
+      s.turns.length < s.total_turns
+        ? `${s.turns.length} of ${s.total_turns} turns`
+        : `${s.total_turns} turns`;
+    lines.push(
+      '',
+      `  ${kind} ${s.session_id} · ${SOURCE_LABEL[s.source_type] ?? s.source_type} · ${formatLocal(first, c.timeZone)} · ${shown}`,
+    );
+    if (s.source_ref.length) lines.push(`  from ${s.source_ref.join(', ')}`);
+    const width = Math.min(16, Math.max(...s.turns.map((t) => t.episode.speaker.length), 4));
+    for (const t of s.turns) {
+      const head = `${t.matched ? MATCHED_TURN : ' '} ${formatLocal(t.episode.occurred_at, c.timeZone)}  ${t.episode.speaker.slice(0, width).padEnd(width)}  `;
+      const [one, ...rest] = t.episode.text.replace(/\r/g, '').split('\n');
+      lines.push(`  ${head}${one}`);
+      for (const more of rest)
+        lines.push(`  ${t.matched ? MATCHED_TURN : ' '}${' '.repeat(head.length - 1)}${more}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Why a memory near the query was not recalled, in words (Preview Injection). */
+export function nearMissReason(
+  n: NearMiss,
+  c: { topK: number; minConfidence: number; tokenBudget: number; projectLabel: (id: string) => string },
+): string {
+  switch (n.reason) {
+    case 'other_project':
+      return `it belongs to ${c.projectLabel(n.memory.project_id)}, a project not open in this workspace (promote it to Global to share it)`;
+    case 'not_recallable':
+      return n.memory.status === 'pending'
+        ? 'it is pending review: it is recalled once confirmed'
+        : `it is ${STATUS_LABEL[n.memory.status] ?? n.memory.status}: such memories are never recalled`;
+    case 'low_confidence':
+      return `its confidence ${percent(n.memory.confidence_score)} is at or under the minimum ${percent(c.minConfidence)}`;
+    case 'below_cut':
+      return 'it is much less similar than the best match (under the relative cut)';
+    case 'beyond_top_k':
+      return `more relevant memories filled the ${c.topK} places (mnemo.recall.topK)`;
+    case 'over_budget':
+      return `it did not fit the token budget of ${c.tokenBudget} (mnemo.recall.tokenBudget)`;
+  }
 }

@@ -1,6 +1,9 @@
 /**
  * `mnemo.views.memories`: project (one per workspace folder, plus Global, then "Other projects" holding
- * the store's other projects) > category > source type > memory. The numbers come from one
+ * the store's other projects) > category > source type > memory ("grouped"), or project > memory
+ * ("recent", one flat list in the chosen order). Wrong, archived and superseded memories are hidden unless
+ * asked for; a "N hidden" row under each project says how many and shows them. The mode, the order, the
+ * filter and whether hidden ones show are remembered per workspace (workspaceState). The numbers come from one
  * `mnemo/memory/counts` per project; memories load lazily with `mnemo/memory/list` (paged). A change
  * (views/index.ts, the one reload path) refreshes only the subtrees of the projects it names. Node objects are kept in a registry so that the same id
  * is always the same object (needed by onDidChangeTreeData(element) and TreeView.reveal).
@@ -17,7 +20,9 @@ import {
 } from '../../sidecar/model';
 import { CountsRequest, ListRequest, type ListParams } from '../../sidecar/protocol';
 import type { Ctx } from '../ctx';
+import { logFailure } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
+import { daysAgoUtc } from '../time';
 import { ContextValue } from './contextValues';
 import { treeCounts, type TreeCounts } from './counts';
 import type { WorkspaceCounts } from './workspaceCounts';
@@ -36,20 +41,64 @@ import {
 } from './present';
 import { Command } from '../commandIds';
 
-export const PAGE_SIZE = 50;
-/** Statuses the tree lists unless a filter says otherwise (archived memories are out of sight). */
-export const TREE_STATUSES: MemoryStatus[] = ['active', 'pending', 'confirmed', 'wrong'];
+/** The hidden statuses in words, for the "N hidden" row. */
+const HIDDEN_WORD: Partial<Record<MemoryStatus, string>> = {
+  wrong: 'wrong',
+  archived: 'archived',
+  superseded: 'superseded',
+};
 
-/** A filter set from the dashboard (clicking a number) and cleared with "Mnemo: Clear Filter". */
+export const PAGE_SIZE = 50;
+/** Statuses the tree lists unless a filter or "Show Hidden" says otherwise. */
+export const TREE_STATUSES: MemoryStatus[] = ['active', 'pending', 'confirmed'];
+/** Kept for history, never recalled: out of sight by default, counted in the "N hidden" row. */
+export const HIDDEN_STATUSES: MemoryStatus[] = ['wrong', 'archived', 'superseded'];
+export const ALL_STATUSES: MemoryStatus[] = [...TREE_STATUSES, ...HIDDEN_STATUSES];
+
+/** A filter set from the view title ("Filter…") or the dashboard (clicking a number); "Clear Filter" clears it. */
 export interface TreeFilter {
   /** Shown in the view's description, e.g. "pending in acme/api". */
   label: string;
   projectId?: string;
   /** UTC ISO lower bound on created_at. */
   since?: string;
+  /** Created in the last this many days (counted from now at every load, so a remembered filter stays true). */
+  days?: number;
   isActionable?: boolean;
   status?: MemoryStatus[];
+  category?: Category;
+  sourceType?: SourceType;
   maxConfidence?: number;
+  minConfidence?: number;
+}
+
+export type TreeMode = 'grouped' | 'recent';
+export type TreeSort = NonNullable<ListParams['sort']>;
+
+/** How the tree lists memories (view title: Recent / Grouped, Sort…, Show / Hide Wrong and Archived). */
+export interface TreeOptions {
+  mode: TreeMode;
+  sort: TreeSort;
+  /** Also list wrong, archived and superseded memories. */
+  showHidden: boolean;
+}
+
+/** The orders in words (the Sort picker and the view's description). */
+export const SORT_LABEL: Record<TreeSort, string> = {
+  newest: 'newest first',
+  oldest: 'oldest first',
+  confidence: 'highest confidence first',
+  used: 'most used first',
+};
+
+export const DEFAULT_OPTIONS: TreeOptions = { mode: 'grouped', sort: 'newest', showHidden: false };
+const OPTIONS_KEY = 'mnemo.tree.options';
+const FILTER_KEY = 'mnemo.tree.filter';
+
+/** Where the tree keeps its options (the workspace's Memento; a Map in tests). */
+export interface OptionStore {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void>;
 }
 
 export interface ProjectNode {
@@ -78,16 +127,25 @@ export interface SourceNode {
   sourceType: SourceType;
   total: number;
 }
+/** What a page of memories hangs under: a source node (grouped) or the project itself (recent). */
+export type ListNode = SourceNode | ProjectNode;
 export interface MemoryNode {
   kind: 'memory';
   id: string;
-  parent: SourceNode;
+  parent: ListNode;
   memory: Memory;
 }
 export interface MoreNode {
   kind: 'more';
   id: string;
-  parent: SourceNode;
+  parent: ListNode;
+}
+/** "3 hidden: 2 wrong, 1 archived" under a project: clicking shows them. */
+export interface HiddenNode {
+  kind: 'hidden';
+  id: string;
+  parent: ProjectNode;
+  byStatus: [MemoryStatus, number][];
 }
 export interface InfoNode {
   kind: 'info';
@@ -103,6 +161,7 @@ export type TreeNode =
   | SourceNode
   | MemoryNode
   | MoreNode
+  | HiddenNode
   | InfoNode;
 
 interface Page {
@@ -120,14 +179,17 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly filterEmitter = new vscode.EventEmitter<TreeFilter | undefined>();
   readonly onDidChangeFilter = this.filterEmitter.event;
+  private readonly optionsEmitter = new vscode.EventEmitter<TreeOptions>();
+  readonly onDidChangeOptions = this.optionsEmitter.event;
 
   private readonly registry = new Map<string, TreeNode>();
   private readonly childCache = new Map<string, TreeNode[]>();
   private readonly pages = new Map<string, Page>();
   private readonly extraProjects = new Set<string>();
   /** One `mnemo/memory/counts` per project (under the filter), shared by its category and source nodes. */
-  private readonly counts = new Map<string, Promise<TreeCounts>>();
+  private readonly counts = new Map<string, Promise<TreeCounts & { hidden: [MemoryStatus, number][] }>>();
   private _filter: TreeFilter | undefined;
+  private _options: TreeOptions;
   /** Bumped on every refresh; a load that started before a refresh does not write stale results. */
   private generation = 0;
 
@@ -137,7 +199,10 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   constructor(
     private readonly ctx: Ctx,
     private readonly scope: WorkspaceCounts,
+    private readonly state?: OptionStore,
   ) {
+    this._options = { ...DEFAULT_OPTIONS, ...(state?.get<Partial<TreeOptions>>(OPTIONS_KEY) ?? {}) };
+    this._filter = state?.get<TreeFilter>(FILTER_KEY) ?? undefined;
     // The "Other projects" node appears, disappears or changes its list when the store's other projects do.
     this.subscription = scope.onDidChange((c) => {
       const signature = (c?.others ?? []).map((p) => `${p.projectId}:${p.memories}`).join(',');
@@ -153,14 +218,28 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     this.subscription.dispose();
     this.emitter.dispose();
     this.filterEmitter.dispose();
+    this.optionsEmitter.dispose();
   }
 
   get filter(): TreeFilter | undefined {
     return this._filter;
   }
 
+  get options(): TreeOptions {
+    return this._options;
+  }
+
+  /** Changes the mode, order or hidden-rows option (remembered for the workspace) and reloads. */
+  setOptions(change: Partial<TreeOptions>): void {
+    this._options = { ...this._options, ...change };
+    void this.state?.update(OPTIONS_KEY, this._options);
+    this.optionsEmitter.fire(this._options);
+    this.refreshAll();
+  }
+
   setFilter(filter: TreeFilter | undefined): void {
     this._filter = filter;
+    void this.state?.update(FILTER_KEY, filter);
     if (filter?.projectId && !workspaceProjects().some((p) => p.projectId === filter.projectId))
       this.extraProjects.add(filter.projectId);
     this.filterEmitter.fire(filter);
@@ -194,7 +273,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         if (key === node.id || key.slice(2).startsWith(prefix)) this.childCache.delete(key);
       }
       for (const key of [...this.pages.keys()]) {
-        if (key.slice(2).startsWith(prefix)) this.pages.delete(key);
+        if (key === node.id || key.slice(2).startsWith(prefix)) this.pages.delete(key);
       }
       this.emitter.fire(node);
     }
@@ -276,12 +355,35 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         const m = node.memory;
         const item = new vscode.TreeItem(shortText(m.text), vscode.TreeItemCollapsibleState.None);
         item.id = node.id;
-        item.description = description(m);
+        // Flat list: the category goes to the description (its icon shows it too).
+        item.description =
+          node.parent.kind === 'project'
+            ? `${CATEGORY_LABEL[m.category] ?? m.category} · ${description(m)}`
+            : description(m);
         item.tooltip = tooltip(m);
         item.iconPath = icon(m);
         item.resourceUri = decorationUri(m);
         item.contextValue = STATUS_CONTEXT[m.status] ?? ContextValue.MemoryActive;
         item.accessibilityInformation = { label: accessibilityLabel(m), role: 'treeitem' };
+        // Click or Enter: the memory's details (text, fields in words, the conversation it came from).
+        item.command = {
+          command: Command.showMemory,
+          title: 'Show Memory Details',
+          arguments: [node, undefined, { preserveFocus: true }],
+        };
+        return item;
+      }
+      case 'hidden': {
+        const n = node.byStatus.reduce((sum, [, c]) => sum + c, 0);
+        const parts = node.byStatus.map(([status, c]) => `${c} ${HIDDEN_WORD[status] ?? status}`).join(', ');
+        const item = new vscode.TreeItem(`${n} hidden`, vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.description = `${parts} — show`;
+        item.tooltip = `${parts}: kept for the record and never recalled. Click to list them ("Hide Wrong and Archived" in the view's menu hides them again).`;
+        item.iconPath = new vscode.ThemeIcon('eye-closed');
+        item.contextValue = ContextValue.Hidden;
+        item.command = { command: Command.showHiddenMemories, title: 'Show Wrong and Archived' };
+        item.accessibilityInformation = { label: `${n} hidden memories: ${parts}. Activate to show them.` };
         return item;
       }
       case 'more': {
@@ -311,6 +413,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
+    if (node.kind === 'hidden') return node.parent;
     return node.kind === 'others' ? undefined : node.parent;
   }
 
@@ -325,9 +428,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     try {
       children = await this.loadChildren(node);
     } catch (err) {
-      this.ctx.log.error(
-        `Loading memories failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-      );
+      logFailure(this.ctx.log, `Loading memories`, err);
       return [
         this.info(
           node?.kind === 'project' ? node : undefined,
@@ -349,7 +450,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       case 'others':
         return this.otherProjectNodes();
       case 'project':
-        return this.categoryNodes(node);
+        return this._options.mode === 'recent' ? this.recentNodes(node) : this.categoryNodes(node);
       case 'category':
         return this.sourceNodes(node);
       case 'source':
@@ -394,27 +495,48 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     return this.intern<OthersNode>(OTHERS_ID, () => ({ kind: 'others', id: OTHERS_ID }));
   }
 
+  /** The statuses listed: the filter's, else the default ones (plus the hidden ones when shown). */
+  private statuses(): MemoryStatus[] {
+    return this._filter?.status ?? (this._options.showHidden ? ALL_STATUSES : TREE_STATUSES);
+  }
+
   private baseParams(projectId: string): ListParams {
     const f = this._filter;
     return {
       project_id: projectId,
       include_global: false,
-      status: f?.status ?? TREE_STATUSES,
-      since: f?.since,
+      status: this.statuses(),
+      category: f?.category,
+      source_type: f?.sourceType,
+      since: f?.since ?? (f?.days ? daysAgoUtc(f.days) : undefined),
       is_actionable: f?.isActionable,
       max_confidence: f?.maxConfidence,
+      min_confidence: f?.minConfidence,
+      sort: this._options.sort,
     };
   }
 
-  /** The project's numbers under the filter: one counts request, reused by every node below the project. */
-  private projectCounts(projectId: string): Promise<TreeCounts> {
+  /**
+   * The project's numbers under the filter: one counts request (over every status, so the hidden ones are
+   * counted too), reused by every node below the project.
+   */
+  private projectCounts(projectId: string): Promise<TreeCounts & { hidden: [MemoryStatus, number][] }> {
     let counts = this.counts.get(projectId);
     if (!counts) {
-      const { status, ...filter } = this.baseParams(projectId);
-      const statuses = status ?? TREE_STATUSES;
-      counts = this.ctx
-        .request(CountsRequest, { ...filter, status: statuses })
-        .then((r) => treeCounts(r.groups, statuses));
+      const { status: _status, sort: _sort, ...filter } = this.baseParams(projectId);
+      const statuses = this.statuses();
+      const explicit = this._filter?.status !== undefined;
+      counts = this.ctx.request(CountsRequest, { ...filter, status: ALL_STATUSES }).then((r) => ({
+        ...treeCounts(r.groups, statuses),
+        hidden: explicit
+          ? []
+          : HIDDEN_STATUSES.filter((st) => !statuses.includes(st))
+              .map((st): [MemoryStatus, number] => [
+                st,
+                r.groups.filter((g) => g.status === st).reduce((n, g) => n + g.count, 0),
+              ])
+              .filter(([, n]) => n > 0),
+      }));
       const mine = counts;
       counts.catch(() => {
         if (this.counts.get(projectId) === mine) this.counts.delete(projectId);
@@ -435,7 +557,9 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       node.total = totals[i];
       nodes.push(node);
     });
+    const hidden = this.hiddenNode(project, counts.hidden);
     if (nodes.length === 0) {
+      if (hidden) return [hidden];
       const message = this._filter
         ? 'No memories match the filter.'
         : project.projectId === GLOBAL_PROJECT
@@ -453,7 +577,34 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         ),
       ];
     }
+    if (hidden) nodes.push(hidden);
     return nodes;
+  }
+
+  /** Recent mode: the project's memories in one list (the chosen order, paged), then the hidden row. */
+  private async recentNodes(project: ProjectNode): Promise<TreeNode[]> {
+    const counts = await this.projectCounts(project.projectId);
+    const nodes = await this.memoryNodes(project);
+    const hidden = this.hiddenNode(project, counts.hidden);
+    if (nodes.length === 0 && !hidden) {
+      return [
+        this.info(
+          project,
+          this._filter ? 'No memories match the filter.' : 'No memories yet.',
+          this._filter ? { command: Command.clearFilter, title: 'Clear Filter' } : undefined,
+        ),
+      ];
+    }
+    return hidden ? [...nodes, hidden] : nodes;
+  }
+
+  private hiddenNode(project: ProjectNode, byStatus: [MemoryStatus, number][]): HiddenNode | undefined {
+    if (byStatus.length === 0) return undefined;
+    const id = `h${SEP}${project.projectId}`;
+    const node = this.intern<HiddenNode>(id, () => ({ kind: 'hidden', id, parent: project, byStatus }));
+    node.byStatus = byStatus;
+    node.parent = project;
+    return node;
   }
 
   private async sourceNodes(category: CategoryNode): Promise<TreeNode[]> {
@@ -470,7 +621,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     return nodes;
   }
 
-  private async memoryNodes(source: SourceNode): Promise<TreeNode[]> {
+  private async memoryNodes(source: ListNode): Promise<TreeNode[]> {
     let page = this.pages.get(source.id);
     if (!page || page.items.length === 0) {
       const pinned = page?.pinned ?? [];
@@ -480,19 +631,22 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     return this.pageNodes(source, page);
   }
 
-  private async fetchPage(source: SourceNode, offset: number): Promise<{ items: Memory[]; total: number }> {
-    const project = source.parent.parent.projectId;
+  private async fetchPage(source: ListNode, offset: number): Promise<{ items: Memory[]; total: number }> {
+    const base = this.baseParams(
+      source.kind === 'project' ? source.projectId : source.parent.parent.projectId,
+    );
     const r = await this.ctx.request(ListRequest, {
-      ...this.baseParams(project),
-      category: source.parent.category,
-      source_type: source.sourceType,
+      ...base,
+      ...(source.kind === 'source'
+        ? { category: source.parent.category, source_type: source.sourceType }
+        : {}),
       limit: PAGE_SIZE,
       offset,
     });
     return { items: r.items, total: r.total };
   }
 
-  private pageNodes(source: SourceNode, page: Page): TreeNode[] {
+  private pageNodes(source: ListNode, page: Page): TreeNode[] {
     const seen = new Set(page.items.map((m) => m.id));
     const all = [...page.items, ...page.pinned.filter((m) => !seen.has(m.id))];
     const nodes: TreeNode[] = all.map((m) => this.memoryNode(source, m));
@@ -501,7 +655,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   /** Loads the next page of a source node (the "Load more…" item). */
-  async loadMore(node: MoreNode | SourceNode): Promise<void> {
+  async loadMore(node: MoreNode | ListNode): Promise<void> {
     const source = node.kind === 'more' ? node.parent : node;
     const page = this.pages.get(source.id);
     if (!page) {
@@ -520,13 +674,16 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   private matchesFilter(m: Memory): boolean {
     const f = this._filter;
-    if (!f) return TREE_STATUSES.includes(m.status);
+    if (!this.statuses().includes(m.status)) return false;
+    if (!f) return true;
     if (f.projectId && f.projectId !== m.project_id) return false;
-    if (f.status && !f.status.includes(m.status)) return false;
-    if (!f.status && !TREE_STATUSES.includes(m.status)) return false;
+    if (f.category && f.category !== m.category) return false;
+    if (f.sourceType && f.sourceType !== m.source_type) return false;
     if (f.isActionable !== undefined && f.isActionable !== m.is_actionable) return false;
     if (f.since && m.created_at < f.since) return false;
+    if (f.days && m.created_at < daysAgoUtc(f.days)) return false;
     if (f.maxConfidence !== undefined && !(m.confidence_score < f.maxConfidence)) return false;
+    if (f.minConfidence !== undefined && !(m.confidence_score > f.minConfidence)) return false;
     return true;
   }
 
@@ -536,6 +693,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
    */
   nodeForMemory(memory: Memory): MemoryNode {
     if (this._filter && !this.matchesFilter(memory)) this.setFilter(undefined);
+    if (!this.matchesFilter(memory)) this.setOptions({ showHidden: true });
     const projectId = memory.project_id;
     const inWorkspace = workspaceProjects().some((p) => p.projectId === projectId);
     const project = this.projectNode(projectId);
@@ -550,7 +708,8 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       }
     }
     const category = this.categoryNode(project, memory.category);
-    const source = this.sourceNode(category, memory.source_type);
+    const source: ListNode =
+      this._options.mode === 'recent' ? project : this.sourceNode(category, memory.source_type);
     let page = this.pages.get(source.id);
     if (!page) {
       page = { items: [], total: 0, pinned: [] };
@@ -628,7 +787,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     }));
   }
 
-  private memoryNode(source: SourceNode, memory: Memory): MemoryNode {
+  private memoryNode(source: ListNode, memory: Memory): MemoryNode {
     const id = this.memoryKey(memory.id);
     const node = this.registry.get(id);
     if (node?.kind === 'memory' && node.parent === source) {
@@ -640,7 +799,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     return fresh;
   }
 
-  private moreNode(source: SourceNode): MoreNode {
+  private moreNode(source: ListNode): MoreNode {
     const id = `more${SEP}${source.id}`;
     let node = this.registry.get(id);
     if (!node) {

@@ -69,28 +69,22 @@ export function decorationUri(m: Memory): vscode.Uri {
   return vscode.Uri.from({ scheme: DECORATION_SCHEME, path: `/${m.id}`, query: flags });
 }
 
-/** Badges for actionable (A), pending (P), low confidence (L) and wrong (W) memories. */
+/**
+ * Colours the label of wrong (error), pending (warning) and low-confidence (dimmed) memories. No letter
+ * badges: what a mark means is said in words in the description, the tooltip and the screen-reader label.
+ */
 export class MemoryDecorations implements vscode.FileDecorationProvider {
   provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
     if (uri.scheme !== DECORATION_SCHEME) return undefined;
     const f = uri.query;
-    if (f.includes('w'))
-      return new vscode.FileDecoration('W', 'Marked wrong', new vscode.ThemeColor('errorForeground'));
-    const badge =
-      `${f.includes('p') ? 'P' : ''}${f.includes('a') ? 'A' : ''}${f.includes('l') ? 'L' : ''}`.slice(0, 2);
-    if (!badge) return undefined;
-    const why = [
-      f.includes('p') ? 'pending review' : '',
-      f.includes('a') ? 'actionable' : '',
-      f.includes('l') ? 'low confidence' : '',
-    ]
-      .filter(Boolean)
-      .join(', ');
-    const color = f.includes('p')
-      ? new vscode.ThemeColor('list.warningForeground')
-      : f.includes('l')
-        ? new vscode.ThemeColor('disabledForeground')
-        : undefined;
-    return new vscode.FileDecoration(badge, why, color);
+    const [tooltip, color] = f.includes('w')
+      ? ['Marked wrong', 'errorForeground']
+      : f.includes('p')
+        ? ['Pending review', 'list.warningForeground']
+        : f.includes('l')
+          ? ['Low confidence', 'disabledForeground']
+          : [undefined, undefined];
+    if (!color) return undefined;
+    return new vscode.FileDecoration(undefined, tooltip, new vscode.ThemeColor(color));
   }
 }

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { Memory } from '../../sidecar/model';
 import { ListRequest } from '../../sidecar/protocol';
 import type { Ctx } from '../ctx';
+import { logFailure } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
 import { ContextValue } from './contextValues';
 import { explainReason } from './reasons';
@@ -72,9 +73,7 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
       return await this.loading;
     } catch (err) {
       this.loading = undefined;
-      this.ctx.log.error(
-        `Loading the review queue failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-      );
+      logFailure(this.ctx.log, `Loading the review queue`, err);
       return [];
     }
   }

@@ -6,8 +6,10 @@ import { describeError } from '../../src/errors';
 import {
   accessibilityLabel,
   description,
+  evidenceSection,
   marks,
   memoryDetail,
+  nearMissReason,
   percent,
   shortText,
   tooltipRows,
@@ -153,4 +155,78 @@ test('the detail view says every field in words and explains each source', () =>
     }),
     /Sources\n {2}none recorded\n$/,
   );
+});
+
+test('the detail view quotes the source session, the memory’s own turn marked, times in the user’s zone', () => {
+  const turn = (n: number, speaker: string, text: string) => ({
+    id: `ep_${n}`,
+    project_id: 'acme/api',
+    session_id: 'S1',
+    message_id: `m${n}`,
+    role: 'user',
+    speaker,
+    text,
+    occurred_at: `2026-12-01T02:4${n}:00Z`,
+    source_type: 'chat' as const,
+    source_ref: [`msg:m${n}`, 'chat:@mnemo'],
+    times: [],
+    memory_ids: [],
+    created_at: '2026-12-01T02:50:00Z',
+  });
+  const text = evidenceSection(
+    {
+      memory_id: 'mem_1',
+      sessions: [
+        {
+          session_id: 'S1',
+          source_type: 'chat',
+          source_ref: ['chat:@mnemo'],
+          turns: [
+            { episode: turn(1, 'user', 'Why is the deploy slow?'), matched: false },
+            {
+              episode: turn(2, 'user', 'Remember: deploy with make release.\nNever by hand.'),
+              matched: true,
+            },
+          ],
+          total_turns: 5,
+        },
+      ],
+    },
+    { timeZone: 'Asia/Shanghai' },
+  );
+  assert.match(text, /^Where it came from$/m);
+  assert.match(text, /^ {2}Conversation S1 · Chat · 2026-12-01 10:41 · 2 of 5 turns$/m);
+  assert.match(text, /^ {2}from chat:@mnemo$/m);
+  assert.match(text, /^ {3} 2026-12-01 10:41 {2}user {2}Why is the deploy slow\?$/m);
+  assert.match(text, /^ {2}▶ 2026-12-01 10:42 {2}user {2}Remember: deploy with make release\.$/m);
+  assert.match(text, /^ {2}▶ +Never by hand\.$/m, 'a second line stays marked and indented');
+  assert.match(
+    evidenceSection(
+      { memory_id: 'mem_1', sessions: [], note: 'Sessions are not kept.' },
+      { timeZone: 'UTC' },
+    ),
+    /Where it came from\n {2}Sessions are not kept\.\n$/,
+  );
+});
+
+test('near misses say in words why they were not recalled', () => {
+  const c = { topK: 3, minConfidence: 0.6, tokenBudget: 800, projectLabel: (id: string) => `“${id}”` };
+  assert.match(
+    nearMissReason({ memory: memory({ status: 'wrong' }), score: 0.7, reason: 'not_recallable' }, c),
+    /marked wrong: such memories are never recalled/,
+  );
+  assert.match(
+    nearMissReason({ memory: memory({ status: 'pending' }), score: 0.7, reason: 'not_recallable' }, c),
+    /pending review: it is recalled once confirmed/,
+  );
+  assert.match(
+    nearMissReason({ memory: memory({ project_id: 'shop' }), score: 0.7, reason: 'other_project' }, c),
+    /“shop”, a project not open in this workspace/,
+  );
+  assert.match(
+    nearMissReason({ memory: memory({ confidence_score: 0.4 }), score: 0.7, reason: 'low_confidence' }, c),
+    /40% is at or under the minimum 60%/,
+  );
+  assert.match(nearMissReason({ memory: memory(), score: 0.7, reason: 'beyond_top_k' }, c), /the 3 places/);
+  assert.match(nearMissReason({ memory: memory(), score: 0.7, reason: 'over_budget' }, c), /800/);
 });

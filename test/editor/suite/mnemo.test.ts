@@ -15,7 +15,9 @@ import {
   DeleteRequest,
   FlushQueueRequest,
   GetRequest,
+  IngestRequest,
   ListRequest,
+  MarkWrongRequest,
   PromoteRequest,
   RememberRequest,
   SearchRequest,
@@ -166,6 +168,7 @@ describe('Mnemo extension', function () {
     assert.equal(ids[ids.length - 1], 'global');
 
     const node = await waitFor('the project memory in its subtree', () => findInTree(projectId, own));
+    assert.ok(node.parent.kind === 'source', 'grouped: the memory hangs under its source');
     assert.equal(node.parent.parent.category, 'instruction');
     assert.equal(node.parent.sourceType, 'manual');
     const item = api.views.memories.getTreeItem(node);
@@ -186,7 +189,7 @@ describe('Mnemo extension', function () {
     );
   });
 
-  it('mark wrong updates the node and the store', async () => {
+  it('mark wrong updates the store; the node moves behind the "N hidden" row, shown on request', async () => {
     const projectId = mainProject();
     const id = await remember(`The ${uniqueTag('wrong')} staging database listens on port 6543.`, projectId);
     const node = await waitFor('the memory in the tree', () => findInTree(projectId, id));
@@ -195,11 +198,155 @@ describe('Mnemo extension', function () {
     const stored = await api.request(GetRequest, { id });
     assert.equal(stored.status, 'wrong');
     assert.equal(stored.confidence_score, 0);
-    const after = await waitFor('the node to show the wrong state', async () => {
-      const n = await findInTree(projectId, id);
-      return n && n.memory.status === 'wrong' ? n : undefined;
+    // Issue 19: wrong memories are hidden by default; the project says how many are hidden.
+    await waitFor('the wrong memory to leave the tree', async () => !(await findInTree(projectId, id)));
+    const tree = api.views.memories;
+    const project = (await tree.getChildren()).find((n) => n.kind === 'project' && n.projectId === projectId);
+    assert.ok(project);
+    const hidden = await waitFor('the hidden row', async () =>
+      (await tree.getChildren(project)).find((n) => n.kind === 'hidden'),
+    );
+    assert.match(String(tree.getTreeItem(hidden).label), /^\d+ hidden$/);
+    assert.match(String(tree.getTreeItem(hidden).description), /\d+ wrong/);
+    await vscode.commands.executeCommand('mnemo.showHiddenMemories');
+    try {
+      const after = await waitFor('the node to show the wrong state', async () => {
+        const n = await findInTree(projectId, id);
+        return n && n.memory.status === 'wrong' ? n : undefined;
+      });
+      const item = tree.getTreeItem(after);
+      assert.equal(item.contextValue, 'mnemo:memory:wrong');
+      assert.match(String(item.description), /\bwrong\b/, 'said in words, no letter badge');
+    } finally {
+      await vscode.commands.executeCommand('mnemo.hideHiddenMemories');
+    }
+  });
+
+  it('Recent mode lists a project flat, category in the description, in the chosen order', async () => {
+    const projectId = mainProject();
+    const tag = uniqueTag('recent');
+    const older = await remember(`The ${tag} cache TTL is 300 seconds.`, projectId);
+    const newer = await remember(`The ${tag} queue retries three times.`, projectId);
+    const tree = api.views.memories;
+    await vscode.commands.executeCommand('mnemo.showRecentMemories');
+    try {
+      assert.equal(tree.options.mode, 'recent');
+      assert.match(api.views.memoriesView.description ?? '', /Recent/);
+      const project = (await tree.getChildren()).find(
+        (n) => n.kind === 'project' && n.projectId === projectId,
+      );
+      assert.ok(project);
+      const rows = await waitFor('the flat list with both memories', async () => {
+        const r = (await tree.getChildren(project)).filter((n): n is MemoryNode => n.kind === 'memory');
+        return r.some((n) => n.memory.id === older) && r.some((n) => n.memory.id === newer) ? r : undefined;
+      });
+      assert.ok(
+        rows.every((n) => n.parent === project),
+        'no category or source level',
+      );
+      const ids = rows.map((n) => n.memory.id);
+      assert.ok(ids.indexOf(newer) < ids.indexOf(older), 'newest first by default');
+      assert.match(String(tree.getTreeItem(rows[0]).description), /^(Persona|Episodic|Instruction) · \d+%/);
+      tree.setOptions({ sort: 'oldest' });
+      const oldest = (await tree.getChildren(project)).filter((n): n is MemoryNode => n.kind === 'memory');
+      const reordered = oldest.map((n) => n.memory.id);
+      assert.ok(reordered.indexOf(older) < reordered.indexOf(newer), 'oldest first when asked');
+      assert.match(api.views.memoriesView.description ?? '', /oldest first/);
+      // A filter from the view title narrows the flat list too.
+      api.views.setFilter({ label: 'Persona', category: 'persona' });
+      const filtered = (await tree.getChildren(project)).filter((n): n is MemoryNode => n.kind === 'memory');
+      assert.ok(!filtered.some((n) => n.memory.id === older), 'an instruction is filtered out');
+    } finally {
+      api.views.setFilter(undefined);
+      tree.setOptions({ sort: 'newest' });
+      await vscode.commands.executeCommand('mnemo.showGroupedMemories');
+    }
+    assert.equal(tree.options.mode, 'grouped');
+  });
+
+  it('Open Source on a chat memory shows the conversation it came from, its own turn marked', async () => {
+    const projectId = mainProject();
+    const tag = uniqueTag('evidence');
+    const report = await api.request(IngestRequest, {
+      project_id: projectId,
+      source_type: 'chat',
+      session_id: `chat-${tag}`,
+      messages: [
+        { id: `${tag}-1`, role: 'user', content: 'Can you check why the nightly build is slow?' },
+        {
+          id: `${tag}-2`,
+          role: 'assistant',
+          content: 'The cache was cold; it warmed up after the first run.',
+        },
+        {
+          id: `${tag}-3`,
+          role: 'user',
+          content: `Remember this: the ${tag} nightly build must always run with --frozen-lockfile.`,
+        },
+      ],
     });
-    assert.equal(api.views.memories.getTreeItem(after).contextValue, 'mnemo:memory:wrong');
+    const id = report.decisions.find((d) => d.id && d.text.includes(tag))?.id;
+    assert.ok(id, `a memory was kept: ${JSON.stringify(report.decisions)}`);
+    seeded.push(id);
+    await vscode.commands.executeCommand('mnemo.openSource', id);
+    const editor = await waitFor('the details with the conversation', () => {
+      const e = vscode.window.activeTextEditor;
+      return e?.document.uri.path.startsWith('/memory/') &&
+        e.document.getText().includes('Where it came from')
+        ? e
+        : undefined;
+    });
+    const text = editor.document.getText();
+    assert.match(text, new RegExp(`Conversation chat-${tag} · Chat`));
+    assert.match(
+      text,
+      /^ {2} .*user +Can you check why the nightly build is slow\?$/m,
+      'the turns before it',
+    );
+    assert.match(
+      text,
+      new RegExp(`^ {2}▶ .*user +Remember this: the ${tag} nightly build`, 'm'),
+      'its own turn marked',
+    );
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('Preview Injection says why near memories were not recalled', async () => {
+    const projectId = mainProject();
+    const tag = uniqueTag('preview');
+    const wrong = await remember(`The ${tag} deploy goes through the blue cluster.`, projectId);
+    await api.request(MarkWrongRequest, { id: wrong, by: 'editor-tests' });
+    const other = await remember(`The ${tag} deploy goes through the green cluster.`, `elsewhere-${tag}`);
+    assert.ok(other);
+    const doc = await vscode.commands.executeCommand<vscode.TextDocument>(
+      'mnemo.previewInjection',
+      `Which cluster does the ${tag} deploy go through?`,
+    );
+    const text = doc.getText();
+    assert.match(text, /^## Not recalled/m);
+    assert.match(text, new RegExp(`blue cluster.*marked wrong: such memories are never recalled`));
+    assert.match(text, new RegExp(`green cluster.*a project not open in this workspace`));
+    assert.doesNotMatch(text, /^\| # \| score \| channel/m, 'no raw internals table');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it("Mnemo's own local ports are not auto-forwarded on remote hosts", () => {
+    const ports = vscode.workspace
+      .getConfiguration('remote')
+      .get<Record<string, { onAutoForward?: string }>>('portsAttributes');
+    const ours = Object.entries(ports ?? {}).filter(([key]) => /chromadb|sidecar/.test(key));
+    assert.equal(ours.length, 2, JSON.stringify(ports));
+    for (const [key, attrs] of ours) {
+      assert.equal(attrs.onAutoForward, 'ignore', key);
+      assert.ok(
+        new RegExp(key).test(
+          key.includes('chromadb')
+            ? '/usr/bin/node /ext/mnemo.mnemo-0.1.0/node_modules/chromadb/dist/cli.mjs run --path /data/chroma --port 40123'
+            : '/usr/bin/node /ext/mnemo.mnemo-0.1.0/dist/sidecar.js --stdio',
+        ),
+        key,
+      );
+    }
   });
 
   it('the edit form opens with the current values; editing only the text leaves category and actionable unchanged', async () => {

@@ -1,8 +1,8 @@
 // UI: the Memories tree of the fixture workspace shows memories (seeded before
 // code-server starts, and one remembered through the command palette), and
-// "Mark as Wrong" from a tree item's inline action changes the node.
+// "Mark as Wrong" from a tree item's inline action hides the node behind "N hidden".
 import { pollUntil } from '../lib/processes.mjs';
-import { openMemories, rowInfo, seeded, showMemory, visibleRows } from './support/mnemo.mjs';
+import { openMemories, rowInfo, seeded, showMemory, treeRow, visibleRows } from './support/mnemo.mjs';
 
 const GATEWAY = 'We decided to keep the gateway timeout at 1500ms for PLC-3000.';
 const PREFERENCE = 'I prefer tabs over spaces in this repository.';
@@ -106,9 +106,9 @@ export const tests = [
     },
   },
   {
-    name: 'Mark as Wrong (inline action on a tree item) marks the node wrong',
+    name: 'Mark as Wrong (inline action on a tree item) hides the node behind "N hidden"; shown, it says wrong without a letter badge',
     async run(ctx) {
-      const { page, seed: s, screenshot } = ctx;
+      const { page, wb, seed: s, screenshot } = ctx;
       const m = seeded(s, BILLING);
       const pane = await openMemories(ctx);
       const row = await showMemory(pane, { category: m.category, sourceType: m.source_type, text: BILLING });
@@ -121,43 +121,51 @@ export const tests = [
       await action.waitFor({ state: 'visible', timeout: 10_000 });
       await action.click();
 
-      const after = await pollUntil(
-        async () => {
-          const info = await rowInfo(row);
-          return /\bwrong\b/.test(info.description) ? info : undefined;
-        },
-        { timeoutMs: 20_000, what: `"${before.label}" to be marked wrong` },
-      );
-      // present.ts: a wrong memory's marks say "wrong", its screen-reader label too, its badge is W
-      // and its icon is coloured errorForeground; the inline action is gone (contextValue mnemo:memory:wrong).
-      if (!/\bwrong\b/.test(after.ariaLabel)) throw new Error(`aria-label lacks "wrong": ${after.ariaLabel}`);
-      await pollUntil(
-        async () => (await row.locator('.actions .action-label[aria-label="Mark as Wrong"]').count()) === 0,
-        {
-          timeoutMs: 10_000,
-          what: 'the Mark as Wrong action to go (the item is wrong now)',
-        },
-      );
-      await row.hover();
-      await row
-        .locator('.actions .action-label[aria-label="Confirm"]')
-        .waitFor({ state: 'visible', timeout: 10_000 });
-      // The W badge is the resource label's ::after content (FileDecoration of present.ts).
-      await pollUntil(
-        async () =>
-          (
-            await row
-              .locator('.monaco-icon-label')
-              .first()
-              .evaluate((el) => getComputedStyle(el, '::after').content)
-          ).includes('W'),
-        { timeoutMs: 10_000, what: 'the W (wrong) badge on the node' },
-      );
+      // Issue 19 changed this: a wrong memory is hidden by default (it used to stay listed with a W badge);
+      // the project's "N hidden" row counts it and shows it on a click.
+      await row.waitFor({ state: 'detached', timeout: 20_000 });
+      const hidden = treeRow(pane, 2, /^\d+ hidden$/).first();
+      await hidden.waitFor({ state: 'visible', timeout: 20_000 });
+      if (!/\d+ wrong/.test((await rowInfo(hidden)).description))
+        throw new Error(`the hidden row says "${(await rowInfo(hidden)).description}"`);
       await page
         .locator('.notifications-toasts', { hasText: 'as wrong' })
         .first()
         .waitFor({ state: 'visible', timeout: 10_000 });
-      await screenshot('marked-wrong');
+      await screenshot('marked-wrong-hidden');
+      await hidden.click();
+      try {
+        const shown = await showMemory(pane, {
+          category: m.category,
+          sourceType: m.source_type,
+          text: BILLING,
+        });
+        const after = await pollUntil(
+          async () => {
+            const info = await rowInfo(shown);
+            return /\bwrong\b/.test(info.description) ? info : undefined;
+          },
+          { timeoutMs: 20_000, what: `"${before.label}" to be listed as wrong` },
+        );
+        // present.ts: the marks say "wrong" in words, the screen-reader label too, the label is coloured
+        // errorForeground, no letter badge; the inline action is gone (contextValue mnemo:memory:wrong).
+        if (!/\bwrong\b/.test(after.ariaLabel))
+          throw new Error(`aria-label lacks "wrong": ${after.ariaLabel}`);
+        await shown.hover();
+        await shown
+          .locator('.actions .action-label[aria-label="Confirm"]')
+          .waitFor({ state: 'visible', timeout: 10_000 });
+        if ((await shown.locator('.actions .action-label[aria-label="Mark as Wrong"]').count()) !== 0)
+          throw new Error('Mark as Wrong is still offered on a wrong memory');
+        const badge = await shown
+          .locator('.monaco-icon-label')
+          .first()
+          .evaluate((el) => getComputedStyle(el, '::after').content);
+        if (/[A-Z]/.test(badge.replace(/^none$/, ''))) throw new Error(`a letter badge is shown: ${badge}`);
+        await screenshot('marked-wrong');
+      } finally {
+        await wb.runCommand('Mnemo: Hide Wrong and Archived').catch(() => {});
+      }
     },
   },
 ];
