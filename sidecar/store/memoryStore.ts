@@ -12,6 +12,7 @@ import { isCategory, isSourceType, isStatus, type Memory, type TimeSpan } from '
 import type { MemoryFilter } from '../protocol';
 import type { LazyLexical, LexicalDoc } from '../recall/lexical';
 import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
+import { NearestPlanner } from './nearest';
 import { isNoSpace, writeFailure } from '../util/append';
 import { wellFormed } from '../util/text';
 
@@ -19,6 +20,12 @@ export interface ActiveCollection {
   name: string;
   model: string;
   dim: number;
+}
+
+/** The fields recall's used-marks change. */
+interface UsedMark {
+  last_used_at: string;
+  use_count: number;
 }
 
 export interface Neighbour {
@@ -214,8 +221,13 @@ export class MemoryStore {
   private collections = new Map<string, Collection>();
   private activeInfo: ActiveCollection | undefined;
   private readonly stateFile: string;
-  /** Writes done behind an answer (recall's "used" marks); every read waits for them first. */
+  /** Writes done behind an answer (recall's "used" marks); every write of this store waits for them first. */
   private behind: Promise<void> = Promise.resolve();
+  /** Used-marks not yet written, by memory id: every read shows them, so no read has to wait for the write. */
+  private readonly marks = new Map<string, UsedMark>();
+  private flushQueued = false;
+  /** Chooses how nearest-neighbour queries filter by project (store/nearest.ts). */
+  readonly planner = new NearestPlanner();
   /** The lexical index kept beside Chroma (memories and episodes); see recall/lexical.ts. */
   private lexical: LazyLexical | undefined;
 
@@ -238,14 +250,46 @@ export class MemoryStore {
   }
 
   /**
-   * Updates metadata behind the caller's answer (recall marks memories used without making the agent
-   * wait). Every read of this store waits for such writes first, so nobody reads what was just answered
-   * as it was before; a failure is logged, never thrown.
+   * Marks memories used (their `last_used_at` and `use_count`) behind the caller's answer: recall is on an
+   * agent's hot path. Until the write lands, every read of this store shows the marks (so a read never
+   * waits for it and nobody reads what was just answered as it was before), and every write waits for it
+   * (so it never overtakes or undoes a later change). Marks made while one write is in flight go out
+   * together in the next; only those two fields are written (Chroma's update merges metadata keys). A
+   * failure is logged, never thrown.
    */
   writeBehind(what: string, memories: Memory[]): void {
-    this.behind = this.behind
-      .then(() => this.updateMetadata(memories))
-      .catch((e: unknown) => this.log(`${what} failed: ${e instanceof Error ? e.message : String(e)}`));
+    for (const m of memories)
+      this.marks.set(m.id, { last_used_at: m.last_used_at ?? '', use_count: m.use_count });
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    this.behind = this.behind.then(async () => {
+      this.flushQueued = false;
+      const batch = [...this.marks.entries()];
+      const info = this.activeInfo;
+      if (!batch.length || !info) return;
+      try {
+        await this.withChroma('mark memories used', async (c) => {
+          const col = await this.collection(c, info);
+          await col.update({
+            ids: batch.map(([id]) => id),
+            metadatas: batch.map(([, mark]) => ({ ...mark })),
+          });
+        });
+      } catch (e) {
+        this.log(`${what} failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      for (const [id, mark] of batch) if (this.marks.get(id) === mark) this.marks.delete(id);
+    });
+  }
+
+  /** A memory as read, with its used-mark if that is not written yet. */
+  private withMark(m: Memory): Memory {
+    const mark = this.marks.get(m.id);
+    return mark ? { ...m, last_used_at: mark.last_used_at || undefined, use_count: mark.use_count } : m;
+  }
+
+  private read(id: string, text: string | null, meta: Metadata | null): Memory {
+    return this.withMark(fromMetadata(id, text, meta));
   }
 
   /** Resolves when the writes behind are done (dispose, tests). */
@@ -376,6 +420,7 @@ export class MemoryStore {
   /** Inserts or replaces memories with their vectors; refuses vectors of the wrong dimension. */
   async upsert(records: { memory: Memory; vector: number[] }[], target?: ActiveCollection): Promise<void> {
     if (records.length === 0) return;
+    await this.behind;
     const info = target ?? this.requireActive();
     for (const r of records) {
       if (r.vector.length !== info.dim)
@@ -408,6 +453,7 @@ export class MemoryStore {
    */
   async updateMetadata(memories: Memory[]): Promise<void> {
     if (memories.length === 0 || !this.activeInfo) return;
+    await this.behind;
     const info = this.activeInfo;
     await this.withChroma('update memories', async (c) => {
       const col = await this.collection(c, info);
@@ -416,13 +462,12 @@ export class MemoryStore {
   }
 
   async get(ids: string[]): Promise<Memory[]> {
-    await this.behind;
     if (ids.length === 0 || !this.activeInfo) return [];
     const info = this.activeInfo;
     return this.withChroma('read memories', async (c) => {
       const col = await this.collection(c, info);
       const r = await col.get({ ids, include: ['documents', 'metadatas'] });
-      return r.ids.map((id, i) => fromMetadata(id, r.documents[i] ?? null, r.metadatas[i] ?? null));
+      return r.ids.map((id, i) => this.read(id, r.documents[i] ?? null, r.metadatas[i] ?? null));
     });
   }
 
@@ -431,7 +476,6 @@ export class MemoryStore {
     where: Where | undefined,
     opts: { withVectors?: boolean; collection?: ActiveCollection } = {},
   ): Promise<{ memory: Memory; vector?: number[] }[]> {
-    await this.behind;
     const info = opts.collection ?? this.activeInfo;
     if (!info) return [];
     return this.withChroma('list memories', async (c) => {
@@ -446,7 +490,7 @@ export class MemoryStore {
           include: opts.withVectors ? ['documents', 'metadatas', 'embeddings'] : ['documents', 'metadatas'],
         });
         r.ids.forEach((id, i) => {
-          const memory = fromMetadata(id, r.documents[i] ?? null, r.metadatas[i] ?? null);
+          const memory = this.read(id, r.documents[i] ?? null, r.metadatas[i] ?? null);
           out.push(opts.withVectors ? { memory, vector: Array.from(r.embeddings[i] ?? []) } : { memory });
         });
         if (r.ids.length < page) break;
@@ -457,7 +501,6 @@ export class MemoryStore {
 
   /** Nearest neighbours of a vector within a where. */
   async query(vector: number[], where: Where | undefined, k: number): Promise<Neighbour[]> {
-    await this.behind;
     const info = this.activeInfo;
     if (!info) return [];
     if (vector.length !== info.dim) throw new DimensionMismatchError(info.dim, vector.length, info.name);
@@ -471,7 +514,7 @@ export class MemoryStore {
       });
       const ids = r.ids[0] ?? [];
       return ids.map((id, i) => ({
-        memory: fromMetadata(id, r.documents[0]?.[i] ?? null, r.metadatas[0]?.[i] ?? null),
+        memory: this.read(id, r.documents[0]?.[i] ?? null, r.metadatas[0]?.[i] ?? null),
         distance: r.distances[0]?.[i] ?? 2,
       }));
     });
@@ -479,7 +522,6 @@ export class MemoryStore {
 
   /** Nearest neighbours of several vectors within one where, in one Chroma call (bulk import's dedup). */
   async queryMany(vectors: number[][], where: Where | undefined, k: number): Promise<Neighbour[][]> {
-    await this.behind;
     const info = this.activeInfo;
     if (!info || vectors.length === 0) return vectors.map(() => []);
     for (const v of vectors)
@@ -494,7 +536,7 @@ export class MemoryStore {
       });
       return vectors.map((_, q) =>
         (r.ids[q] ?? []).map((id, i) => ({
-          memory: fromMetadata(id, r.documents[q]?.[i] ?? null, r.metadatas[q]?.[i] ?? null),
+          memory: this.read(id, r.documents[q]?.[i] ?? null, r.metadatas[q]?.[i] ?? null),
           distance: r.distances[q]?.[i] ?? 2,
         })),
       );
@@ -504,6 +546,8 @@ export class MemoryStore {
   async delete(ids: string[], target?: ActiveCollection): Promise<void> {
     const info = target ?? this.activeInfo;
     if (ids.length === 0 || !info) return;
+    await this.behind;
+    for (const id of ids) this.marks.delete(id);
     await this.withChroma('delete memories', async (c) => {
       const col = await this.collection(c, info);
       await col.delete({ ids });
@@ -512,7 +556,6 @@ export class MemoryStore {
   }
 
   async count(): Promise<number> {
-    await this.behind;
     const info = this.activeInfo;
     if (!info) return 0;
     return this.withChroma('count memories', async (c) => (await this.collection(c, info)).count());
