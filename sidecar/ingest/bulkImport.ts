@@ -3,7 +3,8 @@
  * (ingest/dedup.ts) against the store (same id, or a near neighbour in the same project and category;
  * one matching a memory marked wrong is blocked) and against the import itself (earlier batches are
  * already stored), and upserted per batch. Duplicates are skipped, not refreshed. Cancellable between
- * batches.
+ * batches. The next batch is redacted and embedded while the current one is deduplicated and stored
+ * (the model is the bottleneck: docs/benchmarks.md).
  */
 import type { Core } from '../core';
 import { checkCancelled, InvalidInputError } from '../errors';
@@ -46,9 +47,10 @@ export async function bulkImport(
   const result: BulkImportResult = { imported: 0, duplicates: 0, blocked: 0, redactions: 0 };
   const seen = new Set<string>();
   const projects = new Set<string>();
-  for (let start = 0; start < memories.length; start += BATCH) {
-    checkCancelled(token);
-    const batch: { m: BulkImportMemory; text: string; id: string; category: Category }[] = [];
+  type Item = { m: BulkImportMemory; text: string; id: string; category: Category };
+  /** Redacts a slice, reads back what is stored already and starts embedding the rest. */
+  const prepare = async (start: number) => {
+    const batch: Item[] = [];
     for (const m of memories.slice(start, start + BATCH)) {
       const r = await redactText(m.text.trim().slice(0, 2000));
       result.redactions += r.findings.reduce((n, f) => n + f.count, 0);
@@ -62,6 +64,18 @@ export async function bulkImport(
     }
     const stored = new Map((await store.get(batch.map((b) => b.id))).map((x) => [x.id, x]));
     const fresh = batch.filter((b) => !stored.has(b.id));
+    const vectors = fresh.length ? core.embedding.embed(fresh.map((b) => b.text)) : Promise.resolve([]);
+    vectors.catch(() => undefined); // awaited in turn; a failure meanwhile must not go unhandled
+    return { stored, fresh, vectors };
+  };
+  // One batch ahead: the model embeds the next batch while this one is deduplicated and stored.
+  let next: ReturnType<typeof prepare> | undefined = prepare(0);
+  for (let start = 0; next; start += BATCH) {
+    const cur = await next;
+    next = start + BATCH < memories.length ? prepare(start + BATCH) : undefined;
+    next?.catch(() => undefined);
+    checkCancelled(token);
+    const { stored, fresh } = cur;
     // The same text already stored: a duplicate, or blocked when that memory was marked wrong.
     for (const m of stored.values()) {
       const d = decideDedup(
@@ -72,7 +86,7 @@ export async function bulkImport(
       if (d.kind === 'blocked' || d.kind === 'duplicate')
         result[d.kind === 'blocked' ? 'blocked' : 'duplicates']++;
     }
-    const vectors = fresh.length ? await core.embedding.embed(fresh.map((b) => b.text)) : [];
+    const vectors = await cur.vectors;
     // Nearest stored neighbour per item, one Chroma call per (project, category) group.
     const nearest = new Map<number, Neighbour>();
     const groups = new Map<string, number[]>();
