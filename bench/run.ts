@@ -48,6 +48,7 @@ import {
 import { guessCategory, MnemoService } from '../sidecar/service';
 import { LexicalIndex } from '../sidecar/recall/lexical';
 import { episodeCollectionFor, episodeLexicalDoc, episodeMetadata } from '../sidecar/store/episodeStore';
+import { startStoreFront, type StoreFront } from '../sidecar/store/front';
 import { buildWhere, toMetadata } from '../sidecar/store/memoryStore';
 import {
   cleanupDataDir,
@@ -472,6 +473,36 @@ function distinctQueries(n: number, salt: string): string[] {
   return out;
 }
 
+/**
+ * A Chroma client of the bench's own for a data folder's server: on its port, or (an isolated server,
+ * reachable only through its Unix socket) through a store front of the bench's own, closed at the end.
+ */
+const fronts: StoreFront[] = [];
+async function benchChromaClient(dataDir: string): Promise<ChromaClient> {
+  const server = JSON.parse(readFileSync(path.join(dataDir, 'chroma', 'mnemo-server.json'), 'utf8')) as {
+    port?: number;
+    socket?: string;
+  };
+  if (server.port) return new ChromaClient({ host: '127.0.0.1', port: server.port, ssl: false });
+  if (!server.socket) throw new Error(`No port or socket in ${dataDir}/chroma/mnemo-server.json.`);
+  const front = await startStoreFront(server.socket);
+  fronts.push(front);
+  return new ChromaClient({ host: '127.0.0.1', port: front.port, ssl: false, headers: front.headers });
+}
+
+/** Seeding through a loaded machine: a dropped keep-alive connection is tried again (upserts are idempotent). */
+async function retried<T>(op: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await op();
+    } catch (e) {
+      if (attempt >= 4) throw e;
+      log(`    seeding: ${e instanceof Error ? e.message.slice(0, 80) : String(e)}; trying again`);
+      await new Promise((r) => setTimeout(r, 500 * attempt));
+    }
+  }
+}
+
 interface Seeded {
   memories: Collection;
   episodes: Collection | undefined;
@@ -495,10 +526,7 @@ async function seedStore(
       active: { name: string; model: string; dim: number };
     }
   ).active;
-  const port = (
-    JSON.parse(readFileSync(path.join(dataDir, 'chroma', 'mnemo-server.json'), 'utf8')) as { port: number }
-  ).port;
-  const client = new ChromaClient({ host: '127.0.0.1', port, ssl: false });
+  const client = await benchChromaClient(dataDir);
   const open = (name: string) =>
     client.getOrCreateCollection({
       name,
@@ -543,12 +571,14 @@ async function seedStore(
     let batch: { memory: Memory; vector: number[] }[] = [];
     const flush = async () => {
       if (!batch.length) return;
-      await col.upsert({
-        ids: batch.map((b) => b.memory.id),
-        embeddings: batch.map((b) => b.vector),
-        documents: batch.map((b) => b.memory.text),
-        metadatas: batch.map((b) => toMetadata(b.memory)),
-      });
+      await retried(() =>
+        col.upsert({
+          ids: batch.map((b) => b.memory.id),
+          embeddings: batch.map((b) => b.vector),
+          documents: batch.map((b) => b.memory.text),
+          metadatas: batch.map((b) => toMetadata(b.memory)),
+        }),
+      );
       await lexical.upsert(
         batch.map((b) => ({
           id: b.memory.id,
@@ -600,12 +630,14 @@ async function seedStore(
       let eps: { episode: Episode; vector: number[] }[] = [];
       const flushEp = async () => {
         if (!eps.length) return;
-        await episodes!.upsert({
-          ids: eps.map((e) => e.episode.id),
-          embeddings: eps.map((e) => e.vector),
-          documents: eps.map((e) => e.episode.text),
-          metadatas: eps.map((e) => episodeMetadata(e.episode)),
-        });
+        await retried(() =>
+          episodes!.upsert({
+            ids: eps.map((e) => e.episode.id),
+            embeddings: eps.map((e) => e.vector),
+            documents: eps.map((e) => e.episode.text),
+            metadatas: eps.map((e) => episodeMetadata(e.episode)),
+          }),
+        );
         await lexical.upsert(eps.map((e) => episodeLexicalDoc(e.episode)));
         eps = [];
       };
@@ -771,6 +803,9 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
         raw.recall_where_k3 = await rawQuery(seeded.memories, where, 3);
         raw.no_filter_k3 = await rawQuery(seeded.memories, undefined, 3);
         raw.no_filter_k50 = await rawQuery(seeded.memories, undefined, 50);
+        raw.no_filter_k120 = await rawQuery(seeded.memories, undefined, 120);
+        raw.no_filter_k120_ids_distances = await rawQuery(seeded.memories, undefined, 120, ['distances']);
+        raw.project_only_k3 = await rawQuery(seeded.memories, { project_id: PROJECT }, 3);
         raw.project_only_k20 = await rawQuery(seeded.memories, { project_id: PROJECT }, 20);
         raw.recall_where_k20 = await rawQuery(seeded.memories, where, 20);
         if (seeded.episodes) {
@@ -779,6 +814,7 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
         }
       } finally {
         await s.stop();
+        for (const f of fronts.splice(0)) await f.close();
       }
     }
     // The split, in process: the same service code the sidecar runs, with the embedder, the store, the
@@ -823,10 +859,19 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
         await svc.recall({ query: q, project_ids: [PROJECT] });
         const total = performance.now() - t0;
         const of = (...w: string[]) => spans.filter((x) => w.includes(x.what));
-        split.embed!.push(unionMs(of('embed')));
-        split.channels!.push(unionMs(of(...CHANNELS)));
-        split.hydrate!.push(unionMs(of('hydrate')));
-        split.rule!.push(unionMs(of('rule')));
+        // Each phase counts only the time no earlier phase covers (the lexical channel runs during the
+        // embedding, for example), so the phases add up to the total.
+        let covered: Span[] = [];
+        for (const [phase, what] of [
+          ['embed', ['embed']],
+          ['channels', CHANNELS],
+          ['hydrate', ['hydrate']],
+          ['rule', ['rule']],
+        ] as const) {
+          const before = unionMs(covered);
+          covered = [...covered, ...of(...what)];
+          split[phase]!.push(unionMs(covered) - before);
+        }
         split.rest!.push(total - unionMs(spans));
         for (const c of CHANNELS) split[c]!.push(unionMs(of(c)));
         split.total!.push(total);
@@ -1092,7 +1137,7 @@ async function main(): Promise<void> {
       'load',
     ];
     console.log(
-      '\nrecall split (ms, p50/p95). embed + channels + hydrate + rule + rest = the in-process total; channels run',
+      '\nrecall split (ms, p50/p95). embed + channels + hydrate + rule + rest = the in-process total (each phase counts the time no earlier one covers); channels run',
     );
     console.log(
       'in parallel (each on its own at the right); rpc = JSON-RPC p50 - in-process p50; raw = Chroma with a precomputed vector',

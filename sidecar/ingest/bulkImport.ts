@@ -3,7 +3,8 @@
  * (ingest/dedup.ts) against the store (same id, or a near neighbour in the same project and category;
  * one matching a memory marked wrong is blocked) and against the import itself (earlier batches are
  * already stored), and upserted per batch. Duplicates are skipped, not refreshed. Cancellable between
- * batches.
+ * batches. The next batch is redacted and embedded while the current one is deduplicated and stored
+ * (the model is the bottleneck: docs/benchmarks.md).
  */
 import type { Core } from '../core';
 import { checkCancelled, InvalidInputError } from '../errors';
@@ -46,9 +47,10 @@ export async function bulkImport(
   const result: BulkImportResult = { imported: 0, duplicates: 0, blocked: 0, redactions: 0 };
   const seen = new Set<string>();
   const projects = new Set<string>();
-  for (let start = 0; start < memories.length; start += BATCH) {
-    checkCancelled(token);
-    const batch: { m: BulkImportMemory; text: string; id: string; category: Category }[] = [];
+  type Item = { m: BulkImportMemory; text: string; id: string; category: Category };
+  /** Redacts a slice, reads back what is stored already and starts embedding the rest. */
+  const prepare = async (start: number) => {
+    const batch: Item[] = [];
     for (const m of memories.slice(start, start + BATCH)) {
       const r = await redactText(m.text.trim().slice(0, 2000));
       result.redactions += r.findings.reduce((n, f) => n + f.count, 0);
@@ -60,10 +62,27 @@ export async function bulkImport(
       seen.add(id);
       batch.push({ m, text: r.text, id, category: m.category ?? guessCategory(r.text) });
     }
-    // The dedup queries and the upsert of a batch run alone on the data folder (two importers, one copy).
+    const stored = new Map((await store.get(batch.map((b) => b.id))).map((x) => [x.id, x]));
+    const fresh = batch.filter((b) => !stored.has(b.id));
+    const vectors = fresh.length ? core.embedding.embed(fresh.map((b) => b.text)) : Promise.resolve([]);
+    vectors.catch(() => undefined); // awaited in turn; a failure meanwhile must not go unhandled
+    return { stored, fresh, vectors };
+  };
+  // One batch ahead: the model embeds the next batch while this one is deduplicated and stored.
+  let next: ReturnType<typeof prepare> | undefined = prepare(0);
+  for (let start = 0; next; start += BATCH) {
+    const cur = await next;
+    next = start + BATCH < memories.length ? prepare(start + BATCH) : undefined;
+    next?.catch(() => undefined);
+    checkCancelled(token);
+    const vectors = await cur.vectors;
+    // The dedup queries and the upsert of a batch run alone on the data folder (two importers, one copy);
+    // the embedding above ran outside that lock, so a text another importer stored meanwhile is read again.
     const records = await store.exclusiveWrite(async () => {
-      const stored = new Map((await store.get(batch.map((b) => b.id))).map((x) => [x.id, x]));
-      const fresh = batch.filter((b) => !stored.has(b.id));
+      const stored = new Map(cur.stored);
+      for (const m of await store.get(cur.fresh.map((b) => b.id))) stored.set(m.id, m);
+      const fresh: { b: Item; vector: number[] }[] = [];
+      cur.fresh.forEach((b, i) => !stored.has(b.id) && fresh.push({ b, vector: vectors[i]! }));
       // The same text already stored: a duplicate, or blocked when that memory was marked wrong.
       for (const m of stored.values()) {
         const d = decideDedup(
@@ -74,18 +93,17 @@ export async function bulkImport(
         if (d.kind === 'blocked' || d.kind === 'duplicate')
           result[d.kind === 'blocked' ? 'blocked' : 'duplicates']++;
       }
-      const vectors = fresh.length ? await core.embedding.embed(fresh.map((b) => b.text)) : [];
       // Nearest stored neighbour per item, one Chroma call per (project, category) group.
       const nearest = new Map<number, Neighbour>();
       const groups = new Map<string, number[]>();
-      fresh.forEach((b, i) => {
+      fresh.forEach(({ b }, i) => {
         const k = JSON.stringify([b.m.project_id, b.category]);
         groups.set(k, [...(groups.get(k) ?? []), i]);
       });
       for (const idx of groups.values()) {
-        const first = fresh[idx[0]!]!;
+        const first = fresh[idx[0]!]!.b;
         const hits = await store.queryMany(
-          idx.map((i) => vectors[i]!),
+          idx.map((i) => fresh[i]!.vector),
           buildWhere({ project_id: first.m.project_id, category: first.category }),
           1,
         );
@@ -93,9 +111,9 @@ export async function bulkImport(
       }
       const now = core.now();
       const records: { memory: Memory; vector: number[] }[] = [];
-      fresh.forEach((b, i) => {
+      fresh.forEach(({ b, vector }, i) => {
         const d = decideDedup(
-          { id: b.id, text: b.text, category: b.category, project_id: b.m.project_id, vector: vectors[i]! },
+          { id: b.id, text: b.text, category: b.category, project_id: b.m.project_id, vector },
           { neighbour: nearest.get(i), earlier: records },
           limit,
         );
@@ -106,7 +124,7 @@ export async function bulkImport(
         }
         const created = b.m.created_at ? new Date(b.m.created_at).toISOString() : now;
         records.push({
-          vector: vectors[i]!,
+          vector,
           memory: {
             id: b.id,
             text: b.text,
@@ -125,7 +143,7 @@ export async function bulkImport(
             reason: 'bulk import',
             score: 6,
             embedding_model: core.embedding.modelId,
-            embedding_dim: vectors[i]!.length,
+            embedding_dim: vector.length,
             use_count: 0,
           },
         });

@@ -18,6 +18,7 @@
  * Memories come first, then evidence; a turn already cited by a recalled memory is not quoted again.
  */
 import type { Core } from '../core';
+import { embedQuery } from '../embed/queryCache';
 import { InvalidInputError } from '../errors';
 import { GLOBAL_PROJECT, type Episode, type Memory, type MemoryStatus } from '../model';
 import { redactText } from '../pipeline/redact';
@@ -102,22 +103,21 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   const own = [...new Set(p.project_ids)].filter((x) => x !== GLOBAL_PROJECT);
   const projects = [...own, GLOBAL_PROJECT];
   const { text: query } = await redactText(p.query.slice(0, 2000));
-  await core.requireModel();
-  const [vector] = await core.embedding.embed([query]);
   const wide = Math.max(20, topK * 4);
+  // The lexical channel needs no vector: it runs (and reads its hits back) while the question is embedded.
+  const lexical = lexicalCandidates(core, query, projects, wide);
+  lexical.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
+  await core.requireModel();
+  const vector = await embedQuery(core.embedding, query);
 
   const recallable = (m: Memory) =>
     projects.includes(m.project_id) && RECALLABLE.includes(m.status) && m.confidence_score > minConfidence;
-  const [memVec, epVec, lexHits] = await Promise.all([
+  const [memVec, epVec, { hits: lex, memories: lexMems, episodes: lexEps }] = await Promise.all([
     nearestRecallable(core, vector, projects, minConfidence, wide),
     core.config.episodes.keep
       ? core.episodes.query(vector, own, wide)
       : Promise.resolve<EpisodeNeighbour[]>([]),
-    core.store.lexicalIndex?.run(
-      'search',
-      (ix) => ix.search(query, { projects, limit: wide * 2 }),
-      [] as LexicalHit[],
-    ) ?? Promise.resolve<LexicalHit[]>([]),
+    lexical,
   ]);
 
   const byKey = new Map<string, Candidate>();
@@ -165,19 +165,10 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
       ),
     );
 
-  // lexical: hydrate what the vector channel did not bring, and keep only what may be recalled
-  const bestLex = lexHits[0]?.score ?? 0;
-  const lex = lexHits.filter((h) => h.score >= bestLex * RELATIVE_LEXICAL);
-  const knownMem = new Map(memVec.map((n) => [n.memory.id, n.memory]));
-  const knownEp = new Map(epVec.map((n) => [n.episode.id, n.episode]));
-  const [lexMems, lexEps] = await Promise.all([
-    core.store.get(lex.filter((h) => h.kind === 'memory' && !knownMem.has(h.id)).map((h) => h.id)),
-    core.config.episodes.keep
-      ? core.episodes.get(lex.filter((h) => h.kind === 'episode' && !knownEp.has(h.id)).map((h) => h.id))
-      : Promise.resolve<Episode[]>([]),
-  ]);
-  for (const m of lexMems) knownMem.set(m.id, m);
-  for (const e of lexEps) knownEp.set(e.id, e);
+  // lexical: keep only what may be recalled
+  const bestLex = lex[0]?.score ?? 0;
+  const knownMem = new Map(lexMems.map((m) => [m.id, m]));
+  const knownEp = new Map(lexEps.map((e) => [e.id, e]));
   lex.forEach((h, i) => {
     const rel = bestLex > 0 ? round(h.score / bestLex) : 0;
     if (h.kind === 'memory') {
@@ -282,10 +273,36 @@ export function reweigh<C extends Reweighable>(candidates: C[], query: string): 
 }
 
 /**
- * The top-k recallable memories of these projects nearest to a vector. Chroma's filtered query costs
- * time in proportion to the rows the filter matches (50 ms at 10k memories against 8 ms unfiltered), so
- * the nearest 10·k overall are fetched first and filtered here — exact, since any recallable memory
- * outside them is farther than all of them — and the filtered query runs only when fewer than k pass.
+ * The lexical channel's hits within {@link RELATIVE_LEXICAL} of the best, with their memories and
+ * episodes read back from Chroma (the index is derived data; what is recalled comes from the store).
+ */
+async function lexicalCandidates(
+  core: Core,
+  query: string,
+  projects: string[],
+  wide: number,
+): Promise<{ hits: LexicalHit[]; memories: Memory[]; episodes: Episode[] }> {
+  const all =
+    (await core.store.lexicalIndex?.run(
+      'search',
+      (ix) => ix.search(query, { projects, limit: wide * 2 }),
+      [] as LexicalHit[],
+    )) ?? [];
+  const best = all[0]?.score ?? 0;
+  const hits = all.filter((h) => h.score >= best * RELATIVE_LEXICAL);
+  const [memories, episodes] = await Promise.all([
+    core.store.get(hits.filter((h) => h.kind === 'memory').map((h) => h.id)),
+    core.config.episodes.keep
+      ? core.episodes.get(hits.filter((h) => h.kind === 'episode').map((h) => h.id))
+      : Promise.resolve<Episode[]>([]),
+  ]);
+  return { hits, memories, episodes };
+}
+
+/**
+ * The top-k recallable memories of these projects nearest to a vector, through the store's planner
+ * (store/nearest.ts): status and confidence are checked here, the project here or in Chroma depending on
+ * its share of the store, and Chroma's fully filtered query runs only when nothing else finds k.
  */
 async function nearestRecallable(
   core: Core,
@@ -294,14 +311,19 @@ async function nearestRecallable(
   minConfidence: number,
   k: number,
 ): Promise<Neighbour[]> {
-  const passes = (m: Memory) =>
-    projects.includes(m.project_id) && RECALLABLE.includes(m.status) && m.confidence_score > minConfidence;
-  const wide = await core.store.query(vector, undefined, Math.max(50, k * 10));
-  const hits = wide.filter((n) => passes(n.memory)).slice(0, k);
-  if (hits.length === k || wide.length < Math.max(50, k * 10)) return hits;
-  return core.store.query(
-    vector,
-    buildWhere({ project_ids: projects, status: RECALLABLE, min_confidence: minConfidence }),
+  const store = core.store;
+  return store.planner.nearest({
+    scope: projects.join('\u0000'),
     k,
-  );
+    unfiltered: (n) => store.query(vector, undefined, n),
+    scoped: (n) => store.query(vector, buildWhere({ project_ids: projects }), n),
+    exact: (n) =>
+      store.query(
+        vector,
+        buildWhere({ project_ids: projects, status: RECALLABLE, min_confidence: minConfidence }),
+        n,
+      ),
+    inScope: (x) => projects.includes(x.memory.project_id),
+    passes: (x) => RECALLABLE.includes(x.memory.status) && x.memory.confidence_score > minConfidence,
+  });
 }

@@ -10,6 +10,7 @@ import { isSourceType, type Episode } from '../model';
 import type { LexicalDoc } from '../recall/lexical';
 import type { ActiveCollection, MemoryStore } from './memoryStore';
 import { parseTimes } from './memoryStore';
+import { NearestPlanner } from './nearest';
 
 export interface EpisodeNeighbour {
   episode: Episode;
@@ -79,6 +80,8 @@ function fromMetadata(id: string, text: string | null, meta: Metadata | null): E
 }
 
 export class EpisodeStore {
+  private readonly planner = new NearestPlanner();
+
   constructor(private readonly store: MemoryStore) {}
 
   /** The collection episodes go to (none before the store knows its model). */
@@ -166,28 +169,43 @@ export class EpisodeStore {
     );
   }
 
-  /** The nearest episodes of these projects to a vector. */
+  /**
+   * The nearest episodes of these projects to a vector. The project is filtered here or in Chroma
+   * depending on its share of the store (store/nearest.ts): a `where` costs in proportion to the rows it
+   * matches, so a project that is most of 100k turns is cheaper to filter after an unfiltered query.
+   */
   async query(vector: number[], projects: string[], k: number): Promise<EpisodeNeighbour[]> {
     if (projects.length === 0) return [];
-    return this.on(
-      'search episodes',
-      async (col, info) => {
-        if (vector.length !== info.dim) throw new DimensionMismatchError(info.dim, vector.length, info.name);
-        const where: Where =
-          projects.length === 1 ? { project_id: projects[0] } : { project_id: { $in: projects } };
-        const r = await col.query({
-          queryEmbeddings: [vector],
-          nResults: k,
-          where,
-          include: ['documents', 'metadatas', 'distances'],
-        });
-        return (r.ids[0] ?? []).map((id, i) => ({
-          episode: fromMetadata(id, r.documents[0]?.[i] ?? null, r.metadatas[0]?.[i] ?? null),
-          distance: r.distances[0]?.[i] ?? 2,
-        }));
-      },
-      [],
-    );
+    const where: Where =
+      projects.length === 1 ? { project_id: projects[0] } : { project_id: { $in: projects } };
+    const nearest = (n: number, w: Where | undefined) =>
+      this.on(
+        'search episodes',
+        async (col, info) => {
+          if (vector.length !== info.dim)
+            throw new DimensionMismatchError(info.dim, vector.length, info.name);
+          const r = await col.query({
+            queryEmbeddings: [vector],
+            nResults: n,
+            where: w,
+            include: ['documents', 'metadatas', 'distances'],
+          });
+          return (r.ids[0] ?? []).map((id, i) => ({
+            episode: fromMetadata(id, r.documents[0]?.[i] ?? null, r.metadatas[0]?.[i] ?? null),
+            distance: r.distances[0]?.[i] ?? 2,
+          }));
+        },
+        [] as EpisodeNeighbour[],
+      );
+    return this.planner.nearest({
+      scope: projects.join('\u0000'),
+      k,
+      unfiltered: (n) => nearest(n, undefined),
+      scoped: (n) => nearest(n, where),
+      exact: (n) => nearest(n, where),
+      inScope: (x) => projects.includes(x.episode.project_id),
+      passes: () => true,
+    });
   }
 
   /** Ids of every episode (paged), for reconciling the lexical index. */

@@ -12,6 +12,7 @@ import { isCategory, isSourceType, isStatus, type Memory, type TimeSpan } from '
 import type { MemoryFilter } from '../protocol';
 import type { LazyLexical, LexicalDoc } from '../recall/lexical';
 import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
+import { NearestPlanner } from './nearest';
 import { isNoSpace, writeFailure } from '../util/append';
 import { LockTimeoutError, withLock } from '../util/fileLock';
 import { wellFormed } from '../util/text';
@@ -20,6 +21,12 @@ export interface ActiveCollection {
   name: string;
   model: string;
   dim: number;
+}
+
+/** The fields recall's used-marks change. */
+interface UsedMark {
+  last_used_at: string;
+  use_count: number;
 }
 
 export interface Neighbour {
@@ -216,8 +223,12 @@ export class MemoryStore {
   private collections = new Map<string, Collection>();
   private activeInfo: ActiveCollection | undefined;
   private readonly stateFile: string;
-  /** Writes done behind an answer (recall's "used" marks); every read waits for them first. */
+  /** Writes done behind an answer (recall's "used" marks); every write of this store waits for them first. */
   private behind: Promise<void> = Promise.resolve();
+  /** Use counts being written now, by memory id (absolute values; see {@link withUses}). */
+  private readonly landing = new Map<string, UsedMark>();
+  /** Chooses how nearest-neighbour queries filter by project (store/nearest.ts). */
+  readonly planner = new NearestPlanner();
   /** The lexical index kept beside Chroma (memories and episodes); see recall/lexical.ts. */
   private lexical: LazyLexical | undefined;
   /** Uses recalled but not yet written, per memory: coalesced into one increment each (see {@link markUsed}). */
@@ -248,14 +259,27 @@ export class MemoryStore {
   }
 
   /**
-   * Updates metadata behind the caller's answer (recall marks memories used without making the agent
-   * wait). Every read of this store waits for such writes first, so nobody reads what was just answered
-   * as it was before; a failure is logged, never thrown.
+   * A memory as read from Chroma, with the uses recalled but not yet written (so no read has to wait for
+   * the writes behind, and nobody reads what was just answered as it was before): the counts being
+   * written now (absolute, so a read after that write landed counts nothing twice) plus those not yet
+   * taken by a write (increments).
    */
-  writeBehind(what: string, memories: Memory[]): void {
-    this.behind = this.behind
-      .then(() => this.updateMetadata(memories))
-      .catch((e: unknown) => this.log(`${what} failed: ${e instanceof Error ? e.message : String(e)}`));
+  private withUses(m: Memory): Memory {
+    const landing = this.landing.get(m.id);
+    const pending = this.used.get(m.id);
+    if (!landing && !pending) return m;
+    let count = Math.max(m.use_count, landing?.use_count ?? 0);
+    let last = m.last_used_at ?? '';
+    if (landing && landing.last_used_at > last) last = landing.last_used_at;
+    if (pending) {
+      count += pending.n;
+      if (pending.at > last) last = pending.at;
+    }
+    return { ...m, use_count: count, last_used_at: last || undefined };
+  }
+
+  private row(id: string, text: string | null, meta: Metadata | null): Memory {
+    return this.withUses(fromMetadata(id, text, meta));
   }
 
   /**
@@ -277,14 +301,20 @@ export class MemoryStore {
     this.used = new Map();
     const write = async () => {
       const fresh = await this.read([...batch.keys()]);
-      await this.updateFields(
-        fresh.map((m) => {
-          const u = batch.get(m.id)!;
-          const last = m.last_used_at && m.last_used_at > u.at ? m.last_used_at : u.at;
-          return { ...m, use_count: m.use_count + u.n, last_used_at: last };
-        }),
-        ['use_count', 'last_used_at'],
+      const counted = fresh.map((m) => {
+        const u = batch.get(m.id)!;
+        const last = m.last_used_at && m.last_used_at > u.at ? m.last_used_at : u.at;
+        return { ...m, use_count: m.use_count + u.n, last_used_at: last };
+      });
+      const marks = counted.map(
+        (m) => [m.id, { use_count: m.use_count, last_used_at: m.last_used_at }] as const,
       );
+      for (const [id, mark] of marks) this.landing.set(id, mark);
+      try {
+        await this.updateFields(counted, ['use_count', 'last_used_at']);
+      } finally {
+        for (const [id, mark] of marks) if (this.landing.get(id) === mark) this.landing.delete(id);
+      }
     };
     try {
       await withLock(this.usedLock, 10_000, write);
@@ -444,6 +474,7 @@ export class MemoryStore {
   /** Inserts or replaces memories with their vectors; refuses vectors of the wrong dimension. */
   async upsert(records: { memory: Memory; vector: number[] }[], target?: ActiveCollection): Promise<void> {
     if (records.length === 0) return;
+    await this.behind;
     const info = target ?? this.requireActive();
     for (const r of records) {
       if (r.vector.length !== info.dim)
@@ -476,6 +507,7 @@ export class MemoryStore {
    */
   async updateMetadata(memories: Memory[]): Promise<void> {
     if (memories.length === 0 || !this.activeInfo) return;
+    await this.behind;
     const info = this.activeInfo;
     await this.withChroma('update memories', async (c) => {
       const col = await this.collection(c, info);
@@ -499,12 +531,12 @@ export class MemoryStore {
     });
   }
 
+  /** Memories by id, with the uses not yet written shown (no read waits for the writes behind). */
   async get(ids: string[]): Promise<Memory[]> {
-    await this.behind;
-    return this.read(ids);
+    return (await this.read(ids)).map((m) => this.withUses(m));
   }
 
-  /** {@link get} without waiting for the writes behind (used by those writes and inside {@link exclusiveWrite}). */
+  /** {@link get} as stored in Chroma, without the uses not yet written (the counter write reads this). */
   async read(ids: string[]): Promise<Memory[]> {
     if (ids.length === 0 || !this.activeInfo) return [];
     const info = this.activeInfo;
@@ -520,7 +552,6 @@ export class MemoryStore {
     where: Where | undefined,
     opts: { withVectors?: boolean; collection?: ActiveCollection } = {},
   ): Promise<{ memory: Memory; vector?: number[] }[]> {
-    await this.behind;
     const info = opts.collection ?? this.activeInfo;
     if (!info) return [];
     return this.withChroma('list memories', async (c) => {
@@ -535,7 +566,7 @@ export class MemoryStore {
           include: opts.withVectors ? ['documents', 'metadatas', 'embeddings'] : ['documents', 'metadatas'],
         });
         r.ids.forEach((id, i) => {
-          const memory = fromMetadata(id, r.documents[i] ?? null, r.metadatas[i] ?? null);
+          const memory = this.row(id, r.documents[i] ?? null, r.metadatas[i] ?? null);
           out.push(opts.withVectors ? { memory, vector: Array.from(r.embeddings[i] ?? []) } : { memory });
         });
         if (r.ids.length < page) break;
@@ -546,7 +577,6 @@ export class MemoryStore {
 
   /** Nearest neighbours of a vector within a where. */
   async query(vector: number[], where: Where | undefined, k: number): Promise<Neighbour[]> {
-    await this.behind;
     const info = this.activeInfo;
     if (!info) return [];
     if (vector.length !== info.dim) throw new DimensionMismatchError(info.dim, vector.length, info.name);
@@ -560,7 +590,7 @@ export class MemoryStore {
       });
       const ids = r.ids[0] ?? [];
       return ids.map((id, i) => ({
-        memory: fromMetadata(id, r.documents[0]?.[i] ?? null, r.metadatas[0]?.[i] ?? null),
+        memory: this.row(id, r.documents[0]?.[i] ?? null, r.metadatas[0]?.[i] ?? null),
         distance: r.distances[0]?.[i] ?? 2,
       }));
     });
@@ -568,7 +598,6 @@ export class MemoryStore {
 
   /** Nearest neighbours of several vectors within one where, in one Chroma call (bulk import's dedup). */
   async queryMany(vectors: number[][], where: Where | undefined, k: number): Promise<Neighbour[][]> {
-    await this.behind;
     const info = this.activeInfo;
     if (!info || vectors.length === 0) return vectors.map(() => []);
     for (const v of vectors)
@@ -583,7 +612,7 @@ export class MemoryStore {
       });
       return vectors.map((_, q) =>
         (r.ids[q] ?? []).map((id, i) => ({
-          memory: fromMetadata(id, r.documents[q]?.[i] ?? null, r.metadatas[q]?.[i] ?? null),
+          memory: this.row(id, r.documents[q]?.[i] ?? null, r.metadatas[q]?.[i] ?? null),
           distance: r.distances[q]?.[i] ?? 2,
         })),
       );
@@ -593,6 +622,8 @@ export class MemoryStore {
   async delete(ids: string[], target?: ActiveCollection): Promise<void> {
     const info = target ?? this.activeInfo;
     if (ids.length === 0 || !info) return;
+    await this.behind;
+    for (const id of ids) this.used.delete(id);
     await this.withChroma('delete memories', async (c) => {
       const col = await this.collection(c, info);
       await col.delete({ ids });
@@ -601,7 +632,6 @@ export class MemoryStore {
   }
 
   async count(): Promise<number> {
-    await this.behind;
     const info = this.activeInfo;
     if (!info) return 0;
     return this.withChroma('count memories', async (c) => (await this.collection(c, info)).count());

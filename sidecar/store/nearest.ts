@@ -1,0 +1,109 @@
+/**
+ * The nearest k items of some projects that pass a filter, at the least cost Chroma 1.0.5 allows. Its
+ * costs, measured (docs/benchmarks.md, "Where the time goes"):
+ *
+ * - an unfiltered query costs little, but every neighbour returned costs (documents and metadata go
+ *   over HTTP and are parsed): at 10k memories k = 3 took 7 ms, k = 50 took 36 ms;
+ * - a `where` on the project costs in proportion to the rows it matches (k = 20: 28 ms when the project
+ *   is 5% of 10k memories, 118 ms when it is all of them);
+ * - a `where` on status or confidence costs in proportion to all rows, whatever matches (115 ms at 10k).
+ *
+ * So status and confidence are never sent to Chroma unless nothing else finds k, and the project is
+ * filtered here or there depending on its share of the store:
+ *
+ * - a large share: the nearest `k / (share · pass rate)` overall are fetched unfiltered and filtered here;
+ * - a small share: the project's own nearest `k / pass rate` are fetched with the project `where` (cheap,
+ *   few rows match) and the rest is filtered here;
+ * - when either comes back with fewer than k that pass and was not everything there is, the exact query
+ *   (every clause in the `where`) runs. Each step is exact: anything that passes and lies outside the
+ *   fetched neighbours is farther than all of them.
+ *
+ * The share and the pass rate are learned per scope from what comes back (moving averages); a scope sent
+ * to the project `where` is probed unfiltered again every {@link REPROBE} queries, so a changing mix is
+ * followed.
+ */
+
+/** Unfiltered over-fetch above this many neighbours costs more than the project `where`. */
+const MAX_UNFILTERED = 120;
+/** Never fetch more than this many of the project's own neighbours before the exact query. */
+const MAX_SCOPED = 200;
+/** An unknown scope's first unfiltered fetch, in multiples of k. */
+const FIRST_PROBE = 3;
+/** Fetch this much more than the expected need, so a query seldom falls back. */
+const SAFETY = 1.5;
+/** A scope sent to the project `where` is probed unfiltered again every this many queries. */
+const REPROBE = 50;
+const MAX_SCOPES = 256;
+
+interface ScopeStats {
+  /** Share of unfiltered neighbours inside the scope. */
+  share: number;
+  /** Share of the scope's neighbours that pass the rest of the filter. */
+  passRate: number;
+  sinceProbe: number;
+}
+
+export interface NearestPlan<T> {
+  /** Names the scope (the projects) for what is learned. */
+  scope: string;
+  k: number;
+  /** The n nearest overall, nearest first. */
+  unfiltered: (n: number) => Promise<T[]>;
+  /** The n nearest inside the scope (Chroma's `where` on the project only). */
+  scoped: (n: number) => Promise<T[]>;
+  /** The k nearest that pass everything (every clause in Chroma's `where`). */
+  exact: (k: number) => Promise<T[]>;
+  inScope: (x: T) => boolean;
+  /** The rest of the filter (status, confidence), checked here. */
+  passes: (x: T) => boolean;
+}
+
+const rate = (hits: number, of: number): number => (of > 0 ? hits / of : 1);
+
+export class NearestPlanner {
+  private readonly scopes = new Map<string, ScopeStats>();
+
+  async nearest<T>(p: NearestPlan<T>): Promise<T[]> {
+    const known = this.scopes.get(p.scope);
+    const stats = known ?? { share: 1, passRate: 1, sinceProbe: REPROBE };
+    const need = (r: number) => Math.ceil((p.k / Math.max(r, 1e-3)) * (r < 1 ? SAFETY : 1));
+    // An unknown scope is probed with a few times k, which also answers a store mostly of this project.
+    const wantUnfiltered = known ? need(stats.share * stats.passRate) : p.k * FIRST_PROBE;
+    if (wantUnfiltered <= MAX_UNFILTERED || ++stats.sinceProbe >= REPROBE) {
+      const n = Math.max(p.k, Math.min(wantUnfiltered, MAX_UNFILTERED));
+      const wide = await p.unfiltered(n);
+      const mine = wide.filter(p.inScope);
+      const pass = mine.filter(p.passes);
+      this.learn(p.scope, stats, rate(mine.length, wide.length), mine.length, rate(pass.length, mine.length));
+      if (pass.length >= p.k || wide.length < n) return pass.slice(0, p.k);
+    }
+    const n = Math.max(p.k, Math.min(need((this.scopes.get(p.scope) ?? stats).passRate), MAX_SCOPED));
+    const mine = await p.scoped(n);
+    const pass = mine.filter(p.passes);
+    this.learn(
+      p.scope,
+      this.scopes.get(p.scope) ?? stats,
+      undefined,
+      mine.length,
+      rate(pass.length, mine.length),
+    );
+    if (pass.length >= p.k || mine.length < n) return pass.slice(0, p.k);
+    return p.exact(p.k);
+  }
+
+  private learn(
+    scope: string,
+    cur: ScopeStats,
+    share: number | undefined,
+    seen: number,
+    passRate: number,
+  ): void {
+    if (!this.scopes.has(scope) && this.scopes.size >= MAX_SCOPES) this.scopes.clear(); // workspaces come and go
+    const avg = (old: number, x: number) => (this.scopes.has(scope) ? 0.5 * old + 0.5 * x : x);
+    this.scopes.set(scope, {
+      share: share === undefined ? cur.share : avg(cur.share, share),
+      passRate: seen ? avg(cur.passRate, passRate) : cur.passRate,
+      sinceProbe: share === undefined ? cur.sinceProbe : 0,
+    });
+  }
+}

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { NearestPlanner } from '../../sidecar/store/nearest';
+
+/** A store of scored items: distance to the query is `d`; smaller is nearer. */
+interface Item {
+  id: number;
+  project: string;
+  ok: boolean;
+  d: number;
+}
+
+function store(n: number, share: number, okRate: number, seed: number): Item[] {
+  let s = seed;
+  const r = () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  return Array.from({ length: n }, (_, id) => ({
+    id,
+    project: r() < share ? 'mine' : `other-${Math.floor(r() * 19)}`,
+    ok: r() < okRate,
+    d: r(),
+  }));
+}
+
+/** What Chroma would answer (nearest first), and which kind of query was asked. */
+function chroma(items: Item[], calls: string[]) {
+  const sorted = [...items].sort((a, b) => a.d - b.d);
+  return {
+    unfiltered: async (n: number) => (calls.push('unfiltered'), sorted.slice(0, n)),
+    scoped: async (n: number) => (
+      calls.push('scoped'),
+      sorted.filter((x) => x.project === 'mine').slice(0, n)
+    ),
+    exact: async (k: number) => (
+      calls.push('exact'),
+      sorted.filter((x) => x.project === 'mine' && x.ok).slice(0, k)
+    ),
+  };
+}
+
+test('the planner returns exactly the k nearest that pass, whatever share of the store the project is', async () => {
+  for (const share of [1, 0.3, 0.05, 0.002]) {
+    const planner = new NearestPlanner();
+    const items = store(5000, share, 0.7, Math.round(share * 1000) + 1);
+    for (let q = 0; q < 60; q++) {
+      // Each question moves the distances (another query vector), so every answer is checked afresh.
+      for (const x of items) x.d = (x.d * 7.31 + 0.123) % 1;
+      const calls: string[] = [];
+      const c = chroma(items, calls);
+      const got = await planner.nearest({
+        scope: 'mine',
+        k: 20,
+        ...c,
+        inScope: (x) => x.project === 'mine',
+        passes: (x) => x.ok,
+      });
+      const want = [...items]
+        .filter((x) => x.project === 'mine' && x.ok)
+        .sort((a, b) => a.d - b.d)
+        .slice(0, 20);
+      assert.deepEqual(
+        got.map((x) => x.id),
+        want.map((x) => x.id),
+        `share ${share}, question ${q}: ${calls.join(' → ')}`,
+      );
+      assert.ok(
+        got.every((x) => x.project === 'mine' && x.ok),
+        'nothing of another project or not recallable',
+      );
+    }
+  }
+});
+
+test('a project that is a small share of the store is not over-fetched unfiltered again and again', async () => {
+  const planner = new NearestPlanner();
+  const items = store(5000, 0.05, 0.7, 7);
+  const calls: string[] = [];
+  const c = chroma(items, calls);
+  const ask = () =>
+    planner.nearest({
+      scope: 'mine',
+      k: 20,
+      ...c,
+      inScope: (x) => x.project === 'mine',
+      passes: (x) => x.ok,
+    });
+  await ask(); // learns the share
+  calls.length = 0;
+  for (let i = 0; i < 10; i++) await ask();
+  assert.equal(calls.filter((x) => x === 'unfiltered').length, 0, calls.join(' '));
+  // ...and the fully filtered query (status and confidence in Chroma's where) is the last resort only.
+  assert.ok(calls.filter((x) => x === 'exact').length <= 1, calls.join(' '));
+});
+
+test('a project that is the whole store is answered by one unfiltered query', async () => {
+  const planner = new NearestPlanner();
+  const items = store(5000, 1, 0.7, 9);
+  const calls: string[] = [];
+  const c = chroma(items, calls);
+  for (let i = 0; i < 5; i++) {
+    calls.length = 0;
+    await planner.nearest({
+      scope: 'mine',
+      k: 20,
+      ...c,
+      inScope: (x) => x.project === 'mine',
+      passes: (x) => x.ok,
+    });
+    assert.deepEqual(calls, ['unfiltered']);
+  }
+});
