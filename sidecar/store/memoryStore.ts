@@ -227,6 +227,8 @@ export class MemoryStore {
   private behind: Promise<void> = Promise.resolve();
   /** Use counts being written now, by memory id (absolute values; see {@link withUses}). */
   private readonly landing = new Map<string, UsedMark>();
+  /** Uses a write has taken from {@link used} but not yet counted into {@link landing} (increments). */
+  private taking = new Map<string, { n: number; at: string }>();
   /** Chooses how nearest-neighbour queries filter by project (store/nearest.ts). */
   readonly planner = new NearestPlanner();
   /** The lexical index kept beside Chroma (memories and episodes); see recall/lexical.ts. */
@@ -261,19 +263,20 @@ export class MemoryStore {
   /**
    * A memory as read from Chroma, with the uses recalled but not yet written (so no read has to wait for
    * the writes behind, and nobody reads what was just answered as it was before): the counts being
-   * written now (absolute, so a read after that write landed counts nothing twice) plus those not yet
-   * taken by a write (increments).
+   * written now (absolute, so a read after that write landed counts nothing twice) plus the increments
+   * no write has counted yet.
    */
   private withUses(m: Memory): Memory {
     const landing = this.landing.get(m.id);
-    const pending = this.used.get(m.id);
-    if (!landing && !pending) return m;
+    const pending = [this.taking.get(m.id), this.used.get(m.id)];
+    if (!landing && !pending[0] && !pending[1]) return m;
     let count = Math.max(m.use_count, landing?.use_count ?? 0);
     let last = m.last_used_at ?? '';
     if (landing && landing.last_used_at > last) last = landing.last_used_at;
-    if (pending) {
-      count += pending.n;
-      if (pending.at > last) last = pending.at;
+    for (const p of pending) {
+      if (!p) continue;
+      count += p.n;
+      if (p.at > last) last = p.at;
     }
     return { ...m, use_count: count, last_used_at: last || undefined };
   }
@@ -299,6 +302,7 @@ export class MemoryStore {
     if (this.used.size === 0) return;
     const batch = this.used;
     this.used = new Map();
+    this.taking = batch;
     const write = async () => {
       const fresh = await this.read([...batch.keys()]);
       const counted = fresh.map((m) => {
@@ -310,6 +314,7 @@ export class MemoryStore {
         (m) => [m.id, { use_count: m.use_count, last_used_at: m.last_used_at }] as const,
       );
       for (const [id, mark] of marks) this.landing.set(id, mark);
+      if (this.taking === batch) this.taking = new Map();
       try {
         await this.updateFields(counted, ['use_count', 'last_used_at']);
       } finally {
@@ -323,6 +328,8 @@ export class MemoryStore {
       // A process holding the counter lock for 10 s is stuck: count anyway rather than lose the uses.
       this.log(`${errorMessage(e)} Counting recalled uses without it.`);
       await write();
+    } finally {
+      if (this.taking === batch) this.taking = new Map();
     }
   }
 
