@@ -1,24 +1,35 @@
 /**
  * `mnemo.exportBackup` (one click from the view's toolbar) and `mnemo.importBackup`: AES-256 encrypted ZIP
- * backups written and read by the sidecar, with progress and cancel. The password is asked twice and is
- * kept in the OS keychain (SecretStorage) only when the user says so — scheduled backups need it.
+ * backups written and read by the sidecar, with progress and cancel. Backup takes as few steps as the
+ * password allows: with the saved password (OS keychain, SecretStorage) it is one click into the backup
+ * folder (`mnemo.backup.folder`, else the data folder's `backups/`, created when missing); otherwise the
+ * password is asked twice and may then be saved. The result names the full path, with Reveal and Copy
+ * Path. Restore asks the password (again after a wrong one), previews in a modal where the records would
+ * really go, and confirms Overwrite in a second modal listing what changes.
  */
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { BackupExportRequest, BackupImportRequest, BackupInspectRequest } from '../../sidecar/protocol';
+import {
+  BackupExportRequest,
+  BackupImportRequest,
+  BackupInspectRequest,
+  type BackupImportMode,
+  type BackupPreview,
+} from '../../sidecar/protocol';
+import { backupFailureReason, overwriteDetail, previewDetail, restoreChoices } from '../backupChoices';
 import { MIN_PASSWORD_LENGTH as MIN_PASSWORD } from '../../sidecar/shared/backupPassword';
 import { SECRETS, config } from '../config';
 import type { Ctx } from '../ctx';
 import type { Views } from '../views';
 import { projectLabel, workspaceProjects } from '../projects';
-import { formatLocalWithUtc } from '../time';
 import { BuiltinCommand, Command } from '../commandIds';
 
-async function askPassword(title: string, confirm: boolean): Promise<string | undefined> {
+async function askPassword(title: string, confirm: boolean, problem?: string): Promise<string | undefined> {
   const password = await vscode.window.showInputBox({
     title,
-    prompt: `Backup password (at least ${MIN_PASSWORD} characters). Only you hold it: without it the backup cannot be opened.`,
+    prompt: problem
+      ? `${problem} Type the password again, or press Escape to stop.`
+      : `Backup password (at least ${MIN_PASSWORD} characters). Only you hold it: without it the backup cannot be opened.`,
     password: true,
     ignoreFocusOut: true,
     validateInput: (v) => (v.length < MIN_PASSWORD ? `At least ${MIN_PASSWORD} characters.` : undefined),
@@ -34,65 +45,37 @@ async function askPassword(title: string, confirm: boolean): Promise<string | un
   return again === password ? password : undefined;
 }
 
+/** Where backups go: `mnemo.backup.folder`, else the data folder's `backups/` (the sidecar creates it). */
+function backupFolder(ctx: Ctx): string {
+  return config.backup.folder() || path.join(ctx.extension.globalStorageUri.fsPath, 'backups');
+}
+
+const RESTORE = 'Mnemo: Restore From Backup';
+
 export function register(ctx: Ctx, views: Views): void {
-  ctx.registerCommand(Command.exportBackup, async () => {
-    const projects = workspaceProjects();
-    const scope = await vscode.window.showQuickPick(
-      [
-        {
-          label: 'All projects',
-          description: 'every memory in the store, with the audit log',
-          projectId: undefined as string | undefined,
-        },
-        ...projects.map((p) => ({
-          label: projectLabel(p.projectId),
-          description: p.projectId,
-          projectId: p.projectId as string | undefined,
-        })),
-      ],
-      { title: 'Mnemo: Back Up Memories', placeHolder: 'What to back up' },
-    );
-    if (!scope) return undefined;
+  ctx.registerCommand(Command.exportBackup, async (arg?: { projectId?: string }) => {
+    const title = 'Mnemo: Back Up Memories';
     const saved = await ctx.extension.secrets.get(SECRETS.backupPassword);
-    let password = saved;
-    if (saved) {
-      const use = await vscode.window.showQuickPick(
-        ['Use the saved backup password', 'Type another password'],
-        { title: 'Mnemo: Back Up Memories' },
-      );
-      if (!use) return undefined;
-      if (use !== 'Use the saved backup password') password = undefined;
-    }
-    password ??= await askPassword('Mnemo: Back Up Memories', true);
+    const password = saved ?? (await askPassword(title, true));
     if (!password) return undefined;
-    const defaultFolder = config.backup.folder() || path.join(os.homedir(), 'Documents');
-    const folder = await vscode.window.showOpenDialog({
-      title: 'Folder for the backup',
-      canSelectFiles: false,
-      canSelectFolders: true,
-      canSelectMany: false,
-      defaultUri: vscode.Uri.file(defaultFolder),
-      openLabel: 'Back Up Here',
-    });
-    if (!folder?.[0]) return undefined;
     const r = await ctx.requestWithProgress(
       BackupExportRequest,
-      { out: folder[0].fsPath, password, project_id: scope.projectId },
+      { out: backupFolder(ctx) + path.sep, password, project_id: arg?.projectId },
       'Mnemo: backing up memories',
     );
-    if (!saved || saved !== password) {
-      const keep = await vscode.window.showInformationMessage(
-        `Mnemo: backed up ${r.counts.memories} memories to ${path.basename(r.file)} (AES-256).`,
-        'Save Password for Scheduled Backups',
-        'Reveal',
-      );
-      if (keep === 'Save Password for Scheduled Backups')
-        await ctx.extension.secrets.store(SECRETS.backupPassword, password);
-      if (keep === 'Reveal')
-        void vscode.commands.executeCommand(BuiltinCommand.revealFileInOS, vscode.Uri.file(r.file));
-    } else {
-      views.statusBar.flash(`Backed up ${r.counts.memories} memories to ${r.file} (AES-256)`);
-    }
+    const actions = ['Reveal', 'Copy Path', ...(saved ? [] : ['Save Password for Scheduled Backups'])];
+    void vscode.window
+      .showInformationMessage(
+        `Mnemo: backed up ${r.counts.memories} memories to ${r.file} (AES-256).`,
+        ...actions,
+      )
+      .then(async (choice) => {
+        if (choice === 'Reveal')
+          await vscode.commands.executeCommand(BuiltinCommand.revealFileInOS, vscode.Uri.file(r.file));
+        else if (choice === 'Copy Path') await vscode.env.clipboard.writeText(r.file);
+        else if (choice === 'Save Password for Scheduled Backups')
+          await ctx.extension.secrets.store(SECRETS.backupPassword, password);
+      });
     return r;
   });
 
@@ -101,60 +84,79 @@ export function register(ctx: Ctx, views: Views): void {
       fileArg ??
       (
         await vscode.window.showOpenDialog({
-          title: 'Mnemo: Restore From Backup',
+          title: RESTORE,
           canSelectMany: false,
           filters: { 'Mnemo backup': ['zip'] },
-          defaultUri: config.backup.folder() ? vscode.Uri.file(config.backup.folder()) : undefined,
+          defaultUri: vscode.Uri.file(backupFolder(ctx)),
           openLabel: 'Restore',
         })
       )?.[0];
     if (!file) return undefined;
-    const password = await askPassword('Mnemo: Restore From Backup', false);
-    if (!password) return undefined;
-    const preview = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Mnemo: checking the backup…' },
-      () => ctx.request(BackupInspectRequest, { file: file.fsPath, password }),
+    const projectIds = workspaceProjects().map((p) => p.projectId);
+    const inspect = (password: string, mode: BackupImportMode): Promise<BackupPreview> =>
+      Promise.resolve(
+        vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: 'Mnemo: checking the backup…' },
+          () =>
+            ctx.request(BackupInspectRequest, { file: file.fsPath, password, mode, project_ids: projectIds }),
+        ),
+      );
+    // The password, asked again after a wrong one (one sentence in the prompt, nothing in the log).
+    let password: string | undefined;
+    let preview: BackupPreview | undefined;
+    let problem: string | undefined;
+    while (!preview) {
+      password = await askPassword(RESTORE, false, problem);
+      if (!password) return undefined;
+      try {
+        preview = await inspect(password, 'skip');
+      } catch (e) {
+        if (backupFailureReason(e) !== 'wrong-password') throw e;
+        problem = `The password is wrong for ${path.basename(file.fsPath)}.`;
+      }
+    }
+    const choices = restoreChoices(preview);
+    const picked = await vscode.window.showWarningMessage(
+      `Restore ${path.basename(file.fsPath)}?`,
+      { modal: true, detail: previewDetail(preview, projectLabel) },
+      ...choices.map((c) => c.label),
     );
-    const differ = preview.conflicts.filter((c) => c.differs).length;
-    const summary =
-      `${preview.counts.memories} memories of ${preview.projects.map(projectLabel).join(', ') || 'no project'}, ` +
-      `made ${formatLocalWithUtc(preview.created_at, config.display.timeZone())} by ${preview.created_by}. ` +
-      `${preview.conflicts.length} already stored (${differ} differ).` +
-      (preview.needs_reembed ? ' Texts will be re-embedded with the current model.' : '');
-    const mode = await vscode.window.showQuickPick(
-      [
-        { label: 'Skip existing', description: 'keep what is stored; add the rest', mode: 'skip' as const },
-        {
-          label: 'Overwrite',
-          description: 'the backup wins for memories stored in both',
-          mode: 'overwrite' as const,
-        },
-        {
-          label: 'Import as a new project',
-          description: 'keep them apart under another project id',
-          mode: 'new-project' as const,
-        },
-      ],
-      { title: 'Mnemo: Restore From Backup', placeHolder: summary, ignoreFocusOut: true },
-    );
-    if (!mode) return undefined;
+    const choice = choices.find((c) => c.label === picked);
+    if (!choice) return undefined;
     let newProjectId: string | undefined;
-    if (mode.mode === 'new-project') {
+    if (choice.mode === 'new-project') {
       newProjectId = await vscode.window.showInputBox({
-        title: 'Mnemo: Restore From Backup',
+        title: RESTORE,
         prompt: 'Project id for the imported memories',
         value: `${preview.projects[0] ?? 'restored'}-restored`,
         validateInput: (v) => (v.trim() ? undefined : 'A project id is required.'),
       });
       if (!newProjectId) return undefined;
     }
+    if (choice.confirm) {
+      const ow = await inspect(password!, 'overwrite');
+      const sure = await vscode.window.showWarningMessage(
+        'Overwrite stored memories with the backup?',
+        { modal: true, detail: overwriteDetail(ow, projectLabel) },
+        'Overwrite',
+      );
+      if (sure !== 'Overwrite') return undefined;
+    }
     const r = await ctx.requestWithProgress(
       BackupImportRequest,
-      { file: file.fsPath, password, mode: mode.mode, new_project_id: newProjectId?.trim() },
+      {
+        file: file.fsPath,
+        password: password!,
+        mode: choice.mode,
+        new_project_id: newProjectId?.trim(),
+        project_ids: projectIds,
+        consent: choice.consent,
+      },
       'Mnemo: restoring memories',
     );
+    const refused = r.refused.reduce((n, x) => n + x.memories + x.episodes, 0);
     views.statusBar.flash(
-      `Restored ${r.inserted} new and ${r.overwritten} replaced memories (${r.skipped} kept as stored${r.reembedded ? `, ${r.reembedded} re-embedded` : ''})`,
+      `Restored ${r.inserted} new and ${r.overwritten} replaced memories (${r.skipped} kept as stored${r.reembedded ? `, ${r.reembedded} re-embedded` : ''}${r.episodes ? `, ${r.episodes} episodes` : ''}${refused ? `, ${refused} not imported` : ''})`,
     );
     return r;
   });

@@ -1,0 +1,62 @@
+/**
+ * The restore flow's decisions without `vscode` (unit-tested in test/unit/backupChoices.test.ts): which
+ * buttons the preview modal offers, the modal's text, and whether a failed request was a wrong password
+ * (the user may try again) — all from the sidecar's preview and error data.
+ */
+import type { BackupImportMode, BackupPreview } from '../sidecar/protocol';
+import { backupPreviewLines, overwrittenTexts } from '../sidecar/shared/backupPreview';
+
+export interface RestoreChoice {
+  /** The modal's button. */
+  label: string;
+  mode: BackupImportMode;
+  /** Records for global / other projects (and overwriting) go ahead. */
+  consent: boolean;
+  /** Overwrite is confirmed by a second modal listing what changes. */
+  confirm?: boolean;
+}
+
+/** The buttons of the preview modal, most common first. */
+export function restoreChoices(p: BackupPreview): RestoreChoice[] {
+  const out: RestoreChoice[] = [];
+  const own = p.targets.filter((t) => !t.needs_consent);
+  const others = p.targets.filter((t) => t.needs_consent);
+  if (own.some((t) => t.new > 0 || t.episodes > 0) || others.length === 0)
+    out.push({ label: 'Restore', mode: 'skip', consent: false });
+  if (others.length > 0)
+    out.push({
+      label: own.length ? 'Restore Including Other Projects' : 'Restore Into Those Projects',
+      mode: 'skip',
+      consent: true,
+    });
+  if (p.conflicts.some((c) => c.differs))
+    out.push({ label: 'Overwrite…', mode: 'overwrite', consent: true, confirm: true });
+  out.push({ label: 'Import as a New Project…', mode: 'new-project', consent: false });
+  return out;
+}
+
+/** The preview modal's detail: where records go, conflicts, refusals. */
+export function previewDetail(p: BackupPreview, label: (project: string) => string): string {
+  return backupPreviewLines(p, label).join('\n');
+}
+
+/** The overwrite confirmation's detail: what would be replaced, texts first. */
+export function overwriteDetail(p: BackupPreview, label: (project: string) => string, max = 8): string {
+  const n = p.targets.reduce((s, t) => s + t.overwrite, 0);
+  const lines = [`${n} stored ${n === 1 ? 'memory' : 'memories'} would be replaced by the backup's version:`];
+  const texts = overwrittenTexts(p);
+  const rest = p.conflicts.filter((c) => c.differs && !c.fields.includes('text'));
+  for (const t of texts.slice(0, max)) lines.push(`• text changes: ${t}`);
+  for (const c of rest.slice(0, Math.max(0, max - texts.length)))
+    lines.push(`• ${c.text} (${label(c.project_id)}): ${c.fields.join(', ')}`);
+  const shown = Math.min(max, texts.length + rest.length);
+  if (texts.length + rest.length > shown) lines.push(`… and ${texts.length + rest.length - shown} more.`);
+  return lines.join('\n');
+}
+
+/** The backup failure reason a sidecar error carries (`wrong-password`, `tampered`, …), if any. */
+export function backupFailureReason(err: unknown): string | undefined {
+  const data = (err as { data?: unknown } | undefined)?.data;
+  const reason = data && typeof data === 'object' ? (data as { reason?: unknown }).reason : undefined;
+  return typeof reason === 'string' ? reason : undefined;
+}
