@@ -373,6 +373,10 @@ export async function main(argv: string[]): Promise<number> {
       out(
         `Project ${report.project_id}: ${report.stored} stored, ${report.refreshed} refreshed, ${report.pending} pending review, ${report.dropped} dropped.`,
       );
+      // Nothing of a long transcript is cut: say how much was read.
+      out(
+        `Read all ${report.messages_read} message${report.messages_read === 1 ? '' : 's'}, each whole${report.messages_empty ? ` (${report.messages_empty} more had no text)` : ''}${report.llm_windows ? `; the LLM read it in ${report.llm_windows} window${report.llm_windows === 1 ? '' : 's'}` : ''}.`,
+      );
       if (report.skipped) out(`Skipped: ${report.skipped}`);
       for (const d of report.decisions) {
         if (d.outcome === 'dropped' && !values.explain) continue;

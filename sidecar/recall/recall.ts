@@ -23,6 +23,7 @@ import { clampInt, round } from '../util/numbers';
 import { entityOverlap, extractEntities } from './entities';
 import { episodeAsMemory, formatBlock } from './format';
 import type { LexicalHit } from './lexical';
+import { cutText } from '../shared/text';
 
 /** A recallable memory: not pending, wrong or archived. */
 export const RECALLABLE: MemoryStatus[] = ['active', 'confirmed'];
@@ -63,7 +64,7 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   const budget = p.token_budget ?? settings.tokenBudget;
   const own = [...new Set(p.project_ids)].filter((x) => x !== GLOBAL_PROJECT);
   const projects = [...own, GLOBAL_PROJECT];
-  const { text: query } = await redactText(p.query.slice(0, 2000));
+  const { text: query } = await redactText(cutText(p.query, 2000)); // a query, not content: its start is enough
   await core.requireModel();
   const [vector] = await core.embedding.embed([query]);
   const wide = Math.max(20, topK * 4);

@@ -14,7 +14,7 @@ import type { LazyLexical, LexicalDoc } from '../recall/lexical';
 import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
 import { isNoSpace, writeFailure } from '../util/append';
 import { LockTimeoutError, withLock } from '../util/fileLock';
-import { wellFormed } from '../util/text';
+import { wellFormed } from '../shared/text';
 
 export interface ActiveCollection {
   name: string;
