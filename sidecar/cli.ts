@@ -45,6 +45,7 @@ Commands:
   decay [--as-of DATE] [--apply]                                preview (default) or apply monthly confidence decay
   clean [--threshold 0.5] [--apply] [--action archive|delete]   memories under a confidence threshold
   audit [ID] [--project P]                                      the audit log of a memory or project
+  wipe --project P [--yes]                                      delete all of a project: memories, kept turns, index rows
   export --out FILE|DIR [--project P] [--no-vectors]            encrypted backup (AES-256 ZIP)
   import FILE [--mode skip|overwrite|new-project] [--dry-run]   restore a backup, all or nothing
   (backup password: typed at the terminal, --password-stdin, or MNEMO_BACKUP_PASSWORD)
@@ -533,6 +534,21 @@ export async function main(argv: string[]): Promise<number> {
         throw new UsageError('--action must be archive or delete.');
       const n = await withService(cfg, (svc) => svc.clean({ ids: preview.items.map((m) => m.id), action }));
       out(`${action === 'archive' ? 'Archived' : 'Deleted'} ${n} memories.`);
+      return 0;
+    }
+    case 'wipe': {
+      // Never the folder's own project by default: the project to wipe is named.
+      if (!values.project)
+        throw new UsageError('wipe needs --project P (the project to delete everything of).');
+      if (!values.yes) {
+        const n = await withService(cfg, async (svc) => (await svc.stats(project)).total);
+        out(
+          `Project ${project} holds ${n} memories. Nothing was changed; add --yes to delete them, its kept turns and index rows for good.`,
+        );
+        return 0;
+      }
+      const r = await withService(cfg, (svc) => svc.wipeProject({ project_id: project }));
+      out(`Wiped project ${project}: ${r.memories} memories and ${r.episodes} kept turns deleted.`);
       return 0;
     }
     case 'audit': {

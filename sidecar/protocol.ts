@@ -349,6 +349,22 @@ export const UpdateRequest = new RequestType<UpdateParams, Memory, void>('mnemo/
 /** Extension/CLI -> sidecar: promote a memory to global (visible in every project); audited. */
 export const PromoteRequest = new RequestType<FeedbackParams, Memory, void>('mnemo/memory/promote');
 
+export interface WipeProjectParams {
+  project_id: string;
+  /** Who wipes it, user@machine (default: the sidecar's user). */
+  by?: string;
+}
+export interface WipeProjectResult {
+  /** Memories deleted (every status). */
+  memories: number;
+  /** Episodes (kept turns) deleted. */
+  episodes: number;
+}
+/** Extension/CLI -> sidecar: delete everything of one project for good — memories, episodes, their lexical rows (audited, content erased). */
+export const WipeProjectRequest = new RequestType<WipeProjectParams, WipeProjectResult, void>(
+  'mnemo/project/wipe',
+);
+
 /** Extension/CLI -> sidecar: delete memories for good (audited). */
 export const DeleteRequest = new RequestType<{ ids: string[]; by?: string }, { deleted: number }, void>(
   'mnemo/memory/delete',

@@ -335,6 +335,18 @@ export class MemoryStore {
     if (docs.length) await this.lexical?.run('index documents', (ix) => ix.upsert(docs), undefined);
   }
 
+  /** Removes every lexical row of a project (memories and episodes) and compacts the index file. */
+  async unindexProject(project: string): Promise<number> {
+    const n = await this.lexical?.run('remove a project', (ix) => ix.removeProject(project), 0);
+    await this.compactLexical();
+    return n ?? 0;
+  }
+
+  /** Rewrites the lexical index file so deleted words are gone from disk (erasure). */
+  async compactLexical(): Promise<void> {
+    await this.lexical?.run('compact the index', (ix) => ix.compact(), undefined);
+  }
+
   async unindexLexical(ids: string[]): Promise<void> {
     if (ids.length) await this.lexical?.run('remove documents', (ix) => ix.remove(ids), undefined);
   }
