@@ -46,6 +46,7 @@ Commands:
   decay [--as-of DATE] [--apply]                                preview (default) or apply monthly confidence decay
   clean [--threshold 0.5] [--apply] [--action archive|delete]   memories under a confidence threshold
   audit [ID] [--project P]                                      the audit log of a memory or project
+  wipe --project P [--yes]                                      delete all of a project: memories, kept turns, index rows
   export --out FILE|DIR [--project P] [--no-vectors]            encrypted backup (AES-256 ZIP)
   import FILE [--mode skip|overwrite|new-project] [--dry-run] [--yes]
                                                                 restore a backup, all or nothing; --dry-run shows where
@@ -376,6 +377,10 @@ export async function main(argv: string[]): Promise<number> {
       out(
         `Project ${report.project_id}: ${report.stored} stored, ${report.refreshed} refreshed, ${report.pending} pending review, ${report.dropped} dropped.`,
       );
+      // Nothing of a long transcript is cut: say how much was read.
+      out(
+        `Read all ${report.messages_read} message${report.messages_read === 1 ? '' : 's'}, each whole${report.messages_empty ? ` (${report.messages_empty} more had no text)` : ''}${report.llm_windows ? `; the LLM read it in ${report.llm_windows} window${report.llm_windows === 1 ? '' : 's'}` : ''}.`,
+      );
       if (report.skipped) out(`Skipped: ${report.skipped}`);
       for (const d of report.decisions) {
         if (d.outcome === 'dropped' && !values.explain) continue;
@@ -532,6 +537,21 @@ export async function main(argv: string[]): Promise<number> {
         throw new UsageError('--action must be archive or delete.');
       const n = await withService(cfg, (svc) => svc.clean({ ids: preview.items.map((m) => m.id), action }));
       out(`${action === 'archive' ? 'Archived' : 'Deleted'} ${n} memories.`);
+      return 0;
+    }
+    case 'wipe': {
+      // Never the folder's own project by default: the project to wipe is named.
+      if (!values.project)
+        throw new UsageError('wipe needs --project P (the project to delete everything of).');
+      if (!values.yes) {
+        const n = await withService(cfg, async (svc) => (await svc.stats(project)).total);
+        out(
+          `Project ${project} holds ${n} memories. Nothing was changed; add --yes to delete them, its kept turns and index rows for good.`,
+        );
+        return 0;
+      }
+      const r = await withService(cfg, (svc) => svc.wipeProject({ project_id: project }));
+      out(`Wiped project ${project}: ${r.memories} memories and ${r.episodes} kept turns deleted.`);
       return 0;
     }
     case 'audit': {

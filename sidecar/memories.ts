@@ -18,6 +18,8 @@ import type {
   SearchParams,
   SearchResult,
   UpdateParams,
+  WipeProjectParams,
+  WipeProjectResult,
 } from './protocol';
 import { hybridSearch } from './recall/search';
 import { buildWhere } from './store/memoryStore';
@@ -241,6 +243,42 @@ export class Memories {
       found.map((m) => m.id),
     );
     return found.length;
+  }
+
+  /**
+   * Per-project wipe: every memory of the project (any status), its episodes and its lexical rows are
+   * deleted; one audit `delete` per memory with its content erased (issue 17: nothing of the project
+   * stays recallable). Other projects, and global memories promoted from it, are untouched.
+   */
+  async wipeProject(p: WipeProjectParams): Promise<WipeProjectResult> {
+    const { core } = this;
+    if (!p || typeof p.project_id !== 'string' || !p.project_id.trim())
+      throw new InvalidInputError('Which project? wipe needs a project_id.');
+    const project = p.project_id;
+    const ids = (await core.store.find(buildWhere({ project_id: project }))).map((r) => r.memory);
+    for (let i = 0; i < ids.length; i += 1000) {
+      const batch = ids.slice(i, i + 1000);
+      await core.store.delete(batch.map((m) => m.id));
+      const now = core.now();
+      core.audit.append(
+        batch.map((m) => ({
+          at: now,
+          action: 'delete' as const,
+          memory_id: m.id,
+          project_id: project,
+          by: p.by ?? core.config.user,
+          changes: snapshot(m, true),
+          note: 'project wiped',
+        })),
+      );
+    }
+    const episodes = await core.episodes.deleteProject(project);
+    await core.store.unindexProject(project);
+    core.notifyChanged(
+      [project],
+      ids.map((m) => m.id),
+    );
+    return { memories: ids.length, episodes };
   }
 
   auditList(p: { memory_id?: string; project_id?: string; limit?: number }): AuditEntry[] {

@@ -31,6 +31,9 @@ export type MemoryStatus = (typeof STATUSES)[number];
 /** The project id under which promoted memories live; recalled in every project. */
 export const GLOBAL_PROJECT = 'global';
 
+/** The longest memory text (UTF-16 units): a longer text given to remember or import is cut, and the result says so. */
+export const MAX_MEMORY_CHARS = 2000;
+
 /** How many capture ids a memory remembers (see {@link Memory.captures}). */
 export const MAX_CAPTURE_IDS = 8;
 

@@ -95,6 +95,8 @@ export interface IngestDecision {
   is_actionable?: boolean;
   source_ref?: string[];
   score?: number;
+  /** Set when the text given was longer than a memory holds and was cut (remember, import): characters kept and given. */
+  truncated?: { kept: number; total: number };
 }
 
 export interface IngestReport {
@@ -108,6 +110,12 @@ export interface IngestReport {
   skipped?: string;
   /** How many turns were kept as episodes (the evidence), when episodes are on. */
   episodes?: number;
+  /** Messages read, each whole: a long transcript is read to its end, never cut. */
+  messages_read: number;
+  /** Messages with no text (after removing control and escape codes): nothing to read in them. */
+  messages_empty: number;
+  /** When an LLM extracts too: how many windows of the transcript it was sent (all of them, one call each). */
+  llm_windows?: number;
 }
 
 /** How recall found an item: embeddings, BM25 over the words, or the entities of a recent troubleshooting log. */
@@ -399,6 +407,22 @@ export const UpdateRequest = new RequestType<UpdateParams, Memory, void>('mnemo/
 /** Extension/CLI -> sidecar: promote a memory to global (visible in every project); audited. */
 export const PromoteRequest = new RequestType<FeedbackParams, Memory, void>('mnemo/memory/promote');
 
+export interface WipeProjectParams {
+  project_id: string;
+  /** Who wipes it, user@machine (default: the sidecar's user). */
+  by?: string;
+}
+export interface WipeProjectResult {
+  /** Memories deleted (every status). */
+  memories: number;
+  /** Episodes (kept turns) deleted. */
+  episodes: number;
+}
+/** Extension/CLI -> sidecar: delete everything of one project for good — memories, episodes, their lexical rows (audited, content erased). */
+export const WipeProjectRequest = new RequestType<WipeProjectParams, WipeProjectResult, void>(
+  'mnemo/project/wipe',
+);
+
 /** Extension/CLI -> sidecar: delete memories for good (audited). */
 export const DeleteRequest = new RequestType<{ ids: string[]; by?: string }, { deleted: number }, void>(
   'mnemo/memory/delete',
@@ -514,6 +538,8 @@ export interface BulkImportResult {
   blocked: number;
   /** Secrets and personal details redacted. */
   redactions: number;
+  /** Texts longer than a memory holds (2,000 characters), imported cut to their start. */
+  truncated?: number;
 }
 /** Extension/CLI -> sidecar: import many ready-made memories at once (redacted, embedded and upserted in batches, deduplicated); cancellable. */
 export const BulkImportRequest = new RequestType<BulkImportParams, BulkImportResult, void>(

@@ -89,6 +89,7 @@ export function registerHandlers(
     handle(P.UpdateRequest, (p) => svc.update(p)),
     handle(P.PromoteRequest, (p) => svc.promote(p)),
     handle(P.DeleteRequest, async (p) => ({ deleted: await svc.delete(p?.ids, p?.by) })),
+    handle(P.WipeProjectRequest, (p) => svc.wipeProject(p)),
     handle(P.StatsRequest, (p) => svc.stats(p?.project_id)),
     handle(P.AuditListRequest, (p) => ({ entries: svc.auditList(p ?? {}) })),
     handle(P.DecayRequest, (p) => svc.decay(p ?? {})),

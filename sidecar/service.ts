@@ -277,6 +277,10 @@ export class MnemoService implements Core {
     return this.memories.delete(ids, by);
   }
 
+  wipeProject(p: P.WipeProjectParams): Promise<P.WipeProjectResult> {
+    return this.memories.wipeProject(p);
+  }
+
   notices(p: { user?: string; project_ids?: string[] }): Promise<P.Notice[]> {
     return this.memories.notices(p);
   }

@@ -4,6 +4,7 @@
  */
 import { EmbeddingUnavailableError } from './types';
 import { inBatches, l2normalize } from './vectors';
+import { cutText } from '../shared/text';
 
 export interface PostJsonOptions {
   /** What is being called, for messages, e.g. `Ollama` or `the OpenAI-compatible server`. */
@@ -142,7 +143,7 @@ function errorDetail(text: string): string {
     // not JSON: keep the text
   }
   detail = detail.replace(/\s+/g, ' ');
-  return detail.length > 200 ? `${detail.slice(0, 197)}...` : detail;
+  return detail.length > 200 ? `${cutText(detail, 197)}...` : detail;
 }
 
 /**

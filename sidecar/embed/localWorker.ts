@@ -16,6 +16,7 @@ import {
   type ToWorker,
   type WorkerInit,
 } from './localMessages';
+import { cutText } from '../shared/text';
 
 /** transformers.js is ESM+CJS; a dynamic import lets a failure to load it become a clear message. */
 const importTransformers = () => import('@huggingface/transformers');
@@ -80,7 +81,7 @@ function firstLine(err: unknown): string {
     }
   }
   const line = msg.split('\n').find((l) => l.trim()) ?? msg;
-  return line.length > 160 ? `${line.slice(0, 157)}...` : line.trim();
+  return line.length > 160 ? `${cutText(line, 157)}...` : line.trim();
 }
 
 function isModelDir(dir: string): boolean {

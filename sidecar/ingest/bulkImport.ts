@@ -9,7 +9,8 @@
 import type { Core } from '../core';
 import { checkCancelled, InvalidInputError } from '../errors';
 import { snapshot } from '../lifecycle/auditChanges';
-import { isCategory, isSourceType, memoryId, type Category, type Memory } from '../model';
+import { isCategory, isSourceType, MAX_MEMORY_CHARS, memoryId, type Category, type Memory } from '../model';
+import { cutText } from '../shared/text';
 import { redactText } from '../pipeline/redact';
 import type { BulkImportMemory, BulkImportResult } from '../protocol';
 import { buildWhere, type Neighbour } from '../store/memoryStore';
@@ -44,7 +45,7 @@ export async function bulkImport(
   const { store, config } = core;
   await core.requireModel();
   const limit = config.pipeline.dedupDistance;
-  const result: BulkImportResult = { imported: 0, duplicates: 0, blocked: 0, redactions: 0 };
+  const result: BulkImportResult = { imported: 0, duplicates: 0, blocked: 0, redactions: 0, truncated: 0 };
   const seen = new Set<string>();
   const projects = new Set<string>();
   type Item = { m: BulkImportMemory; text: string; id: string; category: Category };
@@ -52,7 +53,9 @@ export async function bulkImport(
   const prepare = async (start: number) => {
     const batch: Item[] = [];
     for (const m of memories.slice(start, start + BATCH)) {
-      const r = await redactText(m.text.trim().slice(0, 2000));
+      const whole = m.text.trim();
+      if (whole.length > MAX_MEMORY_CHARS) result.truncated = (result.truncated ?? 0) + 1;
+      const r = await redactText(cutText(whole, MAX_MEMORY_CHARS));
       result.redactions += r.findings.reduce((n, f) => n + f.count, 0);
       const id = memoryId(m.project_id, r.text);
       if (seen.has(id)) {

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Core } from '../core';
 import { episodeId, type Episode } from '../model';
 import { timesOf } from '../pipeline/attribute';
+import { MAX_EPISODE_CHARS, splitPieces } from '../pipeline/normalize';
 import type { NormalizedMessage, SessionInput } from '../pipeline/types';
 import { episodeSearchText } from '../store/episodeStore';
 
@@ -21,7 +22,9 @@ export function sessionIdOf(session: SessionInput, messages: NormalizedMessage[]
 
 /**
  * Stores the session's turns as episodes; `links` maps a message id to the memories derived from it.
- * Returns how many were kept. System messages are instructions to a model, not evidence: left out.
+ * Returns how many were kept. System messages are instructions to a model, not evidence: left out. A
+ * turn longer than {@link MAX_EPISODE_CHARS} is kept whole as consecutive parts (each with the turn's
+ * message id), never cut.
  */
 export async function keepEpisodes(
   core: Core,
@@ -29,7 +32,13 @@ export async function keepEpisodes(
   messages: NormalizedMessage[],
   links: Map<string, string[]>,
 ): Promise<number> {
-  const turns = messages.filter((m) => m.role !== 'system' && m.content.trim());
+  const turns = messages
+    .filter((m) => m.role !== 'system' && m.content.trim())
+    .flatMap((m) =>
+      m.content.length > MAX_EPISODE_CHARS
+        ? splitPieces(m.content, MAX_EPISODE_CHARS).map((content) => ({ ...m, content }))
+        : [m],
+    );
   if (turns.length === 0) return 0;
   const sessionId = sessionIdOf(session, messages);
   const now = core.now();

@@ -8,9 +8,10 @@ import { cosineDistance } from '../embed/vectors';
 import { errorMessage, InvalidInputError } from '../errors';
 import { createLlmProvider, type LlmDeps, type LlmProvider, type LlmSettings } from '../llm/index';
 import { LlmUsageCounter } from '../llm/usage';
-import { GLOBAL_PROJECT, isCategory } from '../model';
+import { GLOBAL_PROJECT, isCategory, MAX_MEMORY_CHARS } from '../model';
+import { cutText } from '../shared/text';
 import {
-  extractionMessages,
+  extractionWindows,
   extractWithLlm,
   mergeRuleAndLlm,
   selectKnown,
@@ -86,6 +87,8 @@ export class Ingest {
       refreshed: 0,
       pending: 0,
       dropped: 0,
+      messages_read: analysis.episodes.length,
+      messages_empty: analysis.empty,
     };
     if (analysis.skipped) report.skipped = analysis.skipped;
     // The extract stage (LLM) runs beside the rest; it never throws and is bounded by its timeouts.
@@ -105,6 +108,7 @@ export class Ingest {
     };
     if (llmRun) {
       const llm = await llmRun;
+      if (llm.windows) report.llm_windows = llm.windows;
       // On an LLM failure the rules' candidates stand as they are (nothing goes to review because of it).
       if (llm.error === undefined && (candidates.length > 0 || llm.candidates.length > 0)) {
         await embedMissing([...candidates, ...llm.candidates].map((c) => c.text));
@@ -147,9 +151,12 @@ export class Ingest {
    * The extract stage for one session: the project's known memories (so the LLM reports only what is
    * new, docs/design.md "Extraction"), the call, token accounting and the status. Never throws.
    */
-  private async extract(provider: LlmProvider, session: SessionInput): Promise<ExtractResult> {
+  private async extract(
+    provider: LlmProvider,
+    session: SessionInput,
+  ): Promise<ExtractResult & { windows: number }> {
     const { core } = this;
-    const messages = await extractionMessages(session, core.clock);
+    const windows = await extractionWindows(session, core.clock);
     let known: string[] = [];
     try {
       const rows = await core.store.find(
@@ -162,12 +169,41 @@ export class Ingest {
     } catch (e) {
       core.log.warn(`LLM extraction without known memories (${errorMessage(e)}).`);
     }
-    const r = await extractWithLlm(provider, messages, known, {
-      source_type: session.source_type,
-      reviewScoreThreshold: core.config.pipeline.reviewScoreThreshold,
-      signal: this.llmAbort.signal,
-    });
-    if (r.skipped || core.disposed) return r;
+    // Window by window, all of them: a long transcript is never cut to its newest part.
+    const r: ExtractResult & { windows: number } = {
+      candidates: [],
+      usage: { prompt_tokens: 0, completion_tokens: 0 },
+      guard_redactions: 0,
+      windows: 0,
+    };
+    for (const messages of windows) {
+      const w = await extractWithLlm(provider, messages, known, {
+        source_type: session.source_type,
+        reviewScoreThreshold: core.config.pipeline.reviewScoreThreshold,
+        signal: this.llmAbort.signal,
+      });
+      if (w.skipped) continue;
+      r.windows++;
+      r.candidates.push(...w.candidates);
+      r.usage = {
+        prompt_tokens: r.usage.prompt_tokens + w.usage.prompt_tokens,
+        completion_tokens: r.usage.completion_tokens + w.usage.completion_tokens,
+        ...(r.usage.estimated || w.usage.estimated ? { estimated: true } : {}),
+      };
+      r.guard_redactions += w.guard_redactions;
+      if (w.error) {
+        // The rules' candidates stand for the whole session; what the LLM found before is not half-used.
+        r.error =
+          windows.length > 1
+            ? `${w.error.replace(/[.。]\s*$/, '')} (window ${r.windows} of ${windows.length}).`
+            : w.error;
+        r.candidates = [];
+        break;
+      }
+      if (core.disposed) break;
+    }
+    if (r.windows === 0) return { ...r, skipped: 'nothing to send' };
+    if (core.disposed) return r;
     const totals = this.llmUsage.record({ usage: r.usage, error: r.error });
     const tokens = `${r.usage.prompt_tokens}+${r.usage.completion_tokens} tokens${r.usage.estimated ? ' (estimated)' : ''}`;
     const line = `LLM extraction (${provider.id}, ${known.length} known): ${r.error?.replace(/[.。]\s*$/, '') ?? `${r.candidates.length} candidate(s)`}; ${tokens}. ${LlmUsageCounter.describe(totals)}`;
@@ -190,7 +226,10 @@ export class Ingest {
       throw new InvalidInputError('remember needs a project_id.');
     if (p.category !== undefined && !isCategory(p.category))
       throw new InvalidInputError(`Unknown category "${String(p.category)}".`);
-    const { text } = await redactText(p.text.trim().slice(0, 2000));
+    // A memory holds MAX_MEMORY_CHARS; a longer text is cut at a character boundary and the decision says so.
+    const whole = p.text.trim();
+    const { text } = await redactText(cutText(whole, MAX_MEMORY_CHARS));
+    const cut = whole.length > MAX_MEMORY_CHARS;
     await core.requireModel();
     const [vector] = await core.embedding.embed([text]);
     const { session } = await redactSession<SessionInput>({
@@ -207,7 +246,9 @@ export class Ingest {
       is_actionable: looksActionable(text),
       source_ref: session.source_ref ?? [],
       message_ids: [],
-      reason: 'explicit: remembered on request',
+      reason: cut
+        ? `explicit: remembered on request; cut to its first ${MAX_MEMORY_CHARS} of ${whole.length} characters`
+        : 'explicit: remembered on request',
       score: 8,
       confidence: p.pending ? 0.7 : 0.9,
       pending: !!p.pending,
@@ -223,7 +264,9 @@ export class Ingest {
     );
     if (decision.id) core.notifyChanged([p.project_id], [decision.id]);
     else core.refreshStatus();
-    return decision;
+    return cut
+      ? { ...decision, truncated: { kept: cutText(whole, MAX_MEMORY_CHARS).length, total: whole.length } }
+      : decision;
   }
 
   dispose(): void {

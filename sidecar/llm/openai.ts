@@ -23,6 +23,7 @@ import {
   type LlmProvider,
   type LlmUsage,
 } from './types';
+import { cutText } from '../shared/text';
 
 export interface OpenAiCompatibleOptions {
   /** Base URL including the version path, e.g. `https://api.deepseek.com/v1`. Required. */
@@ -451,7 +452,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       .replace(/\s+/g, ' ')
       .replace(/[.。]+$/, '')
       .trim();
-    return msg.length > 160 ? `${msg.slice(0, 157)}...` : msg;
+    return msg.length > 160 ? `${cutText(msg, 157)}...` : msg;
   }
 
   private parse(a: RawAnswer): LlmCompletion {

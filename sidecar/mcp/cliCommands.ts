@@ -35,6 +35,7 @@ import {
 import { promotedIds, renderPromoted } from './promote';
 import { isReadableFormat, renderReadable, READABLE_FORMATS } from './readableExport';
 import { discoverRuleSources, importRules, sourceForFile, type ImportReport } from './rulesImport';
+import { cutText } from '../shared/text';
 
 type Out = (line?: string) => void;
 type WithService = <T>(fn: (svc: MnemoService) => Promise<T>) => Promise<T>;
@@ -136,7 +137,7 @@ export function describeImport(r: ImportReport, out: Out, explain: boolean): voi
     if (i.outcome === 'unchanged' && !explain) continue;
     if (i.outcome === 'refused' && !explain) continue;
     out(
-      `  ${i.outcome.padEnd(9)} ${i.source_ref}  ${i.text.length > 90 ? i.text.slice(0, 89) + '…' : i.text}${explain ? `\n            why: ${i.reason}` : ''}`,
+      `  ${i.outcome.padEnd(9)} ${i.source_ref}  ${i.text.length > 90 ? cutText(i.text, 89) + '…' : i.text}${explain ? `\n            why: ${i.reason}` : ''}`,
     );
   }
 }

@@ -12,7 +12,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
-import { memoryId, GLOBAL_PROJECT, type Category } from '../model';
+import { memoryId, GLOBAL_PROJECT, MAX_MEMORY_CHARS, type Category } from '../model';
+import { cutText } from '../shared/text';
 import { redactText } from '../pipeline/redact';
 import type { IngestDecision, RememberParams } from '../protocol';
 import { gateAgentFact } from './gate';
@@ -235,7 +236,7 @@ export async function importRules(
         report.items.push({ source_ref, text: rule.text, outcome: 'refused', reason: gate.reason });
         continue;
       }
-      const text = rule.text.slice(0, 2000);
+      const text = cutText(rule.text, MAX_MEMORY_CHARS); // remember cuts the same way and says so
       const id = memoryId(src.project_id, (await redactText(text)).text);
       if (await target.exists(id)) {
         report.unchanged++;
@@ -243,7 +244,7 @@ export async function importRules(
         continue;
       }
       const d = await target.remember({
-        text,
+        text: rule.text,
         project_id: src.project_id,
         category: opts.category ?? gate.category,
         source_type: 'import',

@@ -17,6 +17,7 @@ import type { MnemoService } from '../service';
 import { agentName, auditAgentRead } from './audit';
 import { gateAgentFact } from './gate';
 import { resolveProjects, type McpProjects } from './projects';
+import { cutText } from '../shared/text';
 
 export const MCP_SERVER_NAME = 'mnemo';
 export const MCP_SERVER_VERSION = '0.1.0';
@@ -477,7 +478,7 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
           resources: items.map((m) => ({
             uri: `mnemo://memory/${m.id}`,
             name: m.id,
-            title: m.text.slice(0, 80),
+            title: cutText(m.text, 80),
             mimeType: 'application/json',
           })),
         };

@@ -11,7 +11,8 @@ import { errorMessage } from '../errors';
 import { estimateTokens } from '../llm/vscodeLm';
 import { LlmUnavailableError, type LlmMessage, type LlmProvider, type LlmUsage } from '../llm/types';
 import { CATEGORIES, normalizeText, type Category, type SourceType } from '../model';
-import { MAX_SESSION_CHARS, normalizeSession } from './normalize';
+import { cutTextStart } from '../shared/text';
+import { MAX_MESSAGE_CHARS, MAX_SESSION_CHARS, normalizeSession, splitPieces } from './normalize';
 import { redactText } from './redact';
 import { findNumbers, findTechTerms, weightedLength } from './rules';
 import { scoreCandidates } from './score';
@@ -108,7 +109,7 @@ export function formatConversation(
     .filter((m) => m.role !== 'system' && m.content.trim())
     .map((m) => `${PREFIX[m.role]}：${m.content.trim()}`);
   const text = lines.join('\n');
-  return text.length > maxChars ? text.slice(text.length - maxChars) : text;
+  return cutTextStart(text, maxChars);
 }
 
 /** The known-memories block: at most 15 items, each cut to 100 characters, joined by `；`, cut to 500. */
@@ -431,7 +432,39 @@ export function messagesFor(item: string, messages: readonly NormalizedMessage[]
 // ------------------------------------------------------------------------------ extraction
 
 /**
- * The session's messages as the extract stage needs them: normalized and redacted exactly as
+ * The whole session for the extract stage, window by window: every message redacted as analyzeSession
+ * does, in the pieces the rules read, grouped in order into windows that fit the prompt's
+ * {@link MAX_SESSION_CHARS} (a line's prefix and newline counted), so a long transcript is sent in full,
+ * one call per window, and nothing is cut. Empty when the session is too short to learn from.
+ */
+export async function extractionWindows(
+  session: SessionInput,
+  clock?: () => Date,
+): Promise<NormalizedMessage[][]> {
+  const { all, skipped } = normalizeSession(session, clock);
+  if (skipped) return [];
+  const windows: NormalizedMessage[][] = [];
+  let current: NormalizedMessage[] = [];
+  let size = 0;
+  for (const m of all) {
+    const r = await redactText(m.content);
+    for (const content of splitPieces(r.findings.length ? r.text : m.content, MAX_MESSAGE_CHARS)) {
+      const len = content.length + 4; // "用户：" and the newline
+      if (size + len > MAX_SESSION_CHARS && current.length) {
+        windows.push(current);
+        current = [];
+        size = 0;
+      }
+      current.push({ ...m, content });
+      size += len;
+    }
+  }
+  if (current.length) windows.push(current);
+  return windows;
+}
+
+/**
+ * The newest window of the session's messages as the extract stage needs them: normalized and redacted exactly as
  * analyzeSession does (same ids `m<i>`, so message_ids line up with the rule candidates'). Empty when
  * the session is too short to learn from.
  */

@@ -39,7 +39,7 @@ export interface AnalyzeOptions {
  * @throws InvalidSessionError when the session is malformed.
  */
 export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions = {}): Promise<AnalyzeResult> {
-  const { all, skipped } = normalizeSession(input, opts.clock);
+  const { all, skipped, empty } = normalizeSession(input, opts.clock);
 
   // Every message is redacted once, whole; the rules read it in pieces (nothing of a long transcript
   // is skipped), and the redacted messages are the session's episodes (the verbatim evidence).
@@ -56,7 +56,7 @@ export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions =
     );
   }
   // A session too short to learn from is still kept as evidence.
-  if (skipped) return { candidates: [], dropped: [], skipped, episodes: redacted };
+  if (skipped) return { candidates: [], dropped: [], skipped, episodes: redacted, empty };
   const pieces = redacted.flatMap((m) =>
     splitPieces(m.content, MAX_MESSAGE_CHARS).map((content) => ({ ...m, content })),
   );
@@ -81,6 +81,7 @@ export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions =
     candidates: scoreCandidates(withRefs, scoreOpts),
     dropped,
     episodes: redacted,
+    empty,
   };
   const redactions = mergeFindings(findings);
   if (redactions.length) result.redactions = redactions;

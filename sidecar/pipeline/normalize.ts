@@ -7,7 +7,7 @@
 import { InvalidInputError } from '../errors';
 import type { NormalizedMessage, RawMessage, Role, SessionInput } from './types';
 import { isSmallTalk, meaningfulLength } from './lexicon';
-import { wellFormed } from '../util/text';
+import { wellFormed } from '../shared/text';
 
 /** Per-message extraction window in characters (code points). Default 500 (docs/design.md). */
 export const MAX_MESSAGE_CHARS = 500;
@@ -15,7 +15,7 @@ export const MAX_MESSAGE_CHARS = 500;
 export const MAX_SESSION_CHARS = 4000;
 /** Sessions with fewer substantive lines are skipped. Default 2 (docs/design.md). */
 export const MIN_SUBSTANTIVE_LINES = 2;
-/** A message kept as an episode (the verbatim evidence) keeps at most this many characters. */
+/** A longer message is kept as several episodes (parts) of at most this many characters: nothing is cut. */
 export const MAX_EPISODE_CHARS = 4000;
 /** The longest speaker name kept. */
 const MAX_SPEAKER_CHARS = 80;
@@ -28,8 +28,10 @@ export class InvalidSessionError extends InvalidInputError {
 export interface NormalizeResult {
   /** The extraction window (what an LLM sees): the newest {@link MAX_SESSION_CHARS} characters, each message cut to {@link MAX_MESSAGE_CHARS}. */
   messages: NormalizedMessage[];
-  /** Every message, whole up to {@link MAX_EPISODE_CHARS}: the episodes, the verbatim evidence. */
+  /** Every message, whole (nothing of a long message is cut): the episodes, the verbatim evidence. */
   all: NormalizedMessage[];
+  /** Messages with no text left after cleaning (nothing to read). */
+  empty: number;
   /** Every message in pieces of at most {@link MAX_MESSAGE_CHARS}, cut at sentence ends: what the rules read (nothing is skipped). */
   pieces: NormalizedMessage[];
   /** Why the whole session should not be analyzed; unset when it should. */
@@ -249,9 +251,13 @@ export function isSubstantiveLine(line: string): boolean {
 export function normalizeSession(input: SessionInput, clock: () => Date = () => new Date()): NormalizeResult {
   validate(input);
   const all: NormalizedMessage[] = [];
+  let empty = 0;
   input.messages.forEach((raw: RawMessage, i: number) => {
-    const content = headWindow(cleanText(raw.content), MAX_EPISODE_CHARS);
-    if (content === '') return;
+    const content = cleanText(raw.content);
+    if (content === '') {
+      empty++;
+      return;
+    }
     const id =
       raw.id !== undefined && raw.id !== null && String(raw.id).trim() !== '' ? String(raw.id) : `m${i}`;
     const timestamp =
@@ -301,10 +307,11 @@ export function normalizeSession(input: SessionInput, clock: () => Date = () => 
       messages,
       all,
       pieces,
+      empty,
       skipped: `too short: ${substantive} substantive line${substantive === 1 ? '' : 's'} (need at least ${MIN_SUBSTANTIVE_LINES})`,
     };
   }
-  return { messages, all, pieces };
+  return { messages, all, pieces, empty };
 }
 
 /** Cuts a text into pieces of at most `max` code points, each ending at a sentence end or line break where one is near. */

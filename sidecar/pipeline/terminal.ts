@@ -8,6 +8,7 @@
 import type { SourceType } from '../model';
 import { parseCommandMessage, parseResultMessage } from '../shared/terminal';
 import type { Candidate, Dropped, NormalizedMessage } from './types';
+import { cutText } from '../shared/text';
 
 export interface Execution {
   command: string;
@@ -84,11 +85,11 @@ export function errorLine(output: string): string {
       l,
     ),
   );
-  return (err ?? lines[lines.length - 1] ?? '').slice(0, 160);
+  return cutText(err ?? lines[lines.length - 1] ?? '', 160);
 }
 
 function shorten(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+  return s.length > n ? `${cutText(s, n - 1)}…` : s;
 }
 
 /**
@@ -138,7 +139,7 @@ export function terminalCandidates(
       category: 'instruction',
       source_type: sourceType === 'terminal' ? 'troubleshooting_log' : sourceType,
       is_actionable: true,
-      source_ref: [...ids.map((id) => `msg:${id}`), `cmd:${f.command.slice(0, 200)}`],
+      source_ref: [...ids.map((id) => `msg:${id}`), `cmd:${cutText(f.command, 200)}`],
       message_ids: ids,
       reason: `rule:terminal-fix(${program(failed.command)} exit ${failed.exitCode} -> exit 0)`,
       score: 0,

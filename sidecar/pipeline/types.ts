@@ -84,8 +84,10 @@ export interface Dropped {
 export interface AnalyzeResult {
   candidates: Candidate[];
   dropped: Dropped[];
-  /** Every message of the session, redacted, whole (up to 4,000 characters): kept as episodes. */
+  /** Every message of the session, redacted, whole: kept as episodes (a long one in parts). */
   episodes: NormalizedMessage[];
+  /** Messages with no text after cleaning: nothing to read (every other message was read whole). */
+  empty: number;
   /** Set when the whole session was skipped (e.g. fewer than 2 substantive lines). */
   skipped?: string;
   /** What the redact stage replaced, summed over the session (never the secrets themselves). */

@@ -291,6 +291,31 @@ export class LexicalIndex {
     );
   }
 
+  /** Removes every document of a project (per-project wipe); returns how many. */
+  async removeProject(project: string): Promise<number> {
+    return this.locked(() =>
+      this.transaction(() => {
+        const rows = this.db.all('SELECT rid FROM lex_ids WHERE project = ?', [project]);
+        for (const r of rows) {
+          this.db.run('DELETE FROM lex_fts WHERE rowid = ?', [r.rid as number]);
+          this.db.run('DELETE FROM lex_ids WHERE rid = ?', [r.rid as number]);
+        }
+        return rows.length;
+      }),
+    );
+  }
+
+  /**
+   * Merges the full-text index's segments and rewrites the file (FTS5 `optimize`, then `VACUUM`), so
+   * the words of deleted documents are gone from disk too, not only from the index.
+   */
+  async compact(): Promise<void> {
+    await this.locked(() => {
+      this.db.exec("INSERT INTO lex_fts(lex_fts) VALUES('optimize')");
+      this.db.exec('VACUUM');
+    });
+  }
+
   /** Every id of a kind (for reconciliation with Chroma). */
   async ids(kind: LexicalKind): Promise<Set<string>> {
     return this.locked(
@@ -330,11 +355,12 @@ export class LexicalIndex {
     if (this.db.isOpen) this.db.close();
   }
 
-  private transaction(fn: () => void): void {
+  private transaction<T>(fn: () => T): T {
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      fn();
+      const out = fn();
       this.db.exec('COMMIT');
+      return out;
     } catch (e) {
       this.db.exec('ROLLBACK');
       throw e;

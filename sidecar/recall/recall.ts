@@ -30,6 +30,7 @@ import { entityOverlap, extractEntities } from './entities';
 import { episodeAsMemory, formatBlock } from './format';
 import type { LexicalHit } from './lexical';
 import { nearMisses } from './nearMisses';
+import { cutText } from '../shared/text';
 
 /** A recallable memory: not pending, wrong or archived. */
 export const RECALLABLE: MemoryStatus[] = ['active', 'confirmed'];
@@ -102,7 +103,7 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   const budget = p.token_budget ?? settings.tokenBudget;
   const own = [...new Set(p.project_ids)].filter((x) => x !== GLOBAL_PROJECT);
   const projects = [...own, GLOBAL_PROJECT];
-  const { text: query } = await redactText(p.query.slice(0, 2000));
+  const { text: query } = await redactText(cutText(p.query, 2000)); // a query, not content: its start is enough
   const wide = Math.max(20, topK * 4);
   // The lexical channel needs no vector: it runs (and reads its hits back) while the question is embedded.
   const lexical = lexicalCandidates(core, query, projects, wide);

@@ -15,7 +15,7 @@ import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
 import { NearestPlanner } from './nearest';
 import { isNoSpace, writeFailure } from '../util/append';
 import { LockTimeoutError, withLock } from '../util/fileLock';
-import { wellFormed } from '../util/text';
+import { wellFormed } from '../shared/text';
 
 export interface ActiveCollection {
   name: string;
@@ -370,6 +370,18 @@ export class MemoryStore {
   /** Adds documents to the lexical index (never throws: the index is derived data). */
   async indexLexical(docs: LexicalDoc[]): Promise<void> {
     if (docs.length) await this.lexical?.run('index documents', (ix) => ix.upsert(docs), undefined);
+  }
+
+  /** Removes every lexical row of a project (memories and episodes) and compacts the index file. */
+  async unindexProject(project: string): Promise<number> {
+    const n = await this.lexical?.run('remove a project', (ix) => ix.removeProject(project), 0);
+    await this.compactLexical();
+    return n ?? 0;
+  }
+
+  /** Rewrites the lexical index file so deleted words are gone from disk (erasure). */
+  async compactLexical(): Promise<void> {
+    await this.lexical?.run('compact the index', (ix) => ix.compact(), undefined);
   }
 
   async unindexLexical(ids: string[]): Promise<void> {

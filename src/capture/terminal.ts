@@ -18,6 +18,7 @@ import { boundOutput, isExcludedCommand, sessionMessages, type Execution } from 
 
 export type { Execution } from './terminalSession';
 import { BuiltinCommand } from '../commandIds';
+import { cutText } from '../../sidecar/shared/text';
 
 interface Running {
   startedAt: number;
@@ -123,8 +124,9 @@ export class TerminalCapture implements vscode.Disposable {
           let rest = chunk;
           if (run.head.length < max) {
             const room = max - run.head.length;
-            run.head += chunk.slice(0, room);
-            rest = chunk.slice(room);
+            const head = cutText(chunk, room); // never half an emoji in the head and half in the tail
+            run.head += head;
+            rest = chunk.slice(head.length);
           }
           if (rest) {
             run.tail += rest;

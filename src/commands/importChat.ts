@@ -23,9 +23,6 @@ export interface ImportSummary {
   cancelled?: boolean;
 }
 
-/** A session is learned from its last 4,000 characters, so long imports are sent as windows of this many messages. */
-const MESSAGES_PER_CAPTURE = 40;
-
 export async function importChatFiles(
   ctx: Ctx,
   uris: vscode.Uri[],
@@ -56,29 +53,28 @@ export async function importChatFiles(
     const total = sessions.reduce((n, s) => n + s.messages.length, 0);
     for (const [i, s] of sessions.entries()) {
       if (s.messages.length === 0) continue;
-      for (let start = 0; start < s.messages.length; start += MESSAGES_PER_CAPTURE) {
-        if (token?.isCancellationRequested) {
-          summary.cancelled = true;
-          return summary;
-        }
-        const window = s.messages.slice(start, start + MESSAGES_PER_CAPTURE);
-        const result = await ctx.request(CaptureSessionRequest, {
-          project_id: projectId,
-          source_type: 'import',
-          messages: window,
-          source_ref: [
-            `${s.format === 'vscode-chat' ? 'vscode-chat-export' : 'chat-export'}:${name}${sessions.length > 1 ? `#${i + 1}` : ''}`,
-          ],
-          added_by: currentUser(),
-          session_id: `${s.session_id ?? `import:${name}:${i}`}${s.messages.length > MESSAGES_PER_CAPTURE ? `@${start}` : ''}`,
-        });
-        summary.messages += window.length;
-        summary.redactions += result.redactions;
-        progress?.report({
-          message: `${name}: ${summary.messages} messages queued`,
-          increment: (window.length / Math.max(1, total) / uris.length) * 100,
-        });
+      if (token?.isCancellationRequested) {
+        summary.cancelled = true;
+        return summary;
       }
+      // Each session whole: the sidecar reads every message of it (and an LLM gets it window by window),
+      // so nothing is lost at a window's edge and a short last window is never skipped as "too short".
+      const result = await ctx.request(CaptureSessionRequest, {
+        project_id: projectId,
+        source_type: 'import',
+        messages: s.messages,
+        source_ref: [
+          `${s.format === 'vscode-chat' ? 'vscode-chat-export' : 'chat-export'}:${name}${sessions.length > 1 ? `#${i + 1}` : ''}`,
+        ],
+        added_by: currentUser(),
+        session_id: s.session_id ?? `import:${name}:${i}`,
+      });
+      summary.messages += s.messages.length;
+      summary.redactions += result.redactions;
+      progress?.report({
+        message: `${name}: ${summary.messages} messages queued`,
+        increment: (s.messages.length / Math.max(1, total) / uris.length) * 100,
+      });
       summary.sessions++;
     }
   }
@@ -127,7 +123,7 @@ export function register(ctx: Ctx, views: Views): void {
       ? ` ${summary.redactions} secrets or personal details were redacted.`
       : '';
     views.statusBar.flash(
-      `Imported ${summary.sessions} chat session(s), ${summary.messages} messages; learning in the background.${redacted}${skipped}`,
+      `Imported ${summary.sessions} chat session(s), all ${summary.messages} messages, each whole; learning in the background.${redacted}${skipped}`,
     );
     return summary;
   });

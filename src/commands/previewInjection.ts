@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
 import { injectionUri } from '../views/documents';
 import { BuiltinCommand, Command } from '../commandIds';
+import { cutText } from '../../sidecar/shared/text';
 
 export function register(ctx: Ctx): void {
   ctx.registerCommand(Command.previewInjection, async (queryArg?: unknown) => {
@@ -10,7 +11,7 @@ export function register(ctx: Ctx): void {
     if (!query) {
       const editor = vscode.window.activeTextEditor;
       const selected =
-        editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection).slice(0, 500) : '';
+        editor && !editor.selection.isEmpty ? cutText(editor.document.getText(editor.selection), 500) : '';
       query = await vscode.window.showInputBox({
         title: 'Mnemo: Preview Injection',
         prompt: 'The prompt an agent would be given; Mnemo shows what it would inject',

@@ -115,3 +115,88 @@ test(
     }
   },
 );
+
+test(
+  'a wiped project leaves nothing recallable: memories, episodes, lexical rows; others untouched',
+  { timeout: 4 * 60_000 },
+  async () => {
+    const s = await SidecarSession.start(testConfig(dataDir));
+    try {
+      const session = (project_id: string, word: string) => ({
+        project_id,
+        source_type: 'chat' as const,
+        session_id: `${project_id}-s1`,
+        messages: [
+          {
+            id: `${word}-1`,
+            role: 'user',
+            content: `We decided that the ${word} cluster runs Kafka 3.7 with 12 partitions.`,
+          },
+          {
+            id: `${word}-2`,
+            role: 'user',
+            content: `Also the ${word} nightly export lands in bucket ${word}-exports at 02:00 UTC.`,
+          },
+          {
+            id: `${word}-3`,
+            role: 'assistant',
+            content: `Noted: ${word} uses Kafka 3.7 and the ${word}-exports bucket.`,
+          },
+        ],
+      });
+      const a = await s.request(P.IngestRequest, session('wipe-a', 'zanzibar'));
+      const b = await s.request(P.IngestRequest, session('wipe-b', 'quokka'));
+      assert.ok(a.stored >= 1 && b.stored >= 1 && (a.episodes ?? 0) >= 3);
+      const ask = (project: string, query: string) =>
+        s.request(P.RecallRequest, {
+          query,
+          project_ids: [project],
+          top_k: 10,
+          min_confidence: 0,
+          min_similarity: 0,
+        });
+      assert.ok(
+        (await ask('wipe-a', 'zanzibar nightly export bucket')).items.length > 0,
+        'recallable before',
+      );
+
+      const r = await s.request(P.WipeProjectRequest, { project_id: 'wipe-a', by: 'tester' });
+      assert.ok(r.memories >= 1 && r.episodes >= 3, JSON.stringify(r));
+      const left = await s.request(P.ListRequest, {
+        project_id: 'wipe-a',
+        include_global: false,
+        limit: 1000,
+      });
+      assert.equal(left.items.length, 0, 'no memory of the project, in any status');
+      for (const q of ['zanzibar nightly export bucket', 'zanzibar', 'Kafka 3.7 partitions cluster']) {
+        const got = await ask('wipe-a', q);
+        const mine = got.items.filter(
+          (i) => i.memory.project_id === 'wipe-a' || /zanzibar/i.test(i.memory.text),
+        );
+        assert.equal(
+          mine.length,
+          0,
+          `"${q}" recalled ${JSON.stringify(mine.map((i) => [i.kind, i.channels, i.memory.text]))}`,
+        );
+      }
+      const other = await ask('wipe-b', 'quokka nightly export bucket');
+      assert.ok(
+        other.items.some((i) => i.kind === 'memory' && /quokka/.test(i.memory.text)),
+        'the other project keeps its memories',
+      );
+      assert.ok(
+        other.items.some((i) => i.channels.includes('lexical')),
+        'and its lexical rows',
+      );
+      const audit = await s.request(P.AuditListRequest, { project_id: 'wipe-a' });
+      assert.ok(audit.entries.filter((e) => e.action === 'delete').length >= r.memories);
+      assert.doesNotMatch(
+        JSON.stringify(audit.entries),
+        /zanzibar-exports|nightly export/,
+        'the audit keeps no content',
+      );
+    } finally {
+      await s.stop();
+    }
+  },
+);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cleanText } from '../../sidecar/pipeline/normalize';
-import { cutText, wellFormed } from '../../sidecar/util/text';
+import { cutText, wellFormed } from '../../sidecar/shared/text';
 
 test('a lone surrogate becomes U+FFFD; emoji and CJK stay as they are', () => {
   assert.equal(wellFormed('port 5432 \uD83D here'), 'port 5432 \uFFFD here');
