@@ -150,14 +150,14 @@ export const tests = [
       const editor = page.locator('.part.editor .monaco-editor[data-uri^="mnemo:/memory/"]').first();
       await editor.waitFor({ state: 'visible', timeout: 30_000 });
       await editor
-        .locator('.view-line', { hasText: /^\s*Where it came from\s*$/ })
+        .locator('.view-line', { hasText: /^\s*Where\sit\scame\sfrom\s*$/ })
         .waitFor({ state: 'visible', timeout: 30_000 })
         .catch(async () => {
           // Below the fold in a short window: scroll to the end.
           await editor.click();
           await page.keyboard.press('Control+End');
           await editor
-            .locator('.view-line', { hasText: /^\s*Where it came from\s*$/ })
+            .locator('.view-line', { hasText: /^\s*Where\sit\scame\sfrom\s*$/ })
             .waitFor({ state: 'visible', timeout: 10_000 });
         });
       await editor.click();
