@@ -35,16 +35,10 @@ export const tests = [
         );
       const pane = await openMemories(ctx);
       const row = await showMemory(pane, { category: m.category, sourceType: m.source_type, text: TYPO });
-      const action = row.locator('.actions .action-label[aria-label="Edit Memory"]');
-      // Hover again if the tree re-rendered under a still mouse (a refresh drops the hover state).
-      await pollUntil(
-        async () => {
-          await page.mouse.move(0, 0);
-          await row.hover();
-          return action.isVisible();
-        },
-        { timeoutMs: 15_000, intervalMs: 500, what: 'the Edit Memory inline action on hover' },
-      );
+      await row.hover();
+      // "Edit Memory (F2)": the label carries the keybinding.
+      const action = row.locator('.actions .action-label[aria-label^="Edit Memory"]');
+      await action.waitFor({ state: 'visible', timeout: 10_000 });
       await action.click();
 
       await page
