@@ -68,6 +68,8 @@ export const tests = [
     async run(ctx) {
       const { page, wb, seed: s, screenshot, log } = ctx;
       const pane = await openMemories(ctx);
+      // Start from the defaults whatever an earlier test left (the options are kept per workspace).
+      await wb.runCommand('Mnemo: Hide Wrong and Archived');
       await wb.runCommand('Mnemo: Show Recent (Flat List)');
       try {
         const project = projectRow(pane);
