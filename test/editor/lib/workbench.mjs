@@ -175,7 +175,9 @@ export class Workbench {
     await item.waitFor({ state: 'visible', timeout: timeoutMs });
     const li = item.locator('xpath=ancestor::li[contains(@class,"action-item")][1]');
     const alreadyOpen = /\bchecked\b/.test((await li.getAttribute('class')) ?? '');
-    if (!alreadyOpen) await item.click();
+    // Click the item, not its icon: a view's badge (e.g. pending reviews) sits over the icon and would
+    // take the click; the item handles clicks on either.
+    if (!alreadyOpen) await li.click();
     const sidebar = this.page.locator('.part.sidebar');
     await sidebar.waitFor({ state: 'visible', timeout: timeoutMs });
     await this.page

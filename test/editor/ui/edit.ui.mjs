@@ -36,7 +36,8 @@ export const tests = [
       const pane = await openMemories(ctx);
       const row = await showMemory(pane, { category: m.category, sourceType: m.source_type, text: TYPO });
       await row.hover();
-      const action = row.locator('.actions .action-label[aria-label="Edit Memory"]');
+      // "Edit Memory (F2)": the label carries the keybinding.
+      const action = row.locator('.actions .action-label[aria-label^="Edit Memory"]');
       await action.waitFor({ state: 'visible', timeout: 10_000 });
       await action.click();
 

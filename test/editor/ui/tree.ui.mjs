@@ -68,6 +68,8 @@ export const tests = [
     async run(ctx) {
       const { page, wb, seed: s, screenshot, log } = ctx;
       const pane = await openMemories(ctx);
+      // Start from the defaults whatever an earlier test left (the options are kept per workspace).
+      await wb.runCommand('Mnemo: Hide Wrong and Archived');
       await wb.runCommand('Mnemo: Show Recent (Flat List)');
       try {
         const project = projectRow(pane);
@@ -150,14 +152,14 @@ export const tests = [
       const editor = page.locator('.part.editor .monaco-editor[data-uri^="mnemo:/memory/"]').first();
       await editor.waitFor({ state: 'visible', timeout: 30_000 });
       await editor
-        .locator('.view-line', { hasText: /^\s*Where it came from\s*$/ })
+        .locator('.view-line', { hasText: /^\s*Where\sit\scame\sfrom\s*$/ })
         .waitFor({ state: 'visible', timeout: 30_000 })
         .catch(async () => {
           // Below the fold in a short window: scroll to the end.
           await editor.click();
           await page.keyboard.press('Control+End');
           await editor
-            .locator('.view-line', { hasText: /^\s*Where it came from\s*$/ })
+            .locator('.view-line', { hasText: /^\s*Where\sit\scame\sfrom\s*$/ })
             .waitFor({ state: 'visible', timeout: 10_000 });
         });
       await editor.click();
