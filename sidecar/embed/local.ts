@@ -66,6 +66,12 @@ export interface LocalEmbeddingOptions {
   transport?: 'process' | 'thread';
   /** Download/load progress. */
   onProgress?: (p: EmbeddingProgress) => void;
+  /**
+   * Stop the worker (returning the model's ~290 MB) after this long without a request, in ms; the next
+   * request loads it again (about a second). 0 keeps it loaded. Default `$MNEMO_EMBEDDING_IDLE_UNLOAD_MS`,
+   * else {@link LOCAL_DEFAULTS}.idleUnloadMs. Always 0 for the `thread` transport (see above).
+   */
+  idleUnloadMs?: number;
   /** Receives the worker's console output, line by line. Default: written to stderr. */
   log?: (line: string) => void;
   /** Worker script; default {@link resolveEmbedWorkerPath}(). */
@@ -78,6 +84,8 @@ export const LOCAL_DEFAULTS = {
   allowRemote: true,
   batchSize: 32,
   stallTimeoutMs: 30_000,
+  /** 10 minutes: an agent session asks far more often; an idle editor gives the memory back. */
+  idleUnloadMs: 600_000,
 } as const;
 
 /** Default download cache: `~/.cache/mnemo/models`. The extension passes its global storage instead. */
@@ -204,6 +212,8 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   private readonly pending = new Map<number, Pending>();
   private readonly pendingStats = new Map<number, (s: { rss: number; pid: number }) => void>();
   private disposed = false;
+  private readonly idleUnloadMs: number;
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(opts: LocalEmbeddingOptions = {}) {
     const modelPath = opts.modelPath || process.env['MNEMO_EMBEDDING_MODEL_PATH'] || undefined;
@@ -229,6 +239,13 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     this.onProgress = opts.onProgress;
     this.log = opts.log ?? ((line) => process.stderr.write(`[embed-worker] ${line}\n`));
     this.workerPath = opts.workerPath ?? resolveEmbedWorkerPath();
+    const envIdle = Number(process.env['MNEMO_EMBEDDING_IDLE_UNLOAD_MS']);
+    // A worker thread cannot load onnxruntime-node a second time in one process: it stays loaded.
+    this.idleUnloadMs =
+      this.transport === 'thread'
+        ? 0
+        : (opts.idleUnloadMs ??
+          (Number.isFinite(envIdle) && envIdle >= 0 ? envIdle : LOCAL_DEFAULTS.idleUnloadMs));
   }
 
   dimension(): number {
@@ -239,17 +256,44 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   ready(): Promise<void> {
     if (this.disposed)
       return Promise.reject(new EmbeddingUnavailableError('The embedding provider was disposed.'));
-    this.readying ??= this.start().catch((err: unknown) => {
-      this.readying = undefined; // a later call retries (e.g. after the network came back)
-      throw err;
-    });
+    this.readying ??= this.start()
+      .then(() => this.armIdleUnload())
+      .catch((err: unknown) => {
+        this.readying = undefined; // a later call retries (e.g. after the network came back)
+        throw err;
+      });
     return this.readying;
   }
 
   async embed(texts: string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
-    await this.ready();
-    return inBatches(texts, this.batchSize, (batch) => this.run(batch));
+    clearTimeout(this.idleTimer);
+    try {
+      await this.ready();
+      return await inBatches(texts, this.batchSize, (batch) => this.run(batch));
+    } finally {
+      this.armIdleUnload();
+    }
+  }
+
+  /** Whether the model is loaded in a running worker now (it is unloaded after a quiet period). */
+  get loaded(): boolean {
+    return this.worker !== undefined && this.readying !== undefined;
+  }
+
+  /** After {@link idleUnloadMs} without a request, stops the worker; the next embed() starts a new one. */
+  private armIdleUnload(): void {
+    clearTimeout(this.idleTimer);
+    if (!this.idleUnloadMs || this.disposed) return;
+    this.idleTimer = setTimeout(() => {
+      const w = this.worker;
+      if (!w || this.pending.size > 0 || this.pendingStats.size > 0) return this.armIdleUnload();
+      this.worker = undefined; // its exit is then not a crash (onGone ignores a worker no longer current)
+      this.readying = undefined;
+      this.log(`unloading the model after ${Math.round(this.idleUnloadMs / 1000)} s without a request`);
+      void w.stop();
+    }, this.idleUnloadMs);
+    this.idleTimer.unref();
   }
 
   /** Resident memory of the worker's process (the sidecar's own for a thread), for benchmarks. */
@@ -266,6 +310,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    clearTimeout(this.idleTimer);
     this.failPending(new EmbeddingUnavailableError('The embedding provider was disposed.'));
     const w = this.worker;
     this.worker = undefined;

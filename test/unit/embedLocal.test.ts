@@ -19,6 +19,7 @@ import {
   resolveEmbedWorkerPath,
   type EmbeddingProgress,
 } from '../../sidecar/embed/index';
+import { waitFor } from '../support/sidecarSession';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const MODEL = 'Xenova/all-MiniLM-L6-v2';
@@ -226,6 +227,34 @@ void describe('local provider: configuration', () => {
         .embed(['I always use vim, never suggest nano'])
         .catch(() => p.embed(['I always use vim, never suggest nano']));
       assert.ok(cosineDistance(before!, again[0]!) < 1e-6);
+      assert.notEqual((await p.workerMemory()).pid, pid);
+    } finally {
+      await p.dispose();
+    }
+  });
+
+  void test('after a quiet period the model is unloaded (its process gone) and the next request loads it again', async () => {
+    const p = new LocalEmbeddingProvider({
+      model: MODEL,
+      modelPath: MODELS_ROOT,
+      allowRemote: false,
+      idleUnloadMs: 300,
+      log: quiet,
+    });
+    try {
+      const [before] = await p.embed(['I always use vim, never suggest nano']);
+      const { pid } = await p.workerMemory();
+      await waitFor('the idle worker to exit', () => {
+        try {
+          process.kill(pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      });
+      assert.equal(p.loaded, false);
+      const [again] = await p.embed(['I always use vim, never suggest nano']);
+      assert.ok(cosineDistance(before!, again!) < 1e-6, 'the reloaded model gives the same vector');
       assert.notEqual((await p.workerMemory()).pid, pid);
     } finally {
       await p.dispose();
