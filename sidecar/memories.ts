@@ -154,26 +154,64 @@ export class Memories {
 
   async confirm(p: FeedbackParams): Promise<Memory> {
     const by = p.by ?? this.core.config.user;
-    return this.change(p.id, by, 'confirm', (m) => ({
+    const confirmed = await this.change(p.id, by, 'confirm', (m) => ({
       ...m,
       status: 'confirmed',
       confirmed_by: by,
       confidence_score: round(Math.max(m.confidence_score, Math.min(1, m.confidence_score + 0.1), 0.8)),
+      // Confirming a possible change decides it: the memory it may change is superseded (below).
+      ...(m.may_change ? { may_change: undefined, supersedes: m.may_change } : {}),
+      // Confirming the older of a pair in review keeps it: it is no longer contested.
+      contested_by: undefined,
     }));
+    if (confirmed.supersedes) await this.settleContest(confirmed.supersedes, confirmed.id, by, 'superseded');
+    return confirmed;
+  }
+
+  /**
+   * The older memory of a pair in review once the newer was decided: superseded by it (confirmed), or
+   * no longer contested (the newer marked wrong). Nothing happens when it was decided otherwise meanwhile.
+   */
+  private async settleContest(
+    olderId: string,
+    newerId: string,
+    by: string,
+    outcome: 'superseded' | 'kept',
+  ): Promise<void> {
+    const [older] = await this.core.store.get([olderId]);
+    if (!older || older.contested_by !== newerId) return;
+    await this.change(
+      olderId,
+      by,
+      'update',
+      (m) =>
+        outcome === 'superseded'
+          ? { ...m, status: 'superseded', superseded_by: newerId, contested_by: undefined }
+          : { ...m, contested_by: undefined },
+      {
+        note:
+          outcome === 'superseded'
+            ? `superseded by ${newerId}: the change was confirmed in review`
+            : `kept: ${newerId}, which may have changed it, was marked wrong`,
+      },
+    );
   }
 
   async markWrong(p: FeedbackParams): Promise<Memory> {
     const by = p.by ?? this.core.config.user;
     const at = this.core.now();
-    return this.change(p.id, by, 'wrong', (m) => ({
+    const wrong = await this.change(p.id, by, 'wrong', (m) => ({
       ...m,
       status: 'wrong',
       confidence_score: 0,
       wrong_by: by,
       wrong_at: at,
+      contested_by: undefined,
       // Whoever confirmed it is told, in their editor, the next time they open the project.
       ...(m.confirmed_by && m.confirmed_by !== by ? { notify_user: m.confirmed_by } : {}),
     }));
+    if (wrong.may_change) await this.settleContest(wrong.may_change, wrong.id, by, 'kept');
+    return wrong;
   }
 
   async update(p: UpdateParams): Promise<Memory> {

@@ -91,6 +91,10 @@ export interface Memory {
   superseded_by?: string;
   /** The older memory this one changed. */
   supersedes?: string;
+  /** Pending: the older memory this one may change (dedup was unsure); confirming it supersedes that one. */
+  may_change?: string;
+  /** The pending memory that may change this one: in review beside it, still recalled until decided. */
+  contested_by?: string;
   /**
    * The durable queue ids of the last captures that created or refreshed it (space-separated, newest
    * last, at most {@link MAX_CAPTURE_IDS}): a capture replayed after a crash changes no counter twice.

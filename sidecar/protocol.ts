@@ -180,6 +180,8 @@ export interface MemoryFilter {
   /** Only memories with confidence_score strictly above. */
   min_confidence?: number;
   is_actionable?: boolean;
+  /** The review queue: pending memories and the older memories a pending one may change (those stay recalled until decided). */
+  in_review?: boolean;
 }
 
 export interface ProjectStats {

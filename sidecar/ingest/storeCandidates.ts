@@ -75,6 +75,8 @@ async function decideAndStore(
   const refreshed = new Map<string, { before: Memory; after: Memory; note: string }>();
   const decisions: IngestDecision[] = [];
   const superseded = new Map<string, { before: Memory; after: Memory }>();
+  /** Older memories a pending candidate may change (dedup unsure): both go to review. */
+  const contested = new Map<string, { before: Memory; after: Memory }>();
   /** Stored memories an earlier attempt of this capture already wrote: nothing is counted again. */
   const replayed = new Map<string, Memory>();
   const writtenBefore = (m: Memory | undefined): m is Memory =>
@@ -174,6 +176,7 @@ async function decideAndStore(
       status: pending ? 'pending' : confirmedBy ? 'confirmed' : 'active',
       ...(confirmedBy && !pending ? { confirmed_by: confirmedBy } : {}),
       ...(supersedes ? { supersedes: supersedes.id } : {}),
+      ...(unsure ? { may_change: unsure.of.id } : {}),
       created_at: now,
       updated_at: now,
       last_seen_at: now,
@@ -190,6 +193,14 @@ async function decideAndStore(
       ...(captureId ? { captures: captureId } : {}),
     };
     created.push({ memory, vector: vectors[i] });
+    if (unsure && unsure.via !== 'batch') {
+      // When unsure, both go to review; the older stays recalled until someone decides.
+      const older = refreshed.get(unsure.of.id)?.after ?? unsure.of;
+      contested.set(older.id, {
+        before: older,
+        after: { ...older, contested_by: memory.id, updated_at: now },
+      });
+    }
     if (supersedes) {
       const older = refreshed.get(supersedes.id)?.after ?? supersedes;
       superseded.set(supersedes.id, {
@@ -215,6 +226,10 @@ async function decideAndStore(
     ['status', 'superseded_by', 'updated_at', 'times_seen', 'last_seen_at', 'source_ref', 'captures'],
   );
   const repaired = replayed.size ? await repairReplay(core, [...replayed.values()], captureId!, now, by) : [];
+  await store.updateFields(
+    [...contested.values()].map((r) => r.after),
+    ['contested_by', 'updated_at'],
+  );
   failpoint('store-written');
   const stamp = (e: AuditEntry): AuditEntry => (captureId ? { ...e, capture_id: captureId } : e);
   core.audit.append(
@@ -251,6 +266,15 @@ async function decideAndStore(
           superseded_by: [undefined, r.after.superseded_by] as [unknown, unknown],
         },
         note: `superseded by ${r.after.superseded_by}: a newer value of the same fact`,
+      })),
+      ...[...contested.values()].map((r) => ({
+        at: now,
+        action: 'update' as const,
+        memory_id: r.after.id,
+        project_id: r.after.project_id,
+        by,
+        changes: { contested_by: [undefined, r.after.contested_by] as [unknown, unknown] },
+        note: `in review: ${r.after.contested_by} may change it (both wait for a decision)`,
       })),
     ].map(stamp),
   );

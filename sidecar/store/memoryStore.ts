@@ -58,6 +58,8 @@ const OPTIONAL_STRING_FIELDS = [
   'superseded_by',
   'supersedes',
   'captures',
+  'may_change',
+  'contested_by',
 ] as const;
 
 export function toMetadata(m: Memory): Metadata {
@@ -84,6 +86,8 @@ export function toMetadata(m: Memory): Metadata {
   // Optional fields are always written ('' = absent) because Chroma's update merges metadata keys.
   for (const k of OPTIONAL_STRING_FIELDS) meta[k] = m[k] ?? '';
   meta.times = m.times?.length ? JSON.stringify(m.times) : '';
+  // The review queue: pending memories and the older ones a pending memory may change.
+  meta.in_review = m.status === 'pending' || !!m.contested_by;
   // A lone surrogate anywhere makes Chroma refuse the whole batch (400): store U+FFFD instead.
   for (const [k, v] of Object.entries(meta)) if (typeof v === 'string') meta[k] = wellFormed(v);
   return meta;
@@ -172,6 +176,7 @@ function checkFilter(f: MemoryFilter & { project_ids?: unknown; min_confidence?:
   }
   if (f.is_actionable !== undefined && typeof f.is_actionable !== 'boolean')
     throw bad('is_actionable', 'true or false');
+  if (f.in_review !== undefined && typeof f.in_review !== 'boolean') throw bad('in_review', 'true or false');
 }
 
 /** Builds a Chroma `where` from a filter (undefined when empty); refuses operators and wrong types. */
@@ -184,6 +189,7 @@ export function buildWhere(
   if (projects && projects.length) {
     clauses.push(projects.length === 1 ? { project_id: projects[0] } : { project_id: { $in: projects } });
   }
+  if (f.in_review === true) clauses.push({ $or: [{ status: 'pending' }, { in_review: true }] });
   if (f.status && f.status.length)
     clauses.push(f.status.length === 1 ? { status: f.status[0] } : { status: { $in: f.status } });
   if (f.category) clauses.push({ category: f.category });
@@ -541,7 +547,15 @@ export class MemoryStore {
   async updateFields(memories: Memory[], fields: readonly (keyof Memory)[]): Promise<void> {
     if (memories.length === 0 || !this.activeInfo) return;
     const info = this.activeInfo;
-    const keys = new Set<string>(fields.flatMap((f) => (f === 'created_at' ? [f, 'created_ts'] : [f])));
+    const keys = new Set<string>(
+      fields.flatMap((f) =>
+        f === 'created_at'
+          ? [f, 'created_ts']
+          : f === 'status' || f === 'contested_by'
+            ? [f, 'in_review']
+            : [f],
+      ),
+    );
     const pick = (m: Memory): Metadata =>
       Object.fromEntries(Object.entries(toMetadata(m)).filter(([k]) => keys.has(k))) as Metadata;
     await this.withChroma('update memories', async (c) => {

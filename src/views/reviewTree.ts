@@ -86,7 +86,7 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
         this.ctx.request(ListRequest, {
           project_id: p.projectId,
           include_global: false,
-          status: ['pending'],
+          in_review: true, // pending, and the older memories a pending one may change
           limit,
         }),
       ),

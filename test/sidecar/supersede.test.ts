@@ -67,4 +67,57 @@ describe('fact updates', () => {
     assert.equal(b.outcome, 'refreshed', b.reason);
     assert.equal(b.id, a.id);
   });
+
+  test('when unsure, both go to review; the older stays recalled until the change is decided', async () => {
+    const older = await svc.remember({ text: 'The deploy job timeout is 1500 ms.', project_id: 'rev' });
+    const maybe = await svc.remember({
+      text: 'The deploy job timeout is 1500 ms, retried 3 times.',
+      project_id: 'rev',
+    });
+    assert.equal(maybe.outcome, 'pending', maybe.reason);
+    assert.match(maybe.reason, new RegExp(`may change ${older.id}`));
+    const o = await svc.get(older.id!);
+    assert.equal(o.status, 'confirmed', 'the older keeps its status');
+    assert.equal(o.contested_by, maybe.id);
+    assert.equal((await svc.get(maybe.id!)).may_change, older.id);
+    const review = await svc.list({ project_id: 'rev', include_global: false, in_review: true, limit: 50 });
+    assert.deepEqual(review.items.map((m) => m.id).sort(), [older.id, maybe.id].sort(), 'both in review');
+    const r = await svc.recall({
+      query: 'what is the deploy job timeout?',
+      project_ids: ['rev'],
+      top_k: 5,
+      min_confidence: 0,
+      min_similarity: 0,
+      mark_used: false,
+    });
+    assert.ok(
+      r.items.some((i) => i.memory.id === older.id),
+      'the older is still recalled meanwhile',
+    );
+
+    // Confirming the change decides it: the older is superseded, and neither waits any more.
+    await svc.confirm({ id: maybe.id!, by: 'reviewer' });
+    const after = await svc.get(older.id!);
+    assert.equal(after.status, 'superseded');
+    assert.equal(after.superseded_by, maybe.id);
+    assert.equal(after.contested_by, undefined);
+    assert.equal((await svc.get(maybe.id!)).supersedes, older.id);
+    const left = await svc.list({ project_id: 'rev', include_global: false, in_review: true, limit: 50 });
+    assert.equal(left.items.length, 0);
+
+    // Marking a possible change wrong keeps the older as it was.
+    const keep = await svc.remember({
+      text: 'The cache warmup job runs for 90 seconds.',
+      project_id: 'rev2',
+    });
+    const wrong = await svc.remember({
+      text: 'The cache warmup job runs for 90 seconds, on 4 workers.',
+      project_id: 'rev2',
+    });
+    assert.equal(wrong.outcome, 'pending', wrong.reason);
+    await svc.markWrong({ id: wrong.id!, by: 'reviewer' });
+    const kept = await svc.get(keep.id!);
+    assert.equal(kept.status, 'confirmed');
+    assert.equal(kept.contested_by, undefined);
+  });
 });
