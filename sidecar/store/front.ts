@@ -24,9 +24,14 @@ export interface StoreFront {
   close(): Promise<void>;
 }
 
+/** The front's answer when the Chroma server behind its socket is gone (the store reconnects on it). */
+export const UPSTREAM_DOWN = 'The embedded Chroma server is not running.';
+
+const REASON: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 502: 'Bad Gateway' };
+
 function refuse(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
-  res.end(JSON.stringify({ error: status === 401 ? 'Unauthorized' : 'Forbidden', message }));
+  res.end(JSON.stringify({ error: REASON[status] ?? 'Error', message }));
 }
 
 function presentedToken(req: IncomingMessage): string {
@@ -61,7 +66,7 @@ export async function startStoreFront(socketPath: string): Promise<StoreFront> {
       up.pipe(res);
     });
     upstream.on('error', () => {
-      if (!res.headersSent) refuse(res, 502, 'The embedded Chroma server is not running.');
+      if (!res.headersSent) refuse(res, 502, UPSTREAM_DOWN);
       else res.destroy();
     });
     req.pipe(upstream);

@@ -12,6 +12,7 @@ import { isCategory, isSourceType, isStatus, type Memory, type TimeSpan } from '
 import type { MemoryFilter } from '../protocol';
 import type { LazyLexical, LexicalDoc } from '../recall/lexical';
 import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
+import { UPSTREAM_DOWN } from './front';
 import { NearestPlanner } from './nearest';
 import { isNoSpace, writeFailure } from '../util/append';
 import { LockTimeoutError, withLock } from '../util/fileLock';
@@ -217,6 +218,9 @@ function isConnectionError(e: unknown): boolean {
   const cause = errorMessage((e as { cause?: unknown })?.cause ?? '');
   return (
     name === 'ChromaConnectionError' ||
+    // Our store front answers 502 when the server behind its socket is gone (e.g. the process that started
+    // it exited and stopped it): reconnecting adopts or starts a server, like a refused connection.
+    msg.includes(UPSTREAM_DOWN) ||
     /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|other side closed|UND_ERR|Failed to connect/i.test(
       msg + ' ' + cause,
     )
