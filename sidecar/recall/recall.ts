@@ -313,11 +313,10 @@ async function nearestRecallable(
   k: number,
 ): Promise<Neighbour[]> {
   const store = core.store;
-  const inScope = (m: Memory) => projects.includes(m.project_id);
   return store.planner.nearest({
     scope: projects.join('\u0000'),
     k,
-    unfiltered: (n) => store.nearestInScope(vector, n, buildWhere({ project_ids: projects }), inScope),
+    unfiltered: (n) => store.query(vector, undefined, n),
     scoped: (n) => store.query(vector, buildWhere({ project_ids: projects }), n),
     exact: (n) =>
       store.query(
@@ -325,6 +324,7 @@ async function nearestRecallable(
         buildWhere({ project_ids: projects, status: RECALLABLE, min_confidence: minConfidence }),
         n,
       ),
+    inScope: (x) => projects.includes(x.memory.project_id),
     passes: (x) => RECALLABLE.includes(x.memory.status) && x.memory.confidence_score > minConfidence,
   });
 }

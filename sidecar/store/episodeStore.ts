@@ -197,37 +197,13 @@ export class EpisodeStore {
         },
         [] as EpisodeNeighbour[],
       );
-    // Unfiltered: ids and distances only, then the ones of these projects read back by id (store/nearest.ts).
-    const unfiltered = (n: number) =>
-      this.on(
-        'search episodes',
-        async (col, info) => {
-          if (vector.length !== info.dim)
-            throw new DimensionMismatchError(info.dim, vector.length, info.name);
-          const r = await col.query({ queryEmbeddings: [vector], nResults: n, include: ['distances'] });
-          const ids = r.ids[0] ?? [];
-          if (ids.length === 0) return { returned: 0, mine: [] as EpisodeNeighbour[] };
-          const g = await col.get({ ids, where, include: ['documents', 'metadatas'] });
-          const rows = new Map<string, Episode>();
-          g.ids.forEach((id, i) =>
-            rows.set(id, fromMetadata(id, g.documents[i] ?? null, g.metadatas[i] ?? null)),
-          );
-          const mine: EpisodeNeighbour[] = [];
-          ids.forEach((id, i) => {
-            const episode = rows.get(id);
-            if (episode && projects.includes(episode.project_id))
-              mine.push({ episode, distance: r.distances[0]?.[i] ?? 2 });
-          });
-          return { returned: ids.length, mine };
-        },
-        { returned: 0, mine: [] as EpisodeNeighbour[] },
-      );
     return this.planner.nearest({
       scope: projects.join('\u0000'),
       k,
-      unfiltered,
+      unfiltered: (n) => nearest(n, undefined),
       scoped: (n) => nearest(n, where),
       exact: (n) => nearest(n, where),
+      inScope: (x) => projects.includes(x.episode.project_id),
       passes: () => true,
     });
   }

@@ -615,38 +615,6 @@ export class MemoryStore {
     });
   }
 
-  /**
-   * The n nearest neighbours overall, of which only those matching `scope` are read: the search returns
-   * ids and distances (5–7 ms for 120 at 10k, against 80 ms with documents and metadata), then one `get`
-   * by id with the scope's `where` reads back just the ones inside it. The project is checked once more
-   * here, so a memory of another project can never come back.
-   */
-  async nearestInScope(
-    vector: number[],
-    n: number,
-    scope: Where | undefined,
-    inScope: (m: Memory) => boolean,
-  ): Promise<{ returned: number; mine: Neighbour[] }> {
-    const info = this.activeInfo;
-    if (!info) return { returned: 0, mine: [] };
-    if (vector.length !== info.dim) throw new DimensionMismatchError(info.dim, vector.length, info.name);
-    return this.withChroma('search memories', async (c) => {
-      const col = await this.collection(c, info);
-      const r = await col.query({ queryEmbeddings: [vector], nResults: n, include: ['distances'] });
-      const ids = r.ids[0] ?? [];
-      if (ids.length === 0) return { returned: 0, mine: [] };
-      const g = await col.get({ ids, where: scope, include: ['documents', 'metadatas'] });
-      const rows = new Map<string, Memory>();
-      g.ids.forEach((id, i) => rows.set(id, this.row(id, g.documents[i] ?? null, g.metadatas[i] ?? null)));
-      const mine: Neighbour[] = [];
-      ids.forEach((id, i) => {
-        const memory = rows.get(id);
-        if (memory && inScope(memory)) mine.push({ memory, distance: r.distances[0]?.[i] ?? 2 });
-      });
-      return { returned: ids.length, mine };
-    });
-  }
-
   /** Nearest neighbours of several vectors within one where, in one Chroma call (bulk import's dedup). */
   async queryMany(vectors: number[][], where: Where | undefined, k: number): Promise<Neighbour[][]> {
     const info = this.activeInfo;

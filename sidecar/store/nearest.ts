@@ -3,9 +3,7 @@
  * costs, measured (docs/benchmarks.md, "Where the time goes"):
  *
  * - an unfiltered query costs little, but every neighbour returned costs (documents and metadata go
- *   over HTTP and are parsed): at 10k memories k = 3 took 7 ms, k = 50 took 36 ms, k = 120 with ids and
- *   distances only 5–7 ms — so the unfiltered fetch returns ids and distances, and only the ones in
- *   scope are read back (one `get` by id with the project `where`);
+ *   over HTTP and are parsed): at 10k memories k = 3 took 7 ms, k = 50 took 36 ms;
  * - a `where` on the project costs in proportion to the rows it matches (k = 20: 28 ms when the project
  *   is 5% of 10k memories, 118 ms when it is all of them);
  * - a `where` on status or confidence costs in proportion to all rows, whatever matches (115 ms at 10k).
@@ -49,16 +47,13 @@ export interface NearestPlan<T> {
   /** Names the scope (the projects) for what is learned. */
   scope: string;
   k: number;
-  /**
-   * The n nearest overall: how many came back, and those of them inside the scope, nearest first. The
-   * callers fetch ids and distances only and read back just the ones in scope (the payload of every
-   * neighbour is what costs, not the search).
-   */
-  unfiltered: (n: number) => Promise<{ returned: number; mine: T[] }>;
+  /** The n nearest overall, nearest first. */
+  unfiltered: (n: number) => Promise<T[]>;
   /** The n nearest inside the scope (Chroma's `where` on the project only). */
   scoped: (n: number) => Promise<T[]>;
   /** The k nearest that pass everything (every clause in Chroma's `where`). */
   exact: (k: number) => Promise<T[]>;
+  inScope: (x: T) => boolean;
   /** The rest of the filter (status, confidence), checked here. */
   passes: (x: T) => boolean;
 }
@@ -76,10 +71,11 @@ export class NearestPlanner {
     const wantUnfiltered = known ? need(stats.share * stats.passRate) : p.k * FIRST_PROBE;
     if (wantUnfiltered <= MAX_UNFILTERED || ++stats.sinceProbe >= REPROBE) {
       const n = Math.max(p.k, Math.min(wantUnfiltered, MAX_UNFILTERED));
-      const { returned, mine } = await p.unfiltered(n);
+      const wide = await p.unfiltered(n);
+      const mine = wide.filter(p.inScope);
       const pass = mine.filter(p.passes);
-      this.learn(p.scope, stats, rate(mine.length, returned), mine.length, rate(pass.length, mine.length));
-      if (pass.length >= p.k || returned < n) return pass.slice(0, p.k);
+      this.learn(p.scope, stats, rate(mine.length, wide.length), mine.length, rate(pass.length, mine.length));
+      if (pass.length >= p.k || wide.length < n) return pass.slice(0, p.k);
     }
     const n = Math.max(p.k, Math.min(need((this.scopes.get(p.scope) ?? stats).passRate), MAX_SCOPED));
     const mine = await p.scoped(n);

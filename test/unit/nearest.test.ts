@@ -25,12 +25,7 @@ function store(n: number, share: number, okRate: number, seed: number): Item[] {
 function chroma(items: Item[], calls: string[]) {
   const sorted = [...items].sort((a, b) => a.d - b.d);
   return {
-    // Ids and distances of the n nearest; only those in scope read back (as the stores do).
-    unfiltered: async (n: number) => {
-      calls.push('unfiltered');
-      const wide = sorted.slice(0, n);
-      return { returned: wide.length, mine: wide.filter((x) => x.project === 'mine') };
-    },
+    unfiltered: async (n: number) => (calls.push('unfiltered'), sorted.slice(0, n)),
     scoped: async (n: number) => (
       calls.push('scoped'),
       sorted.filter((x) => x.project === 'mine').slice(0, n)
@@ -55,6 +50,7 @@ test('the planner returns exactly the k nearest that pass, whatever share of the
         scope: 'mine',
         k: 20,
         ...c,
+        inScope: (x) => x.project === 'mine',
         passes: (x) => x.ok,
       });
       const want = [...items]
@@ -84,6 +80,7 @@ test('a project that is a small share of the store is not over-fetched unfiltere
       scope: 'mine',
       k: 20,
       ...c,
+      inScope: (x) => x.project === 'mine',
       passes: (x) => x.ok,
     });
   await ask(); // learns the share
@@ -105,6 +102,7 @@ test('a project that is the whole store is answered by one unfiltered query', as
       scope: 'mine',
       k: 20,
       ...c,
+      inScope: (x) => x.project === 'mine',
       passes: (x) => x.ok,
     });
     assert.deepEqual(calls, ['unfiltered']);
