@@ -14,8 +14,7 @@
  * the vector channel a small weight. The fused score is then reweighed for what no channel sees: a turn
  * that is itself a question is rarely the answer; a question about the current state ("now", "现在")
  * prefers newer candidates, so a changed value outranks the one it replaced; a question that asks when
- * prefers candidates with a resolved time. A turn whose memories the user marked wrong is not quoted; one
- * whose memories were all replaced by newer ones ranks lower.
+ * prefers candidates with a resolved time. A turn whose memories the user marked wrong is not quoted.
  * Memories come first, then evidence; a turn already cited by a recalled memory is not quoted again.
  */
 import type { Core } from '../core';
@@ -49,11 +48,6 @@ const RELATIVE_LEXICAL = 0.2;
  * holds its answer: its fused score is scaled by this.
  */
 const QUESTION_WEIGHT = 0.3;
-/**
- * A turn whose every derived memory was replaced by a newer one (or marked wrong) still says what was true
- * then, but the turn that changed it should come first: its fused score is scaled by this.
- */
-const SUPERSEDED_WEIGHT = 0.3;
 /** A question ending in a question mark (full-width too), trailing spaces allowed. */
 const ASKS = /[?？]\s*$/;
 /**
@@ -260,11 +254,10 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
 
 /**
  * Evidence the user has disowned: a turn whose derived memories are all marked wrong is never quoted (the
- * user said what was taken from it is false), and a turn whose derived memories were all replaced by a
- * newer one (none of them still standing) keeps {@link SUPERSEDED_WEIGHT} of its fused score, so the turn
- * that changed the fact outranks it. A turn without derived memories, or with one still active, pending or
- * confirmed, is untouched. The linked memories' statuses come from one batched read (those already read by
- * the channels are not read again).
+ * user said what was taken from it is false). A turn without derived memories, or with one still active,
+ * pending, confirmed or superseded, is untouched: a superseded memory's turn still says what was true then,
+ * and demoting it cost recall in the eval (docs/recall-quality.md). The linked memories' statuses come from
+ * one batched read (those the channels already read are not read again).
  */
 async function dropDisowned(core: Core, byKey: Map<string, Candidate>, known: Memory[]): Promise<void> {
   const evidence = [...byKey.values()].filter((c) => c.kind === 'evidence' && c.episode!.memory_ids.length);
@@ -277,9 +270,7 @@ async function dropDisowned(core: Core, byKey: Map<string, Candidate>, known: Me
   for (const c of evidence) {
     // a link to a memory since deleted says nothing either way
     const linked = c.episode!.memory_ids.map((id) => status.get(id)).filter((s) => s !== undefined);
-    if (linked.length === 0 || !linked.every((s) => s === 'wrong' || s === 'superseded')) continue;
-    if (linked.every((s) => s === 'wrong')) byKey.delete(c.memory.id);
-    else c.rrf *= SUPERSEDED_WEIGHT;
+    if (linked.length > 0 && linked.every((s) => s === 'wrong')) byKey.delete(c.memory.id);
   }
 }
 
