@@ -14,7 +14,7 @@
  * the vector channel a small weight. The fused score is then reweighed for what no channel sees: a turn
  * that is itself a question is rarely the answer; a question about the current state ("now", "现在")
  * prefers newer candidates, so a changed value outranks the one it replaced; a question that asks when
- * prefers candidates with a resolved time.
+ * prefers candidates with a resolved time. A turn whose memories the user marked wrong is not quoted.
  * Memories come first, then evidence; a turn already cited by a recalled memory is not quoted again.
  */
 import type { Core } from '../core';
@@ -198,6 +198,7 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     }
   }
 
+  await dropDisowned(core, byKey, [...memVec.map((n) => n.memory), ...lexMems]);
   const ranked = reweigh([...byKey.values()], query).sort(
     (a, b) => b.rrf - a.rrf || (b.similarity ?? 0) - (a.similarity ?? 0),
   );
@@ -249,6 +250,28 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     kept: new Set(kept.map((i) => i.memory.id)),
   });
   return { items: kept, block, tokens, near_misses };
+}
+
+/**
+ * Evidence the user has disowned: a turn whose derived memories are all marked wrong is never quoted (the
+ * user said what was taken from it is false). A turn without derived memories, or with one still active,
+ * pending, confirmed or superseded, is untouched: a superseded memory's turn still says what was true then,
+ * and demoting it cost recall in the eval (docs/recall-quality.md). The linked memories' statuses come from
+ * one batched read (those the channels already read are not read again).
+ */
+async function dropDisowned(core: Core, byKey: Map<string, Candidate>, known: Memory[]): Promise<void> {
+  const evidence = [...byKey.values()].filter((c) => c.kind === 'evidence' && c.episode!.memory_ids.length);
+  if (evidence.length === 0) return;
+  const status = new Map(known.map((m) => [m.id, m.status]));
+  const missing = [...new Set(evidence.flatMap((c) => c.episode!.memory_ids))].filter(
+    (id) => !status.has(id),
+  );
+  for (const m of await core.store.get(missing)) status.set(m.id, m.status);
+  for (const c of evidence) {
+    // a link to a memory since deleted says nothing either way
+    const linked = c.episode!.memory_ids.map((id) => status.get(id)).filter((s) => s !== undefined);
+    if (linked.length > 0 && linked.every((s) => s === 'wrong')) byKey.delete(c.memory.id);
+  }
 }
 
 /** What {@link reweigh} reads and changes of a fused candidate. */

@@ -153,6 +153,51 @@ describe('episodes and hybrid recall', () => {
     assert.ok(r.items.some((i) => i.source_ref.includes('msg:L:1')));
   });
 
+  test('a turn whose only memory the user marked wrong is no longer quoted as evidence', async () => {
+    await svc.ingest({
+      project_id: 'wrong',
+      source_type: 'chat',
+      session_id: 'W1',
+      messages: [
+        {
+          id: 'W1:1',
+          role: 'user',
+          name: 'Priya',
+          content: 'My favourite tea is jasmine pearl, I drink it every afternoon.',
+          timestamp: '2023-06-01T09:00:00Z',
+        },
+        {
+          id: 'W1:2',
+          role: 'user',
+          name: 'Tom',
+          content: 'Jasmine pearl smells lovely when the tea leaves open up.',
+          timestamp: '2023-06-01T09:01:00Z',
+        },
+      ],
+    });
+    const ask = () =>
+      svc.recall({ query: 'Which tea does Priya like?', project_ids: ['wrong'], top_k: 5, mark_used: false });
+    const list = await svc.list({ project_id: 'wrong' });
+    const tea = list.items.find((m) => /jasmine pearl/.test(m.text) && m.speaker === 'Priya');
+    assert.ok(tea, `memories: ${list.items.map((m) => m.text).join(' | ')}`);
+    const before = await ask();
+    assert.ok(
+      before.items.some((i) => i.source_ref.includes('msg:W1:1')),
+      'recalled before the feedback',
+    );
+
+    await svc.markWrong({ id: tea.id });
+    const after = await ask();
+    const shown = JSON.stringify(after.items.map((i) => [i.kind, i.memory.text]));
+    assert.ok(!after.items.some((i) => i.source_ref.includes('msg:W1:1')), shown);
+    assert.doesNotMatch(after.block, /favourite tea/, after.block);
+    // the other speaker's turn, which no wrong memory came from, is still evidence
+    assert.ok(
+      after.items.some((i) => i.source_ref.includes('msg:W1:2')),
+      shown,
+    );
+  });
+
   test('retention: turns said before the cut-off are deleted from the store and the lexical index', async () => {
     const n = await svc.episodes.deleteOlderThan('2023-05-08T13:58:30Z');
     assert.equal(n, 3);

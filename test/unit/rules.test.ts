@@ -246,3 +246,13 @@ describe('rules: roles and sessions', () => {
     );
   });
 });
+
+describe('rules: plans', () => {
+  it('keeps a plan that says what, drops a promise about a bare pronoun', () => {
+    assert.match(judge("I'll drive Mia to her piano lesson on Saturday").reason, /^rule:plan\(/);
+    assert.match(judge("we'll repaint the kitchen in May").reason, /^rule:plan\(/);
+    assert.match(judge("I'll ask them about the budget on Friday").reason, /^rule:plan\(/);
+    for (const t of ["I'll draft it", "Okay, I'll keep that in mind.", "just a corner, I'll live with it"])
+      assert.equal(judge(t).kept, undefined, `${t}: ${judge(t).reason}`);
+  });
+});

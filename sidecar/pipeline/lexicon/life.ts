@@ -166,7 +166,8 @@ export const PLAN_EN = alt(
   [
     String.raw`\b(?:I|we)(?:'m| am|'re| are)\s+(?:going to|planning to|planning on|about to|signing up|getting|booking|moving|flying|heading|starting)\b`,
     String.raw`\b(?:I|we)\s+(?:plan|intend|promised|agreed|want|hope|decided)\s+to\b`,
-    String.raw`\b(?:I|we)(?:'ll| will)\s+(?!see\b|think\b|check\b|try\b|let\b)\w+`,
+    // not a promise about a bare pronoun ("I'll draft it", "I'll keep that in mind"): nothing to recall
+    String.raw`\b(?:I|we)(?:'ll| will)\s+(?!see\b|think\b|check\b|try\b|let\b)(?!\w+\s+(?:(?:with|on|in|for)\s+)?(?:it|that|this|them|you)\b(?!\s+(?:about|to)\b))\w+`,
     String.raw`\b(?:I|we)\s+(?:promised|told)\s+\w+(?:\s+\w+)?\s+(?:I|we)\s+would\b`,
     String.raw`\b(?:are|is)\s+booking\b`,
   ],
