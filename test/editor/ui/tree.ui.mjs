@@ -214,11 +214,16 @@ export const tests = [
       await page.keyboard.type('which machines build our releases', { delay: 20 });
       // A search result (its detail says how it matched, in words, no percentage), not the latest list
       // still shown while typing.
-      await widget
-        .locator('.quick-input-list .monaco-list-row', { hasText: 'large runner pool' })
-        .filter({ hasText: /\bby meaning\b/ })
-        .first()
-        .waitFor({ state: 'visible', timeout: 30_000 });
+      const rows = widget.locator('.quick-input-list .monaco-list-row:visible');
+      const texts = async () => (await rows.allTextContents()).map((t) => t.replace(/\s+/g, ' '));
+      await pollUntil(
+        async () =>
+          (await texts()).some((t) => t.includes('large runner pool') && t.includes('by meaning')) ||
+          undefined,
+        { timeoutMs: 30_000, intervalMs: 250, what: 'the runner rule found "by meaning"' },
+      ).catch(async (e) => {
+        throw new Error(`${e.message}; rows: ${(await texts()).join(' | ')}`);
+      });
       await screenshot('search-hybrid');
       await page.keyboard.press('Escape');
     },
