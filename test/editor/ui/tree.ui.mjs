@@ -144,6 +144,8 @@ export const tests = [
       if (!m) throw new Error(`the runner rule was not kept: ${s.memories.map((x) => x.text).join(' | ')}`);
       const pane = await openMemories(ctx);
       const row = await showMemory(pane, { category: m.category, sourceType: 'chat', text: m.text });
+      // Only the details this test opens: earlier tests may leave another memory's details open.
+      await ctx.wb.runCommand('View: Close All Editors').catch(() => {});
       // Select it with the keyboard: focus the row above, then ArrowDown, then Enter.
       await row.click();
       await page.keyboard.press('ArrowUp');
