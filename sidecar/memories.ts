@@ -91,7 +91,9 @@ export class Memories {
       await this.core.requireModel();
       const [vector] = await this.core.embedding.embed([p.query]);
       const hits = await this.core.store.query(vector, where, limit);
-      return { items: hits.map((h) => ({ memory: h.memory, score: round(1 - h.distance) })) };
+      return {
+        items: hits.map((h) => ({ memory: h.memory, score: round(1 - h.distance), channels: ['vector'] })),
+      };
     }
     const terms = p.query
       .toLowerCase()
@@ -106,7 +108,7 @@ export class Memories {
       .map((memory) => {
         const hay = `${memory.text} ${memory.source_ref.join(' ')} ${memory.id}`.toLowerCase();
         const hits = terms.filter((t) => hay.includes(t)).length;
-        return { memory, score: round(hits / terms.length) };
+        return { memory, score: round(hits / terms.length), channels: ['lexical' as const] };
       })
       .filter((x) => x.score === 1)
       .sort((a, b) => b.memory.created_at.localeCompare(a.memory.created_at))

@@ -381,7 +381,12 @@ export interface SearchParams extends MemoryFilter {
   project_ids?: string[];
 }
 export interface SearchResult {
-  items: { memory: Memory; score: number }[];
+  /**
+   * `score`: cosine similarity when found by meaning, else the share of the best BM25 score (hybrid) or of
+   * the query's words (keyword) — not comparable across channels, so people are shown `channels` instead.
+   * `channels`: how it matched — `vector` by meaning, `lexical` by words (keyword mode: always lexical).
+   */
+  items: { memory: Memory; score: number; channels: Exclude<RecallChannel, 'rule'>[] }[];
 }
 /** Extension/CLI -> sidecar: search by keyword (works without the model), by meaning, or both (hybrid). */
 export const SearchRequest = new RequestType<SearchParams, SearchResult, void>('mnemo/memory/search');

@@ -216,8 +216,22 @@ const CHECKED_FIELDS = new Set([
   'embedding_model',
   'embedding_dim',
   'use_count',
+  'times',
   'vector',
 ]);
+
+/** A list of {@link TimeSpan}-shaped objects (the times a message mentions), as memories and episodes carry. */
+function isTimeSpans(v: unknown): v is { text: string; start: string; end: string }[] {
+  return (
+    Array.isArray(v) &&
+    v.every(
+      (t: unknown) =>
+        !!t &&
+        typeof t === 'object' &&
+        ['text', 'start', 'end'].every((k) => typeof (t as Record<string, unknown>)[k] === 'string'),
+    )
+  );
+}
 
 const AUDIT_ACTIONS = [
   'create',
@@ -267,6 +281,9 @@ export function parseRecord(line: string, dim: number | null): BackupRecord | st
   for (const k of ['times_seen', 'score', 'embedding_dim', 'use_count'])
     if (!num(k)) return `${k} is not a number`;
   for (const k of ['added_by', 'reason', 'embedding_model']) if (!str(k)) return `${k} is not a string`;
+  // Optional: the times the text mentions ("every Sunday", "last night").
+  if (o.times !== undefined && o.times !== null && !isTimeSpans(o.times))
+    return 'times is not a list of time spans';
   for (const [k, v] of Object.entries(o)) {
     if (CHECKED_FIELDS.has(k) || v === undefined || v === null) continue;
     if (typeof v !== 'string' && typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v)))
@@ -294,6 +311,8 @@ export function parseRecord(line: string, dim: number | null): BackupRecord | st
     embedding_dim: o.embedding_dim as number,
     use_count: o.use_count as number,
   };
+  if (isTimeSpans(o.times) && o.times.length)
+    memory.times = o.times.map((t) => ({ text: t.text, start: t.start, end: t.end }));
   // Optional fields (confirmed_by, last_used_at, promoted_from, ... and any added to the schema later).
   const extra = memory as unknown as Record<string, unknown>;
   for (const [k, v] of Object.entries(o)) {
@@ -363,16 +382,7 @@ export function parseEpisode(line: string, dim: number | null): EpisodeRecord | 
   for (const k of ['source_ref', 'memory_ids'])
     if (!Array.isArray(o[k]) || !(o[k] as unknown[]).every((r) => typeof r === 'string'))
       return `${k} is not a list of strings`;
-  if (
-    !Array.isArray(o.times) ||
-    !o.times.every(
-      (t: unknown) =>
-        !!t &&
-        typeof t === 'object' &&
-        ['text', 'start', 'end'].every((k) => typeof (t as Record<string, unknown>)[k] === 'string'),
-    )
-  )
-    return 'times is not a list of time spans';
+  if (!isTimeSpans(o.times)) return 'times is not a list of time spans';
   const episode: Episode = {
     id: o.id as string,
     project_id: o.project_id as string,

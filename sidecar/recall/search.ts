@@ -45,24 +45,26 @@ export async function hybridSearch(core: Core, s: HybridScope): Promise<SearchRe
         ) ?? Promise.resolve<LexicalHit[]>([]))
       : Promise.resolve<LexicalHit[]>([]),
   ]);
-  const found = new Map<string, { memory: Memory; rrf: number; score: number }>();
-  const add = (memory: Memory, rank: number, score: number): void => {
+  type Channel = SearchResult['items'][number]['channels'][number];
+  const found = new Map<string, { memory: Memory; rrf: number; score: number; channels: Channel[] }>();
+  const add = (memory: Memory, rank: number, score: number, channel: Channel): void => {
     const cur = found.get(memory.id);
     if (cur) {
       cur.rrf += 1 / (RRF_K + rank);
       cur.score = Math.max(cur.score, score);
-    } else found.set(memory.id, { memory, rrf: 1 / (RRF_K + rank), score });
+      if (!cur.channels.includes(channel)) cur.channels.push(channel);
+    } else found.set(memory.id, { memory, rrf: 1 / (RRF_K + rank), score, channels: [channel] });
   };
   const sims = near.map((n) => ({ memory: n.memory, sim: 1 - n.distance }));
   const floor = Math.max(MIN_SIMILARITY, (sims[0]?.sim ?? 0) - RELATIVE_SIMILARITY);
-  sims.filter((x) => x.sim >= floor).forEach((x, i) => add(x.memory, i + 1, round(x.sim)));
+  sims.filter((x) => x.sim >= floor).forEach((x, i) => add(x.memory, i + 1, round(x.sim), 'vector'));
   const best = lexical[0]?.score ?? 0;
   lexical
     .filter((h) => h.score >= best * RELATIVE_LEXICAL && s.allowed.has(h.id))
-    .forEach((h, i) => add(s.allowed.get(h.id)!, i + 1, best > 0 ? round(h.score / best) : 0));
+    .forEach((h, i) => add(s.allowed.get(h.id)!, i + 1, best > 0 ? round(h.score / best) : 0, 'lexical'));
   const items = [...found.values()]
     .sort((a, b) => b.rrf - a.rrf || b.score - a.score)
     .slice(0, s.limit)
-    .map(({ memory, score }) => ({ memory, score }));
+    .map(({ memory, score, channels }) => ({ memory, score, channels }));
   return { items };
 }

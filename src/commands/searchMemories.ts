@@ -13,7 +13,7 @@ import type { Views } from '../views';
 import { describeError, logFailure } from '../errors';
 import { projectLabel, workspaceProjectIds, workspaceProjects } from '../projects';
 import { daysAgoUtc } from '../time';
-import { CATEGORY_LABEL, description, shortText, SOURCE_LABEL } from '../views/present';
+import { CATEGORY_LABEL, description, matchedBy, shortText, SOURCE_LABEL } from '../views/present';
 import { Command } from '../commandIds';
 
 type Mode = Extract<SearchParams['mode'], 'hybrid' | 'keyword'>;
@@ -157,12 +157,12 @@ export function register(ctx: Ctx, views: Views): void {
             try {
               const result = query
                 ? await ctx.request(SearchRequest, { ...scope, query, mode, limit: 50 })
-                : { items: (await recent(scope)).map((memory) => ({ memory, score: undefined })) };
+                : { items: (await recent(scope)).map((memory) => ({ memory, channels: undefined })) };
               if (mine !== seq) return;
-              const items: ResultPick[] = result.items.map(({ memory, score }) => ({
+              const items: ResultPick[] = result.items.map(({ memory, channels }) => ({
                 label: shortText(memory.text, 110),
                 description: `${projectLabel(memory.project_id)} · ${CATEGORY_LABEL[memory.category] ?? memory.category} · ${SOURCE_LABEL[memory.source_type] ?? memory.source_type}`,
-                detail: `${score !== undefined && mode === 'hybrid' ? `match ${Math.round(score * 100)}% · ` : ''}${description(memory)}`,
+                detail: [matchedBy(channels), description(memory)].filter(Boolean).join(' · '),
                 memory,
                 alwaysShow: true,
               }));

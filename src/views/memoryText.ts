@@ -4,7 +4,7 @@
  * Markdown); unit-tested in test/unit/memoryText.test.ts.
  */
 import type { Category, Memory, MemoryStatus, SourceType } from '../../sidecar/model';
-import type { EvidenceResult, NearMiss } from '../../sidecar/protocol';
+import type { EvidenceResult, NearMiss, SearchResult } from '../../sidecar/protocol';
 import { formatLocal, formatUtc, relativeAge } from '../time';
 import { explainReason } from './reasons';
 
@@ -63,6 +63,16 @@ export function percent(confidence: number): string {
 }
 
 /** The text on one line, cut to `max` characters with an ellipsis. */
+/**
+ * How a search result matched, in words: its score mixes cosine similarity with BM25 relative to the best
+ * hit, so a percentage would read "100%" for a word-only match.
+ */
+export function matchedBy(channels: SearchResult['items'][number]['channels'] | undefined): string {
+  const meaning = channels?.includes('vector') ?? false;
+  const words = channels?.includes('lexical') ?? false;
+  return meaning && words ? 'by meaning and words' : meaning ? 'by meaning' : words ? 'by words' : '';
+}
+
 export function shortText(text: string, max = 70): string {
   const one = text.replace(/\s+/g, ' ').trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;

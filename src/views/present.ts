@@ -14,6 +14,7 @@ export {
   description,
   LOW_CONFIDENCE,
   marks,
+  matchedBy,
   percent,
   shortText,
   SOURCE_ICON,

@@ -91,6 +91,10 @@ describe('sidebar requests', () => {
       ids.includes(deploy.id!),
       `found by meaning: ${JSON.stringify(r.items.map((i) => [i.memory.text, i.score]))}`,
     );
+    assert.ok(
+      r.items.find((i) => i.memory.id === deploy.id)!.channels.includes('vector'),
+      'it says it matched by meaning',
+    );
     assert.ok(!ids.includes(unrelated.id!), 'the coffee preference is under the cut');
     assert.ok(!ids.includes(wrong.id!), 'the wrong one is filtered out');
     const withWrong = await svc.search({
@@ -101,6 +105,10 @@ describe('sidebar requests', () => {
     assert.ok(
       withWrong.items.some((i) => i.memory.id === wrong.id),
       'asked for: the wrong one is there',
+    );
+    assert.ok(
+      withWrong.items.find((i) => i.memory.id === wrong.id)!.channels.includes('lexical'),
+      'its words (FTP) matched, and it says so',
     );
     const other = await svc.search({ query: 'how do we deploy', mode: 'hybrid', project_ids: ['elsewhere'] });
     assert.ok(!other.items.some((i) => i.memory.project_id === 'shop'), 'another project’s search sees none');

@@ -8,6 +8,7 @@ import {
   description,
   evidenceSection,
   marks,
+  matchedBy,
   memoryDetail,
   nearMissReason,
   percent,
@@ -229,4 +230,13 @@ test('near misses say in words why they were not recalled', () => {
   );
   assert.match(nearMissReason({ memory: memory(), score: 0.7, reason: 'beyond_top_k' }, c), /the 3 places/);
   assert.match(nearMissReason({ memory: memory(), score: 0.7, reason: 'over_budget' }, c), /800/);
+});
+
+test('a search result says how it matched in words, never a percentage mixing the channels', () => {
+  assert.equal(matchedBy(['vector']), 'by meaning');
+  assert.equal(matchedBy(['lexical']), 'by words');
+  assert.equal(matchedBy(['vector', 'lexical']), 'by meaning and words');
+  assert.equal(matchedBy(['lexical', 'vector']), 'by meaning and words');
+  assert.equal(matchedBy([]), '');
+  assert.equal(matchedBy(undefined), '');
 });

@@ -10,11 +10,37 @@ const PASSWORD = 'ui backup password';
 export const seed = [
   {
     sourceType: 'manual',
-    messages: [{ role: 'user', content: 'We decided to keep billing invoices for 10 years.' }],
+    // Two substantive lines: the pipeline skips shorter sessions (and seeding then fails loudly).
+    messages: [
+      { role: 'user', content: 'We decided to keep billing invoices for 10 years.' },
+      { role: 'user', content: 'Remember that the nightly export job runs at 02:00 UTC.' },
+    ],
   },
 ];
 
 let backupFile;
+
+/**
+ * Runs Back Up Memories through its prompts (the password twice: none is saved in a fresh profile) and
+ * returns the result toast and the full path it names. The restore test calls it too when it runs alone.
+ */
+async function backUp(page, wb) {
+  await waitSidecarRunning(page);
+  await wb.runCommand('Mnemo: Back Up Memories');
+  await typeAndEnter(page, wb, PASSWORD);
+  await pollUntil(
+    async () =>
+      /again/i.test((await page.locator('.quick-input-widget').first().textContent()) ?? '') || undefined,
+    { timeoutMs: 10_000, intervalMs: 100, what: 'the second password prompt' },
+  );
+  await typeAndEnter(page, wb, PASSWORD);
+  const toast = await wb.waitForNotification(/backed up \d+ memories to \//, 60_000);
+  const text = (await toast.textContent()) ?? '';
+  const m = /to (\/\S+mnemo-backup-all-\d{8}T\d{6}Z\.zip)/.exec(text);
+  if (!m) throw new Error(`the result does not name the full path: ${text}`);
+  backupFile = m[1];
+  return { toast, file: m[1] };
+}
 
 /** Types into the quick input once it has the focus, then presses Enter. */
 async function typeAndEnter(page, wb, text) {
@@ -28,20 +54,7 @@ export const tests = [
   {
     name: 'backup: the password twice, then the full path with Reveal and Copy Path',
     async run({ page, wb, screenshot }) {
-      await waitSidecarRunning(page);
-      await wb.runCommand('Mnemo: Back Up Memories');
-      await typeAndEnter(page, wb, PASSWORD);
-      await pollUntil(
-        async () =>
-          /again/i.test((await page.locator('.quick-input-widget').first().textContent()) ?? '') || undefined,
-        { timeoutMs: 10_000, intervalMs: 100, what: 'the second password prompt' },
-      );
-      await typeAndEnter(page, wb, PASSWORD);
-      const toast = await wb.waitForNotification(/backed up \d+ memories to \//, 60_000);
-      const text = (await toast.textContent()) ?? '';
-      const m = /to (\/\S+mnemo-backup-all-\d{8}T\d{6}Z\.zip)/.exec(text);
-      if (!m) throw new Error(`the result does not name the full path: ${text}`);
-      backupFile = m[1];
+      const { toast } = await backUp(page, wb);
       const buttons = await toast.locator('.monaco-button').allTextContents();
       if (buttons[0] !== 'Reveal' || !buttons.includes('Copy Path'))
         throw new Error(`the result's buttons are ${buttons.join(' | ')}`);
@@ -52,10 +65,33 @@ export const tests = [
   {
     name: 'restore: a wrong password asks again; the preview is a modal listing where records go',
     async run({ page, wb, screenshot }) {
-      if (!backupFile) throw new Error('the backup test did not leave a file to restore');
+      // Its own backup when run alone (--grep restore); else the one the backup test just wrote.
+      const file = backupFile ?? (await backUp(page, wb)).file;
+      await wb.dismiss();
       await wb.runCommand('Mnemo: Restore From Backup');
-      // code-server's file dialog is a quick input that takes a path.
-      await typeAndEnter(page, wb, backupFile);
+      // code-server's file dialog is a quick input that takes a path. It opens in the backup folder; Enter
+      // would open the active list row (a folder) rather than the typed path, so the dialog's own button
+      // (the command's openLabel, Restore) accepts the path once the dialog shows it.
+      const widget = page.locator('.quick-input-widget').first();
+      const name = file.slice(file.lastIndexOf('/') + 1);
+      await widget.locator('.monaco-list-row', { hasText: name }).first().waitFor({ timeout: 20_000 });
+      await wb.waitQuickInputFocused(20_000);
+      const input = widget.locator('input.input').first();
+      await input.fill(file);
+      await pollUntil(async () => (await input.inputValue()) === file || undefined, {
+        timeoutMs: 10_000,
+        intervalMs: 100,
+        what: 'the file dialog to hold the backup path',
+      });
+      await widget
+        .locator('.monaco-button', { hasText: /^Restore$/ })
+        .first()
+        .click();
+      await pollUntil(async () => /Backup password/.test((await widget.textContent()) ?? '') || undefined, {
+        timeoutMs: 20_000,
+        intervalMs: 100,
+        what: 'the password prompt after choosing the file',
+      });
       await typeAndEnter(page, wb, 'not the password at all');
       await pollUntil(
         async () =>
@@ -72,8 +108,10 @@ export const tests = [
       if (!/→ .+: \d+ new, \d+ already stored \(\d+ differ\)/.test(detail))
         throw new Error(`the preview does not list the target projects with counts: ${detail}`);
       await screenshot('restore-preview');
+      // The first button restores; with other projects' memories in the file (when the whole UI phase
+      // seeded some) it is "Restore Including Other Projects".
       await dialog
-        .locator('.dialog-buttons .monaco-button', { hasText: /^Restore$/ })
+        .locator('.dialog-buttons .monaco-button', { hasText: /^Restore( Including Other Projects)?$/ })
         .first()
         .click();
       await pollUntil(

@@ -144,6 +144,8 @@ export const tests = [
       if (!m) throw new Error(`the runner rule was not kept: ${s.memories.map((x) => x.text).join(' | ')}`);
       const pane = await openMemories(ctx);
       const row = await showMemory(pane, { category: m.category, sourceType: 'chat', text: m.text });
+      // Only the details this test opens: earlier tests may leave another memory's details open.
+      await ctx.wb.runCommand('View: Close All Editors').catch(() => {});
       // Select it with the keyboard: focus the row above, then ArrowDown, then Enter.
       await row.click();
       await page.keyboard.press('ArrowUp');
@@ -212,12 +214,18 @@ export const tests = [
       await screenshot('search-latest');
       await wb.waitQuickInputFocused();
       await page.keyboard.type('which machines build our releases', { delay: 20 });
-      // A search result (its detail has the match), not the latest list still shown while typing.
-      await widget
-        .locator('.quick-input-list .monaco-list-row', { hasText: 'large runner pool' })
-        .filter({ hasText: /match \d+%/ })
-        .first()
-        .waitFor({ state: 'visible', timeout: 30_000 });
+      // A search result (its detail says how it matched, in words, no percentage), not the latest list
+      // still shown while typing.
+      const rows = widget.locator('.quick-input-list .monaco-list-row:visible');
+      const texts = async () => (await rows.allTextContents()).map((t) => t.replace(/\s+/g, ' '));
+      await pollUntil(
+        async () =>
+          (await texts()).some((t) => t.includes('large runner pool') && t.includes('by meaning')) ||
+          undefined,
+        { timeoutMs: 30_000, intervalMs: 250, what: 'the runner rule found "by meaning"' },
+      ).catch(async (e) => {
+        throw new Error(`${e.message}; rows: ${(await texts()).join(' | ')}`);
+      });
       await screenshot('search-hybrid');
       await page.keyboard.press('Escape');
     },
