@@ -359,6 +359,9 @@ export class MemoryStore {
             cause: e,
           },
         );
+      // A full disk while taking the lock (its pid cannot be written) is a store outage, not a bad
+      // capture: the capture stays queued and is retried when there is room, never dropped.
+      if (isNoSpace(e)) throw writeFailure("the store's write lock", e);
       throw e;
     }
   }
