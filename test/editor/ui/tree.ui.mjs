@@ -207,10 +207,17 @@ export const tests = [
       await widget
         .locator('.quick-input-title', { hasText: 'meaning and words' })
         .waitFor({ state: 'visible', timeout: 45_000 });
+      // The empty box lists the latest memories (which ones depends on what earlier tests stored; the list
+      // is virtualised, so only its first rows are rendered): the "Latest memories" separator and a full page.
       await widget
-        .locator('.quick-input-list .monaco-list-row', { hasText: 'keep build artifacts in the cache' })
+        .locator('.quick-input-list .monaco-list-row', { hasText: 'Latest memories' })
         .first()
         .waitFor({ state: 'visible', timeout: 20_000 });
+      await pollUntil(
+        async () =>
+          (await widget.locator('.quick-input-list .monaco-list-row:visible').count()) >= 5 || undefined,
+        { timeoutMs: 20_000, intervalMs: 250, what: 'at least 5 of the latest memories listed' },
+      );
       await screenshot('search-latest');
       await wb.waitQuickInputFocused();
       await page.keyboard.type('which machines build our releases', { delay: 20 });
