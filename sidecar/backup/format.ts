@@ -570,52 +570,45 @@ async function readBackup(
     if (++total > limits.maxRecords)
       fail('too-large', `${name} holds more than ${limits.maxRecords} records, so it was not read.`);
   };
-  const records: BackupRecord[] = [];
-  const ids = new Set<string>();
-  let i = 0;
-  for await (const line of entryLines(zip, name, MEMORIES_FILE, password, listed(MEMORIES_FILE), limits)) {
-    i++;
-    count();
-    const r = parseRecord(line, dim);
-    if (typeof r === 'string')
-      fail('invalid-record', `Memory ${i} in ${name} is invalid (${r}), so nothing was imported.`);
-    if (ids.has(r.memory.id))
-      fail(
-        'invalid-record',
-        `Memory ${i} in ${name} repeats the id ${r.memory.id}, so nothing was imported.`,
-      );
-    ids.add(r.memory.id);
-    records.push(r);
-  }
-  const episodes: EpisodeRecord[] = [];
-  if (manifest.files[EPISODES_FILE]) {
-    const seen = new Set<string>();
-    i = 0;
-    for await (const line of entryLines(zip, name, EPISODES_FILE, password, listed(EPISODES_FILE), limits)) {
+  /** Every line of one JSONL entry parsed (ids unique when `idOf` is given); the first bad line refuses the whole backup. */
+  const readAll = async <T>(
+    file: string,
+    label: string,
+    parse: (line: string) => T | string,
+    idOf?: (r: T) => string,
+  ): Promise<T[]> => {
+    const out: T[] = [];
+    const ids = new Set<string>();
+    let i = 0;
+    for await (const line of entryLines(zip, name, file, password, listed(file), limits)) {
       i++;
       count();
-      const r = parseEpisode(line, dim);
+      const r = parse(line);
       if (typeof r === 'string')
-        fail('invalid-record', `Episode ${i} in ${name} is invalid (${r}), so nothing was imported.`);
-      if (seen.has(r.episode.id))
-        fail(
-          'invalid-record',
-          `Episode ${i} in ${name} repeats the id ${r.episode.id}, so nothing was imported.`,
-        );
-      seen.add(r.episode.id);
-      episodes.push(r);
+        fail('invalid-record', `${label} ${i} in ${name} is invalid (${r}), so nothing was imported.`);
+      const id = idOf?.(r);
+      if (id !== undefined && ids.has(id))
+        fail('invalid-record', `${label} ${i} in ${name} repeats the id ${id}, so nothing was imported.`);
+      if (id !== undefined) ids.add(id);
+      out.push(r);
     }
-  }
-  const audit: ImportedAuditEntry[] = [];
-  i = 0;
-  for await (const line of entryLines(zip, name, AUDIT_FILE, password, listed(AUDIT_FILE), limits)) {
-    i++;
-    count();
-    const r = parseAuditEntry(line);
-    if (typeof r === 'string')
-      fail('invalid-record', `Audit entry ${i} in ${name} is invalid (${r}), so nothing was imported.`);
-    audit.push(r);
-  }
+    return out;
+  };
+  const records = await readAll(
+    MEMORIES_FILE,
+    'Memory',
+    (l) => parseRecord(l, dim),
+    (r) => r.memory.id,
+  );
+  const episodes = manifest.files[EPISODES_FILE]
+    ? await readAll(
+        EPISODES_FILE,
+        'Episode',
+        (l) => parseEpisode(l, dim),
+        (r) => r.episode.id,
+      )
+    : [];
+  const audit: ImportedAuditEntry[] = await readAll(AUDIT_FILE, 'Audit entry', parseAuditEntry);
   const episodeCount = manifest.counts.episodes ?? 0;
   if (
     records.length !== manifest.counts.memories ||
