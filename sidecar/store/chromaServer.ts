@@ -18,6 +18,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readdirSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -27,6 +28,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { StoreUnavailableError } from '../errors';
 import { writeFailure } from '../util/append';
+import { failpoint } from '../util/failpoint';
 import { lockHolder, pidAlive } from '../util/process';
 import { startStoreFront, type StoreFront } from './front';
 import { MAX_SOCKET_PATH, isolatedCommand, isolationAvailable, socketHeartbeat } from './isolation';
@@ -323,8 +325,26 @@ export class ChromaSupervisor {
     return this.withStartLock(async () => {
       const again = await this.adopt();
       if (again) return again;
+      await this.stopStrays();
       return this.spawnServer();
     });
+  }
+
+  /**
+   * Stops Chroma servers on this data folder that no server file names: a process killed after it
+   * spawned its server and before the server answered (and the file was written) leaves one that nobody
+   * would ever adopt or stop. Called under the start lock, after adoption failed, so any server still
+   * running on this folder is such a stray; the one a live process's server file names is left alone.
+   * Linux only (/proc); elsewhere the server file is all there is.
+   */
+  private async stopStrays(): Promise<void> {
+    const named = this.readServerFile();
+    const keep = named && pidAlive(named.owner_pid) ? named.pid : undefined;
+    for (const pid of chromaProcesses(this.dbDir, [chromaCliPath(), this.socketPath])) {
+      if (pid === keep || pid === process.pid) continue;
+      this.opts.log?.(`Stopping a Chroma server (pid ${pid}) on this data folder that no Mnemo process owns`);
+      await stopPid(pid);
+    }
   }
 
   private async spawnServer(): Promise<ChromaEndpoint> {
@@ -375,6 +395,7 @@ export class ChromaSupervisor {
       if (exited) break;
       if (await up()) {
         if (this.stopping) break; // stop() came while it started: it is killed below, never left running
+        failpoint('chroma-spawned');
         const info: ServerFile = refused
           ? { pid: child.pid!, port, started_at: new Date().toISOString(), owner_pid: process.pid }
           : {
@@ -465,6 +486,30 @@ export class ChromaSupervisor {
     this.logStream?.end();
     this.logStream = undefined;
   }
+}
+
+/**
+ * Pids of this user's processes whose arguments name `dbDir` and one of `markers` (the Chroma CLI or the
+ * isolated host's socket): the Chroma servers on that folder. Empty where /proc does not exist.
+ */
+function chromaProcesses(dbDir: string, markers: string[]): number[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const pids: number[] = [];
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      if (args.includes(dbDir) && markers.some((m) => args.includes(m))) pids.push(Number(name));
+    } catch {
+      // exited meanwhile, or not ours to read
+    }
+  }
+  return pids;
 }
 
 /** SIGTERM to a server that is not our child, SIGKILL if it is still there after 5 s. */

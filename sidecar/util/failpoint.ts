@@ -5,8 +5,9 @@
  *
  * - `store-written`: a session's memories are in Chroma, their audit entries not yet appended.
  * - `capture-processed`: a queued capture was processed, not yet marked done in the queue.
+ * - `chroma-spawned`: the Chroma server this process spawned answers, its server file is not yet written.
  */
-export type Failpoint = 'store-written' | 'capture-processed';
+export type Failpoint = 'store-written' | 'capture-processed' | 'chroma-spawned';
 
 export function failpoint(name: Failpoint): void {
   if (process.env.MNEMO_FAILPOINT === name) process.kill(process.pid, 'SIGKILL');

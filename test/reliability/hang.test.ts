@@ -43,3 +43,25 @@ test('12 short CLI runs: 0 hangs, 0 Chroma servers left', { timeout: 12 * 60_000
   console.log(`reliability/hang: 12 runs, ${hangs} hangs, 0 servers left`);
   assert.equal(hangs, 0);
 });
+
+test(
+  'a CLI killed while its Chroma server starts leaves no server behind after the next run',
+  {
+    timeout: 5 * 60_000,
+  },
+  async () => {
+    const dir = tempDataDir('mnemo-rel-stray-');
+    try {
+      // Killed right after spawning its server, before the server answered and was recorded anywhere.
+      const killed = await cli(dir, ['stats'], { env: { MNEMO_FAILPOINT: 'chroma-spawned' } });
+      assert.equal(killed.code, null, 'the failpoint kills the CLI');
+      assert.equal(chromaServers(dir).length, 1, 'the killed CLI left its server running');
+      const next = await cli(dir, ['stats']);
+      assert.equal(next.code, 0, next.stderr);
+      assert.deepEqual(chromaServers(dir), [], 'the next run stopped the stray server and its own');
+    } finally {
+      killChromaServers(dir);
+      cleanupDataDir(dir);
+    }
+  },
+);

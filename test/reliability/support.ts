@@ -15,7 +15,7 @@ export interface CliRun {
 export function cli(
   dataDir: string,
   args: string[],
-  opts: { boundMs?: number; input?: string } = {},
+  opts: { boundMs?: number; input?: string; env?: Record<string, string> } = {},
 ): Promise<CliRun> {
   return new Promise((resolve) => {
     const p = spawn(process.execPath, [CLI_JS, ...args], {
@@ -25,6 +25,7 @@ export function cli(
         MNEMO_EMBEDDING_MODEL: TEST_MODEL,
         MNEMO_EMBEDDING_MODEL_PATH: testModelPath(),
         MNEMO_DEBUG: '',
+        ...opts.env,
       },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
