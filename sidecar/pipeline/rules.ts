@@ -83,7 +83,9 @@ import {
   MONEY_EN,
   PASSING_EN,
   PASSING_ZH,
+  PLAN_DETAIL_EN,
   PLAN_EN,
+  PLAN_WILL_EN,
   PLAN_ZH,
   POSSESSION_EN,
   POSSESSION_ZH,
@@ -450,14 +452,24 @@ export function stripLeadingSmallTalk(text: string): string {
   return s;
 }
 
+/** An English question without its mark: "is anyone actually on call for it this week or is it just vibes". */
+const EN_QUESTION_OPENER =
+  /^(?:is|are|was|were|do|does|did|can|could|would|will|has|have|had)\s+(?:anyone|anybody|someone|somebody|there|it|this|that|we|they|he|she)\b/i;
+
 function isQuestion(text: string): boolean {
   const t = text.replace(/[\s\p{So}]+$/u, '');
-  if (/[?？]$/.test(t)) return true;
+  if (/[?？]$/.test(t) || EN_QUESTION_OPENER.test(t)) return true;
   return /(?:吗|么|呢)$/.test(t.replace(/[。.!！]+$/, '')) && !/什么都|怎么样都/.test(t);
 }
 
 /** A clause that ends on a bare pronoun: "I'll put a date on it", "I'm going to pretend I didn't see that". */
 const PRONOUN_END_EN = /\b(?:it|that|this|them)\s*[.!]*\s*$/i;
+
+/** An "I'll …" plan with a detail to recall (a time, a number, a name, whose). */
+function willPlan(text: string): string | undefined {
+  const c = cue(PLAN_WILL_EN, text);
+  return c && PLAN_DETAIL_EN.test(text) ? c : undefined;
+}
 
 /** Keep rules that apply to any role (in this order). */
 function keepRules(text: string, zh: boolean): Keep | undefined {
@@ -481,7 +493,10 @@ function lifeRules(text: string, zh: boolean): Keep | undefined {
   if ((c = cue(zh ? FAMILY_ZH : FAMILY_EN, text)) && !(zh ? FAMILY_CHATTER_ZH : FAMILY_CHATTER_EN).test(text))
     return keep('family', c, 'persona');
   if ((c = cue(zh ? POSSESSION_ZH : POSSESSION_EN, text))) return keep('possession', c, 'persona');
-  if ((c = cue(zh ? PLAN_ZH : PLAN_EN, text)) && (zh || !PRONOUN_END_EN.test(text)))
+  if (
+    (c = cue(zh ? PLAN_ZH : PLAN_EN, text) ?? (zh ? undefined : willPlan(text))) &&
+    (zh || !PRONOUN_END_EN.test(text))
+  )
     return keep('plan', c, 'episodic');
   const first = (zh ? FIRST_PERSON_ZH : FIRST_PERSON_EN).test(text);
   const when = cue(zh ? LIFE_TIME_ZH : LIFE_TIME_EN, text) ?? cue(zh ? TIME_ZH : TIME_EN, text);

@@ -252,7 +252,17 @@ describe('rules: plans', () => {
     assert.match(judge("I'll drive Mia to her piano lesson on Saturday").reason, /^rule:plan\(/);
     assert.match(judge("we'll repaint the kitchen in May").reason, /^rule:plan\(/);
     assert.match(judge("I'll ask them about the budget on Friday").reason, /^rule:plan\(/);
-    for (const t of ["I'll draft it", "Okay, I'll keep that in mind.", "just a corner, I'll live with it"])
+    assert.match(judge("the auth service is Mateo's, I'll loop him in").reason, /^rule:plan\(/);
+    for (const t of [
+      "I'll draft it",
+      "Okay, I'll keep that in mind.",
+      "just a corner, I'll live with it",
+      "I'll send a photo later",
+      "ok, I'll make a ticket",
+      'is anyone actually on call for the ledger this week or is it just vibes',
+      'not sure I agree but fine',
+      '我先下了，拜拜',
+    ])
       assert.equal(judge(t).kept, undefined, `${t}: ${judge(t).reason}`);
   });
 });

@@ -59,7 +59,7 @@ export const CORRECTION_EN = alt(
     String.raw`\bto correct\b`,
     String.raw`\bi was wrong\b`,
     String.raw`\bthat'?s wrong\b`,
-    String.raw`\bnot\s+[^,.;]{1,30}\s+but\b`,
+    String.raw`\bnot\s+(?!sure\b|certain\b)[^,.;]{1,30}\s+but\b`, // not the hedge "not sure I agree but fine"
     String.raw`\binstead of\b`,
     String.raw`\brather than\b`,
   ],

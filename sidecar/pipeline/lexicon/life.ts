@@ -176,6 +176,7 @@ export const FAMILY_CHATTER_EN = alt(
     String.raw`\b(?:keeps?|kept)\s+(?:sending|asking|telling|talking|texting)\b`,
     String.raw`\b(?:sent|showed|gave)\s+me\s+(?:\w+\s+)?(?:photos?|pictures?|pics?|links?|videos?)\b`,
     String.raw`\bstill\s+(?:talking|going on)\s+about\b`,
+    String.raw`\bcame up\b|\ba (?:funny|quick|long) story about\b`,
     String.raw`\b(?:dinner|lunch|talking|chatting)\s+with\s+my\b`,
     String.raw`\b(?:visit|call|see)\s+my\s+[^.]{1,30}\bat some point\b`,
   ],
@@ -185,7 +186,7 @@ export const FAMILY_CHATTER_EN = alt(
 export const FAMILY_CHATTER_ZH = alt([
   String.raw`跟我(?:的)?[\u4e00-\u9fff]{1,3}(?:说了|聊|吃饭)`,
   String.raw`给我(?:发了|看了)`,
-  String.raw`还在说|天天聊|聊天老是`,
+  String.raw`还在说|天天聊|聊天老是|聊到|有个好笑的事`,
 ]);
 
 /** Plans and commitments: "I'm going to Japan in April", "we plan to", "I promised Jenna I would…", "I'll pick up…". */
@@ -193,13 +194,28 @@ export const PLAN_EN = alt(
   [
     String.raw`\b(?:I|we)(?:'m| am|'re| are)\s+(?:going to|planning to|planning on|about to|signing up|getting|booking|moving|flying|heading|starting)\b`,
     String.raw`\b(?:I|we)\s+(?:plan|intend|promised|agreed|want|hope|decided)\s+to\b`,
-    // not a promise about a bare pronoun ("I'll draft it", "I'll keep that in mind"): nothing to recall
-    String.raw`\b(?:I|we)(?:'ll| will)\s+(?!see\b|think\b|check\b|try\b|let\b)(?!\w+\s+(?:(?:with|on|in|for)\s+)?(?:it|that|this|them|you)\b(?!\s+(?:about|to)\b))\w+`,
     String.raw`\b(?:I|we)\s+(?:promised|told)\s+\w+(?:\s+\w+)?\s+(?:I|we)\s+would\b`,
     String.raw`\b(?:are|is)\s+booking\b`,
   ],
   'i',
 );
+
+/**
+ * "I'll …" / "we will …": a plan only with a detail a later question can ask for (see
+ * {@link PLAN_DETAIL_EN}), and not a promise about a bare pronoun ("I'll draft it", "I'll keep that in
+ * mind"). "I'll drive Mia to her piano lesson on Saturday" is one, "I'll send a photo later", "ok, I'll make a
+ * ticket" are not.
+ */
+export const PLAN_WILL_EN =
+  /\b(?:I|we)(?:'ll| will)\s+(?!see\b|think\b|check\b|try\b|let\b)(?!\w+\s+(?:(?:with|on|in|for)\s+)?(?:it|that|this|them|you)\b(?!\s+(?:about|to)\b))\w+/i;
+
+/** The detail of an "I'll …" plan: a day or time, a number, a name, or whose it is ("my", "her"). */
+export const PLAN_DETAIL_EN = alt([
+  String.raw`\b(?:tomorrow|tonight|today|next|this|before|after|until|by|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in (?:january|february|march|april|may|june|july|august|september|october|november|december|\d{4}))\b`,
+  String.raw`\d`,
+  String.raw`(?<!^|[.!?]\s*|\bI\b\s*)\b[A-Z][a-z]+`,
+  String.raw`\b(?:my|our|his|her|their)\b`,
+]);
 
 /** Chinese plans and commitments: "下个月我要去…", "我打算…", "准备…", "答应了…", "计划…", "说好了…". */
 export const PLAN_ZH = alt([
@@ -325,4 +341,5 @@ export const PASSING_ZH = alt([
   String.raw`堵车|人好多|人太多|挤死`,
   String.raw`一整天|一上午的会|一下午的会|开了一天的会|过得好快`,
   String.raw`就到这|改天再聊|又要麻烦|麻烦你了|感觉我|电梯坏了`,
+  String.raw`先下了|先撤了|先走了|去忙了|今天不想说`,
 ]);
