@@ -371,7 +371,7 @@ export function grow(
         return vary(rand, fill(line, { ...slots, P: own(slots.P, line[0] as 'A' | 'B') }));
       });
       // The opening line is always new; a reply ("agreed", "sent") may come back a few times, as in life.
-      const said = lines.map((l) => l.slice(3));
+      const said = lines.map((l) => l.replace(/^[AB]#?: /, ''));
       if (
         seen.has(said[0]!) ||
         said.some((l, i) => (i > 0 && (again.get(l) ?? 0) >= (withAssistant ? 2 : 3)) || carriesAny(l))
@@ -606,12 +606,15 @@ export function grow(
         if (m.index < 0) {
           const speaker = withAssistant ? 'A' : rand() < 0.5 ? 'A' : 'B';
           const slots = { ...slotsOf(t, 0, speaker), k: t.event?.[2] ?? '' };
-          const line = vary(rand, fill(pick(rand, AFTER[lang][t.attr]), slots));
+          const form = pick(rand, AFTER[lang][t.attr]);
+          // "#" marks a form that is a fact by issue 17's kinds (a possession, a pet, a retention rule)
+          const mark = form.startsWith('#') ? '#' : '';
+          const line = vary(rand, fill(form.replace(/^#/, ''), slots));
           if (seen.has(line) || carriesAny(line)) return [];
           seen.add(line);
           return withAssistant
-            ? [`A: ${line}`, `B: ${acks[ackAt++ % acks.length]}`]
-            : [`${speaker}: ${line}`];
+            ? [`A${mark}: ${line}`, `B: ${acks[ackAt++ % acks.length]}`]
+            : [`${speaker}${mark}: ${line}`];
         }
         const isLast = m.index === t.values.length - 1;
         const speaker = withAssistant ? 'A' : rand() < 0.5 ? 'A' : 'B';

@@ -764,7 +764,9 @@ export const CUES: Record<Lang, [string, number][]> = {
 /**
  * Talk about an attribute that gives no value: a port change that broke someone's setup, a friend's new
  * city, a pet's latest mischief. {T} the thing or person, {x} the pet's species or what was bought, {k} the
- * word an event hinges on. These share the question's words and never its answer.
+ * word an event hinges on. These share the question's words and never its answer. A leading `#` marks a
+ * form that is a fact by issue 17's kinds (a possession, a pet's habit, a retention rule; docs/recall-quality.md,
+ * "Relabelled by a written rule"); the others are junk.
  */
 export const AFTER: Record<Lang, Record<AttrKind, string[]>> = {
   en: {
@@ -796,7 +798,7 @@ export const AFTER: Record<Lang, Record<AttrKind, string[]>> = {
     ],
     retention: [
       'finance asked about the {T} retention again',
-      "the {T} retention is a compliance thing, don't touch it",
+      "#the {T} retention is a compliance thing, don't touch it",
       'storage costs for the {T} keep creeping up',
     ],
     limit: [
@@ -810,9 +812,9 @@ export const AFTER: Record<Lang, Record<AttrKind, string[]>> = {
       'autoscaling the {T} would be nice',
     ],
     pet: [
-      "{T}'s {x} knocked a glass off the table",
+      "#{T}'s {x} knocked a glass off the table",
       '{T} sent me ten photos of the {x}',
-      "the {x} at {T}'s place hates the vacuum",
+      "#the {x} at {T}'s place hates the vacuum",
     ],
     city: [
       '{T} says the new city is great but rainy',
@@ -835,9 +837,9 @@ export const AFTER: Record<Lang, Record<AttrKind, string[]>> = {
       '{T} bought way too much gear for the new hobby',
     ],
     price: [
-      '{T} is very happy with {x}',
-      '{T} already regrets buying {x}',
-      '{T} spent a whole evening comparing prices before buying {x}',
+      '#{T} is very happy with {x}',
+      '#{T} already regrets buying {x}',
+      '#{T} spent a whole evening comparing prices before buying {x}',
     ],
     event: [
       '{T} is still talking about the {k}',
@@ -856,15 +858,15 @@ export const AFTER: Record<Lang, Record<AttrKind, string[]>> = {
     version: ['{T}的升级说明值得看看', '{T}升级后有回归问题吗？', '{T}这次的更新日志好长'],
     owner: ['{T}现在找谁，还是原来那个人吗？', '{T}的负责人页面过期了', '听说{T}交接得挺顺利'],
     schedule: ['{T}的调度有时候和备份撞上', '{T}跑的时间有点怪吧', '我老是忘了{T}什么时候跑'],
-    retention: ['财务又来问{T}的保留期了', '{T}的保留期是合规要求，别动', '{T}的存储成本一直在涨'],
+    retention: ['财务又来问{T}的保留期了', '#{T}的保留期是合规要求，别动', '{T}的存储成本一直在涨'],
     limit: ['客户老是触发{T}的限流', '{T}限流的报错太吵了', '大促前要不要把{T}的上限调高？'],
     replicas: ['{T}扩缩容还在讨论', '{T}的实例大部分时间都闲着', '{T}要是能自动扩缩容就好了'],
-    pet: ['{T}家的{x}把杯子推到地上了', '{T}给我发了十张{x}的照片', '{T}家的{x}特别怕吸尘器'],
+    pet: ['#{T}家的{x}把杯子推到地上了', '{T}给我发了十张{x}的照片', '#{T}家的{x}特别怕吸尘器'],
     city: ['{T}说新城市挺好就是老下雨', '{T}搬完家箱子还没拆完', '我得找时间去看看{T}'],
     food: ['{T}拉我去吃了ta最爱的菜，确实好吃', '{T}老给我发菜谱', '跟{T}吃饭永远是美食探险'],
     drink: ['{T}去聚会自己带喝的，果然', '{T}对喝的东西特别有主见', '{T}喝东西特别挑'],
     hobby: ['{T}天天聊ta的新爱好', '{T}给我看了兴趣小组的照片', '{T}为了新爱好买了一堆装备'],
-    price: ['{T}对{x}特别满意', '{T}已经后悔买{x}了', '{T}买{x}之前比价比了一晚上'],
+    price: ['#{T}对{x}特别满意', '#{T}已经后悔买{x}了', '#{T}买{x}之前比价比了一晚上'],
     event: ['{T}还在说{k}的事', '{T}{k}之后还好吗？', '{T}讲{k}的故事越讲越精彩'],
   },
 };

@@ -4,6 +4,8 @@
  * venting, requests to an assistant and its answers. `[a|b|c]` picks one wording, {T} is one of the
  * world's things and {P} one of its people, so the same exchange reads differently each time it comes up.
  * `A` is the first speaker (the user when there is an assistant), `B` the other one (the assistant).
+ * `A#:` marks a line that is a fact by issue 17's kinds (docs/recall-quality.md, "Relabelled by a written
+ * rule"): a plan or commitment with a time, a person or a named thing, a preference; every other line is junk.
  */
 export interface ScenePools {
   eng: string[][];
@@ -59,13 +61,13 @@ export const EN_PEER_SCENES: ScenePools = {
       'A: so no',
     ],
     [
-      'A: I want to add more tracing to the {T}, thoughts?',
+      'A#: I want to add more tracing to the {T}, thoughts?',
       "B: yes please, it's a black box right now",
       "A: ok I'll start with the slow paths",
     ],
     [
       'B: the {T} migration plan doc has [forty|a hundred|way too many] comments',
-      "A: I'll read it [tonight|tomorrow|after standup], promise",
+      "A#: I'll read it [tonight|tomorrow|after standup], promise",
       'B: skim the last section at least',
     ],
     [
@@ -117,10 +119,10 @@ export const EN_PEER_SCENES: ScenePools = {
     [
       'B: security wants an inventory of everything the {T} talks to',
       "A: fun. I'll start a list",
-      "B: I'll help after the release",
+      "B#: I'll help after the release",
     ],
     [
-      "A: I'm pairing with {P} on the {T} this afternoon",
+      "A#: I'm pairing with {P} on the {T} this afternoon",
       'B: nice, {P} knows that code',
       "A: that's the plan",
     ],
@@ -131,7 +133,7 @@ export const EN_PEER_SCENES: ScenePools = {
     ],
     [
       'A: the {T} on-call handover doc is [out of date|a mess|three versions behind]',
-      "B: I'll update it before my shift ends",
+      "B#: I'll update it before my shift ends",
       "A: you're a hero",
     ],
     [
@@ -195,7 +197,7 @@ export const EN_PEER_SCENES: ScenePools = {
     ["A: it's [so cold|so humid|pouring] out there", "B: same here, I'm not leaving the house", 'A: smart'],
     [
       'B: have you watched anything good lately?',
-      "A: I started a documentary about octopuses, I'm obsessed",
+      "A#: I started a documentary about octopuses, I'm obsessed",
       'B: octopuses are wild',
     ],
     [
@@ -219,12 +221,16 @@ export const EN_PEER_SCENES: ScenePools = {
       'B: jam time?',
       "A: maybe, if I'm ambitious",
     ],
-    ['B: my back hurts from sitting all day', "A: get up and stretch, I'll remind you in an hour", 'B: deal'],
+    [
+      'B: my back hurts from sitting all day',
+      "A#: get up and stretch, I'll remind you in an hour",
+      'B: deal',
+    ],
     ['A: [ugh|argh|sigh], my phone screen cracked', 'B: oh no, bad?', "A: just a corner, I'll live with it"],
     ['B: I finally cleaned out the fridge', 'A: brave', 'B: there were things in there I could not identify'],
     [
       'A: do you have any podcast recommendations?',
-      'B: I like the one about history mysteries, super relaxing',
+      'B#: I like the one about history mysteries, super relaxing',
       "A: I'll try it on my walk",
     ],
     ['B: I was thinking about learning a language again', 'A: which one?', "B: no idea yet, that's step one"],
@@ -241,7 +247,7 @@ export const EN_PEER_SCENES: ScenePools = {
       'B: probably vibes',
     ],
     [
-      'A: I signed up for a pottery class on a whim',
+      'A#: I signed up for a pottery class on a whim',
       "B: fun! you'll be great",
       "A: we'll see, I have zero skills",
     ],
@@ -308,7 +314,7 @@ export const EN_ASSISTANT_SCENES: ScenePools = {
       'B: Say it is a check that sometimes fails for reasons unrelated to the code, like a smoke alarm that goes off when you make toast. It erodes trust, so we fix or remove it.',
     ],
     [
-      'A: I need to write a short status update about the {T} for my manager',
+      'A#: I need to write a short status update about the {T} for my manager',
       'B: Keep it to three lines: what changed, what is at risk, what you need. Do you want me to draft it from your notes?',
       'A: no, that structure is enough, thanks',
     ],
@@ -341,7 +347,7 @@ export const EN_ASSISTANT_SCENES: ScenePools = {
       'B: You send a small slice of traffic to the new version first, watch the numbers, and only then send everyone. If the slice looks bad, you roll back before most users notice.',
     ],
     [
-      'A: I have to present the {T} architecture next week and I hate slides',
+      'A#: I have to present the {T} architecture next week and I hate slides',
       'B: Try one diagram and three stories: a request going through it, a failure, and a change you are planning. People remember stories more than boxes.',
     ],
     [
@@ -365,7 +371,7 @@ export const EN_ASSISTANT_SCENES: ScenePools = {
       'B: If it affects users now and the fix is small and tested, do it now. Otherwise note it, ship, and fix it first thing after.',
     ],
     [
-      'A: I have to onboard a new person to the {T}, where do I start?',
+      'A#: I have to onboard a new person to the {T}, where do I start?',
       'B: Give them a small real task on day one, pair on it, and keep a list of every question they ask. That list becomes the missing docs.',
     ],
     [
@@ -407,7 +413,7 @@ export const EN_ASSISTANT_SCENES: ScenePools = {
       'B: Move your bedtime first, not the alarm, keep the same wake time on weekends, and get daylight soon after you get up.',
     ],
     [
-      'A: I want to send {P} a nice message, they had a rough week',
+      'A#: I want to send {P} a nice message, they had a rough week',
       'B: Keep it simple: say you noticed, that you are thinking of them, and offer one concrete thing, like dropping off food or a call.',
     ],
     [
@@ -575,7 +581,7 @@ export const ZH_PEER_SCENES: ScenePools = {
     ['A: 我想给{T}多加点链路追踪，你觉得呢', 'B: 加吧，现在完全是黑盒', 'A: 好，我先从慢的接口开始'],
     [
       'B: {T}迁移方案的文档有[几十条|上百条|好多]评论了',
-      'A: 我[今晚|明天|站会后]一定看',
+      'A#: 我[今晚|明天|站会后]一定看',
       'B: 至少看下最后一节',
     ],
     ['A: 这周{T}到底有没有人值班', 'B: 排班表上有，好像是{P}', 'A: 那就好'],
@@ -596,10 +602,10 @@ export const ZH_PEER_SCENES: ScenePools = {
     ['A: {T}那次小抖动我觉得也该写个复盘', 'B: 对，小问题最能学到东西', 'A: 我先起个草稿'],
     ['B: 问个[小|傻]问题，{T}是内网的还是公网能访问？', 'A: 只走内网', 'B: 我就猜是'],
     ['A: {T}的测试现在跑得好慢', 'B: 并行跑呢？', 'A: 在试，它们共享状态共享得很有创意'],
-    ['B: 安全那边要{T}所有依赖的清单', 'A: 好玩。我先列一个', 'B: 发版后我来帮你'],
-    ['A: 下午我和{P}一起看{T}的代码', 'B: 挺好，{P}熟那块', 'A: 就是这么打算的'],
+    ['B: 安全那边要{T}所有依赖的清单', 'A: 好玩。我先列一个', 'B#: 发版后我来帮你'],
+    ['A#: 下午我和{P}一起看{T}的代码', 'B: 挺好，{P}熟那块', 'A: 就是这么打算的'],
     ['B: 我在{T}发布到一半的时候终端卡死了', 'A: 啊', 'B: 最后发成功了，我的心脏没成功'],
-    ['A: {T}的值班交接文档[过期了|乱七八糟|落后三个版本了]', 'B: 我下班前更新一下', 'A: 英雄'],
+    ['A: {T}的值班交接文档[过期了|乱七八糟|落后三个版本了]', 'B#: 我下班前更新一下', 'A: 英雄'],
     ['B: 我觉得{T}有内存泄漏，曲线跟台阶一样', 'A: 会不会是缓存在预热', 'B: 预热一周？', 'A: 好吧，是泄漏'],
     ['A: 新链路跑通了，{T}旧的定时任务[能不能|要不要|是不是可以]下掉了', 'B: 再等一个版本', 'A: 我定个日子'],
     ['B: {T}升级依赖的合并请求太大了', 'A: 按包拆开？', 'B: 好主意，我拆一下'],
@@ -621,22 +627,22 @@ export const ZH_PEER_SCENES: ScenePools = {
     ['A: 周末[干嘛了|过得怎么样|有啥好玩的]？', 'B: 洗衣服加散步，标准的成年人周末', 'A: 听着挺好的'],
     ['B: 我试了个新菜谱，[糊了|还行|居然挺好吃]', 'A: 做的啥', 'B: 网上的一锅出，下次再说吧'],
     ['A: 外面[好冷|好闷|下大雨]', 'B: 我这也是，不出门了', 'A: 明智'],
-    ['B: 最近有什么好看的剧吗', 'A: 在看一个讲章鱼的纪录片，上头了', 'B: 章鱼真的很神奇'],
+    ['B: 最近有什么好看的剧吗', 'A#: 在看一个讲章鱼的纪录片，上头了', 'B: 章鱼真的很神奇'],
     ['A: 做旅行攻略做得我想再休个假', 'B: 这么累？', 'A: 浏览器开了几十个标签页，脑子也是'],
     ['B: 邻居家的[狗|小孩|鹦鹉]闹了一晚上', 'A: 惨，今天多喝点咖啡', 'B: 咖啡是我唯一的朋友'],
     ['A: {P}给我发了个超搞笑的视频，我转你', 'B: 快，我需要笑一下', 'A: 发了'],
     ['B: 我一直想给{P}打电话，一直忘', 'A: 定个提醒，我都这么干', 'B: 好主意，现在就定'],
     ['A: 去逛了菜市场，买了一堆[西红柿|桃子|香菜]', 'B: 做果酱？', 'A: 看我有没有这个勤快劲'],
-    ['B: 坐了一天腰好疼', 'A: 起来活动一下，一小时后我提醒你', 'B: 好'],
+    ['B: 坐了一天腰好疼', 'A#: 起来活动一下，一小时后我提醒你', 'B: 好'],
     ['A: [哎|唉|啊啊啊]，手机屏幕摔裂了', 'B: 严重吗', 'A: 就一个角，凑合用'],
     ['B: 我终于把冰箱清理了', 'A: 勇士', 'B: 里面有些东西我都认不出来了'],
-    ['A: 有没有好听的播客推荐', 'B: 我喜欢一个讲历史悬案的，很解压', 'A: 散步的时候听听'],
+    ['A: 有没有好听的播客推荐', 'B#: 我喜欢一个讲历史悬案的，很解压', 'A: 散步的时候听听'],
     ['B: 我又想学一门外语了', 'A: 学哪个？', 'B: 还没想好，这是第一步'],
     ['A: 又在工位上吃的午饭', 'B: 不行！明天出去走走', 'A: 尽量'],
     ['B: 对了，{P}让我跟你问好', 'A: 替我问好！', 'B: 好嘞'],
     ['A: 你最近在看什么书', 'B: 一本推理小说，结局我已经猜到了', 'A: 这种最爽也最气'],
     ['B: 我的绿植[长疯了|快死了|很迷茫]，不知道为啥', 'A: 浇水？光照？玄学？', 'B: 大概是玄学'],
-    ['A: 我一时冲动报了个陶艺课', 'B: 好玩！你肯定行', 'A: 再说吧，我手很笨'],
+    ['A#: 我一时冲动报了个陶艺课', 'B: 好玩！你肯定行', 'A: 再说吧，我手很笨'],
     ['B: 我的跑鞋快烂了，得买双新的', 'A: 去实体店让店员看你跑两步', 'B: 好建议'],
     ['A: 今晚不知道吃啥', 'B: 面条，答案永远是面条', 'A: 你说得对'],
     ['B: 我家附近有个市集，好吵', 'A: 去凑个热闹呗', 'B: 去逛一小时吧'],
@@ -676,7 +682,7 @@ export const ZH_ASSISTANT_SCENES: ScenePools = {
       'B: 可以说它像烤面包时会响的烟雾报警器：有时失败和代码无关，但会让大家不再信任它，所以要么修好要么删掉。',
     ],
     [
-      'A: 我要给领导写个{T}的进展简报',
+      'A#: 我要给领导写个{T}的进展简报',
       'B: 控制在三行：改了什么、有什么风险、需要什么支持。要我根据你的笔记起个草稿吗？',
       'A: 不用，这个结构就够了',
     ],
@@ -709,7 +715,7 @@ export const ZH_ASSISTANT_SCENES: ScenePools = {
       'B: 先把一小部分流量切到新版本，看指标，没问题再全量。如果这部分表现不好，在大多数用户察觉前就回滚。',
     ],
     [
-      'A: 下周要讲{T}的架构，我最讨厌做幻灯片',
+      'A#: 下周要讲{T}的架构，我最讨厌做幻灯片',
       'B: 试试一张图加三个故事：一个请求怎么走、一次故障、一个正在计划的改动。大家记故事比记方框容易。',
     ],
     [
@@ -730,7 +736,7 @@ export const ZH_ASSISTANT_SCENES: ScenePools = {
       'B: 如果现在就影响用户、改动小且测过，就现在修；否则记下来，先发版，发完第一时间修。',
     ],
     [
-      'A: 要带一个新人熟悉{T}，从哪开始？',
+      'A#: 要带一个新人熟悉{T}，从哪开始？',
       'B: 第一天就给一个小的真实任务，一起做，把对方问的每个问题记下来，这份清单就是缺的文档。',
     ],
     [
@@ -763,7 +769,7 @@ export const ZH_ASSISTANT_SCENES: ScenePools = {
     ['A: 给我推荐个简单的工作日晚饭', 'B: 烤盘蔬菜加鹰嘴豆，配一点酸奶酱。动手十五分钟，剩下交给烤箱。'],
     ['A: 怎么才能早起？', 'B: 先提前睡觉而不是提前闹钟，周末也保持同样的起床时间，起床后尽快见见阳光。'],
     [
-      'A: 想给{P}发条暖心的消息，ta这周很难',
+      'A#: 想给{P}发条暖心的消息，ta这周很难',
       'B: 简单点：说你注意到了、在想着ta，再提一件具体的事，比如给ta送点吃的或者打个电话。',
     ],
     [

@@ -12,6 +12,9 @@ import { normalizeText, type Category, type SourceType } from '../model';
 import { jieba } from '../util/jieba';
 import {
   ASSISTANT_KEEP,
+  BE_PAST_EN,
+  CHANGE_ZH,
+  DONE_ZH_BARE,
   COGNITIVE_EN,
   COGNITIVE_EN_PHRASE,
   COGNITIVE_ZH,
@@ -65,6 +68,8 @@ import {
   ZH_TECH,
   AMOUNT_EN,
   AMOUNT_ZH,
+  FAMILY_CHATTER_EN,
+  FAMILY_CHATTER_ZH,
   FAMILY_EN,
   FAMILY_ZH,
   FIRST_PERSON_EN,
@@ -78,7 +83,9 @@ import {
   MONEY_EN,
   PASSING_EN,
   PASSING_ZH,
+  PLAN_DETAIL_EN,
   PLAN_EN,
+  PLAN_WILL_EN,
   PLAN_ZH,
   POSSESSION_EN,
   POSSESSION_ZH,
@@ -368,6 +375,9 @@ function findVerbEn(text: string, kind: 'cognitive' | 'operational'): VerbHit | 
         : undefined);
     if (!lemma) continue;
     const prev = toks[i - 1]?.word.toLowerCase();
+    // "I can't decide what to cook" is no decision
+    if (kind === 'cognitive' && prev && /^(?:can't|cannot|couldn't|don't|didn't|haven't|not)$/.test(prev))
+      continue;
     const tag = toks[i]!.tag;
     const isVerb = tag.startsWith('VB') || i === 0 || (prev !== undefined && EN_VERB_CONTEXT.has(prev));
     if (!isVerb) continue;
@@ -442,10 +452,23 @@ export function stripLeadingSmallTalk(text: string): string {
   return s;
 }
 
+/** An English question without its mark: "is anyone actually on call for it this week or is it just vibes". */
+const EN_QUESTION_OPENER =
+  /^(?:is|are|was|were|do|does|did|can|could|would|will|has|have|had)\s+(?:anyone|anybody|someone|somebody|there|it|this|that|we|they|he|she)\b/i;
+
 function isQuestion(text: string): boolean {
   const t = text.replace(/[\s\p{So}]+$/u, '');
-  if (/[?？]$/.test(t)) return true;
+  if (/[?？]$/.test(t) || EN_QUESTION_OPENER.test(t)) return true;
   return /(?:吗|么|呢)$/.test(t.replace(/[。.!！]+$/, '')) && !/什么都|怎么样都/.test(t);
+}
+
+/** A clause that ends on a bare pronoun: "I'll put a date on it", "I'm going to pretend I didn't see that". */
+const PRONOUN_END_EN = /\b(?:it|that|this|them)\s*[.!]*\s*$/i;
+
+/** An "I'll …" plan with a detail to recall (a time, a number, a name, whose). */
+function willPlan(text: string): string | undefined {
+  const c = cue(PLAN_WILL_EN, text);
+  return c && PLAN_DETAIL_EN.test(text) ? c : undefined;
 }
 
 /** Keep rules that apply to any role (in this order). */
@@ -467,9 +490,14 @@ function keepRules(text: string, zh: boolean): Keep | undefined {
 function lifeRules(text: string, zh: boolean): Keep | undefined {
   let c: string | undefined;
   if ((c = cue(zh ? LIKES_ZH : LIKES_EN, text))) return keep('preference', c, 'persona');
-  if ((c = cue(zh ? FAMILY_ZH : FAMILY_EN, text))) return keep('family', c, 'persona');
+  if ((c = cue(zh ? FAMILY_ZH : FAMILY_EN, text)) && !(zh ? FAMILY_CHATTER_ZH : FAMILY_CHATTER_EN).test(text))
+    return keep('family', c, 'persona');
   if ((c = cue(zh ? POSSESSION_ZH : POSSESSION_EN, text))) return keep('possession', c, 'persona');
-  if ((c = cue(zh ? PLAN_ZH : PLAN_EN, text))) return keep('plan', c, 'episodic');
+  if (
+    (c = cue(zh ? PLAN_ZH : PLAN_EN, text) ?? (zh ? undefined : willPlan(text))) &&
+    (zh || !PRONOUN_END_EN.test(text))
+  )
+    return keep('plan', c, 'episodic');
   const first = (zh ? FIRST_PERSON_ZH : FIRST_PERSON_EN).test(text);
   const when = cue(zh ? LIFE_TIME_ZH : LIFE_TIME_EN, text) ?? cue(zh ? TIME_ZH : TIME_EN, text);
   const past = zh ? LIFE_PAST_ZH.test(text) : LIFE_PAST_EN.test(text) || hasActionVerb(text, false);
@@ -490,7 +518,7 @@ function laterRules(text: string, zh: boolean, role: Role): Decision {
   if (cog) return keep('cognitive-verb', cog.verb, timed ? 'episodic' : 'instruction', cog);
   const op = findVerb(text, 'operational');
   if (op) return keep('operational-verb', op.verb, timed || op.past ? 'episodic' : 'instruction', op);
-  const done = cue(zh ? DONE_ZH : DONE_EN, text);
+  const done = cue(zh ? DONE_ZH : DONE_EN, text) ?? (zh ? bareChange(text) : undefined);
   if (timed && (done || hasActionVerb(text, zh))) return keep('event', timed, 'episodic');
   if (done && meaningfulLength(text) >= 4) return keep('event', done, 'episodic');
   const nums = findNumbers(text);
@@ -500,10 +528,30 @@ function laterRules(text: string, zh: boolean, role: Role): Decision {
   return drop('no-signal');
 }
 
-/** An action happened: a non-stative verb (jieba `v`) or an English past-tense verb. */
+/** An action happened: a non-stative verb (jieba `v`) or an English past-tense verb other than "was". */
 function hasActionVerb(text: string, zh: boolean): boolean {
   if (zh) return tagChinese(text).some((w) => /^v[dn]?$/.test(w.tag) && !STATIVE_ZH.has(w.word));
-  return tagEnglish(text).some((w) => w.tag === 'VBD' || w.tag === 'VBN');
+  return tagEnglish(text).some(
+    (w) => (w.tag === 'VBD' || w.tag === 'VBN') && !BE_PAST_EN.has(w.word.toLowerCase()),
+  );
+}
+
+/**
+ * The bare "…了" at a pause as a completion cue, only when the sentence has something to recall: a change
+ * ("改喝绿茶了", "搬到杭州了"), a number, a technical term, or a place ("去成都了"). Without one it is
+ * a passing state ("好点了，谢谢关心", "我去忙了", "懂了懂了").
+ */
+function bareChange(text: string): string | undefined {
+  const m = DONE_ZH_BARE.exec(text);
+  if (!m) return undefined;
+  const change = cue(CHANGE_ZH, text);
+  if (change) return change;
+  if (findNumbers(text).length || findTechTerms(text).length) return m[0].trim();
+  return tagChinese(text).some(
+    (w) => w.tag === 'ns' && [...w.word].length >= 2, // a place; jieba's person tag is too loose ("谢谢", "雨淋")
+  )
+    ? m[0].trim()
+    : undefined;
 }
 
 /** Titles and links are references, not statements: blank them before matching cue words. */
@@ -745,6 +793,11 @@ export function applyRules(messages: NormalizedMessage[], sourceType: SourceType
             continue;
           }
           const rest = ex.rest;
+          // "remind me, how long before the service times out?" asks; it states nothing to keep.
+          if (isQuestion(rest)) {
+            dropped.push({ text: sentence, reason: 'drop:question', message_id: msg.id });
+            continue;
+          }
           const restZh = isChinese(rest);
           const k =
             keepRules(rest, restZh) ??

@@ -252,7 +252,52 @@ describe('rules: plans', () => {
     assert.match(judge("I'll drive Mia to her piano lesson on Saturday").reason, /^rule:plan\(/);
     assert.match(judge("we'll repaint the kitchen in May").reason, /^rule:plan\(/);
     assert.match(judge("I'll ask them about the budget on Friday").reason, /^rule:plan\(/);
-    for (const t of ["I'll draft it", "Okay, I'll keep that in mind.", "just a corner, I'll live with it"])
+    assert.match(judge("the auth service is Mateo's, I'll loop him in").reason, /^rule:plan\(/);
+    for (const t of [
+      "I'll draft it",
+      "Okay, I'll keep that in mind.",
+      "just a corner, I'll live with it",
+      "I'll send a photo later",
+      "ok, I'll make a ticket",
+      'is anyone actually on call for the ledger this week or is it just vibes',
+      'not sure I agree but fine',
+      '我先下了，拜拜',
+    ])
       assert.equal(judge(t).kept, undefined, `${t}: ${judge(t).reason}`);
+  });
+});
+
+describe('rules: small talk that looks like an event, a rule or a possession', () => {
+  it('keeps a change said with a bare 了, drops a passing state said the same way', () => {
+    for (const t of [
+      '同事老周改喝绿茶了',
+      '你室友收拾收拾去成都了',
+      '我的同事小何吃腻过桥米线了，现在只吃煲仔饭',
+    ])
+      assert.ok(judge(t).kept, `${t}: ${judge(t).reason}`);
+    for (const t of ['好点了，谢谢关心', '我去忙了', '懂了懂了', '我又被雨淋了'])
+      assert.equal(judge(t).kept, undefined, `${t}: ${judge(t).reason}`);
+  });
+
+  it('drops a count without its noun, a story, a closing "always" and a question after "remind me"', () => {
+    for (const t of [
+      'I own four, they are all at home',
+      'I have a funny story about the Lisbon trip, remind me later',
+      '我有四把，全在家里',
+      'behind the VPN, always',
+      'the staging discussion should have been its own meeting',
+      "honestly I don't remember",
+      '同事老周喝东西特别挑',
+      'remind me, how long before the notifications service times out?',
+      'I was telling my mom about the new car',
+      "I'll put a date on it",
+    ])
+      assert.equal(judge(t).kept, undefined, `${t}: ${judge(t).reason}`);
+    for (const t of [
+      'I own four bikes',
+      'always run the linter before a push',
+      'my sister Jenna lives in Denver',
+    ])
+      assert.ok(judge(t).kept, `${t}: ${judge(t).reason}`);
   });
 });

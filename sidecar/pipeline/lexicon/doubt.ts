@@ -48,6 +48,7 @@ export const HEDGE_EN = alt(
     '\\bseems?(?: like| to)?\\b',
     '\\bshould (?:work|be fine|be ok(?:ay)?|help)\\b',
     "\\bi'm not sure\\b",
+    '\\bat some point\\b', // "I need to sort out the internet plan at some point": no plan yet
   ],
   'i',
 );

@@ -59,7 +59,7 @@ export const CORRECTION_EN = alt(
     String.raw`\bto correct\b`,
     String.raw`\bi was wrong\b`,
     String.raw`\bthat'?s wrong\b`,
-    String.raw`\bnot\s+[^,.;]{1,30}\s+but\b`,
+    String.raw`\bnot\s+(?!sure\b|certain\b)[^,.;]{1,30}\s+but\b`, // not the hedge "not sure I agree but fine"
     String.raw`\binstead of\b`,
     String.raw`\brather than\b`,
   ],
@@ -75,7 +75,7 @@ export const RULE_ZH = alt([
   '不能',
   '禁止',
   '不要',
-  '别(?!人|的|处)', // "别推 main", not "别人", "别的", "别处"
+  '(?<![特区类性个级告分识差])别(?!人|的|处)', // "别推 main", not "别人", "别的", "别处", "特别", "区别"
   '不准',
   '严禁',
   '永远不要',
@@ -88,7 +88,7 @@ export const RULE_ZH = alt([
   '规范',
   '约定',
   '原则上',
-  '记得',
+  '(?<![不都还])记得', // "记得备份", not "不记得" or "都记得"
   // workflows: "需要先…", "发布前先…", "先…再…", "跑完…再…"
   '需要先',
   '前先',
@@ -105,7 +105,12 @@ export const RULE_ZH = alt([
 /** English rules and workflows: "always run the linter", "never push to main", "before deploying, run …". */
 export const RULE_EN = alt(
   [
-    String.raw`\b(?:must|always|never|don't|do not|should(?:n't| not)?|make sure|ensure|remember to|by default|every time|whenever|convention|rule of thumb|follow|required to|need to)\b`,
+    // not a guess about the past ("should have been", "must have loved that"), not "I don't remember"
+    String.raw`\b(?:must|should(?:n't| not)?)\b(?!\s+have\b)`,
+    String.raw`\b(?:don't|do not)\b(?!\s+(?:remember|know|think|care|mind|understand|agree|get it)\b)`,
+    // "always run the linter", not an "always" that closes a remark ("behind the VPN, always", "is always pasta")
+    String.raw`\b(?:always|never)\b(?!\s*[.!]?$)(?<!\b(?:is|are|was|were)\s+(?:always|never))`,
+    String.raw`\b(?:make sure|ensure|remember to|by default|every time|whenever|convention|rule of thumb|follow|required to|need to)\b`,
     String.raw`\bbefore\s+[^,.]{1,40}?,?\s*(?:run|deploy|test|build|check)`,
     String.raw`\bfirst\b[^.]{1,40}?\bthen\b`,
   ],

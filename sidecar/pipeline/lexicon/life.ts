@@ -37,7 +37,9 @@ export const LIKES_ZH = alt([
 /** Possessions: "I have a 2015 Subaru", "we own a cabin", "I bought a kayak", "my laptop is a ThinkPad". */
 export const POSSESSION_EN = alt(
   [
-    String.raw`\b(?:I|we)\s+(?:just\s+|finally\s+|recently\s+)?(?:have|own|bought|got|keep|inherited|picked up)\s+(?:a|an|two|three|four|five|some|my|our|this|that|\d+)\b`,
+    // the count needs its noun ("I own four, they are all at home" is no possession), and "a story",
+    // "a question", "a problem" are not things owned
+    String.raw`\b(?:I|we)\s+(?:just\s+|finally\s+|recently\s+)?(?:have|own|bought|got|keep|inherited|picked up)\s+(?:a|an|two|three|four|five|some|my|our|this|that|\d+)\b(?!\s*(?:[,.;!?]|$))(?!\s+(?:\w+\s+)?(?:story|question|idea|feeling|problem|meeting|call|minute|minutes|sec|second|moment|chance|bit|lot|look|word|thought|point|guess|hunch|theory|request|plan)\b)`,
     String.raw`\b(?:my|our)\s+(?:new\s+|old\s+)?[a-z]+\s+is\s+(?:a|an)\s`,
     String.raw`\bour\s+(?:apartment|house|flat|place|garden|car|home)\s+has\b`,
   ],
@@ -46,7 +48,8 @@ export const POSSESSION_EN = alt(
 
 /** Chinese possessions: "我有一辆…", "家里有一台…", "我买了…", "入手了…", "我收藏了…", "我的电脑是…". */
 export const POSSESSION_ZH = alt([
-  String.raw`我(?:们)?(?:家)?(?:里|在[\u4e00-\u9fff]{1,4})?有(?:一|两|三|四|五|几|个|\d)`,
+  // the count needs its noun ("我有四把，全在家里"), and "有个好笑的事" is no possession
+  String.raw`我(?:们)?(?:家)?(?:里|在[\u4e00-\u9fff]{1,4})?有(?:一|两|三|四|五|几|个|\d)(?![一二两三四五六七八九十几\d]*[把个只台本张件辆条双套]?(?:[，。,!！]|$))(?!个?(?:好笑|有趣|问题|想法|主意|事|会))`,
   String.raw`家里有(?:一|两|三|个|\d)`,
   String.raw`我(?:们)?(?:刚|最近|终于)?(?:买了|入手了|收藏了|换了一|租了一)`,
   String.raw`我(?:们家)?的[\u4e00-\u9fff]{1,4}是`,
@@ -159,6 +162,31 @@ export const FAMILY_ZH = alt([
   String.raw`^(?:表|堂)(?:姐|哥|妹|弟)`,
   String.raw`养了(?:一|两|三|只|条)`,
   String.raw`(?:叫|名叫|取名)[\u4e00-\u9fff]{1,3}`,
+  String.raw`(?:老师|同事|邻居|室友|医生|教练|领导)姓[\u4e00-\u9fff]`, // "幼儿园老师姓王"
+]);
+
+/**
+ * Talk with or about a relative that says nothing about them: "I was telling my mom about the band", "my
+ * sister keeps sending me recipes", "my brother is still talking about the cat", "我跟我妈说了猫的事",
+ * "跟我的老公吃饭永远是美食探险". A family cue with one of these keeps nothing by itself.
+ */
+export const FAMILY_CHATTER_EN = alt(
+  [
+    String.raw`\b(?:telling|told|asked|called|texted|messaged)\s+my\b`,
+    String.raw`\b(?:keeps?|kept)\s+(?:sending|asking|telling|talking|texting)\b`,
+    String.raw`\b(?:sent|showed|gave)\s+me\s+(?:\w+\s+)?(?:photos?|pictures?|pics?|links?|videos?)\b`,
+    String.raw`\bstill\s+(?:talking|going on)\s+about\b`,
+    String.raw`\bcame up\b|\ba (?:funny|quick|long) story about\b`,
+    String.raw`\b(?:dinner|lunch|talking|chatting)\s+with\s+my\b`,
+    String.raw`\b(?:visit|call|see)\s+my\s+[^.]{1,30}\bat some point\b`,
+  ],
+  'i',
+);
+
+export const FAMILY_CHATTER_ZH = alt([
+  String.raw`跟我(?:的)?[\u4e00-\u9fff]{1,3}(?:说了|聊|吃饭)`,
+  String.raw`给我(?:发了|看了)`,
+  String.raw`还在说|天天聊|聊天老是|聊到|有个好笑的事`,
 ]);
 
 /** Plans and commitments: "I'm going to Japan in April", "we plan to", "I promised Jenna I would…", "I'll pick up…". */
@@ -166,19 +194,34 @@ export const PLAN_EN = alt(
   [
     String.raw`\b(?:I|we)(?:'m| am|'re| are)\s+(?:going to|planning to|planning on|about to|signing up|getting|booking|moving|flying|heading|starting)\b`,
     String.raw`\b(?:I|we)\s+(?:plan|intend|promised|agreed|want|hope|decided)\s+to\b`,
-    // not a promise about a bare pronoun ("I'll draft it", "I'll keep that in mind"): nothing to recall
-    String.raw`\b(?:I|we)(?:'ll| will)\s+(?!see\b|think\b|check\b|try\b|let\b)(?!\w+\s+(?:(?:with|on|in|for)\s+)?(?:it|that|this|them|you)\b(?!\s+(?:about|to)\b))\w+`,
     String.raw`\b(?:I|we)\s+(?:promised|told)\s+\w+(?:\s+\w+)?\s+(?:I|we)\s+would\b`,
     String.raw`\b(?:are|is)\s+booking\b`,
   ],
   'i',
 );
 
+/**
+ * "I'll …" / "we will …": a plan only with a detail a later question can ask for (see
+ * {@link PLAN_DETAIL_EN}), and not a promise about a bare pronoun ("I'll draft it", "I'll keep that in
+ * mind"). "I'll drive Mia to her piano lesson on Saturday" is one, "I'll send a photo later", "ok, I'll make a
+ * ticket" are not.
+ */
+export const PLAN_WILL_EN =
+  /\b(?:I|we)(?:'ll| will)\s+(?!see\b|think\b|check\b|try\b|let\b)(?!\w+\s+(?:(?:with|on|in|for)\s+)?(?:it|that|this|them|you)\b(?!\s+(?:about|to)\b))\w+/i;
+
+/** The detail of an "I'll …" plan: a day or time, a number, a name, or whose it is ("my", "her"). */
+export const PLAN_DETAIL_EN = alt([
+  String.raw`\b(?:tomorrow|tonight|today|next|this|before|after|until|by|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in (?:january|february|march|april|may|june|july|august|september|october|november|december|\d{4}))\b`,
+  String.raw`\d`,
+  String.raw`(?<!^|[.!?]\s*|\bI\b\s*)\b[A-Z][a-z]+`,
+  String.raw`\b(?:my|our|his|her|their)\b`,
+]);
+
 /** Chinese plans and commitments: "下个月我要去…", "我打算…", "准备…", "答应了…", "计划…", "说好了…". */
 export const PLAN_ZH = alt([
-  String.raw`打算|计划|准备(?!好了)|答应了?|说好了|约好了|报了?名|预订了|订了`,
+  String.raw`打算(?!的)|计划|准备(?!好了)|答应了?|说好了|约好了|报了?名|预订了|订了`,
   String.raw`我(?:们)?(?:下[周个月]|明年|明天|后天|周末|年底|月底)?要(?:去|回|搬|开始|参加|考|买|换|办)`,
-  String.raw`(?:下周|下个?月|明年|年底|国庆|五一|春节|暑假|寒假)[\u4e00-\u9fff]{0,4}(?:要|会|准备|打算)`,
+  String.raw`(?:下周|下个?月|明年|年底|国庆|五一|春节|暑假|寒假)[\u4e00-\u9fff]{0,4}(?:要|会|准备|打算|可以开始|开始)`,
 ]);
 
 /** Money and amounts in English: "$1,200", "45 dollars", "300 bucks", "230 euros", "60 an hour", "1,850 a month". */
@@ -195,7 +238,7 @@ export const MONEY_EN = alt(
 /** Amounts of a life in English: "40 minutes each way", "six hours on weeknights", "25 kilometres a week", "three cups a day", "12 days of vacation", "is 7". */
 export const AMOUNT_EN = alt(
   [
-    String.raw`\b(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|forty|fifty|a hundred)\s+(?:minutes?|hours?|days?|weeks?|months?|years?|kilomet(?:re|er)s?|km|miles?|cups?|glasses|times|kids|pounds|kg|kilos)\b`,
+    String.raw`\b(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|forty|fifty|a hundred)\s+(?:minutes?|hours?|days?|weeks?|months?|years?|kilomet(?:re|er)s?|km|miles?|cups?|glasses|times|kids|pounds|kg|kilos)\b(?!\s+ago\b)`,
     String.raw`\b(?:is|are|turned|turns)\s+\d{1,2}\b(?!\s*(?:%|ms|s\b|gb|mb))`,
   ],
   'i',
@@ -298,4 +341,5 @@ export const PASSING_ZH = alt([
   String.raw`堵车|人好多|人太多|挤死`,
   String.raw`一整天|一上午的会|一下午的会|开了一天的会|过得好快`,
   String.raw`就到这|改天再聊|又要麻烦|麻烦你了|感觉我|电梯坏了`,
+  String.raw`先下了|先撤了|先走了|去忙了|今天不想说`,
 ]);

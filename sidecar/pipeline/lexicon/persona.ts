@@ -43,6 +43,8 @@ export const IDENTITY_ZH = alt([
   String.raw`我(?:们)?(?:是|在|现在是|目前是)(?!说|想|不是|觉得|问|看)(?:一[名个位])?[^，。,]{0,14}?(?:工程师|开发|程序员|架构师|运维|测试|经理|负责人|学生|研究员|设计师|产品|DBA|SRE|组长|主管|专家|实习生|新人|leader)`,
   String.raw`我(?:负责|在做|主要做|目前在做|正在做|从事|叫)`,
   String.raw`我的(?:职位|角色|岗位|工作|项目)是`,
+  // "我在一家互联网公司做运营"
+  String.raw`我在[^，。,]{1,12}(?:公司|单位|医院|学校|银行|工厂|厂)(?:做|上班|工作|当)`,
 ]);
 
 /** English identity and role: "I'm a backend engineer", "I work on the payments team", "my role is…". */
