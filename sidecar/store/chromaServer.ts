@@ -28,6 +28,7 @@ import { dirname, join } from 'node:path';
 import { StoreUnavailableError } from '../errors';
 import { writeFailure } from '../util/append';
 import { lockHolder, pidAlive } from '../util/process';
+import { purgePending, type PurgeResult } from './erasure';
 import { startStoreFront, type StoreFront } from './front';
 import { MAX_SOCKET_PATH, isolatedCommand, isolationAvailable, socketHeartbeat } from './isolation';
 
@@ -327,7 +328,41 @@ export class ChromaSupervisor {
     });
   }
 
+  /**
+   * Before a server starts (the start lock held, no server adopted): purges Chroma's log of what was
+   * erased since the last purge (store/erasure.ts). A failure is logged and the server starts anyway;
+   * the ids stay pending for the next start or `mnemo compact`.
+   */
+  private purgeErased(): void {
+    try {
+      const { result, skipped } = purgePending(this.opts.dataDir);
+      if (skipped) this.opts.log?.(`Erasure: ${skipped}; it is retried at the next start.`);
+      else if (result) this.opts.log?.(purgeLine(result));
+    } catch (e) {
+      this.opts.log?.(
+        `Erasure: Chroma's log could not be compacted (${e instanceof Error ? e.message : String(e)}); it is retried at the next start.`,
+      );
+    }
+  }
+
+  /**
+   * `mnemo compact`: purges Chroma's log of every erased memory (the pending ids and every id whose last
+   * row is a delete) with no server running. Skips, with one sentence, while a server runs on this data
+   * folder (its owner keeps it; stopping another process's server under it would fail its requests).
+   */
+  async compact(): Promise<{ result?: PurgeResult; skipped?: string }> {
+    if (this.opts.url) return { skipped: 'Mnemo uses a remote Chroma server, whose log is its own' };
+    const info = this.readServerFile();
+    if (info && pidAlive(info.pid))
+      return {
+        skipped: `a Chroma server (pid ${info.pid}) of ${info.owner_pid === process.pid ? 'this' : `another Mnemo process (pid ${info.owner_pid})`} is running on this data folder; close it and run this again`,
+      };
+    if (!existsSync(join(this.dbDir, 'chroma.sqlite3'))) return {};
+    return this.withStartLock(async () => purgePending(this.opts.dataDir, { deleted: true }));
+  }
+
   private async spawnServer(): Promise<ChromaEndpoint> {
+    this.purgeErased();
     const previous = this.readServerFile();
     const refused = this.isolationRefused();
     const port = refused ? await freePort(previous?.port) : 0;
@@ -465,6 +500,11 @@ export class ChromaSupervisor {
     this.logStream?.end();
     this.logStream = undefined;
   }
+}
+
+/** One line for the log and the CLI: what a purge removed and how long it took. */
+export function purgeLine(r: PurgeResult): string {
+  return `Erasure: removed ${r.rows} old ${r.rows === 1 ? 'row' : 'rows'} of ${r.ids} erased ${r.ids === 1 ? 'id' : 'ids'} from Chroma's log and rewrote it (${r.bytesBefore} -> ${r.bytesAfter} bytes, ${r.ms} ms).`;
 }
 
 /** SIGTERM to a server that is not our child, SIGKILL if it is still there after 5 s. */
