@@ -538,7 +538,10 @@ export class ChromaSupervisor {
 
 /** One line for the log and the CLI: what a purge removed and how long it took. */
 export function purgeLine(r: PurgeResult): string {
-  return `Erasure: removed ${r.rows} old ${r.rows === 1 ? 'row' : 'rows'} of ${r.ids} erased ${r.ids === 1 ? 'id' : 'ids'} from Chroma's log and rewrote it (${r.bytesBefore} -> ${r.bytesAfter} bytes, ${r.ms} ms).`;
+  const rewrote = r.vacuumError
+    ? `; the file could not be rewritten (${r.vacuumError}), the removed rows are zeroed`
+    : ' and rewrote it';
+  return `Erasure: removed ${r.rows} old ${r.rows === 1 ? 'row' : 'rows'} of ${r.ids} erased ${r.ids === 1 ? 'id' : 'ids'} from Chroma's log${rewrote} (${r.bytesBefore} -> ${r.bytesAfter} bytes, ${r.ms} ms).`;
 }
 
 /** SIGTERM to a server that is not our child, SIGKILL if it is still there after 5 s. */

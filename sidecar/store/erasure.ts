@@ -146,6 +146,8 @@ export interface PurgeResult {
   bytesBefore: number;
   bytesAfter: number;
   ms: number;
+  /** Why the file could not be rewritten (the deleted rows are gone and zeroed all the same). */
+  vacuumError?: string;
 }
 
 /** A log row that replaces everything before it for its id: a delete, or an add/upsert with document and vector. */
@@ -173,6 +175,7 @@ export function purgeChromaLog(
   const db = new Database(file, { fileMustExist: true });
   let rows = 0;
   let erased = 0;
+  let vacuumError: string | undefined;
   try {
     // Exclusive: no shared memory is needed (the WebAssembly VFS has none) and no one else may read meanwhile.
     db.exec('PRAGMA locking_mode = EXCLUSIVE');
@@ -214,8 +217,14 @@ export function purgeChromaLog(
       db.exec('ROLLBACK');
       throw e;
     }
-    // Deleted rows' pages are zeroed (secure_delete) and the file rewritten without free pages.
-    db.exec('VACUUM');
+    // The rows deleted above are zeroed already (secure_delete); VACUUM also rewrites the pages Chroma's
+    // own purges freed without zeroing. It needs the file's size in memory (the WebAssembly build keeps
+    // temporary data there, at most 2 GB): a failure leaves a consistent file and is reported.
+    try {
+      db.exec('VACUUM');
+    } catch (e) {
+      vacuumError = e instanceof Error ? e.message : String(e);
+    }
   } finally {
     db.close();
     rmSync(vfsLock, { recursive: true, force: true });
@@ -226,6 +235,7 @@ export function purgeChromaLog(
     bytesBefore,
     bytesAfter: statSync(file).size,
     ms: Date.now() - started,
+    ...(vacuumError ? { vacuumError } : {}),
   };
 }
 
