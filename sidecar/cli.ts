@@ -2,7 +2,7 @@
  * `mnemo`: the same core as the sidecar, without VS Code — for scripts, benchmarks and other agents.
  * Every failure is one sentence on stderr and a non-zero exit code; nothing stored is touched by bad input.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveConfig, type SidecarConfigInput } from './config';
@@ -28,7 +28,9 @@ import {
 } from './model';
 import type { RawMessage } from './pipeline/types';
 import { projectIdFor } from './project';
+import { LexicalIndex } from './recall/lexical';
 import { MnemoService } from './service';
+import { ChromaSupervisor, purgeLine } from './store/chromaServer';
 import { backupPreviewLines } from './shared/backupPreview';
 import { connectCommand, importRulesCommand, promoteCommand, readableExportCommand } from './mcp/cliCommands';
 import { runMcp } from './mcp/index';
@@ -47,6 +49,7 @@ Commands:
   clean [--threshold 0.5] [--apply] [--action archive|delete]   memories under a confidence threshold
   audit [ID] [--project P]                                      the audit log of a memory or project
   wipe --project P [--yes]                                      delete all of a project: memories, kept turns, index rows
+  compact                                                       erase deleted and replaced texts from Chroma's log and the index files (Chroma stopped)
   export --out FILE|DIR [--project P] [--no-vectors]            encrypted backup (AES-256 ZIP)
   import FILE [--mode skip|overwrite|new-project] [--dry-run] [--yes]
                                                                 restore a backup, all or nothing; --dry-run shows where
@@ -245,6 +248,35 @@ async function withService<T>(
   } finally {
     await svc.dispose();
   }
+}
+
+/**
+ * `mnemo compact`: erases what deleted and edited memories left in Chroma's log (store/erasure.ts) while no
+ * Chroma server runs on the data folder (a running one is left alone, and the command says so), then
+ * compacts the lexical index. Never starts Chroma or loads the model.
+ */
+async function compactCommand(cfgInput: SidecarConfigInput): Promise<number> {
+  const config = resolveConfig(cfgInput);
+  const supervisor = new ChromaSupervisor({ dataDir: config.dataDir, url: config.chromaUrl });
+  const { result, skipped } = await supervisor.compact();
+  let code = 0;
+  if (skipped) {
+    out(`Chroma's log was not compacted: ${skipped}.`);
+    code = 1;
+  } else if (result) out(purgeLine(result));
+  else out('There is no embedded Chroma store in this data folder yet; nothing to compact.');
+  const lexical = join(config.dataDir, 'index', 'lexical.sqlite');
+  if (existsSync(lexical)) {
+    const started = Date.now();
+    const ix = await LexicalIndex.open(lexical);
+    try {
+      await ix.compact();
+    } finally {
+      ix.close();
+    }
+    out(`Compacted the lexical index (${statSync(lexical).size} bytes, ${Date.now() - started} ms).`);
+  }
+  return code;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -554,6 +586,8 @@ export async function main(argv: string[]): Promise<number> {
       out(`Wiped project ${project}: ${r.memories} memories and ${r.episodes} kept turns deleted.`);
       return 0;
     }
+    case 'compact':
+      return compactCommand(cfg);
     case 'audit': {
       const id = positionals[0];
       const entries = await withService(cfg, async (svc) =>

@@ -135,6 +135,7 @@ export class Memories {
       const [vector] = await core.embedding.embed([after.text]);
       after.embedding_model = core.embedding.modelId;
       after.embedding_dim = vector.length;
+      core.store.noteErased([id]); // the old text's rows leave Chroma's log at the next compaction
       await core.store.upsert([{ memory: after, vector }]);
     } else {
       await core.store.updateMetadata([after]);

@@ -444,6 +444,8 @@ export async function importBackup(
       check();
       const batch = toWrite.slice(i, i + batchSize);
       for (const r of batch) (overwrite.has(r.memory.id) ? replaced : inserted).push(r.memory.id);
+      // An overwritten memory's old text leaves Chroma's log at the next compaction.
+      svc.store.noteErased(batch.filter((r) => overwrite.has(r.memory.id)).map((r) => r.memory.id));
       await svc.store.upsert(
         batch.map((r) => ({ memory: r.memory, vector: r.vector! })),
         target,

@@ -235,6 +235,12 @@ export class LexicalIndex {
       clearVfsLock(vfsLock);
       const db = new Database(file);
       db.exec(SCHEMA);
+      // Erasure: a deleted document's words leave the file at once, not at the next compaction — its
+      // pages are zeroed (secure_delete) and FTS5 removes its entries from the index instead of adding
+      // delete markers ('secure-delete', SQLite 3.42+, persistent in the table's config).
+      db.exec('PRAGMA secure_delete = ON');
+      if (!db.get("SELECT 1 AS x FROM lex_fts_config WHERE k = 'secure-delete' AND v = 1"))
+        db.exec("INSERT INTO lex_fts(lex_fts, rank) VALUES('secure-delete', 1)");
       return new LexicalIndex(db, lockFile, vfsLock);
     } finally {
       unlock(lockFile);

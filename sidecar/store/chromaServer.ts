@@ -30,6 +30,7 @@ import { StoreUnavailableError } from '../errors';
 import { writeFailure } from '../util/append';
 import { failpoint } from '../util/failpoint';
 import { lockHolder, pidAlive } from '../util/process';
+import { purgePending, readPending, type PurgeResult } from './erasure';
 import { startStoreFront, type StoreFront } from './front';
 import { MAX_SOCKET_PATH, isolatedCommand, isolationAvailable, socketHeartbeat } from './isolation';
 
@@ -262,21 +263,30 @@ export class ChromaSupervisor {
    */
   private async withStartLock<T>(fn: () => Promise<T>): Promise<T> {
     const deadline = Date.now() + 60_000;
-    for (;;) {
+    while (!this.tryStartLock()) {
+      if (Date.now() > deadline)
+        throw new StoreUnavailableError(
+          'Another Mnemo process is starting Chroma and did not finish within a minute.',
+        );
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    try {
+      return await fn();
+    } finally {
+      rmSync(this.lockFile, { force: true });
+    }
+  }
+
+  /** One attempt at the start lock (a stale one is broken first): true when this process now holds it. */
+  private tryStartLock(): boolean {
+    for (let attempt = 0; attempt < 2; attempt++) {
       let fd: number;
       try {
         fd = openSync(this.lockFile, 'wx', 0o600);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw writeFailure("Chroma's start lock", e);
-        if (this.lockIsStale()) {
-          rmSync(this.lockFile, { force: true });
-          continue;
-        }
-        if (Date.now() > deadline)
-          throw new StoreUnavailableError(
-            'Another Mnemo process is starting Chroma and did not finish within a minute.',
-          );
-        await new Promise((r) => setTimeout(r, 200));
+        if (!this.lockIsStale()) return false;
+        rmSync(this.lockFile, { force: true });
         continue;
       }
       try {
@@ -287,13 +297,9 @@ export class ChromaSupervisor {
       } finally {
         closeSync(fd);
       }
-      break;
+      return true;
     }
-    try {
-      return await fn();
-    } finally {
-      rmSync(this.lockFile, { force: true });
-    }
+    return false;
   }
 
   private lockIsStale(): boolean {
@@ -347,7 +353,69 @@ export class ChromaSupervisor {
     }
   }
 
+  /**
+   * Before a server starts (the start lock held, no server adopted): purges Chroma's log of what was
+   * erased since the last purge (store/erasure.ts). A failure is logged and the server starts anyway;
+   * the ids stay pending for the next start or `mnemo compact`.
+   */
+  private purgeErased(): void {
+    try {
+      const { result, skipped } = purgePending(this.opts.dataDir);
+      if (skipped) this.opts.log?.(`Erasure: ${skipped}; it is retried at the next start.`);
+      else if (result) this.opts.log?.(purgeLine(result));
+    } catch (e) {
+      this.opts.log?.(
+        `Erasure: Chroma's log could not be compacted (${e instanceof Error ? e.message : String(e)}); it is retried at the next start.`,
+      );
+    }
+  }
+
+  /**
+   * After this process stopped its own server: purges what was erased meanwhile, so a delete from the CLI
+   * (or a window that closes) leaves Chroma's files when the server stops, not only at the next start.
+   * Only if the start lock is free at once: another process starting Chroma now is never kept waiting.
+   */
+  private purgeAfterStop(): void {
+    try {
+      if (readPending(this.opts.dataDir).ids.length === 0 || !this.tryStartLock()) return;
+    } catch (e) {
+      this.opts.log?.(
+        `Erasure: ${e instanceof Error ? e.message : String(e)}; it is retried at the next start.`,
+      );
+      return;
+    }
+    try {
+      this.purgeErased();
+    } finally {
+      rmSync(this.lockFile, { force: true });
+    }
+  }
+
+  /**
+   * `mnemo compact`: purges Chroma's log of every erased memory (the pending ids and every id whose last
+   * row is a delete) with no server running. Skips, with one sentence, while a server runs on this data
+   * folder (its owner keeps it; stopping another process's server under it would fail its requests).
+   */
+  async compact(): Promise<{ result?: PurgeResult; skipped?: string }> {
+    if (this.opts.url) return { skipped: 'Mnemo uses a remote Chroma server, whose log is its own' };
+    const info = this.readServerFile();
+    if (info && pidAlive(info.pid)) {
+      const owner =
+        info.owner_pid === process.pid
+          ? 'this process'
+          : pidAlive(info.owner_pid)
+            ? `another Mnemo process (pid ${info.owner_pid})`
+            : 'a Mnemo process that exited (the next Mnemo start stops it)';
+      return {
+        skipped: `a Chroma server (pid ${info.pid}) of ${owner} is running on this data folder; run this again once it has stopped`,
+      };
+    }
+    if (!existsSync(join(this.dbDir, 'chroma.sqlite3'))) return {};
+    return this.withStartLock(async () => purgePending(this.opts.dataDir, { deleted: true }));
+  }
+
   private async spawnServer(): Promise<ChromaEndpoint> {
+    this.purgeErased();
     const previous = this.readServerFile();
     const refused = this.isolationRefused();
     const port = refused ? await freePort(previous?.port) : 0;
@@ -480,6 +548,7 @@ export class ChromaSupervisor {
         });
         child.kill('SIGTERM');
       });
+      this.purgeAfterStop();
     }
     await this.front?.close();
     this.front = undefined;
@@ -510,6 +579,14 @@ function chromaProcesses(dbDir: string, markers: string[]): number[] {
     }
   }
   return pids;
+}
+
+/** One line for the log and the CLI: what a purge removed and how long it took. */
+export function purgeLine(r: PurgeResult): string {
+  const rewrote = r.vacuumError
+    ? `; the file could not be rewritten (${r.vacuumError}), the removed rows are zeroed`
+    : ' and rewrote it';
+  return `Erasure: removed ${r.rows} old ${r.rows === 1 ? 'row' : 'rows'} of ${r.ids} erased ${r.ids === 1 ? 'id' : 'ids'} from Chroma's log${rewrote} (${r.bytesBefore} -> ${r.bytesAfter} bytes, ${r.ms} ms).`;
 }
 
 /** SIGTERM to a server that is not our child, SIGKILL if it is still there after 5 s. */

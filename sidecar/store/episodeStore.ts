@@ -234,6 +234,7 @@ export class EpisodeStore {
     const ids = (await this.find({ occurred_ts: { $lt: Date.parse(before) } })).map((e) => e.id);
     for (let i = 0; i < ids.length; i += 1000) {
       const batch = ids.slice(i, i + 1000);
+      this.store.noteErased(batch);
       await this.on('delete episodes', (col) => col.delete({ ids: batch }), undefined);
       await this.store.unindexLexical(batch);
     }
@@ -244,6 +245,7 @@ export class EpisodeStore {
   async delete(ids: string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += 1000) {
       const batch = ids.slice(i, i + 1000);
+      this.store.noteErased(batch);
       await this.on('delete episodes', (col) => col.delete({ ids: batch }), undefined);
       await this.store.unindexLexical(batch);
     }
@@ -253,6 +255,7 @@ export class EpisodeStore {
   async deleteProject(project: string): Promise<number> {
     const ids = (await this.find({ project_id: project })).map((e) => e.id);
     if (ids.length === 0) return 0;
+    this.store.noteErased(ids);
     await this.on('delete episodes', (col) => col.delete({ ids }), undefined);
     await this.store.unindexLexical(ids);
     return ids.length;

@@ -13,6 +13,7 @@ import type { MemoryFilter } from '../protocol';
 import type { LazyLexical, LexicalDoc } from '../recall/lexical';
 import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
 import { UPSTREAM_DOWN } from './front';
+import { recordErasure } from './erasure';
 import { NearestPlanner } from './nearest';
 import { isNoSpace, writeFailure } from '../util/append';
 import { LockTimeoutError, withLock } from '../util/fileLock';
@@ -252,7 +253,7 @@ export class MemoryStore {
 
   constructor(
     private readonly supervisor: ChromaSupervisor,
-    dataDir: string,
+    private readonly dataDir: string,
     private readonly log: (line: string) => void = () => {},
   ) {
     mkdirSync(dataDir, { recursive: true });
@@ -659,11 +660,21 @@ export class MemoryStore {
     });
   }
 
+  /**
+   * Notes ids whose earlier text must leave Chroma's log (deleted, or given a new text): the next start
+   * of the embedded server, or `mnemo compact`, purges their old rows (store/erasure.ts). Written before
+   * the change, so a crash in between still purges. A remote server keeps its own log.
+   */
+  noteErased(ids: readonly string[]): void {
+    if (ids.length && !this.supervisor.isRemote) recordErasure(this.dataDir, ids);
+  }
+
   async delete(ids: string[], target?: ActiveCollection): Promise<void> {
     const info = target ?? this.activeInfo;
     if (ids.length === 0 || !info) return;
     await this.behind;
     for (const id of ids) this.used.delete(id);
+    this.noteErased(ids);
     await this.withChroma('delete memories', async (c) => {
       const col = await this.collection(c, info);
       await col.delete({ ids });
