@@ -137,6 +137,7 @@ export class Memories {
       after.embedding_dim = vector.length;
       core.store.noteErased([id]); // the old text's rows leave Chroma's log at the next compaction
       await core.store.upsert([{ memory: after, vector }]);
+      await core.store.eraseFromKept([id]); // an older model's copy holds the old text
     } else {
       await core.store.updateMetadata([after]);
     }

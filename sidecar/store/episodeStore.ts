@@ -237,6 +237,7 @@ export class EpisodeStore {
       this.store.noteErased(batch);
       await this.on('delete episodes', (col) => col.delete({ ids: batch }), undefined);
       await this.store.unindexLexical(batch);
+      await this.store.eraseFromKept(batch);
     }
     return ids.length;
   }
@@ -248,6 +249,7 @@ export class EpisodeStore {
       this.store.noteErased(batch);
       await this.on('delete episodes', (col) => col.delete({ ids: batch }), undefined);
       await this.store.unindexLexical(batch);
+      await this.store.eraseFromKept(batch);
     }
   }
 
@@ -258,6 +260,7 @@ export class EpisodeStore {
     this.store.noteErased(ids);
     await this.on('delete episodes', (col) => col.delete({ ids }), undefined);
     await this.store.unindexLexical(ids);
+    await this.store.eraseFromKept(ids);
     return ids.length;
   }
 }

@@ -679,7 +679,31 @@ export class MemoryStore {
       const col = await this.collection(c, info);
       await col.delete({ ids });
     });
-    if (info.name === this.activeInfo?.name) await this.unindexLexical(ids);
+    if (info.name === this.activeInfo?.name) {
+      await this.unindexLexical(ids);
+      await this.eraseFromKept(ids);
+    }
+  }
+
+  /**
+   * Removes ids from every other Mnemo collection on this server: the collections a re-embed left behind
+   * (never read again; switching back re-embeds afresh) and one being built. A deleted memory or episode,
+   * or the old text of an edited one, must not survive there (issue 16, erasure).
+   */
+  async eraseFromKept(ids: readonly string[]): Promise<void> {
+    const active = this.activeInfo?.name;
+    if (ids.length === 0 || !active) return;
+    const activeEpisodes = active.replace(/^mnemo_/, 'mnemo_ep_');
+    await this.withChroma('erase from older collections', async (c) => {
+      for (let offset = 0; ; offset += 100) {
+        const cols = await c.listCollections({ limit: 100, offset });
+        for (const col of cols) {
+          if (!col.name.startsWith('mnemo_') || col.name === active || col.name === activeEpisodes) continue;
+          await col.delete({ ids: [...ids] });
+        }
+        if (cols.length < 100) break;
+      }
+    });
   }
 
   async count(): Promise<number> {

@@ -90,3 +90,45 @@ test('a model change queues captures, re-embedding can be cancelled, then migrat
     await b.dispose();
   }
 });
+
+test('after a re-embed, a deleted memory and an edited text leave the older model’s collection too', async () => {
+  const dir = tempDataDir();
+  const svc = (model: string) => inProcessService(dir, { embedding: { model, modelPath: models } });
+  const a = svc(TEST_MODEL);
+  await a.start();
+  const gone = await a.remember({
+    text: 'The zqvoldcopy9 flag guards the billing export',
+    project_id: 'kept',
+  });
+  const edited = await a.remember({
+    text: 'The staging proxy is zqvoldtext7 on port 6432',
+    project_id: 'kept',
+  });
+  await a.remember({ text: 'Backups run nightly at 01:00 UTC', project_id: 'kept' });
+  await a.dispose();
+
+  const b = svc('Mnemo/minilm-v2-copy');
+  await b.start();
+  try {
+    const r = await b.reembed({});
+    assert.ok(r.previous, 'the older collection is kept');
+    await b.delete([gone.id!]);
+    await b.update({ id: edited.id!, patch: { text: 'The staging proxy listens on port 7777' } });
+    // Read the kept collection straight from Chroma: neither the deleted memory nor the old text is there.
+    const kept = await b.store.onCollection(
+      { name: r.previous!, model: `local:${TEST_MODEL}`, dim: r.dim },
+      'read the kept collection',
+      (col) => col.get({ include: ['documents'] }),
+    );
+    assert.ok(!kept.ids.includes(gone.id!), 'the deleted memory left the kept collection');
+    assert.ok(
+      !kept.documents.some((d) => d?.includes('zqvoldtext7')),
+      'the replaced text left the kept collection',
+    );
+    assert.equal(kept.ids.length, 1, 'the untouched memory stays in the kept collection');
+    assert.equal((await b.list({ project_id: 'kept' })).total, 2);
+  } finally {
+    await b.dispose();
+    cleanupDataDir(dir);
+  }
+});
