@@ -26,7 +26,7 @@ import type { RecallChannel, RecallItem, RecallParams, RecallResult } from '../p
 import type { EpisodeNeighbour } from '../store/episodeStore';
 import { buildWhere, type Neighbour } from '../store/memoryStore';
 import { clampInt, round } from '../util/numbers';
-import { ASKS, excerptTurns, readContext, type Excerpt } from './context';
+import { ASKS, neighboursOf, readContext, type Excerpt } from './context';
 import { entityOverlap, extractEntities } from './entities';
 import { episodeAsMemory, formatBlock } from './format';
 import type { LexicalHit } from './lexical';
@@ -51,9 +51,11 @@ const RELATIVE_LEXICAL = 0.2;
 const QUESTION_WEIGHT = 0.3;
 /**
  * A turn that asks, quoted with the reply after it (context.ts), holds the answer when the reply does: its
- * fused score is scaled by this instead of {@link QUESTION_WEIGHT}.
+ * fused score is scaled by this instead of {@link QUESTION_WEIGHT}. Still below 1: a question asked again
+ * months later is often answered by a shrug or a restatement. On the eval subset 0.6 gained one temporal hit
+ * over 0.3 and cost no R@10 (docs/recall-quality.md).
  */
-const ANSWERED_QUESTION_WEIGHT = 0.3;
+const ANSWERED_QUESTION_WEIGHT = 0.6;
 /** How many of the best evidence candidates (times top k) are read with their context. */
 const CONTEXT_CANDIDATES = 2;
 /**
@@ -93,7 +95,7 @@ interface Candidate {
   rule?: number;
   rrf: number;
   channels: Set<RecallChannel>;
-  /** For evidence: the adjacent turn it is quoted with (context.ts). */
+  /** For evidence: the turns of its exchange it is quoted with (context.ts). */
   context?: Excerpt;
 }
 
@@ -217,7 +219,7 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   );
   for (const c of contextFor) {
     const x = excerpts.get(c.episode!.id);
-    if (x && own.includes(x.neighbour.project_id)) c.context = x;
+    if (x && neighboursOf(x).every((n) => own.includes(n.project_id))) c.context = x;
   }
   await dropDisowned(core, byKey, [...memVec.map((n) => n.memory), ...lexMems]);
   const ranked = reweigh([...byKey.values()], query).sort(
@@ -233,10 +235,13 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
       const turnKey = citeKey(c.memory.project_id, `msg:${c.episode!.message_id}`);
       if (cited.has(turnKey)) continue;
       // a neighbour already quoted (or cited by a chosen memory) is not quoted twice: the turn stands alone
-      if (c.context && cited.has(citeKey(c.memory.project_id, `msg:${c.context.neighbour.message_id}`)))
+      if (
+        c.context &&
+        neighboursOf(c.context).some((n) => cited.has(citeKey(c.memory.project_id, `msg:${n.message_id}`)))
+      )
         delete c.context;
       picked.push(c);
-      for (const t of excerptTurns(c.episode!, c.context))
+      for (const t of c.context?.turns ?? [c.episode!])
         cited.add(citeKey(c.memory.project_id, `msg:${t.message_id}`));
       continue;
     }
@@ -248,7 +253,7 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
 
   const items: RecallItem[] = chosen.map((c) => {
     const channels = (['vector', 'lexical', 'rule'] as const).filter((ch) => c.channels.has(ch));
-    const turns = c.context ? excerptTurns(c.episode!, c.context) : undefined;
+    const turns = c.context?.turns;
     const memory = turns ? episodeAsMemory(c.episode!, turns) : c.memory;
     return {
       kind: c.kind,
@@ -295,7 +300,7 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
  */
 async function dropDisowned(core: Core, byKey: Map<string, Candidate>, known: Memory[]): Promise<void> {
   const evidence = [...byKey.values()].filter((c) => c.kind === 'evidence');
-  const turns = evidence.flatMap((c) => (c.context ? [c.episode!, c.context.neighbour] : [c.episode!]));
+  const turns = evidence.flatMap((c) => c.context?.turns ?? [c.episode!]);
   if (!turns.some((e) => e.memory_ids.length)) return;
   const status = new Map(known.map((m) => [m.id, m.status]));
   const missing = [...new Set(turns.flatMap((e) => e.memory_ids))].filter((id) => !status.has(id));
@@ -307,7 +312,7 @@ async function dropDisowned(core: Core, byKey: Map<string, Candidate>, known: Me
   };
   for (const c of evidence) {
     if (disowned(c.episode!)) byKey.delete(c.memory.id);
-    else if (c.context && disowned(c.context.neighbour)) delete c.context;
+    else if (c.context && neighboursOf(c.context).some(disowned)) delete c.context;
   }
 }
 
@@ -329,7 +334,9 @@ export function reweigh<C extends Reweighable>(candidates: C[], query: string): 
     if (ASKS.test(c.kind === 'evidence' ? c.episode!.text : c.memory.text))
       c.rrf *= c.context ? ANSWERED_QUESTION_WEIGHT : QUESTION_WEIGHT;
     if (now) c.rrf *= 1 + RECENCY_BOOST * (position.get(when(c)) ?? 0);
-    const times = [...(c.episode?.times ?? c.memory.times ?? []), ...(c.context?.neighbour.times ?? [])];
+    const times = c.context
+      ? c.context.turns.flatMap((t) => t.times)
+      : (c.episode?.times ?? c.memory.times ?? []);
     if (askWhen && times.length > 0) c.rrf *= HAS_TIME_BOOST;
   }
   return candidates;

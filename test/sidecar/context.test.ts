@@ -74,6 +74,25 @@ describe('evidence excerpts carry their conversational context', () => {
         },
       ]),
     );
+    // A statement, the other speaker's follow-up question, and the answer to it.
+    await svc.ingest(
+      chat('house', 'F1', [
+        { id: 'F1:1', name: '钱多多', content: '房子定了！', timestamp: '2026-05-10T12:42:00Z' },
+        { id: 'F1:2', name: 'assistant', content: '恭喜！最后选了哪里？', timestamp: '2026-05-10T12:42:30Z' },
+        {
+          id: 'F1:3',
+          name: '钱多多',
+          content: '余杭未来科技城的一套三居，89 平，总价 285 万',
+          timestamp: '2026-05-10T12:44:00Z',
+        },
+        {
+          id: 'F1:4',
+          name: 'assistant',
+          content: '比预算还低一些，不错。',
+          timestamp: '2026-05-10T12:46:00Z',
+        },
+      ]),
+    );
     await svc.ingest(
       chat('tea', 'T1', [
         {
@@ -124,6 +143,21 @@ describe('evidence excerpts carry their conversational context', () => {
     );
     // the turn after the reply is not quoted: the excerpt is the question and its answer
     assert.ok(!item.source_ref.includes('msg:H1:3'));
+  });
+
+  test('a statement followed by the other speaker’s question is quoted with that question and its answer', async () => {
+    const r = await ask('钱多多什么时候定下房子的？', 'house');
+    const item = citing(r, 'F1:1');
+    assert.ok(item, show(r));
+    assert.deepEqual(
+      item.source_ref.filter((x) => x.startsWith('msg:')),
+      ['msg:F1:1', 'msg:F1:2', 'msg:F1:3'],
+    );
+    assert.match(
+      r.block,
+      /\(msg:F1:1, msg:F1:2, msg:F1:3\)\n钱多多: 房子定了！\nassistant: 恭喜！最后选了哪里？\n钱多多: 余杭未来科技城/,
+    );
+    assert.ok(!item.source_ref.includes('msg:F1:4'));
   });
 
   test('the reply’s relative time is resolved against its own timestamp, not the question’s', async () => {
