@@ -642,6 +642,7 @@ async function seedStore(
         await lexical.upsert(eps.map((e) => episodeLexicalDoc(e.episode)));
         eps = [];
       };
+      const epId = (i: number) => `ep_bench${String(i).padStart(10, '0')}`;
       for (let i = 0; i < sc.episodes; i++) {
         // Pool texts in another order than the memories, so turns and memories are not the same sentences.
         const { text, vector } = item(i < pool.texts.length ? (i * 7919 + 13) % pool.texts.length : i);
@@ -651,7 +652,7 @@ async function seedStore(
         eps.push({
           vector,
           episode: {
-            id: `ep_bench${String(i).padStart(10, '0')}`,
+            id: epId(i),
             project_id: project,
             session_id: session,
             message_id: `m${i}`,
@@ -664,6 +665,9 @@ async function seedStore(
             times: [],
             memory_ids: [],
             created_at: at,
+            // linked to the turns before and after in the session, as ingest links them (recall/context.ts)
+            previous_id: i % 50 === 0 ? '' : epId(i - 1),
+            next_id: i % 50 === 49 || i === sc.episodes - 1 ? '' : epId(i + 1),
           },
         });
         if (eps.length >= 1000) await flushEp();

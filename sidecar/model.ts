@@ -141,6 +141,13 @@ export interface Episode {
   /** Memories derived from this turn. */
   memory_ids: string[];
   created_at: string;
+  /**
+   * The episode said just before this one in its session, as ingested (`''` for the first turn). Absent on
+   * episodes kept before Mnemo recorded it; recall then finds the neighbour by time (recall/context.ts).
+   */
+  previous_id?: string;
+  /** The episode said just after this one in its session (`''` for the last turn); absent as {@link previous_id}. */
+  next_id?: string;
 }
 
 export function episodeId(projectId: string, sessionId: string, messageId: string, text: string): string {

@@ -128,6 +128,13 @@ export interface RecallItem {
   memory: Memory;
   /** For evidence: the turn itself, with its speaker, time and the memories derived from it. */
   episode?: Episode;
+  /**
+   * For evidence quoted with its context: every turn the excerpt quotes, in the order said — `episode` and
+   * the adjacent turn (the reply to a turn that asks, or the question a short reply answers: same session,
+   * the other speaker, within 30 minutes). Their text is in the block and in `memory.text`, and each one's
+   * `msg:<id>` in `source_ref`. Absent when the excerpt quotes `episode` alone.
+   */
+  turns?: Episode[];
   /** Cosine similarity 0..1 when the vector channel found it, else the lexical score relative to the best (0..1) or the rule score. */
   score: number;
   /** The strongest channel that found it (vector, then lexical, then rule). */

@@ -398,6 +398,13 @@ export function parseEpisode(line: string, dim: number | null): EpisodeRecord | 
     memory_ids: o.memory_ids as string[],
     created_at: toUtc(o.created_at as string),
   };
+  for (const k of ['previous_id', 'next_id'] as const) {
+    const v = o[k];
+    if (v === undefined) continue;
+    if (typeof v !== 'string' || (v !== '' && !/^ep_[0-9a-f]{16}$/.test(v)))
+      return `${k} is not an episode id`;
+    episode[k] = v;
+  }
   if (o.vector === undefined) return { episode };
   if (typeof o.vector !== 'string') return 'vector is not a base64 string';
   const vector = decodeVector(o.vector);

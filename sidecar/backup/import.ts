@@ -288,6 +288,7 @@ async function planImport(
   // 3. Episodes: the same checks and places; their ids always come from their content.
   const episodes: { record: EpisodeRecord; held?: RefusalReason }[] = [];
   const keep = svc.config.episodes?.keep !== false;
+  const placedIds = new Map<string, string>(); // an episode's id in the backup -> its id here
   for (const r of backup.episodes) {
     check();
     if (!keep) {
@@ -300,9 +301,18 @@ async function planImport(
     else {
       const e = c.record.episode;
       e.memory_ids = e.memory_ids.map((id) => plan.idMap.get(id) ?? id);
+      placedIds.set(r.episode.id, e.id);
       episodes.push({ record: c.record, held: place.reason });
     }
   }
+  // The links between turns follow their ids (an episode placed in another project has another id); a link
+  // to a turn not in the backup is dropped, and recall finds that neighbour by time (recall/context.ts).
+  for (const { record } of episodes)
+    for (const k of ['previous_id', 'next_id'] as const) {
+      const to = record.episode[k] ? placedIds.get(record.episode[k]) : record.episode[k];
+      if (to === undefined) delete record.episode[k];
+      else record.episode[k] = to;
+    }
   const storedEpisodes = new Set(
     (await svc.episodes.get(episodes.map((e) => e.record.episode.id))).map((e) => e.id),
   );

@@ -58,6 +58,12 @@ export async function keepEpisodes(
     memory_ids: links.get(m.id) ?? [],
     created_at: now,
   }));
+  // Each turn knows its neighbours in the session, so recall can quote a question with its answer
+  // (recall/context.ts). Two messages of one capture often share a timestamp: order by time cannot tell them apart.
+  episodes.forEach((e, i) => {
+    e.previous_id = episodes[i - 1]?.id ?? '';
+    e.next_id = episodes[i + 1]?.id ?? '';
+  });
   // Keep what an earlier ingest of the same turns linked (and when it was first kept).
   const before = new Map((await core.episodes.get(episodes.map((e) => e.id))).map((e) => [e.id, e]));
   for (const e of episodes) {

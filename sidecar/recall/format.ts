@@ -68,41 +68,62 @@ function whenLine(m: Memory, zh: boolean): string {
   return parts.join(' | ');
 }
 
-/** One evidence excerpt: the date it was said, who, the turn, its message id. */
-export function formatEvidence(e: Episode, locale?: string): string {
+/**
+ * One evidence excerpt: the date it was said, who, the turn, its message id. Quoted with its context (the
+ * reply to a question, the question a short reply answers), every turn in the order said, each after its
+ * speaker, under one head citing every message:
+ *
+ *   [Evidence] 2026-03-02 · Zhao, Min (msg:z1, msg:m1) (上个月 28 号 = 2026-02-28)
+ *   Zhao: 什么时候搬的？
+ *   Min: 上个月 28 号搬的
+ */
+export function formatEvidence(e: Episode, locale?: string, turns: Episode[] = [e]): string {
   const zh = isChinese(locale);
-  const times = e.times.length ? ` (${e.times.map((t) => `${t.text} = ${spanText(t)}`).join(', ')})` : '';
-  const head = zh
-    ? `【原话】${e.occurred_at.slice(0, 10)} · ${e.speaker}`
-    : `[Evidence] ${e.occurred_at.slice(0, 10)} · ${e.speaker}`;
-  return `${head} (msg:${e.message_id})${times}\n${e.text}`;
+  const label = zh ? '【原话】' : '[Evidence] ';
+  const times = turns.flatMap((t) => t.times);
+  const timesText = times.length ? ` (${times.map((t) => `${t.text} = ${spanText(t)}`).join(', ')})` : '';
+  const speakers = [...new Set(turns.map((t) => t.speaker))].join(', ');
+  const ids = turns.map((t) => `msg:${t.message_id}`).join(', ');
+  const head = `${label}${turns[0]!.occurred_at.slice(0, 10)} · ${speakers} (${ids})${timesText}`;
+  if (turns.length === 1) return `${head}\n${e.text}`;
+  return [head, ...turns.map((t) => `${t.speaker}: ${t.text}`)].join('\n');
 }
 
-/** An episode shown where a memory is expected (RecallItem.memory of an evidence item). */
-export function episodeAsMemory(e: Episode): Memory {
+/**
+ * An episode shown where a memory is expected (RecallItem.memory of an evidence item). With context, its
+ * text is every quoted turn ("speaker: text" a line each) and its `source_ref` cites every quoted message.
+ */
+export function episodeAsMemory(e: Episode, turns: Episode[] = [e]): Memory {
+  const line = (t: Episode) => (t.speaker ? `${t.speaker}: ${t.text}` : t.text);
+  const refs = [...new Set(turns.flatMap((t) => t.source_ref.filter((r) => r.startsWith('msg:'))))];
+  const others = [...new Set(turns.flatMap((t) => t.source_ref.filter((r) => !r.startsWith('msg:'))))];
+  const times = turns.flatMap((t) => t.times);
   return {
     id: e.id,
-    text: e.speaker ? `${e.speaker}: ${e.text}` : e.text,
+    text: turns.map(line).join('\n'),
     category: 'episodic',
     source_type: e.source_type,
     project_id: e.project_id,
     confidence_score: 1,
     is_actionable: false,
-    source_ref: e.source_ref,
+    source_ref: [...refs, ...others],
     status: 'active',
     created_at: e.occurred_at,
     updated_at: e.created_at,
     last_seen_at: e.created_at,
     times_seen: 1,
     added_by: '',
-    reason: 'evidence: a turn of a past session, as it was said',
+    reason:
+      turns.length > 1
+        ? 'evidence: a turn of a past session with the turn it answers or that answers it, as they were said'
+        : 'evidence: a turn of a past session, as it was said',
     score: 0,
     embedding_model: '',
     embedding_dim: 0,
     use_count: 0,
     speaker: e.speaker,
     occurred_at: e.occurred_at,
-    ...(e.times.length ? { times: e.times } : {}),
+    ...(times.length ? { times } : {}),
   };
 }
 
@@ -121,7 +142,9 @@ export function formatBlock(
   let included = 0;
   for (const it of items) {
     const isEvidence = it.kind === 'evidence' && !!it.episode;
-    const part = isEvidence ? formatEvidence(it.episode!, locale) : formatMemory(it.memory, locale);
+    const part = isEvidence
+      ? formatEvidence(it.episode!, locale, it.turns ?? [it.episode!])
+      : formatMemory(it.memory, locale);
     const t = estimateTokens(part) + 1;
     if (tokens + t > budget) break;
     (isEvidence ? evidence : memories).push(part);

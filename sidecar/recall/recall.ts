@@ -15,6 +15,8 @@
  * that is itself a question is rarely the answer; a question about the current state ("now", "现在")
  * prefers newer candidates, so a changed value outranks the one it replaced; a question that asks when
  * prefers candidates with a resolved time. A turn whose memories the user marked wrong is not quoted.
+ * An evidence turn is quoted with the turns of its exchange (context.ts: a question with its reply, a
+ * statement with the follow-up question and its answer), and the excerpt cites every quoted message.
  * Memories come first, then evidence; a turn already cited by a recalled memory is not quoted again.
  */
 import type { Core } from '../core';
@@ -26,6 +28,7 @@ import type { RecallChannel, RecallItem, RecallParams, RecallResult } from '../p
 import type { EpisodeNeighbour } from '../store/episodeStore';
 import { buildWhere, type Neighbour } from '../store/memoryStore';
 import { clampInt, round } from '../util/numbers';
+import { ASKS, neighboursOf, readContext, type Excerpt } from './context';
 import { entityOverlap, extractEntities } from './entities';
 import { episodeAsMemory, formatBlock } from './format';
 import type { LexicalHit } from './lexical';
@@ -48,8 +51,15 @@ const RELATIVE_LEXICAL = 0.2;
  * holds its answer: its fused score is scaled by this.
  */
 const QUESTION_WEIGHT = 0.3;
-/** A question ending in a question mark (full-width too), trailing spaces allowed. */
-const ASKS = /[?？]\s*$/;
+/**
+ * A turn that asks, quoted with the reply after it (context.ts), holds the answer when the reply does: its
+ * fused score is scaled by this instead of {@link QUESTION_WEIGHT}. Still below 1: a question asked again
+ * months later is often answered by a shrug or a restatement. On the eval subset 0.6 gained one temporal hit
+ * over 0.3 and cost no R@10 (docs/recall-quality.md).
+ */
+const ANSWERED_QUESTION_WEIGHT = 0.6;
+/** How many of the best evidence candidates (times top k) are read with their context. */
+const CONTEXT_CANDIDATES = 2;
 /**
  * A question about the current state ("which port is it on now?", "现在用哪个端口？") wants the newest
  * value: the newest candidate gains this share of its fused score, the oldest nothing, linearly by rank of
@@ -87,6 +97,8 @@ interface Candidate {
   rule?: number;
   rrf: number;
   channels: Set<RecallChannel>;
+  /** For evidence: the turns of its exchange it is quoted with (context.ts). */
+  context?: Excerpt;
 }
 
 export async function recall(core: Core, p: RecallParams): Promise<RecallResult> {
@@ -198,6 +210,19 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     }
   }
 
+  // The best evidence candidates are quoted with the turn that answers them or that they answer.
+  const contextFor = [...byKey.values()]
+    .filter((c) => c.kind === 'evidence')
+    .sort((a, b) => b.rrf - a.rrf)
+    .slice(0, topK * CONTEXT_CANDIDATES);
+  const excerpts = await readContext(
+    core,
+    contextFor.map((c) => c.episode!),
+  );
+  for (const c of contextFor) {
+    const x = excerpts.get(c.episode!.id);
+    if (x && neighboursOf(x).every((n) => own.includes(n.project_id))) c.context = x;
+  }
   await dropDisowned(core, byKey, [...memVec.map((n) => n.memory), ...lexMems]);
   const ranked = reweigh([...byKey.values()], query).sort(
     (a, b) => b.rrf - a.rrf || (b.similarity ?? 0) - (a.similarity ?? 0),
@@ -208,24 +233,39 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   const citeKey = (project: string, ref: string) => `${project}\u0000${ref}`;
   for (const c of ranked) {
     if (picked.length >= topK) break;
-    if (c.kind === 'evidence' && cited.has(citeKey(c.memory.project_id, `msg:${c.episode!.message_id}`)))
+    if (c.kind === 'evidence') {
+      const turnKey = citeKey(c.memory.project_id, `msg:${c.episode!.message_id}`);
+      if (cited.has(turnKey)) continue;
+      // a neighbour already quoted (or cited by a chosen memory) is not quoted twice: the turn stands alone
+      if (
+        c.context &&
+        neighboursOf(c.context).some((n) => cited.has(citeKey(c.memory.project_id, `msg:${n.message_id}`)))
+      )
+        delete c.context;
+      picked.push(c);
+      for (const t of c.context?.turns ?? [c.episode!])
+        cited.add(citeKey(c.memory.project_id, `msg:${t.message_id}`));
       continue;
+    }
     picked.push(c);
-    if (c.kind === 'memory') for (const r of c.memory.source_ref) cited.add(citeKey(c.memory.project_id, r));
+    for (const r of c.memory.source_ref) cited.add(citeKey(c.memory.project_id, r));
   }
   // Items stay in fused order (most relevant first); the block shows the memories first, then the evidence.
   const chosen = picked;
 
   const items: RecallItem[] = chosen.map((c) => {
     const channels = (['vector', 'lexical', 'rule'] as const).filter((ch) => c.channels.has(ch));
+    const turns = c.context?.turns;
+    const memory = turns ? episodeAsMemory(c.episode!, turns) : c.memory;
     return {
       kind: c.kind,
-      memory: c.memory,
+      memory,
       ...(c.episode ? { episode: c.episode } : {}),
+      ...(turns ? { turns } : {}),
       score: c.similarity ?? c.lexical ?? c.rule ?? 0,
       channel: channels[0]!,
       channels,
-      source_ref: c.memory.source_ref,
+      source_ref: memory.source_ref,
     };
   });
   const { block, tokens, included } = formatBlock(items, budget, p.locale);
@@ -254,28 +294,32 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
 
 /**
  * Evidence the user has disowned: a turn whose derived memories are all marked wrong is never quoted (the
- * user said what was taken from it is false). A turn without derived memories, or with one still active,
- * pending, confirmed or superseded, is untouched: a superseded memory's turn still says what was true then,
- * and demoting it cost recall in the eval (docs/recall-quality.md). The linked memories' statuses come from
- * one batched read (those the channels already read are not read again).
+ * user said what was taken from it is false), neither as a candidate nor as the context of another turn.
+ * A turn without derived memories, or with one still active, pending, confirmed or superseded, is
+ * untouched: a superseded memory's turn still says what was true then, and demoting it cost recall in the
+ * eval (docs/recall-quality.md). The linked memories' statuses come from one batched read (those the
+ * channels already read are not read again).
  */
 async function dropDisowned(core: Core, byKey: Map<string, Candidate>, known: Memory[]): Promise<void> {
-  const evidence = [...byKey.values()].filter((c) => c.kind === 'evidence' && c.episode!.memory_ids.length);
-  if (evidence.length === 0) return;
+  const evidence = [...byKey.values()].filter((c) => c.kind === 'evidence');
+  const turns = evidence.flatMap((c) => c.context?.turns ?? [c.episode!]);
+  if (!turns.some((e) => e.memory_ids.length)) return;
   const status = new Map(known.map((m) => [m.id, m.status]));
-  const missing = [...new Set(evidence.flatMap((c) => c.episode!.memory_ids))].filter(
-    (id) => !status.has(id),
-  );
+  const missing = [...new Set(turns.flatMap((e) => e.memory_ids))].filter((id) => !status.has(id));
   for (const m of await core.store.get(missing)) status.set(m.id, m.status);
-  for (const c of evidence) {
+  const disowned = (e: Episode) => {
     // a link to a memory since deleted says nothing either way
-    const linked = c.episode!.memory_ids.map((id) => status.get(id)).filter((s) => s !== undefined);
-    if (linked.length > 0 && linked.every((s) => s === 'wrong')) byKey.delete(c.memory.id);
+    const linked = e.memory_ids.map((id) => status.get(id)).filter((s) => s !== undefined);
+    return linked.length > 0 && linked.every((s) => s === 'wrong');
+  };
+  for (const c of evidence) {
+    if (disowned(c.episode!)) byKey.delete(c.memory.id);
+    else if (c.context && neighboursOf(c.context).some(disowned)) delete c.context;
   }
 }
 
 /** What {@link reweigh} reads and changes of a fused candidate. */
-export type Reweighable = Pick<Candidate, 'kind' | 'memory' | 'episode' | 'rrf'>;
+export type Reweighable = Pick<Candidate, 'kind' | 'memory' | 'episode' | 'rrf' | 'context'>;
 
 /**
  * Adjusts the fused scores for what the channels cannot see: a candidate that is itself a question is
@@ -289,9 +333,13 @@ export function reweigh<C extends Reweighable>(candidates: C[], query: string): 
   const times = now ? [...new Set(candidates.map(when))].sort() : [];
   const position = new Map(times.map((t, i) => [t, times.length > 1 ? i / (times.length - 1) : 1]));
   for (const c of candidates) {
-    if (ASKS.test(c.kind === 'evidence' ? c.episode!.text : c.memory.text)) c.rrf *= QUESTION_WEIGHT;
+    if (ASKS.test(c.kind === 'evidence' ? c.episode!.text : c.memory.text))
+      c.rrf *= c.context ? ANSWERED_QUESTION_WEIGHT : QUESTION_WEIGHT;
     if (now) c.rrf *= 1 + RECENCY_BOOST * (position.get(when(c)) ?? 0);
-    if (askWhen && (c.episode?.times ?? c.memory.times ?? []).length > 0) c.rrf *= HAS_TIME_BOOST;
+    const times = c.context
+      ? c.context.turns.flatMap((t) => t.times)
+      : (c.episode?.times ?? c.memory.times ?? []);
+    if (askWhen && times.length > 0) c.rrf *= HAS_TIME_BOOST;
   }
   return candidates;
 }

@@ -46,6 +46,8 @@ export function episodeMetadata(e: Episode): Metadata {
     times: JSON.stringify(e.times),
     memory_ids: JSON.stringify(e.memory_ids),
     created_at: e.created_at,
+    ...(e.previous_id !== undefined ? { previous_id: e.previous_id } : {}),
+    ...(e.next_id !== undefined ? { next_id: e.next_id } : {}),
   };
 }
 
@@ -76,6 +78,8 @@ function fromMetadata(id: string, text: string | null, meta: Metadata | null): E
     times: parseTimes(str('times')),
     memory_ids: strings(md.memory_ids),
     created_at: str('created_at'),
+    ...(typeof md.previous_id === 'string' ? { previous_id: md.previous_id } : {}),
+    ...(typeof md.next_id === 'string' ? { next_id: md.next_id } : {}),
   };
 }
 

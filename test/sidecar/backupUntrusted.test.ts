@@ -286,9 +286,12 @@ describe('a backup is untrusted input', () => {
     assert.equal(r.episodes, 2);
     const restored = await dst.episodes.find({ project_id: HERE });
     assert.deepEqual(
-      restored.map((e) => [e.id, e.speaker, e.text, e.occurred_at]),
-      srcEpisodes.map((e) => [e.id, e.speaker, e.text, e.occurred_at]),
+      restored.map((e) => [e.id, e.speaker, e.text, e.occurred_at, e.previous_id, e.next_id]),
+      srcEpisodes.map((e) => [e.id, e.speaker, e.text, e.occurred_at, e.previous_id, e.next_id]),
     );
+    // the turns keep their links to each other (recall quotes a question with its reply through them)
+    assert.equal(restored[0]!.next_id, restored[1]!.id);
+    assert.equal(restored[1]!.previous_id, restored[0]!.id);
     assert.deepEqual(
       await dst.episodes.find({ project_id: 'victim-corp' }),
       [],
