@@ -836,6 +836,8 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
     try {
       await svc.start();
       await svc.requireModel();
+      // The memory channel: the planner's queries and the read-back of the current projects' neighbours.
+      timeMethod(svc.store, 'nearest', 'memory_vector', spans);
       timeMethod(svc.store, 'query', 'memory_vector', spans);
       timeMethod(svc.episodes, 'query', 'episode_vector', spans);
       timeMethod(svc.store, 'get', 'hydrate', spans);

@@ -316,6 +316,63 @@ export class LexicalIndex {
     });
   }
 
+  /**
+   * The project of each of these ids that the index holds (a primary-key lookup per id): the vector
+   * channel's unfiltered neighbours are sorted into the current projects' and the others' with it, so only
+   * the former are read back from Chroma.
+   */
+  async projectsOf(ids: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (!ids.length) return out;
+    await this.locked(() => {
+      for (let i = 0; i < ids.length; i += 500) {
+        const batch = ids.slice(i, i + 500);
+        const rows = this.db.all(
+          `SELECT id, project FROM lex_ids WHERE id IN (${batch.map(() => '?').join(',')})`,
+          batch,
+        );
+        for (const r of rows) out.set(r.id as string, r.project as string);
+      }
+    });
+    return out;
+  }
+
+  /**
+   * Moves documents to another project (a memory promoted to global) where the index holds another one;
+   * their words stay. Returns how many moved.
+   */
+  async setProjects(docs: { id: string; project: string }[]): Promise<number> {
+    if (!docs.length) return 0;
+    return this.locked(() =>
+      this.transaction(() => {
+        let moved = 0;
+        for (const d of docs) {
+          const old = this.db.get('SELECT rid, kind, project FROM lex_ids WHERE id = ?', [d.id]);
+          if (!old || old.project === d.project) continue;
+          this.db.run('UPDATE lex_ids SET project = ? WHERE rid = ?', [d.project, old.rid as number]);
+          this.db.run('UPDATE lex_fts SET scope = ? WHERE rowid = ?', [
+            `${projectToken(d.project)} ${kindToken(old.kind as LexicalKind)}`,
+            old.rid as number,
+          ]);
+          moved++;
+        }
+        return moved;
+      }),
+    );
+  }
+
+  /** Every id of a kind with its project (for reconciliation with Chroma). */
+  async projects(kind: LexicalKind): Promise<Map<string, string>> {
+    return this.locked(
+      () =>
+        new Map(
+          this.db
+            .all('SELECT id, project FROM lex_ids WHERE kind = ?', [kind])
+            .map((r) => [r.id as string, r.project as string]),
+        ),
+    );
+  }
+
   /** Every id of a kind (for reconciliation with Chroma). */
   async ids(kind: LexicalKind): Promise<Set<string>> {
     return this.locked(

@@ -18,6 +18,9 @@
  *   (every clause in the `where`) runs. Each step is exact: anything that passes and lies outside the
  *   fetched neighbours is farther than all of them.
  *
+ * The unfiltered fetch asks Chroma for ids and distances only and reads back just the neighbours of the
+ * scope's projects ({@link readBackInScope}).
+ *
  * The share and the pass rate are learned per scope from what comes back (moving averages); a scope sent
  * to the project `where` is probed unfiltered again every {@link REPROBE} queries, so a changing mix is
  * followed.
@@ -43,12 +46,20 @@ interface ScopeStats {
   sinceProbe: number;
 }
 
+/** What an unfiltered fetch of the n nearest found. */
+export interface Unfiltered<T> {
+  /** Those that may be in scope, nearest first (the others may be left out: they are not read back). */
+  nearest: T[];
+  /** How many neighbours there were, in scope or not (fewer than n: the whole store). */
+  fetched: number;
+}
+
 export interface NearestPlan<T> {
   /** Names the scope (the projects) for what is learned. */
   scope: string;
   k: number;
-  /** The n nearest overall, nearest first. */
-  unfiltered: (n: number) => Promise<T[]>;
+  /** The n nearest overall. */
+  unfiltered: (n: number) => Promise<Unfiltered<T>>;
   /** The n nearest inside the scope (Chroma's `where` on the project only). */
   scoped: (n: number) => Promise<T[]>;
   /** The k nearest that pass everything (every clause in Chroma's `where`). */
@@ -59,6 +70,40 @@ export interface NearestPlan<T> {
 }
 
 const rate = (hits: number, of: number): number => (of > 0 ? hits / of : 1);
+
+export interface IdDistance {
+  id: string;
+  distance: number;
+}
+
+/**
+ * An unfiltered fetch without the payload of the neighbours outside the scope: Chroma returns ids and
+ * distances only (120 of them cost about what 3 with documents and metadata do), the project of each id
+ * comes from the lexical index (every memory and episode is there with its project), and only those of
+ * the scope's projects, or of a project the index does not know, are read back in one plain `get` by id
+ * (a `get` with a `where` would cost in proportion to the rows the `where` matches). What comes back is
+ * checked against the scope once more by the planner.
+ */
+export async function readBackInScope<R extends { id: string }, T>(
+  hits: IdDistance[],
+  projects: readonly string[],
+  projectsOf: (ids: string[]) => Promise<Map<string, string>>,
+  read: (ids: string[]) => Promise<R[]>,
+  make: (row: R, distance: number) => T,
+): Promise<Unfiltered<T>> {
+  const known = await projectsOf(hits.map((h) => h.id));
+  const wanted = hits.filter((h) => {
+    const project = known.get(h.id);
+    return project === undefined || projects.includes(project);
+  });
+  const rows = new Map((await read(wanted.map((h) => h.id))).map((r) => [r.id, r]));
+  const nearest: T[] = [];
+  for (const h of wanted) {
+    const row = rows.get(h.id);
+    if (row) nearest.push(make(row, h.distance)); // gone since the query: deleted meanwhile
+  }
+  return { nearest, fetched: hits.length };
+}
 
 export class NearestPlanner {
   private readonly scopes = new Map<string, ScopeStats>();
@@ -72,10 +117,16 @@ export class NearestPlanner {
     if (wantUnfiltered <= MAX_UNFILTERED || ++stats.sinceProbe >= REPROBE) {
       const n = Math.max(p.k, Math.min(wantUnfiltered, MAX_UNFILTERED));
       const wide = await p.unfiltered(n);
-      const mine = wide.filter(p.inScope);
+      const mine = wide.nearest.filter(p.inScope);
       const pass = mine.filter(p.passes);
-      this.learn(p.scope, stats, rate(mine.length, wide.length), mine.length, rate(pass.length, mine.length));
-      if (pass.length >= p.k || wide.length < n) return pass.slice(0, p.k);
+      this.learn(
+        p.scope,
+        stats,
+        rate(mine.length, wide.fetched),
+        mine.length,
+        rate(pass.length, mine.length),
+      );
+      if (pass.length >= p.k || wide.fetched < n) return pass.slice(0, p.k);
     }
     const n = Math.max(p.k, Math.min(need((this.scopes.get(p.scope) ?? stats).passRate), MAX_SCOPED));
     const mine = await p.scoped(n);

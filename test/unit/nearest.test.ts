@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { NearestPlanner } from '../../sidecar/store/nearest';
+import { NearestPlanner, readBackInScope } from '../../sidecar/store/nearest';
 
 /** A store of scored items: distance to the query is `d`; smaller is nearer. */
 interface Item {
@@ -25,7 +25,10 @@ function store(n: number, share: number, okRate: number, seed: number): Item[] {
 function chroma(items: Item[], calls: string[]) {
   const sorted = [...items].sort((a, b) => a.d - b.d);
   return {
-    unfiltered: async (n: number) => (calls.push('unfiltered'), sorted.slice(0, n)),
+    unfiltered: async (n: number) => (
+      calls.push('unfiltered'),
+      { nearest: sorted.slice(0, n), fetched: Math.min(n, sorted.length) }
+    ),
     scoped: async (n: number) => (
       calls.push('scoped'),
       sorted.filter((x) => x.project === 'mine').slice(0, n)
@@ -107,4 +110,34 @@ test('a project that is the whole store is answered by one unfiltered query', as
     });
     assert.deepEqual(calls, ['unfiltered']);
   }
+});
+
+test('the unfiltered fetch reads back only the neighbours of the scope, and those the lexical index does not know', async () => {
+  const hits = [
+    { id: 'a', distance: 0.1 },
+    { id: 'b', distance: 0.2 },
+    { id: 'c', distance: 0.3 },
+    { id: 'd', distance: 0.4 },
+  ];
+  const projectOf = new Map([
+    ['a', 'mine'],
+    ['b', 'other'],
+    ['d', 'global'],
+  ]); // c is not in the index
+  const asked: string[][] = [];
+  const got = await readBackInScope(
+    hits,
+    ['mine', 'global'],
+    async (ids) => new Map([...projectOf].filter(([id]) => ids.includes(id))),
+    async (ids) => (asked.push(ids), ids.filter((id) => id !== 'd').map((id) => ({ id }))), // d deleted meanwhile
+    (row, distance) => ({ id: row.id, distance }),
+  );
+  assert.deepEqual(asked, [['a', 'c', 'd']], 'b is of another project: never read');
+  assert.deepEqual(got, {
+    nearest: [
+      { id: 'a', distance: 0.1 },
+      { id: 'c', distance: 0.3 },
+    ],
+    fetched: 4,
+  });
 });
