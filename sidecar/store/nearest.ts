@@ -2,8 +2,9 @@
  * The nearest k items of some projects that pass a filter, at the least cost Chroma 1.0.5 allows. Its
  * costs, measured (docs/benchmarks.md, "Where the time goes"):
  *
- * - an unfiltered query costs little, but every neighbour returned costs (documents and metadata go
- *   over HTTP and are parsed): at 10k memories k = 3 took 7 ms, k = 50 took 36 ms;
+ * - an unfiltered query costs little, but every neighbour returned with its payload costs (documents and
+ *   metadata go over HTTP and are parsed): at 10k memories k = 3 took 7 ms, k = 50 took 36 ms, k = 120
+ *   with ids and distances only 7 ms;
  * - a `where` on the project costs in proportion to the rows it matches (k = 20: 28 ms when the project
  *   is 5% of 10k memories, 118 ms when it is all of them);
  * - a `where` on status or confidence costs in proportion to all rows, whatever matches (115 ms at 10k).
@@ -11,7 +12,8 @@
  * So status and confidence are never sent to Chroma unless nothing else finds k, and the project is
  * filtered here or there depending on its share of the store:
  *
- * - a large share: the nearest `k / (share · pass rate)` overall are fetched unfiltered and filtered here;
+ * - a large share (down to a few percent): the nearest `k / (share · pass rate)` overall are fetched
+ *   unfiltered, as ids, and filtered here;
  * - a small share: the project's own nearest `k / pass rate` are fetched with the project `where` (cheap,
  *   few rows match) and the rest is filtered here;
  * - when either comes back with fewer than k that pass and was not everything there is, the exact query
@@ -26,12 +28,16 @@
  * followed.
  */
 
-/** Unfiltered over-fetch above this many neighbours costs more than the project `where`. */
-const MAX_UNFILTERED = 120;
+/**
+ * Unfiltered over-fetch above this many neighbours costs more than the project `where`. Ids and distances
+ * only (the payload is read back for the scope's neighbours alone): at 10k memories 1000 of them took
+ * 16 ms p50 under load, the project `where` with k = 20 for a project of 5% of the store 36 ms.
+ */
+const MAX_UNFILTERED = 1000;
 /** Never fetch more than this many of the project's own neighbours before the exact query. */
 const MAX_SCOPED = 200;
 /** An unknown scope's first unfiltered fetch, in multiples of k. */
-const FIRST_PROBE = 3;
+const FIRST_PROBE = 20;
 /** Fetch this much more than the expected need, so a query seldom falls back. */
 const SAFETY = 1.5;
 /** A scope sent to the project `where` is probed unfiltered again every this many queries. */
@@ -46,12 +52,14 @@ interface ScopeStats {
   sinceProbe: number;
 }
 
-/** What an unfiltered fetch of the n nearest found. */
+/** What an unfiltered fetch of the n nearest found: ids first, their payload read back on demand. */
 export interface Unfiltered<T> {
-  /** Those that may be in scope, nearest first (the others may be left out: they are not read back). */
-  nearest: T[];
   /** How many neighbours there were, in scope or not (fewer than n: the whole store). */
   fetched: number;
+  /** How many of them may be in scope (the others are never read back). */
+  candidates: number;
+  /** Candidates `from` to `to` (exclusive), nearest first, read back. */
+  read: (from: number, to: number) => Promise<T[]>;
 }
 
 export interface NearestPlan<T> {
@@ -80,9 +88,9 @@ export interface IdDistance {
  * An unfiltered fetch without the payload of the neighbours outside the scope: Chroma returns ids and
  * distances only (120 of them cost about what 3 with documents and metadata do), the project of each id
  * comes from the lexical index (every memory and episode is there with its project), and only those of
- * the scope's projects, or of a project the index does not know, are read back in one plain `get` by id
- * (a `get` with a `where` would cost in proportion to the rows the `where` matches). What comes back is
- * checked against the scope once more by the planner.
+ * the scope's projects, or of a project the index does not know, are read back, with plain `get`s by id
+ * (a `get` with a `where` would cost in proportion to the rows the `where` matches), as many as the
+ * planner needs. What comes back is checked against the scope once more by the planner.
  */
 export async function readBackInScope<R extends { id: string }, T>(
   hits: IdDistance[],
@@ -96,13 +104,20 @@ export async function readBackInScope<R extends { id: string }, T>(
     const project = known.get(h.id);
     return project === undefined || projects.includes(project);
   });
-  const rows = new Map((await read(wanted.map((h) => h.id))).map((r) => [r.id, r]));
-  const nearest: T[] = [];
-  for (const h of wanted) {
-    const row = rows.get(h.id);
-    if (row) nearest.push(make(row, h.distance)); // gone since the query: deleted meanwhile
-  }
-  return { nearest, fetched: hits.length };
+  return {
+    fetched: hits.length,
+    candidates: wanted.length,
+    read: async (from, to) => {
+      const slice = wanted.slice(from, to);
+      const rows = new Map((await read(slice.map((h) => h.id))).map((r) => [r.id, r]));
+      const out: T[] = [];
+      for (const h of slice) {
+        const row = rows.get(h.id);
+        if (row) out.push(make(row, h.distance)); // gone since the query: deleted meanwhile
+      }
+      return out;
+    },
+  };
 }
 
 export class NearestPlanner {
@@ -111,21 +126,25 @@ export class NearestPlanner {
   async nearest<T>(p: NearestPlan<T>): Promise<T[]> {
     const known = this.scopes.get(p.scope);
     const stats = known ?? { share: 1, passRate: 1, sinceProbe: REPROBE };
-    const need = (r: number) => Math.ceil((p.k / Math.max(r, 1e-3)) * (r < 1 ? SAFETY : 1));
-    // An unknown scope is probed with a few times k, which also answers a store mostly of this project.
+    const need = (r: number, safety = SAFETY) => Math.ceil((p.k / Math.max(r, 1e-3)) * (r < 1 ? safety : 1));
+    // An unknown scope is probed with many times k (ids are cheap), which learns its share from enough
+    // neighbours and also answers a store mostly of this project. A known one goes unfiltered when the
+    // expected need fits.
     const wantUnfiltered = known ? need(stats.share * stats.passRate) : p.k * FIRST_PROBE;
-    if (wantUnfiltered <= MAX_UNFILTERED || ++stats.sinceProbe >= REPROBE) {
+    const fits = known ? need(stats.share * stats.passRate, 1) <= MAX_UNFILTERED : true;
+    if (fits || ++stats.sinceProbe >= REPROBE) {
       const n = Math.max(p.k, Math.min(wantUnfiltered, MAX_UNFILTERED));
       const wide = await p.unfiltered(n);
-      const mine = wide.nearest.filter(p.inScope);
-      const pass = mine.filter(p.passes);
-      this.learn(
-        p.scope,
-        stats,
-        rate(mine.length, wide.fetched),
-        mine.length,
-        rate(pass.length, mine.length),
-      );
+      // The candidates are read back in order, a batch of the expected need at a time, until k pass.
+      const batch = need(stats.passRate);
+      const pass: T[] = [];
+      let mine = 0;
+      for (let from = 0; from < wide.candidates && pass.length < p.k; from += batch) {
+        const got = (await wide.read(from, from + batch)).filter(p.inScope);
+        mine += got.length;
+        pass.push(...got.filter(p.passes));
+      }
+      this.learn(p.scope, stats, rate(wide.candidates, wide.fetched), mine, rate(pass.length, mine));
       if (pass.length >= p.k || wide.fetched < n) return pass.slice(0, p.k);
     }
     const n = Math.max(p.k, Math.min(need((this.scopes.get(p.scope) ?? stats).passRate), MAX_SCOPED));
