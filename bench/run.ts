@@ -264,7 +264,9 @@ function newestMtime(dir: string): number {
 
 /** Rebuilds dist/ when a source is newer than the bundles (the bench runs the built sidecar and extension). */
 function ensureBuild(): void {
-  const bundles = ['sidecar.js', 'extension.js', 'embedWorker.js'].map((f) => path.join(REPO, 'dist', f));
+  const bundles = ['sidecar.js', 'extension.js', 'embedWorker.js', 'lexicalWorker.js'].map((f) =>
+    path.join(REPO, 'dist', f),
+  );
   const built = Math.min(...bundles.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)));
   const src = Math.max(
     newestMtime(path.join(REPO, 'sidecar')),
@@ -808,6 +810,8 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
         raw.no_filter_k50 = await rawQuery(seeded.memories, undefined, 50);
         raw.no_filter_k120 = await rawQuery(seeded.memories, undefined, 120);
         raw.no_filter_k120_ids_distances = await rawQuery(seeded.memories, undefined, 120, ['distances']);
+        raw.no_filter_k2000_ids_distances = await rawQuery(seeded.memories, undefined, 2000, ['distances']);
+        raw.no_filter_k1000_ids_distances = await rawQuery(seeded.memories, undefined, 1000, ['distances']);
         raw.project_only_k3 = await rawQuery(seeded.memories, { project_id: PROJECT }, 3);
         raw.project_only_k20 = await rawQuery(seeded.memories, { project_id: PROJECT }, 20);
         raw.recall_where_k20 = await rawQuery(seeded.memories, where, 20);
