@@ -219,6 +219,7 @@ export class EpisodeStore {
           (ids) => this.get(ids),
           (episode, distance) => ({ episode, distance }),
         ),
+      unfilteredWhole: (n) => nearest(n, undefined),
       scoped: (n) => nearest(n, where),
       exact: (n) => nearest(n, where),
       inScope: (x) => projects.includes(x.episode.project_id),

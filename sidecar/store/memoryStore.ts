@@ -677,6 +677,7 @@ export class MemoryStore {
           (ids) => this.get(ids),
           (memory, distance) => ({ memory, distance }),
         ),
+      unfilteredWhole: (n) => this.query(vector, undefined, n),
       scoped: (n) => this.query(vector, buildWhere({ project_ids: projects }), n),
       exact: (n) => this.query(vector, buildWhere({ project_ids: projects, ...only }), n),
       inScope: (x) => projects.includes(x.memory.project_id),

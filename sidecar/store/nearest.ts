@@ -21,7 +21,8 @@
  *   fetched neighbours is farther than all of them.
  *
  * The unfiltered fetch asks Chroma for ids and distances only and reads back just the neighbours of the
- * scope's projects ({@link readBackInScope}).
+ * scope's projects ({@link readBackInScope}); for a scope that is most of the store it asks for the
+ * payload at once (a read-back would read nearly all of them in a second round trip).
  *
  * The share and the pass rate are learned per scope from what comes back (moving averages); a scope sent
  * to the project `where` is probed unfiltered again every {@link REPROBE} queries, so a changing mix is
@@ -34,6 +35,11 @@
  * 16 ms p50 under load, the project `where` with k = 20 for a project of 5% of the store 36 ms.
  */
 const MAX_UNFILTERED = 1000;
+/**
+ * A scope at least this share of the store is fetched with the payload in one query: nearly every
+ * neighbour is read anyway.
+ */
+const WHOLE_SHARE = 0.6;
 /** Never fetch more than this many of the project's own neighbours before the exact query. */
 const MAX_SCOPED = 200;
 /** An unknown scope's first unfiltered fetch, in multiples of k. */
@@ -66,8 +72,10 @@ export interface NearestPlan<T> {
   /** Names the scope (the projects) for what is learned. */
   scope: string;
   k: number;
-  /** The n nearest overall. */
+  /** The n nearest overall, as ids first (their payload read back on demand). */
   unfiltered: (n: number) => Promise<Unfiltered<T>>;
+  /** The n nearest overall with their payload, in one query: for a scope that is most of the store. */
+  unfilteredWhole: (n: number) => Promise<T[]>;
   /** The n nearest inside the scope (Chroma's `where` on the project only). */
   scoped: (n: number) => Promise<T[]>;
   /** The k nearest that pass everything (every clause in Chroma's `where`). */
@@ -120,6 +128,12 @@ export async function readBackInScope<R extends { id: string }, T>(
   };
 }
 
+/** Neighbours fetched with their payload, as an {@link Unfiltered} of those in scope. */
+function inScopeOf<T>(rows: T[], inScope: (x: T) => boolean): Unfiltered<T> {
+  const mine = rows.filter(inScope);
+  return { fetched: rows.length, candidates: mine.length, read: async (a, b) => mine.slice(a, b) };
+}
+
 export class NearestPlanner {
   private readonly scopes = new Map<string, ScopeStats>();
 
@@ -134,7 +148,11 @@ export class NearestPlanner {
     const fits = known ? need(stats.share * stats.passRate, 1) <= MAX_UNFILTERED : true;
     if (fits || ++stats.sinceProbe >= REPROBE) {
       const n = Math.max(p.k, Math.min(wantUnfiltered, MAX_UNFILTERED));
-      const wide = await p.unfiltered(n);
+      // Most of the neighbours are the scope's: reading them back would cost a second round trip.
+      const wide =
+        known && stats.share >= WHOLE_SHARE
+          ? inScopeOf(await p.unfilteredWhole(n), p.inScope)
+          : await p.unfiltered(n);
       // The candidates are read back in order, a batch of the expected need at a time, until k pass.
       const batch = need(stats.passRate);
       const pass: T[] = [];

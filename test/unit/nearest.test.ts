@@ -37,6 +37,7 @@ function chroma(items: Item[], calls: string[]) {
         (row) => near.get(row.id)!,
       );
     },
+    unfilteredWhole: async (n: number) => (calls.push('unfiltered'), sorted.slice(0, n)),
     scoped: async (n: number) => (
       calls.push('scoped'),
       sorted.filter((x) => x.project === 'mine').slice(0, n)
