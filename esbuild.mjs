@@ -45,6 +45,7 @@ const builds = [
       sidecar: 'sidecar/main.ts',
       cli: 'sidecar/cli.ts',
       embedWorker: 'sidecar/embed/localWorker.ts',
+      lexicalWorker: 'sidecar/recall/lexicalWorker.ts',
     },
   },
 ];

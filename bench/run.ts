@@ -264,7 +264,9 @@ function newestMtime(dir: string): number {
 
 /** Rebuilds dist/ when a source is newer than the bundles (the bench runs the built sidecar and extension). */
 function ensureBuild(): void {
-  const bundles = ['sidecar.js', 'extension.js', 'embedWorker.js'].map((f) => path.join(REPO, 'dist', f));
+  const bundles = ['sidecar.js', 'extension.js', 'embedWorker.js', 'lexicalWorker.js'].map((f) =>
+    path.join(REPO, 'dist', f),
+  );
   const built = Math.min(...bundles.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)));
   const src = Math.max(
     newestMtime(path.join(REPO, 'sidecar')),
@@ -738,6 +740,12 @@ function unionMs(spans: Span[]): number {
 const PHASES = ['embed', 'channels', 'hydrate', 'rule', 'rest'] as const;
 /** The channels, each on its own (they run in parallel: their sum is more than the channels phase). */
 const CHANNELS = ['memory_vector', 'episode_vector', 'lexical'] as const;
+/**
+ * Parts of the vector channels, in the results file only: the memories' ids-and-distances query, the
+ * lookup of those ids' projects in the lexical index (memories and episodes), every read by id (the
+ * vector channels' and the lexical hits').
+ */
+const VECTOR_PARTS = ['ids_memories', 'projects_of_ids', 'reads_by_id'] as const;
 
 async function benchRecall(out: Record<string, unknown>, loadRss: Record<string, Rss>): Promise<void> {
   log(
@@ -812,6 +820,8 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
         raw.no_filter_k50 = await rawQuery(seeded.memories, undefined, 50);
         raw.no_filter_k120 = await rawQuery(seeded.memories, undefined, 120);
         raw.no_filter_k120_ids_distances = await rawQuery(seeded.memories, undefined, 120, ['distances']);
+        raw.no_filter_k2000_ids_distances = await rawQuery(seeded.memories, undefined, 2000, ['distances']);
+        raw.no_filter_k1000_ids_distances = await rawQuery(seeded.memories, undefined, 1000, ['distances']);
         raw.project_only_k3 = await rawQuery(seeded.memories, { project_id: PROJECT }, 3);
         raw.project_only_k20 = await rawQuery(seeded.memories, { project_id: PROJECT }, 20);
         raw.recall_where_k20 = await rawQuery(seeded.memories, where, 20);
@@ -835,12 +845,16 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
     });
     const svc = new MnemoService({ config, embedder: timedEmbedder(inner, spans), backgroundQueue: false });
     const split: Record<string, number[]> = Object.fromEntries(
-      [...PHASES, ...CHANNELS, 'total', 'redact_query'].map((k) => [k, [] as number[]]),
+      [...PHASES, ...CHANNELS, ...VECTOR_PARTS, 'total', 'redact_query'].map((k) => [k, [] as number[]]),
     );
     try {
       await svc.start();
       await svc.requireModel();
+      // The memory channel: the planner's queries and the read-back of the current projects' neighbours.
+      timeMethod(svc.store, 'nearest', 'memory_vector', spans);
       timeMethod(svc.store, 'query', 'memory_vector', spans);
+      timeMethod(svc.store, 'nearestIds', 'ids_memories', spans);
+      timeMethod(svc.store, 'lexicalProjects', 'projects_of_ids', spans);
       timeMethod(svc.episodes, 'query', 'episode_vector', spans);
       timeMethod(svc.store, 'get', 'hydrate', spans);
       timeMethod(svc.episodes, 'get', 'hydrate', spans);
@@ -880,7 +894,8 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
           split[phase]!.push(unionMs(covered) - before);
         }
         split.rest!.push(total - unionMs(spans));
-        for (const c of CHANNELS) split[c]!.push(unionMs(of(c)));
+        for (const c of [...CHANNELS, 'ids_memories', 'projects_of_ids']) split[c]!.push(unionMs(of(c)));
+        split.reads_by_id!.push(unionMs(of('hydrate')));
         split.total!.push(total);
         const r0 = performance.now();
         await redactText(q);

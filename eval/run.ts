@@ -80,7 +80,7 @@ function newestMtime(dir: string): number {
 
 /** Rebuilds dist/ when a sidecar source is newer than the bundle (the eval runs the built sidecar). */
 function ensureBuild(): void {
-  const bundles = ['sidecar.js', 'embedWorker.js'].map((f) => path.join(REPO, 'dist', f));
+  const bundles = ['sidecar.js', 'embedWorker.js', 'lexicalWorker.js'].map((f) => path.join(REPO, 'dist', f));
   const built = Math.min(...bundles.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)));
   if (
     built >=

@@ -18,7 +18,8 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { Database } from 'node-sqlite3-wasm';
 import { lock, unlock } from '../util/fileLock';
 import { jieba } from '../util/jieba';
@@ -219,8 +220,11 @@ CREATE VIRTUAL TABLE IF NOT EXISTS lex_fts USING fts5(body, scope, tokenize = 'p
 `;
 
 export class LexicalIndex {
+  private thread: SearchThread | undefined;
+
   private constructor(
     private readonly db: Database,
+    private readonly file: string,
     private readonly lockFile: string,
     private readonly vfsLock: string,
   ) {}
@@ -241,7 +245,7 @@ export class LexicalIndex {
       db.exec('PRAGMA secure_delete = ON');
       if (!db.get("SELECT 1 AS x FROM lex_fts_config WHERE k = 'secure-delete' AND v = 1"))
         db.exec("INSERT INTO lex_fts(lex_fts, rank) VALUES('secure-delete', 1)");
-      return new LexicalIndex(db, lockFile, vfsLock);
+      return new LexicalIndex(db, file, lockFile, vfsLock);
     } finally {
       unlock(lockFile);
     }
@@ -322,6 +326,63 @@ export class LexicalIndex {
     });
   }
 
+  /**
+   * The project of each of these ids that the index holds (a primary-key lookup per id): the vector
+   * channel's unfiltered neighbours are sorted into the current projects' and the others' with it, so only
+   * the former are read back from Chroma.
+   */
+  async projectsOf(ids: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (!ids.length) return out;
+    await this.locked(() => {
+      for (let i = 0; i < ids.length; i += 500) {
+        const batch = ids.slice(i, i + 500);
+        const rows = this.db.all(
+          `SELECT id, project FROM lex_ids WHERE id IN (${batch.map(() => '?').join(',')})`,
+          batch,
+        );
+        for (const r of rows) out.set(r.id as string, r.project as string);
+      }
+    });
+    return out;
+  }
+
+  /**
+   * Moves documents to another project (a memory promoted to global) where the index holds another one;
+   * their words stay. Returns how many moved.
+   */
+  async setProjects(docs: { id: string; project: string }[]): Promise<number> {
+    if (!docs.length) return 0;
+    return this.locked(() =>
+      this.transaction(() => {
+        let moved = 0;
+        for (const d of docs) {
+          const old = this.db.get('SELECT rid, kind, project FROM lex_ids WHERE id = ?', [d.id]);
+          if (!old || old.project === d.project) continue;
+          this.db.run('UPDATE lex_ids SET project = ? WHERE rid = ?', [d.project, old.rid as number]);
+          this.db.run('UPDATE lex_fts SET scope = ? WHERE rowid = ?', [
+            `${projectToken(d.project)} ${kindToken(old.kind as LexicalKind)}`,
+            old.rid as number,
+          ]);
+          moved++;
+        }
+        return moved;
+      }),
+    );
+  }
+
+  /** Every id of a kind with its project (for reconciliation with Chroma). */
+  async projects(kind: LexicalKind): Promise<Map<string, string>> {
+    return this.locked(
+      () =>
+        new Map(
+          this.db
+            .all('SELECT id, project FROM lex_ids WHERE kind = ?', [kind])
+            .map((r) => [r.id as string, r.project as string]),
+        ),
+    );
+  }
+
   /** Every id of a kind (for reconciliation with Chroma). */
   async ids(kind: LexicalKind): Promise<Set<string>> {
     return this.locked(
@@ -329,7 +390,10 @@ export class LexicalIndex {
     );
   }
 
-  /** The best `limit` documents of the given projects (and kinds) for a question, best first. */
+  /**
+   * The best `limit` documents of the given projects (and kinds) for a question, best first. The question
+   * is segmented here; the full-text query runs on the search thread when one is attached.
+   */
   async search(query: string, o: LexicalSearch): Promise<LexicalHit[]> {
     const terms = queryTerms(query);
     if (!terms.length || !o.projects.length || o.limit <= 0) return [];
@@ -339,25 +403,45 @@ export class LexicalIndex {
       : '';
     const match = `${scope}${kinds} AND body : (${terms.map(quote).join(' OR ')})`;
     const allowed = new Set(o.projects);
+    const hits = this.thread?.alive
+      ? await this.thread.match(match, o.limit).catch((e: unknown) => {
+          if (this.thread?.alive) throw e; // the query failed, not the thread
+          return this.match(match, o.limit); // the thread is gone: this one from now on
+        })
+      : await this.match(match, o.limit);
+    return hits.filter((h) => allowed.has(h.project));
+  }
+
+  /** Runs a full-text query (an FTS5 MATCH expression built by {@link search}), best first. */
+  async match(match: string, limit: number): Promise<LexicalHit[]> {
     const rows = await this.locked(() =>
       this.db.all(
         `SELECT i.id AS id, i.kind AS kind, i.project AS project, bm25(lex_fts, 1.0, 0.0) AS rank
            FROM lex_fts JOIN lex_ids i ON i.rid = lex_fts.rowid
           WHERE lex_fts MATCH ? ORDER BY rank LIMIT ?`,
-        [match, o.limit],
+        [match, limit],
       ),
     );
-    return rows
-      .filter((r) => allowed.has(r.project as string))
-      .map((r) => ({
-        id: r.id as string,
-        kind: r.kind as LexicalKind,
-        project: r.project as string,
-        score: -(r.rank as number),
-      }));
+    return rows.map((r) => ({
+      id: r.id as string,
+      kind: r.kind as LexicalKind,
+      project: r.project as string,
+      score: -(r.rank as number),
+    }));
+  }
+
+  /**
+   * Runs the full-text queries on a worker thread with its own connection to the file, under the same
+   * lock file, so a search over 100k turns (~200 ms of synchronous SQLite) does not hold up the JSON-RPC
+   * replies and the query embedding meanwhile. When the thread dies, searches run here again.
+   */
+  searchOnThread(log: (line: string) => void): void {
+    this.thread ??= new SearchThread(this.file, log);
   }
 
   close(): void {
+    void this.thread?.stop();
+    this.thread = undefined;
     if (this.db.isOpen) this.db.close();
   }
 
@@ -371,6 +455,75 @@ export class LexicalIndex {
       this.db.exec('ROLLBACK');
       throw e;
     }
+  }
+}
+
+/** A full-text query for the search thread, and its answer. */
+export interface MatchRequest {
+  id: number;
+  match: string;
+  limit: number;
+}
+export type MatchReply = { id: number; hits: LexicalHit[] } | { id: number; error: string };
+
+/**
+ * Path of the search thread's script: `lexicalWorker.ts` next to this file from source, `lexicalWorker.js`
+ * next to `dist/sidecar.js` in the bundle (a separate esbuild entry).
+ */
+function lexicalWorkerPath(): string {
+  return /\.[cm]?ts$/.test(__filename)
+    ? join(__dirname, 'lexicalWorker.ts')
+    : join(__dirname, 'lexicalWorker.js');
+}
+
+/** The worker thread that runs {@link LexicalIndex.match} on its own connection (lexicalWorker.ts). */
+class SearchThread {
+  private readonly worker: Worker;
+  private readonly pending = new Map<
+    number,
+    { resolve: (h: LexicalHit[]) => void; reject: (e: Error) => void }
+  >();
+  private next = 0;
+  alive = true;
+
+  constructor(file: string, log: (line: string) => void) {
+    const script = lexicalWorkerPath();
+    const opts = { workerData: { file } };
+    // From source (tests, the bench in process) the worker is TypeScript, run through tsx's CommonJS hook.
+    const boot = `require('tsx/cjs/api').register(); require(${JSON.stringify(script)});`;
+    this.worker = /\.[cm]?ts$/.test(script)
+      ? new Worker(boot, { ...opts, eval: true })
+      : new Worker(script, opts);
+    this.worker.unref(); // an idle search thread never keeps the process alive
+    this.worker.on('message', (m: MatchReply) => {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      if ('error' in m) p.reject(new Error(m.error));
+      else p.resolve(m.hits);
+    });
+    const gone = (why: string) => {
+      if (!this.alive) return;
+      this.alive = false;
+      log(`The lexical search thread ${why}; searches run on the main thread from now on.`);
+      for (const p of this.pending.values()) p.reject(new Error(`the search thread ${why}`));
+      this.pending.clear();
+    };
+    this.worker.on('error', (e) => gone(`crashed (${e.message})`));
+    this.worker.on('exit', (code) => gone(`exited with code ${code}`));
+  }
+
+  match(match: string, limit: number): Promise<LexicalHit[]> {
+    const id = ++this.next;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, match, limit } satisfies MatchRequest);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.alive = false;
+    await this.worker.terminate();
   }
 }
 
@@ -391,16 +544,24 @@ export class LazyLexical {
   constructor(
     readonly file: string,
     private readonly warn: (line: string) => void,
+    /** Run the full-text queries on a worker thread ({@link LexicalIndex.searchOnThread}). */
+    private readonly searchThread = false,
   ) {}
 
   index(): Promise<LexicalIndex | undefined> {
-    this.opening ??= LexicalIndex.open(this.file).catch((e: unknown) => {
-      this.opening = undefined; // try again next time
-      this.report(
-        `The lexical index ${this.file} could not be opened (${e instanceof Error ? e.message : String(e)}); recall uses its other channels.`,
-      );
-      return undefined;
-    });
+    this.opening ??= LexicalIndex.open(this.file).then(
+      (ix) => {
+        if (this.searchThread) ix.searchOnThread(this.warn);
+        return ix;
+      },
+      (e: unknown) => {
+        this.opening = undefined; // try again next time
+        this.report(
+          `The lexical index ${this.file} could not be opened (${e instanceof Error ? e.message : String(e)}); recall uses its other channels.`,
+        );
+        return undefined;
+      },
+    );
     return this.opening;
   }
 

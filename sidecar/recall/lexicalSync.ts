@@ -1,7 +1,8 @@
 /**
  * Keeps the lexical index (derived data) in step with Chroma (the source of truth) across crashes, other
  * processes and older data folders: after the model is ready, the ids each side holds are compared per
- * kind, and what the index lacks is added, what Chroma no longer has is removed. Runs in the background;
+ * kind, and what the index lacks is added, what Chroma no longer has is removed, and a memory whose project
+ * changed is moved. Runs in the background;
  * a failure is logged and the next start tries again.
  */
 import type { Core } from '../core';
@@ -24,15 +25,16 @@ export async function syncLexical(core: Core): Promise<void> {
     const episodeIds = await core.episodes.allIds();
     let added = 0;
     let removed = 0;
+    let moved = 0;
     for (const [kind, docs, ids] of [
       ['memory', memoryDocs, memoryDocs.map((d) => d.id)],
       ['episode', undefined, episodeIds],
     ] as const) {
       if (core.disposed) return;
-      const indexed = await lexical.run('list its ids', (ix) => ix.ids(kind), new Set<string>());
+      const indexed = await lexical.run('list its ids', (ix) => ix.projects(kind), new Map<string, string>());
       const want = new Set(ids);
       const missing = ids.filter((id) => !indexed.has(id));
-      const extra = [...indexed].filter((id) => !want.has(id));
+      const extra = [...indexed.keys()].filter((id) => !want.has(id));
       if (missing.length) {
         const toAdd = docs
           ? docs.filter((d) => !indexed.has(d.id))
@@ -44,10 +46,13 @@ export async function syncLexical(core: Core): Promise<void> {
         await core.store.unindexLexical(extra);
         removed += extra.length;
       }
+      // A memory promoted by an older version kept its old project here; recall sorts neighbours by it.
+      const elsewhere = (docs ?? []).filter((d) => indexed.has(d.id) && indexed.get(d.id) !== d.project);
+      if (elsewhere.length) moved += await core.store.moveLexical(elsewhere);
     }
-    if (added || removed)
+    if (added || removed || moved)
       core.log.info(
-        `Lexical index brought up to date: ${added} added, ${removed} removed (${Date.now() - t0} ms).`,
+        `Lexical index brought up to date: ${added} added, ${removed} removed, ${moved} moved to their project (${Date.now() - t0} ms).`,
       );
   } catch (e) {
     core.log.warn(

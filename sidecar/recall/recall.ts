@@ -376,26 +376,12 @@ async function lexicalCandidates(
  * (store/nearest.ts): status and confidence are checked here, the project here or in Chroma depending on
  * its share of the store, and Chroma's fully filtered query runs only when nothing else finds k.
  */
-async function nearestRecallable(
+function nearestRecallable(
   core: Core,
   vector: number[],
   projects: string[],
   minConfidence: number,
   k: number,
 ): Promise<Neighbour[]> {
-  const store = core.store;
-  return store.planner.nearest({
-    scope: projects.join('\u0000'),
-    k,
-    unfiltered: (n) => store.query(vector, undefined, n),
-    scoped: (n) => store.query(vector, buildWhere({ project_ids: projects }), n),
-    exact: (n) =>
-      store.query(
-        vector,
-        buildWhere({ project_ids: projects, status: RECALLABLE, min_confidence: minConfidence }),
-        n,
-      ),
-    inScope: (x) => projects.includes(x.memory.project_id),
-    passes: (x) => RECALLABLE.includes(x.memory.status) && x.memory.confidence_score > minConfidence,
-  });
+  return core.store.nearest(vector, projects, k, { status: RECALLABLE, min_confidence: minConfidence });
 }

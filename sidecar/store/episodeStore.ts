@@ -10,7 +10,7 @@ import { isSourceType, type Episode } from '../model';
 import type { LexicalDoc } from '../recall/lexical';
 import type { ActiveCollection, MemoryStore } from './memoryStore';
 import { parseTimes } from './memoryStore';
-import { NearestPlanner } from './nearest';
+import { NearestPlanner, readBackInScope, type IdDistance } from './nearest';
 
 export interface EpisodeNeighbour {
   episode: Episode;
@@ -201,10 +201,29 @@ export class EpisodeStore {
         },
         [] as EpisodeNeighbour[],
       );
+    const nearestIds = (n: number) =>
+      this.on(
+        'search episodes',
+        async (col, info) => {
+          if (vector.length !== info.dim)
+            throw new DimensionMismatchError(info.dim, vector.length, info.name);
+          const r = await col.query({ queryEmbeddings: [vector], nResults: n, include: ['distances'] });
+          return (r.ids[0] ?? []).map((id, i) => ({ id, distance: r.distances[0]?.[i] ?? 2 }));
+        },
+        [] as IdDistance[],
+      );
     return this.planner.nearest({
       scope: projects.join('\u0000'),
       k,
-      unfiltered: (n) => nearest(n, undefined),
+      unfiltered: async (n) =>
+        readBackInScope(
+          await nearestIds(n),
+          projects,
+          (ids) => this.store.lexicalProjects(ids),
+          (ids) => this.get(ids),
+          (episode, distance) => ({ episode, distance }),
+        ),
+      unfilteredWhole: (n) => nearest(n, undefined),
       scoped: (n) => nearest(n, where),
       exact: (n) => nearest(n, where),
       inScope: (x) => projects.includes(x.episode.project_id),

@@ -8,13 +8,13 @@ import { ChromaClient, type Collection, type Metadata, type Where } from 'chroma
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DimensionMismatchError, InvalidInputError, StoreUnavailableError, errorMessage } from '../errors';
-import { isCategory, isSourceType, isStatus, type Memory, type TimeSpan } from '../model';
+import { isCategory, isSourceType, isStatus, type Memory, type MemoryStatus, type TimeSpan } from '../model';
 import type { MemoryFilter } from '../protocol';
 import type { LazyLexical, LexicalDoc } from '../recall/lexical';
 import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
 import { UPSTREAM_DOWN } from './front';
 import { recordErasure } from './erasure';
-import { NearestPlanner } from './nearest';
+import { NearestPlanner, readBackInScope, type IdDistance } from './nearest';
 import { isNoSpace, writeFailure } from '../util/append';
 import { LockTimeoutError, withLock } from '../util/fileLock';
 import { wellFormed } from '../shared/text';
@@ -241,7 +241,7 @@ export class MemoryStore {
   /** Uses a write has taken from {@link used} but not yet counted into {@link landing} (increments). */
   private taking = new Map<string, { n: number; at: string }>();
   /** Chooses how nearest-neighbour queries filter by project (store/nearest.ts). */
-  readonly planner = new NearestPlanner();
+  private readonly planner = new NearestPlanner();
   /** The lexical index kept beside Chroma (memories and episodes); see recall/lexical.ts. */
   private lexical: LazyLexical | undefined;
   /** Uses recalled but not yet written, per memory: coalesced into one increment each (see {@link markUsed}). */
@@ -398,6 +398,21 @@ export class MemoryStore {
     await this.lexical?.run('compact the index', (ix) => ix.compact(), undefined);
   }
 
+  /** Moves memories to their current project in the lexical index (promotion); returns how many moved. */
+  async moveLexical(memories: { id: string; project: string }[]): Promise<number> {
+    if (!memories.length) return 0;
+    return (await this.lexical?.run('move documents', (ix) => ix.setProjects(memories), 0)) ?? 0;
+  }
+
+  /**
+   * The project of each of these ids as the lexical index knows it (ids it lacks are left out; all of them
+   * when the index is off): recall sorts the vector channel's neighbours with it before reading any back.
+   */
+  async lexicalProjects(ids: string[]): Promise<Map<string, string>> {
+    if (!ids.length || !this.lexical) return new Map();
+    return this.lexical.run('read projects', (ix) => ix.projectsOf(ids), new Map<string, string>());
+  }
+
   async unindexLexical(ids: string[]): Promise<void> {
     if (ids.length) await this.lexical?.run('remove documents', (ix) => ix.remove(ids), undefined);
   }
@@ -546,6 +561,7 @@ export class MemoryStore {
       const col = await this.collection(c, info);
       await col.update({ ids: memories.map((m) => m.id), metadatas: memories.map(toMetadata) });
     });
+    await this.moveLexical(memories.map((m) => ({ id: m.id, project: m.project_id })));
   }
 
   /**
@@ -570,6 +586,8 @@ export class MemoryStore {
       const col = await this.collection(c, info);
       await col.update({ ids: memories.map((m) => m.id), metadatas: memories.map(pick) });
     });
+    if (keys.has('project_id'))
+      await this.moveLexical(memories.map((m) => ({ id: m.id, project: m.project_id })));
   }
 
   /** Memories by id, with the uses not yet written shown (no read waits for the writes behind). */
@@ -634,6 +652,49 @@ export class MemoryStore {
         memory: this.row(id, r.documents[0]?.[i] ?? null, r.metadatas[0]?.[i] ?? null),
         distance: r.distances[0]?.[i] ?? 2,
       }));
+    });
+  }
+
+  /**
+   * The k memories of these projects nearest to a vector with one of these statuses and a confidence
+   * above the minimum, through the {@link planner} (store/nearest.ts): the unfiltered neighbours come as
+   * ids and only the projects' own are read back; status and confidence are checked here; Chroma's fully
+   * filtered query runs only when nothing else finds k.
+   */
+  async nearest(
+    vector: number[],
+    projects: string[],
+    k: number,
+    only: { status: MemoryStatus[]; min_confidence: number },
+  ): Promise<Neighbour[]> {
+    return this.planner.nearest({
+      scope: projects.join('\u0000'),
+      k,
+      unfiltered: async (n) =>
+        readBackInScope(
+          await this.nearestIds(vector, n),
+          projects,
+          (ids) => this.lexicalProjects(ids),
+          (ids) => this.get(ids),
+          (memory, distance) => ({ memory, distance }),
+        ),
+      unfilteredWhole: (n) => this.query(vector, undefined, n),
+      scoped: (n) => this.query(vector, buildWhere({ project_ids: projects }), n),
+      exact: (n) => this.query(vector, buildWhere({ project_ids: projects, ...only }), n),
+      inScope: (x) => projects.includes(x.memory.project_id),
+      passes: (x) => only.status.includes(x.memory.status) && x.memory.confidence_score > only.min_confidence,
+    });
+  }
+
+  /** The ids and distances of the n nearest memories, without their documents and metadata. */
+  async nearestIds(vector: number[], n: number): Promise<IdDistance[]> {
+    const info = this.activeInfo;
+    if (!info) return [];
+    if (vector.length !== info.dim) throw new DimensionMismatchError(info.dim, vector.length, info.name);
+    return this.withChroma('search memories', async (c) => {
+      const col = await this.collection(c, info);
+      const r = await col.query({ queryEmbeddings: [vector], nResults: n, include: ['distances'] });
+      return (r.ids[0] ?? []).map((id, i) => ({ id, distance: r.distances[0]?.[i] ?? 2 }));
     });
   }
 

@@ -2,8 +2,9 @@
  * The nearest k items of some projects that pass a filter, at the least cost Chroma 1.0.5 allows. Its
  * costs, measured (docs/benchmarks.md, "Where the time goes"):
  *
- * - an unfiltered query costs little, but every neighbour returned costs (documents and metadata go
- *   over HTTP and are parsed): at 10k memories k = 3 took 7 ms, k = 50 took 36 ms;
+ * - an unfiltered query costs little, but every neighbour returned with its payload costs (documents and
+ *   metadata go over HTTP and are parsed): at 10k memories k = 3 took 7 ms, k = 50 took 36 ms, k = 120
+ *   with ids and distances only 7 ms;
  * - a `where` on the project costs in proportion to the rows it matches (k = 20: 28 ms when the project
  *   is 5% of 10k memories, 118 ms when it is all of them);
  * - a `where` on status or confidence costs in proportion to all rows, whatever matches (115 ms at 10k).
@@ -11,24 +12,38 @@
  * So status and confidence are never sent to Chroma unless nothing else finds k, and the project is
  * filtered here or there depending on its share of the store:
  *
- * - a large share: the nearest `k / (share · pass rate)` overall are fetched unfiltered and filtered here;
+ * - a large share (down to a few percent): the nearest `k / (share · pass rate)` overall are fetched
+ *   unfiltered, as ids, and filtered here;
  * - a small share: the project's own nearest `k / pass rate` are fetched with the project `where` (cheap,
  *   few rows match) and the rest is filtered here;
  * - when either comes back with fewer than k that pass and was not everything there is, the exact query
  *   (every clause in the `where`) runs. Each step is exact: anything that passes and lies outside the
  *   fetched neighbours is farther than all of them.
  *
+ * The unfiltered fetch asks Chroma for ids and distances only and reads back just the neighbours of the
+ * scope's projects ({@link readBackInScope}); for a scope that is most of the store it asks for the
+ * payload at once (a read-back would read nearly all of them in a second round trip).
+ *
  * The share and the pass rate are learned per scope from what comes back (moving averages); a scope sent
  * to the project `where` is probed unfiltered again every {@link REPROBE} queries, so a changing mix is
  * followed.
  */
 
-/** Unfiltered over-fetch above this many neighbours costs more than the project `where`. */
-const MAX_UNFILTERED = 120;
+/**
+ * Unfiltered over-fetch above this many neighbours costs more than the project `where`. Ids and distances
+ * only (the payload is read back for the scope's neighbours alone): at 10k memories 1000 of them took
+ * 16 ms p50 under load, the project `where` with k = 20 for a project of 5% of the store 36 ms.
+ */
+const MAX_UNFILTERED = 1000;
+/**
+ * A scope at least this share of the store is fetched with the payload in one query: nearly every
+ * neighbour is read anyway.
+ */
+const WHOLE_SHARE = 0.6;
 /** Never fetch more than this many of the project's own neighbours before the exact query. */
 const MAX_SCOPED = 200;
 /** An unknown scope's first unfiltered fetch, in multiples of k. */
-const FIRST_PROBE = 3;
+const FIRST_PROBE = 20;
 /** Fetch this much more than the expected need, so a query seldom falls back. */
 const SAFETY = 1.5;
 /** A scope sent to the project `where` is probed unfiltered again every this many queries. */
@@ -43,12 +58,24 @@ interface ScopeStats {
   sinceProbe: number;
 }
 
+/** What an unfiltered fetch of the n nearest found: ids first, their payload read back on demand. */
+export interface Unfiltered<T> {
+  /** How many neighbours there were, in scope or not (fewer than n: the whole store). */
+  fetched: number;
+  /** How many of them may be in scope (the others are never read back). */
+  candidates: number;
+  /** Candidates `from` to `to` (exclusive), nearest first, read back. */
+  read: (from: number, to: number) => Promise<T[]>;
+}
+
 export interface NearestPlan<T> {
   /** Names the scope (the projects) for what is learned. */
   scope: string;
   k: number;
-  /** The n nearest overall, nearest first. */
-  unfiltered: (n: number) => Promise<T[]>;
+  /** The n nearest overall, as ids first (their payload read back on demand). */
+  unfiltered: (n: number) => Promise<Unfiltered<T>>;
+  /** The n nearest overall with their payload, in one query: for a scope that is most of the store. */
+  unfilteredWhole: (n: number) => Promise<T[]>;
   /** The n nearest inside the scope (Chroma's `where` on the project only). */
   scoped: (n: number) => Promise<T[]>;
   /** The k nearest that pass everything (every clause in Chroma's `where`). */
@@ -60,22 +87,83 @@ export interface NearestPlan<T> {
 
 const rate = (hits: number, of: number): number => (of > 0 ? hits / of : 1);
 
+export interface IdDistance {
+  id: string;
+  distance: number;
+}
+
+/**
+ * An unfiltered fetch without the payload of the neighbours outside the scope: Chroma returns ids and
+ * distances only (120 of them cost about what 3 with documents and metadata do), the project of each id
+ * comes from the lexical index (every memory and episode is there with its project), and only those of
+ * the scope's projects, or of a project the index does not know, are read back, with plain `get`s by id
+ * (a `get` with a `where` would cost in proportion to the rows the `where` matches), as many as the
+ * planner needs. What comes back is checked against the scope once more by the planner.
+ */
+export async function readBackInScope<R extends { id: string }, T>(
+  hits: IdDistance[],
+  projects: readonly string[],
+  projectsOf: (ids: string[]) => Promise<Map<string, string>>,
+  read: (ids: string[]) => Promise<R[]>,
+  make: (row: R, distance: number) => T,
+): Promise<Unfiltered<T>> {
+  const known = await projectsOf(hits.map((h) => h.id));
+  const wanted = hits.filter((h) => {
+    const project = known.get(h.id);
+    return project === undefined || projects.includes(project);
+  });
+  return {
+    fetched: hits.length,
+    candidates: wanted.length,
+    read: async (from, to) => {
+      const slice = wanted.slice(from, to);
+      const rows = new Map((await read(slice.map((h) => h.id))).map((r) => [r.id, r]));
+      const out: T[] = [];
+      for (const h of slice) {
+        const row = rows.get(h.id);
+        if (row) out.push(make(row, h.distance)); // gone since the query: deleted meanwhile
+      }
+      return out;
+    },
+  };
+}
+
+/** Neighbours fetched with their payload, as an {@link Unfiltered} of those in scope. */
+function inScopeOf<T>(rows: T[], inScope: (x: T) => boolean): Unfiltered<T> {
+  const mine = rows.filter(inScope);
+  return { fetched: rows.length, candidates: mine.length, read: async (a, b) => mine.slice(a, b) };
+}
+
 export class NearestPlanner {
   private readonly scopes = new Map<string, ScopeStats>();
 
   async nearest<T>(p: NearestPlan<T>): Promise<T[]> {
     const known = this.scopes.get(p.scope);
     const stats = known ?? { share: 1, passRate: 1, sinceProbe: REPROBE };
-    const need = (r: number) => Math.ceil((p.k / Math.max(r, 1e-3)) * (r < 1 ? SAFETY : 1));
-    // An unknown scope is probed with a few times k, which also answers a store mostly of this project.
+    const need = (r: number, safety = SAFETY) => Math.ceil((p.k / Math.max(r, 1e-3)) * (r < 1 ? safety : 1));
+    // An unknown scope is probed with many times k (ids are cheap), which learns its share from enough
+    // neighbours and also answers a store mostly of this project. A known one goes unfiltered when the
+    // expected need fits.
     const wantUnfiltered = known ? need(stats.share * stats.passRate) : p.k * FIRST_PROBE;
-    if (wantUnfiltered <= MAX_UNFILTERED || ++stats.sinceProbe >= REPROBE) {
+    const fits = known ? need(stats.share * stats.passRate, 1) <= MAX_UNFILTERED : true;
+    if (fits || ++stats.sinceProbe >= REPROBE) {
       const n = Math.max(p.k, Math.min(wantUnfiltered, MAX_UNFILTERED));
-      const wide = await p.unfiltered(n);
-      const mine = wide.filter(p.inScope);
-      const pass = mine.filter(p.passes);
-      this.learn(p.scope, stats, rate(mine.length, wide.length), mine.length, rate(pass.length, mine.length));
-      if (pass.length >= p.k || wide.length < n) return pass.slice(0, p.k);
+      // Most of the neighbours are the scope's: reading them back would cost a second round trip.
+      const wide =
+        known && stats.share >= WHOLE_SHARE
+          ? inScopeOf(await p.unfilteredWhole(n), p.inScope)
+          : await p.unfiltered(n);
+      // The candidates are read back in order, a batch of the expected need at a time, until k pass.
+      const batch = need(stats.passRate);
+      const pass: T[] = [];
+      let mine = 0;
+      for (let from = 0; from < wide.candidates && pass.length < p.k; from += batch) {
+        const got = (await wide.read(from, from + batch)).filter(p.inScope);
+        mine += got.length;
+        pass.push(...got.filter(p.passes));
+      }
+      this.learn(p.scope, stats, rate(wide.candidates, wide.fetched), mine, rate(pass.length, mine));
+      if (pass.length >= p.k || wide.fetched < n) return pass.slice(0, p.k);
     }
     const n = Math.max(p.k, Math.min(need((this.scopes.get(p.scope) ?? stats).passRate), MAX_SCOPED));
     const mine = await p.scoped(n);

@@ -142,3 +142,23 @@ test('a second process-like handle on the same file sees the first one’s write
     other.close();
   }
 });
+
+test('the project of each id is read back, and a memory moved to global is found there and no longer in its old project', async () => {
+  await index.upsert([
+    {
+      id: 'p1',
+      kind: 'memory',
+      project: 'github.com/acme/plc',
+      text: 'The flux capacitor needs 1.21 gigawatts',
+    },
+  ]);
+  assert.deepEqual([...(await index.projectsOf(['p1', 'e2', 'nowhere']))].sort(), [
+    ['e2', 'github.com/acme/plc'],
+    ['p1', 'github.com/acme/plc'],
+  ]);
+  assert.equal(await index.setProjects([{ id: 'p1', project: 'global' }]), 1);
+  assert.equal(await index.setProjects([{ id: 'p1', project: 'global' }]), 0, 'already there: not moved');
+  assert.equal((await index.projectsOf(['p1'])).get('p1'), 'global');
+  assert.equal((await index.search('flux capacitor', { projects: ['global'], limit: 3 }))[0]?.id, 'p1');
+  assert.deepEqual(await index.search('flux capacitor', { projects: ['github.com/acme/plc'], limit: 3 }), []);
+});

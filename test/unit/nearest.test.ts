@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { NearestPlanner } from '../../sidecar/store/nearest';
+import { NearestPlanner, readBackInScope } from '../../sidecar/store/nearest';
 
 /** A store of scored items: distance to the query is `d`; smaller is nearer. */
 interface Item {
@@ -25,7 +25,19 @@ function store(n: number, share: number, okRate: number, seed: number): Item[] {
 function chroma(items: Item[], calls: string[]) {
   const sorted = [...items].sort((a, b) => a.d - b.d);
   return {
-    unfiltered: async (n: number) => (calls.push('unfiltered'), sorted.slice(0, n)),
+    // ids first, the project of each from the lexical index, the scope's read back (as the stores do)
+    unfiltered: async (n: number) => {
+      calls.push('unfiltered');
+      const near = new Map(sorted.slice(0, n).map((x) => [String(x.id), x]));
+      return readBackInScope(
+        [...near.values()].map((x) => ({ id: String(x.id), distance: x.d })),
+        ['mine'],
+        async (ids) => new Map(ids.map((id) => [id, near.get(id)!.project])),
+        async (ids) => ids.map((id) => ({ id })),
+        (row) => near.get(row.id)!,
+      );
+    },
+    unfilteredWhole: async (n: number) => (calls.push('unfiltered'), sorted.slice(0, n)),
     scoped: async (n: number) => (
       calls.push('scoped'),
       sorted.filter((x) => x.project === 'mine').slice(0, n)
@@ -72,7 +84,7 @@ test('the planner returns exactly the k nearest that pass, whatever share of the
 
 test('a project that is a small share of the store is not over-fetched unfiltered again and again', async () => {
   const planner = new NearestPlanner();
-  const items = store(5000, 0.05, 0.7, 7);
+  const items = store(5000, 0.01, 0.7, 7);
   const calls: string[] = [];
   const c = chroma(items, calls);
   const ask = () =>
@@ -107,4 +119,31 @@ test('a project that is the whole store is answered by one unfiltered query', as
     });
     assert.deepEqual(calls, ['unfiltered']);
   }
+});
+
+test('the unfiltered fetch reads back only the neighbours of the scope, and those the lexical index does not know', async () => {
+  const hits = [
+    { id: 'a', distance: 0.1 },
+    { id: 'b', distance: 0.2 },
+    { id: 'c', distance: 0.3 },
+    { id: 'd', distance: 0.4 },
+  ];
+  const projectOf = new Map([
+    ['a', 'mine'],
+    ['b', 'other'],
+    ['d', 'global'],
+  ]); // c is not in the index
+  const asked: string[][] = [];
+  const got = await readBackInScope(
+    hits,
+    ['mine', 'global'],
+    async (ids) => new Map([...projectOf].filter(([id]) => ids.includes(id))),
+    async (ids) => (asked.push(ids), ids.filter((id) => id !== 'd').map((id) => ({ id }))), // d deleted meanwhile
+    (row, distance) => ({ id: row.id, distance }),
+  );
+  assert.equal(got.fetched, 4);
+  assert.equal(got.candidates, 3, 'b is of another project');
+  assert.deepEqual(await got.read(0, 1), [{ id: 'a', distance: 0.1 }]);
+  assert.deepEqual(await got.read(1, 3), [{ id: 'c', distance: 0.3 }]);
+  assert.deepEqual(asked, [['a'], ['c', 'd']], 'only what was asked for is read, never b');
 });

@@ -1,0 +1,23 @@
+/**
+ * The lexical index's search thread (worker_threads; lexical.ts `searchOnThread`): its own connection to
+ * the index file, answering full-text queries one at a time, each under the same lock file as every other
+ * statement on that file. Only reads run here; writes stay on the main thread.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { LexicalIndex, type MatchReply, type MatchRequest } from './lexical';
+
+const port = parentPort;
+if (!port) throw new Error('lexicalWorker.ts runs as a worker thread of the sidecar.');
+const opening = LexicalIndex.open((workerData as { file: string }).file);
+let queue = Promise.resolve();
+port.on('message', (m: MatchRequest) => {
+  queue = queue.then(async () => {
+    let reply: MatchReply;
+    try {
+      reply = { id: m.id, hits: await (await opening).match(m.match, m.limit) };
+    } catch (e) {
+      reply = { id: m.id, error: e instanceof Error ? e.message : String(e) };
+    }
+    port.postMessage(reply);
+  });
+});
