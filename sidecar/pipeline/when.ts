@@ -122,13 +122,35 @@ function tableSpans(text: string, ref: number): Span[] {
     if (m[2] === '周末') push(m, [sun - DAY, sun], 'weekend');
     else push(m, [mon, sun], 'week');
   }
-  // 上个月, 这个月, 本月, 下个月, 上月
-  const zhMonth = /(上个|这个|下个|上|本|下)月/g;
+  // 上个月, 这个月, 本月, 下个月, 上月; with a day of that month: 上个月 28 号, 下个月十五号, 上月二十八日
+  const zhMonth = /(上个|这个|下个|上|本|下)月(?:\s*(\d{1,2}|[一二三四五六七八九十]{1,3})\s*[号日])?/g;
   while ((m = zhMonth.exec(text))) {
     const d = new Date(ref);
-    push(m, monthOf(utcDay(d.getUTCFullYear(), d.getUTCMonth() + ZH_REL[m[1]], 1)), 'month');
+    const first = utcDay(d.getUTCFullYear(), d.getUTCMonth() + ZH_REL[m[1]], 1);
+    const day = m[2] ? dayOfMonth(m[2]) : undefined;
+    const [start, end] = monthOf(first);
+    if (day !== undefined && first + (day - 1) * DAY <= end) {
+      push(m, [first + (day - 1) * DAY, first + (day - 1) * DAY], 'day');
+    } else {
+      // no day, or one the month does not have ("下个月 31 号" in June): the month, never a guessed day
+      const words = /^(上个|这个|下个|上|本|下)月/.exec(m[0])!;
+      spans.push({ text: words[0], index: m.index, start: iso(start), end: iso(end), granularity: 'month' });
+    }
   }
   return spans;
+}
+
+const ZH_DIGIT: Record<string, number> = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
+/** A day of the month, 1..31, in digits or Chinese numerals (八, 十五, 二十八, 三十一); else undefined. */
+function dayOfMonth(s: string): number | undefined {
+  let n: number | undefined;
+  if (/^\d+$/.test(s)) n = Number(s);
+  else {
+    const m = /^([一二三])?(十)?([一二三四五六七八九])?$/.exec(s);
+    if (m && (m[2] || (!m[1] && m[3])))
+      n = m[2] ? (m[1] ? ZH_DIGIT[m[1]] : 1) * 10 + (m[3] ? ZH_DIGIT[m[3]] : 0) : ZH_DIGIT[m[3]];
+  }
+  return n !== undefined && n >= 1 && n <= 31 ? n : undefined;
 }
 
 /** Granularity of a chrono-node result, from its words: a unit phrase means the whole unit. */
