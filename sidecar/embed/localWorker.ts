@@ -259,7 +259,13 @@ async function load(): Promise<{ extractor: Extractor; plan: Plan; dimension: nu
       device: 'cpu',
       // Reading local files is quick: the one "Loading" message above is enough.
       ...(p.source === 'download' ? { progress_callback: downloadProgress() } : {}),
-      ...(init.threads ? { session_options: { intraOpNumThreads: init.threads } } : {}),
+      // No CPU memory arena: ONNX Runtime's arena keeps the peak of every batch size it has seen, which held
+      // 55-75 MB more resident after a few batches (332-353 MB against 275-278 MB here, measured with this
+      // model on 2 cores) for an 8% faster bulk embedding; question embeddings are as fast without it.
+      session_options: {
+        enableCpuMemArena: false,
+        ...(init.threads ? { intraOpNumThreads: init.threads } : {}),
+      },
     });
     const probe = await (extractor as FeatureExtractor)(['dimension probe'], {
       pooling: 'mean',
