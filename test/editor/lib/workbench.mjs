@@ -54,12 +54,34 @@ export class Workbench {
 
   /** Opens the command palette (F1) and returns the quick input locator. */
   async openCommandPalette() {
-    await this.dismiss();
     const widget = this.page.locator('.quick-input-widget');
-    await this.focusEditorArea();
-    await this.page.keyboard.press('F1');
-    await widget.waitFor({ state: 'visible', timeout: 45_000 });
-    return widget;
+    const deadline = Date.now() + 45_000;
+    for (let attempt = 1; ; attempt++) {
+      await this.dismiss();
+      if (attempt === 1) await this.focusEditorArea();
+      else {
+        // F1 went nowhere: the focus is stuck in a webview's iframe (a preview) or a panel. Hand it back to
+        // the workbench window, whose keybinding service handles F1, and press it again.
+        await this.page.evaluate(
+          () => document.activeElement instanceof HTMLElement && document.activeElement.blur(),
+        );
+        await this.page
+          .locator('.part.statusbar')
+          .focus()
+          .catch(() => {});
+      }
+      await this.page.keyboard.press('F1');
+      const left = deadline - Date.now();
+      const shown = await widget
+        .waitFor({ state: 'visible', timeout: Math.max(1000, Math.min(left, 8000)) })
+        .then(() => true)
+        .catch(() => false);
+      if (shown) return widget;
+      if (Date.now() >= deadline) {
+        await widget.waitFor({ state: 'visible', timeout: 1000 }); // throws with the locator's call log
+        return widget;
+      }
+    }
   }
 
   /**
