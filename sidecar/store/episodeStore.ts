@@ -255,17 +255,14 @@ export class EpisodeStore {
   /** Deletes the episodes said before a UTC instant (mnemo.episodes.retentionDays); returns how many. */
   async deleteOlderThan(before: string): Promise<number> {
     const ids = (await this.find({ occurred_ts: { $lt: Date.parse(before) } })).map((e) => e.id);
-    for (let i = 0; i < ids.length; i += 1000) {
-      const batch = ids.slice(i, i + 1000);
-      this.store.noteErased(batch);
-      await this.on('delete episodes', (col) => col.delete({ ids: batch }), undefined);
-      await this.store.unindexLexical(batch);
-      await this.store.eraseFromKept(batch);
-    }
+    await this.delete(ids);
     return ids.length;
   }
 
-  /** Deletes episodes by id (a rolled-back backup import). */
+  /**
+   * Deletes episodes by id (retention, a rolled-back backup import), in batches: noted for erasure from
+   * Chroma's log first, then out of the collection, the lexical index and any older model's collection.
+   */
   async delete(ids: string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += 1000) {
       const batch = ids.slice(i, i + 1000);
@@ -279,11 +276,7 @@ export class EpisodeStore {
   /** Deletes every episode of a project (per-project wipe); returns how many. */
   async deleteProject(project: string): Promise<number> {
     const ids = (await this.find({ project_id: project })).map((e) => e.id);
-    if (ids.length === 0) return 0;
-    this.store.noteErased(ids);
-    await this.on('delete episodes', (col) => col.delete({ ids }), undefined);
-    await this.store.unindexLexical(ids);
-    await this.store.eraseFromKept(ids);
+    await this.delete(ids);
     return ids.length;
   }
 }
