@@ -1264,7 +1264,7 @@ function previousResults(): { file: string; targets: Target[]; load: string } | 
   const dir = path.join(REPO, 'bench', 'results');
   if (!existsSync(dir)) return undefined;
   const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
+    .filter((f) => /^\d{4}-.*\.json$/.test(f)) // this suite's; bench/embed.ts and bench/bulkEmbed.ts write others
     .sort();
   const last = files[files.length - 1];
   if (!last) return undefined;
