@@ -81,11 +81,10 @@ export class CaptureWorker {
     const { core } = this;
     for (;;) {
       if (core.disposed || !core.model.ready) return;
-      const pending = this.queue.pending();
-      const next = pending[0];
+      const next = this.queue.pending()[0];
       if (!next) return;
       try {
-        const report = await this.process(next.payload, next.id, pending.length > 1);
+        const report = await this.process(next.payload, next.id, this.queue.size > 1);
         core.log.info(
           `Processed capture ${next.id.slice(0, 8)} (${next.payload.source_type}, ${next.payload.project_id}): ${report.stored} stored, ${report.refreshed} refreshed, ${report.pending} pending, ${report.dropped} dropped${report.skipped ? ` (${report.skipped})` : ''}`,
         );
