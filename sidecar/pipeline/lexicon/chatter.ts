@@ -77,7 +77,8 @@ export const REMARK_EN = alt(
     String.raw`\bI want to scream\b|\bso done with\b|\bjust saying\b`,
     String.raw`\bthat's what I do\b|\bas it should be\b|\bI know you\b`,
     String.raw`\bI don't(?: even)?(?:,|\s+have\b)`,
-    String.raw`\bI (?:like|love|hate) (?:it|that|this)\s*[.!]*$`,
+    // about a thing pointed at, not a kind of thing: "belt and braces, I like it", "I hate that job so much"
+    String.raw`\bI (?:like|love|hate) (?:it|that|this)(?:\s+\w+)?(?:\s+so much)?\s*[.!]*$`,
     String.raw`\bnever doing them\b|\bso tired of\b`,
     String.raw`,\s*sorry\s*[.!]*$`,
     String.raw`\bonly you would\b|\byou're insane\b`,
