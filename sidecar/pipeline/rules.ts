@@ -124,7 +124,14 @@ function zhTagger(): JiebaLike {
 function enTagger(): EnTagFn {
   if (!enTag) {
     const { Tag } = requireHere('en-pos') as typeof import('en-pos');
-    enTag = (tokens) => (tokens.length ? new Tag(tokens).initial().smooth().tags : []);
+    // en-pos looks words up in a plain object, so "constructor", "toString" or "valueOf" found a function
+    // there and threw ("entry.split is not a function"): such a word is tagged as the noun it is here
+    const builtIn = (t: string): boolean => t in Object.prototype || t.toLowerCase() in Object.prototype;
+    enTag = (tokens) => {
+      if (!tokens.length) return [];
+      const tags = new Tag(tokens.map((t) => (builtIn(t) ? 'thing' : t))).initial().smooth().tags;
+      return tokens.map((t, i) => (builtIn(t) ? 'NN' : (tags[i] ?? 'NN')));
+    };
   }
   return enTag;
 }

@@ -389,3 +389,17 @@ describe('rules: chatter stays out of the memories, facts said the same way stay
     kept('the cert-manager is on 4.1.5 now, we finally left 7.0.0');
   });
 });
+
+describe('rules: English words that are names of built-in object properties', () => {
+  it('a message about a constructor or toString is judged, not a crash of the whole session', () => {
+    const r = applyRules(
+      [
+        msg('I moved the constructor of the retry client into the factory yesterday'),
+        msg('we fixed toString on the money type last week, it printed cents'),
+        msg('the valueOf override is gone, never add it back'),
+      ],
+      'chat',
+    );
+    assert.equal(r.candidates.length, 3, r.dropped.map((d) => d.reason).join(' | '));
+  });
+});
