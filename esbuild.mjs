@@ -39,7 +39,7 @@ const common = {
 };
 
 const builds = [
-  { entryPoints: { extension: 'src/extension.ts' } },
+  { entryPoints: { extension: 'src/extension.ts', chatImportWorker: 'src/capture/chatImportWorker.ts' } },
   {
     entryPoints: {
       sidecar: 'sidecar/main.ts',

@@ -44,21 +44,24 @@ import { scoreRulesSet } from './lib/rulesSet';
 import { HELD_OUT_TURNS, LABELLED_TURNS } from '../test/fixtures/rules/labelled';
 
 const REPO = path.resolve(__dirname, '..');
-function options(): { only?: string; k: number } {
-  let values: { only?: string; k?: string };
+function options(): { only?: string; k: number; show: Set<string> } {
+  let values: { only?: string; k?: string; show?: string };
   try {
-    ({ values } = parseArgs({ options: { only: { type: 'string' }, k: { type: 'string', default: '10' } } }));
+    ({ values } = parseArgs({
+      options: { only: { type: 'string' }, k: { type: 'string', default: '10' }, show: { type: 'string' } },
+    }));
   } catch (e) {
     throw new Error(
-      `${e instanceof Error ? e.message : String(e)} Usage: npm run eval -- [--only <conversation ids, comma-separated>] [--k <1-50>]`,
+      `${e instanceof Error ? e.message : String(e)} Usage: npm run eval -- [--only <conversation ids, comma-separated>] [--k <1-50>] [--show <question ids, comma-separated>]`,
     );
   }
   const k = Number(values.k);
   if (!Number.isInteger(k) || k < 1 || k > 50)
     throw new Error(`--k must be a whole number from 1 to 50, got "${values.k}".`);
-  return { only: values.only, k };
+  const show = new Set((values.show ?? '').split(',').filter(Boolean));
+  return { only: values.only, k, show };
 }
-let args: { only?: string; k: number };
+let args: { only?: string; k: number; show: Set<string> };
 let K = 10;
 /** Candidates each baseline ranks before fusion. */
 const FUSION_DEPTH = 100;
@@ -273,6 +276,7 @@ async function runMnemo(
         }
         latencies.push(performance.now() - tq);
         returned.push(r.items.length);
+        if (args.show.has(q.id)) showRecall(q, r);
         answers.push({ question: q, items: r.items.slice(0, K).map((i) => msgIds(i.memory.source_ref)) });
       }
     }
@@ -281,6 +285,17 @@ async function runMnemo(
     cleanupDataDir(dataDir);
   }
   return { answers, latencies, ingest, returned };
+}
+
+/** `--show`: what Mnemo recalled for one question, to read why it missed (evidence turns marked `*`). */
+function showRecall(q: Question, r: RecallResult): void {
+  const evidence = new Set(q.evidence);
+  log(`${q.id} [${q.category}] ${q.question}  (evidence: ${q.evidence.join(', ')})`);
+  r.items.slice(0, K).forEach((item, i) => {
+    const hit = msgIds(item.memory.source_ref).some((id) => evidence.has(id));
+    const text = item.memory.text.replace(/\s+/g, ' ').slice(0, 160);
+    log(`  ${hit ? '*' : ' '}${i + 1}. ${item.kind} [${item.channels.join('+')}] ${item.score} ${text}`);
+  });
 }
 
 // ------------------------------------------------------------------ baselines

@@ -72,7 +72,14 @@ mkdirSync(stage, { recursive: true });
 for (const f of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/mnemo', 'media']) {
   if (existsSync(f)) cpSync(f, join(stage, f), { recursive: true });
 }
-for (const f of ['extension.js', 'sidecar.js', 'cli.js', 'embedWorker.js', 'lexicalWorker.js']) {
+for (const f of [
+  'extension.js',
+  'chatImportWorker.js',
+  'sidecar.js',
+  'cli.js',
+  'embedWorker.js',
+  'lexicalWorker.js',
+]) {
   if (!existsSync(join('dist', f))) throw new Error(`dist/${f} is missing after the build.`);
   cpSync(join('dist', f), join(stage, 'dist', f));
 }

@@ -77,12 +77,14 @@ export function zoneName(timeZone: string | undefined): string {
   return timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
+/** One formatter for every age: constructing one costs more than formatting (the trees render hundreds). */
+const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+
 /** "3 days ago"; time-zone independent. `now` is a parameter so that callers re-render ages that stay true. */
 export function relativeAge(iso: string | undefined, now = Date.now()): string {
   const d = parse(iso);
   if (!d) return '';
   const seconds = Math.round((d.getTime() - now) / 1000);
-  const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
   const abs = Math.abs(seconds);
   if (abs < 45) return 'just now';
   if (abs < 3600) return rtf.format(Math.round(seconds / 60), 'minute');

@@ -7,21 +7,65 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as inspector from 'node:inspector';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { MnemoApi } from '../../src/api';
+import { BuiltinCommand } from '../../src/commandIds';
 import { parseChatJson } from '../../src/capture/chatExport';
 import { CaptureSessionRequest } from '../../sidecar/protocol';
 import { loadRunConfig } from '../../test/editor/suite/harness';
 import { chatExport } from '../lib/generate';
+import { StallMonitor, type StallSummary } from './stalls';
 
 // mocha's globals, provided by the editor harness's runner (this folder is type-checked with the root tsconfig).
 declare function describe(name: string, fn: () => void): void;
 declare function it(name: string, fn: () => Promise<void>): void;
 
 const TEST_MODEL = 'Xenova/all-MiniLM-L6-v2';
+
+/**
+ * Runs `fn` with the lag histogram and a stall monitor running and, when `dir` is given, under a CPU profile of
+ * the extension host (in-process inspector, 1 ms sampling) written as `<name>.cpuprofile` into `dir` after
+ * both stopped. Returns the stalls (gaps over 50 ms, split into on-CPU and waiting for a CPU).
+ */
+async function measured(
+  lag: IntervalHistogram,
+  dir: string | undefined,
+  name: string,
+  fn: () => Promise<void>,
+): Promise<StallSummary> {
+  const stalls = new StallMonitor(50);
+  const session = dir ? new inspector.Session() : undefined;
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      session!.post(method, params, (err, res) => (err ? reject(err) : resolve(res))),
+    );
+  if (session) {
+    session.connect();
+    await post('Profiler.enable');
+    await post('Profiler.setSamplingInterval', { interval: 1000 });
+    await post('Profiler.start');
+  }
+  lag.enable();
+  stalls.start();
+  let summary: StallSummary;
+  try {
+    await fn();
+  } finally {
+    summary = stalls.stop();
+    lag.disable();
+    if (session) {
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      fs.mkdirSync(dir!, { recursive: true });
+      fs.writeFileSync(path.join(dir!, `${name}.cpuprofile`), JSON.stringify(profile));
+      session.disconnect();
+    }
+  }
+  return summary;
+}
 
 function lagOf(h: IntervalHistogram): { p50: number; p99: number; max: number; mean: number } {
   const ms = (ns: number) => Math.round((ns / 1e6) * 100) / 100;
@@ -35,6 +79,10 @@ describe('bench', () => {
       sessions?: number;
       messagesPerSession?: number;
       learnSeconds?: number;
+      /** A folder: CPU profiles of the extension host during the import and the learning go there. */
+      profileDir?: string;
+      /** Keep the Mnemo side bar closed (default: open, Memories and Review Queue visible, as a user watching). */
+      hideViews?: boolean;
     };
     const sessions = opts.sessions ?? 200;
     const perSession = opts.messagesPerSession ?? 50;
@@ -59,6 +107,13 @@ describe('bench', () => {
     for (let i = 0; i < 600 && api.status()?.message !== 'Mnemo is ready.'; i++)
       await new Promise((r) => setTimeout(r, 100));
 
+    // The Mnemo side bar open: the views are what reloads on every change while the sidecar learns.
+    if (!opts.hideViews) {
+      await vscode.commands.executeCommand(BuiltinCommand.showMnemoContainer);
+      await vscode.commands.executeCommand(BuiltinCommand.focusReview);
+      await vscode.commands.executeCommand(BuiltinCommand.focusMemories);
+    }
+
     const file = path.join(os.tmpdir(), `mnemo-bench-chat-${process.pid}.json`);
     fs.writeFileSync(file, JSON.stringify(chatExport(4242, sessions, perSession)));
     const messages = parseChatJson(JSON.parse(fs.readFileSync(file, 'utf8'))).reduce(
@@ -68,60 +123,65 @@ describe('bench', () => {
 
     // 1. Import Chat (the command; its project picker is answered by accepting the first item, the folder).
     const importLag = monitorEventLoopDelay({ resolution: 10 });
-    importLag.enable();
-    const t0 = performance.now();
     let via = 'mnemo.importChat command';
-    const run = Promise.resolve(vscode.commands.executeCommand('mnemo.importChat', vscode.Uri.file(file)));
-    let done = false;
-    void run.finally(() => (done = true)).catch(() => undefined);
-    const queuedBefore = api.status()?.queued ?? 0;
-    for (let i = 0; i < 50 && !done; i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      if (!done && (api.status()?.queued ?? 0) <= queuedBefore)
-        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    }
-    const answered = done || (api.status()?.queued ?? 0) > queuedBefore;
-    if (!answered) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     let summary: unknown;
-    if (answered) summary = await run;
-    else {
-      // The picker could not be answered: the same path without the UI (what importChatFiles does per session).
-      via = 'capture path (mnemo/capture/session per session, as importChatFiles)';
-      const project = api.projects().find((p) => p.projectId !== 'global')!.projectId;
-      for (const [i, s] of parseChatJson(JSON.parse(fs.readFileSync(file, 'utf8'))).entries()) {
-        await api.request(CaptureSessionRequest, {
-          project_id: project,
-          source_type: 'import',
-          messages: s.messages,
-          source_ref: [`bench:${i}`],
-          session_id: s.session_id,
-        });
+    const load = (): number[] => os.loadavg().map((n) => Math.round(n * 100) / 100);
+    const loadAtImport = load();
+    const t0 = performance.now();
+    const importStalls = await measured(importLag, opts.profileDir, 'import', async () => {
+      const run = Promise.resolve(vscode.commands.executeCommand('mnemo.importChat', vscode.Uri.file(file)));
+      let done = false;
+      void run.finally(() => (done = true)).catch(() => undefined);
+      const queuedBefore = api.status()?.queued ?? 0;
+      for (let i = 0; i < 50 && !done; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        if (!done && (api.status()?.queued ?? 0) <= queuedBefore)
+          await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       }
-    }
+      const answered = done || (api.status()?.queued ?? 0) > queuedBefore;
+      if (!answered) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      if (answered) summary = await run;
+      else {
+        // The picker could not be answered: the same path without the UI (what importChatFiles does per session).
+        via = 'capture path (mnemo/capture/session per session, as importChatFiles)';
+        const project = api.projects().find((p) => p.projectId !== 'global')!.projectId;
+        for (const [i, s] of parseChatJson(JSON.parse(fs.readFileSync(file, 'utf8'))).entries()) {
+          await api.request(CaptureSessionRequest, {
+            project_id: project,
+            source_type: 'import',
+            messages: s.messages,
+            source_ref: [`bench:${i}`],
+            session_id: s.session_id,
+          });
+        }
+      }
+    });
     const importSeconds = (performance.now() - t0) / 1000;
-    importLag.disable();
 
     // 2. The sidecar learns from the queued sessions in the background (bounded window).
     const learnLag = monitorEventLoopDelay({ resolution: 10 });
-    learnLag.enable();
+    const loadAtLearning = load();
     const t1 = performance.now();
     const queuedAtStart = api.status()?.queued;
-    while ((performance.now() - t1) / 1000 < learnSeconds) {
-      await new Promise((r) => setTimeout(r, 500));
-      if (api.status()?.queued === 0 && performance.now() - t1 > 2000) break;
-    }
-    learnLag.disable();
+    const learnStalls = await measured(learnLag, opts.profileDir, 'learning', async () => {
+      while ((performance.now() - t1) / 1000 < learnSeconds) {
+        await new Promise((r) => setTimeout(r, 500));
+        if (api.status()?.queued === 0 && performance.now() - t1 > 2000) break;
+      }
+    });
     const learnSecondsUsed = (performance.now() - t1) / 1000;
 
     const result = {
       activationMs,
       activated_by_bench: !wasActive,
+      views_open: !opts.hideViews,
       import: {
         path: via,
         file_messages: messages,
         sessions,
         seconds: Math.round(importSeconds * 100) / 100,
         lag_ms: lagOf(importLag),
+        stalls: importStalls,
         summary,
       },
       learning: {
@@ -129,8 +189,15 @@ describe('bench', () => {
         queued_at_start: queuedAtStart,
         queued_at_end: api.status()?.queued,
         lag_ms: lagOf(learnLag),
+        stalls: learnStalls,
       },
-      host: { node: process.versions.node, vscode: vscode.version },
+      host: {
+        node: process.versions.node,
+        vscode: vscode.version,
+        cpus: os.cpus().length,
+        // 1, 5 and 15 minute load averages when each phase started and when the bench ended.
+        load: { import: loadAtImport, learning: loadAtLearning, end: load() },
+      },
     };
     fs.writeFileSync(
       path.join(path.dirname(cfg.resultsPath), 'bench-editor.json'),

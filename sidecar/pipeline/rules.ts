@@ -89,6 +89,16 @@ import {
   PLAN_ZH,
   POSSESSION_EN,
   POSSESSION_ZH,
+  ONE_OFF_MORE_EN,
+  ONE_OFF_MORE_ZH,
+  REMARK_EN,
+  REMARK_ZH,
+  STATUS_EN,
+  STATUS_ZH,
+  SUGGESTION_EN,
+  SUGGESTION_ZH,
+  UNDATED_EN,
+  UNDATED_ZH,
 } from './lexicon';
 import type { Candidate, CandidateFeatures, Dropped, NormalizedMessage, Role } from './types';
 
@@ -114,7 +124,14 @@ function zhTagger(): JiebaLike {
 function enTagger(): EnTagFn {
   if (!enTag) {
     const { Tag } = requireHere('en-pos') as typeof import('en-pos');
-    enTag = (tokens) => (tokens.length ? new Tag(tokens).initial().smooth().tags : []);
+    // en-pos looks words up in a plain object, so "constructor", "toString" or "valueOf" found a function
+    // there and threw ("entry.split is not a function"): such a word is tagged as the noun it is here
+    const builtIn = (t: string): boolean => t in Object.prototype || t.toLowerCase() in Object.prototype;
+    enTag = (tokens) => {
+      if (!tokens.length) return [];
+      const tags = new Tag(tokens.map((t) => (builtIn(t) ? 'thing' : t))).initial().smooth().tags;
+      return tokens.map((t, i) => (builtIn(t) ? 'NN' : (tags[i] ?? 'NN')));
+    };
   }
   return enTag;
 }
@@ -334,13 +351,18 @@ interface VerbHit {
   past: boolean;
 }
 
+/** A Chinese verb that is the head of a noun here: "合并请求", "迁移方案", "升级依赖", "发布流程". */
+const ZH_VERB_AS_NOUN =
+  /^(?:请求|方案|文档|依赖|计划|说明|记录|流程|脚本|环境|工具|平台|系统|服务|任务|窗口)/;
+
 function findVerbZh(text: string, kind: 'cognitive' | 'operational'): VerbHit | undefined {
   const list = kind === 'cognitive' ? COGNITIVE_ZH : OPERATIONAL_ZH;
-  let best: { verb: string; at: number } | undefined;
-  for (const v of list) {
-    const at = text.indexOf(v);
-    if (at >= 0 && (!best || at < best.at)) best = { verb: v, at };
-  }
+  const hits: Array<{ verb: string; at: number }> = [];
+  for (const v of list)
+    for (let at = text.indexOf(v); at >= 0; at = text.indexOf(v, at + v.length))
+      if (!ZH_VERB_AS_NOUN.test(text.slice(at + v.length))) hits.push({ verb: v, at });
+  hits.sort((a, b) => a.at - b.at);
+  const best = hits[0];
   if (!best) return undefined;
   // Verb-object shape: something nominal after the verb (jieba tags), subject may be dropped (pro-drop).
   const after = best.at + best.verb.length;
@@ -381,6 +403,16 @@ function findVerbEn(text: string, kind: 'cognitive' | 'operational'): VerbHit | 
     const tag = toks[i]!.tag;
     const isVerb = tag.startsWith('VB') || i === 0 || (prev !== undefined && EN_VERB_CONTEXT.has(prev));
     if (!isVerb) continue;
+    // "the React Native upgrade tests", "the payments gateway scaling is still being debated": a base or -ing
+    // form right after a noun is part of a name, not a verb ("the cron runs nightly", "payments moved" are)
+    if (
+      i > 0 &&
+      /^(?:NN|NNP)$/.test(toks[i - 1]!.tag) &&
+      !EN_VERB_CONTEXT.has(prev ?? '') &&
+      !/['’]/.test(prev ?? '') &&
+      (lemma === w || w.endsWith('ing'))
+    )
+      continue;
     const imperative =
       i === 0 ||
       prev === 'please' ||
@@ -456,9 +488,17 @@ export function stripLeadingSmallTalk(text: string): string {
 const EN_QUESTION_OPENER =
   /^(?:is|are|was|were|do|does|did|can|could|would|will|has|have|had)\s+(?:anyone|anybody|someone|somebody|there|it|this|that|we|they|he|she)\b/i;
 
+/**
+ * A Chinese question without its mark, in its last clause: "X旧的定时任务是不是可以下掉了", "这周到底有没有人值班",
+ * "跳槽的事怎么样了", "最后定了多少", "上次说的升级定了没".
+ */
+const ZH_QUESTION_TAIL =
+  /(?:是不是|能不能|(?<!你)要不要(?!一起)|可不可以|有没有|到底)[^，。！？!?,]*$|(?:怎么样了|定了没|了没|多少|什么时候|哪天|哪里)[。.!！]*$/;
+
 function isQuestion(text: string): boolean {
   const t = text.replace(/[\s\p{So}]+$/u, '');
   if (/[?？]$/.test(t) || EN_QUESTION_OPENER.test(t)) return true;
+  if (CJK.test(t) && ZH_QUESTION_TAIL.test(t) && !/不知道是不是/.test(t)) return true;
   return /(?:吗|么|呢)$/.test(t.replace(/[。.!！]+$/, '')) && !/什么都|怎么样都/.test(t);
 }
 
@@ -487,6 +527,41 @@ function keepRules(text: string, zh: boolean): Keep | undefined {
  * likes, family and pets, possessions, plans, a first-person past event with a time cue, money and
  * amounts. User messages only.
  */
+/**
+ * The first time cue that dates something ("yesterday", "上周", "two weeks ago"), skipping the words that
+ * date nothing ({@link UNDATED_EN}: "already", "finally", "终于", "已经", "之前").
+ */
+function datedCue(res: RegExp[], text: string, zh: boolean): string | undefined {
+  for (const re of res)
+    for (const m of text.matchAll(
+      new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g'),
+    )) {
+      const c = m[0].trim();
+      if (!(zh ? UNDATED_ZH : UNDATED_EN).test(c)) return c;
+    }
+  return undefined;
+}
+
+/** A value a later question can ask for: a number ("port 8443", "3 天") or a versioned name ("Pixel 7", "v2"). */
+function hasValue(text: string): boolean {
+  return findNumbers(text).length > 0;
+}
+
+/**
+ * Chatter that the keep rules would take for a fact (lexicon/chatter.ts): how work is going, a remark about
+ * the moment, a vague proposal, a request to whoever listens. Only without a value.
+ */
+function chatter(text: string, zh: boolean): Drop | undefined {
+  if (hasValue(text)) return undefined;
+  let c: string | undefined;
+  if ((c = cue(zh ? STATUS_ZH : STATUS_EN, text))) return drop('status-chatter', c);
+  if ((c = cue(zh ? REMARK_ZH : REMARK_EN, text))) return drop('passing', c);
+  if ((c = cue(zh ? SUGGESTION_ZH : SUGGESTION_EN, text))) return drop('suggestion', c);
+  if ((c = cue(zh ? ONE_OFF_MORE_ZH : ONE_OFF_MORE_EN, text)) && !DURABLE.test(text))
+    return drop('one-off-request', c);
+  return undefined;
+}
+
 function lifeRules(text: string, zh: boolean): Keep | undefined {
   let c: string | undefined;
   if ((c = cue(zh ? LIKES_ZH : LIKES_EN, text))) return keep('preference', c, 'persona');
@@ -499,7 +574,10 @@ function lifeRules(text: string, zh: boolean): Keep | undefined {
   )
     return keep('plan', c, 'episodic');
   const first = (zh ? FIRST_PERSON_ZH : FIRST_PERSON_EN).test(text);
-  const when = cue(zh ? LIFE_TIME_ZH : LIFE_TIME_EN, text) ?? cue(zh ? TIME_ZH : TIME_EN, text);
+  // "already" and "finally" date nothing, unless the sentence holds a value ("we finally left 7.0.0")
+  const when =
+    datedCue(zh ? [LIFE_TIME_ZH, TIME_ZH] : [LIFE_TIME_EN, TIME_EN], text, zh) ??
+    (hasValue(text) ? cue(zh ? TIME_ZH : TIME_EN, text) : undefined);
   const past = zh ? LIFE_PAST_ZH.test(text) : LIFE_PAST_EN.test(text) || hasActionVerb(text, false);
   if (when && first && past) return keep('life-event', when, 'episodic');
   if (!zh && (c = cue(MONEY_EN, text))) return keep('quantity', c, 'persona');
@@ -519,7 +597,8 @@ function laterRules(text: string, zh: boolean, role: Role): Decision {
   const op = findVerb(text, 'operational');
   if (op) return keep('operational-verb', op.verb, timed || op.past ? 'episodic' : 'instruction', op);
   const done = cue(zh ? DONE_ZH : DONE_EN, text) ?? (zh ? bareChange(text) : undefined);
-  if (timed && (done || hasActionVerb(text, zh))) return keep('event', timed, 'episodic');
+  const dated = datedCue([zh ? TIME_ZH : TIME_EN], text, zh) ?? (hasValue(text) ? timed : undefined);
+  if (dated && (done || hasActionVerb(text, zh))) return keep('event', dated, 'episodic');
   if (done && meaningfulLength(text) >= 4) return keep('event', done, 'episodic');
   const nums = findNumbers(text);
   const tech = findTechTerms(text);
@@ -568,6 +647,8 @@ function classifyUser(original: string, zh: boolean): Decision {
   if ((c = cue(zh ? CORRECTION_ZH : CORRECTION_EN, text))) return keep('correction', c, 'instruction');
   if ((c = cue(HEDGE_ZH, text) ?? cue(HEDGE_EN, text))) return drop('hedge', c);
   if ((c = cue(VENT, text)) && !hasContent(text)) return drop('venting', c);
+  const idle = chatter(text, zh);
+  if (idle) return idle;
   const k = keepRules(text, zh);
   if (k) return k;
   // A passing remark (weather, tiredness, a closing line) is no fact, whatever rule would keep it.

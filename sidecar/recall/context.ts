@@ -6,8 +6,13 @@
  * it, within {@link CONTEXT_WINDOW_MS} of it):
  *   - a turn that asks, with the reply after it;
  *   - a turn the other speaker follows with a question, with that question and its reply;
- *   - a short reply, with the question before it.
+ *   - a short reply, with the question before it; an assistant's short reply, with the turn it reacts to.
  * The excerpt then cites every quoted message.
+ *
+ * The best items are also quoted with how their exchange went on ({@link readThreads}): an exchange that
+ * opens with "the login crash is back" or "二号线的问题找到了！" gives the cause and the fix a few turns later,
+ * after a greeting or a "说说" in between, and a question with two parts ("what caused it and how was it
+ * fixed") needs both.
  *
  * Neighbours are found through the links each episode keeps (`previous_id` / `next_id`, written at
  * ingest) in batched reads by id (a second one only for the replies to follow-up questions); episodes kept
@@ -67,7 +72,10 @@ export function excerptOf(t: Episode, steps: Steps): Episode[] | undefined {
   }
   if (t.text.length > SHORT_REPLY_CHARS) return undefined;
   const before = steps.previous(t);
-  return before && follows(before, t) && ASKS.test(before.text) ? [before, t] : undefined;
+  if (!before || !follows(before, t)) return undefined;
+  // An assistant's short reply means little without the turn it reacts to ("比预算还低一些，不错。" after the
+  // price); a person's short turn in a group chat usually says something of its own.
+  return ASKS.test(before.text) || t.role === 'assistant' ? [before, t] : undefined;
 }
 
 const linkedTo = (ids: (string | undefined)[]) => ids.filter((x): x is string => !!x);
@@ -135,4 +143,39 @@ export async function readContext(core: Core, turns: Episode[]): Promise<Map<str
     if (x) out.set(t.id, { turn: t, turns: x });
   }
   return out;
+}
+
+/** How many of the best recalled items (in fused order) are quoted with how their exchange went on. */
+export const THREAD_ITEMS = 2;
+/** How many turns of the exchange are quoted after the recalled ones. */
+export const THREAD_TURNS = 3;
+/** Each turn of the thread is said within this of the one before it: a longer pause ends the exchange. */
+export const THREAD_GAP_MS = 10 * 60 * 1000;
+/** A turn that opens with one of these changes the subject: the exchange ended before it. */
+export const CHANGES_SUBJECT =
+  /^\s*(?:btw\b|by the way\b|unrelated\b|off[- ]topic\b|personal news\b|oh and\b|anyway\b|顺便|另外|说起来|说个题外话|题外话|对了|话说)/i;
+
+/**
+ * The turns said after each of these (the last turn of a recalled excerpt, or the turn a recalled memory
+ * came from), by its id: up to {@link THREAD_TURNS} of the same session, each within {@link THREAD_GAP_MS}
+ * of the one before, in the order said, until a turn that changes the subject ("btw", "顺便说一下"). Followed by the links kept at ingest, one batched read by id per
+ * step (a read by id costs about a millisecond; a filtered read grows with the store); episodes kept
+ * before the links get no thread.
+ */
+export async function readThreads(core: Core, after: Episode[]): Promise<Map<string, Episode[]>> {
+  const threads = new Map(after.map((t) => [t.id, [] as Episode[]]));
+  let ends = after.map((t) => ({ from: t, last: t }));
+  for (let step = 0; step < THREAD_TURNS && ends.length > 0; step++) {
+    const ids = [...new Set(ends.map((x) => x.last.next_id).filter((id): id is string => !!id))];
+    const read = new Map((await core.episodes.get(ids)).map((e) => [e.id, e]));
+    ends = ends.flatMap(({ from, last }) => {
+      const n = last.next_id ? read.get(last.next_id) : undefined;
+      if (!n || n.session_id !== from.session_id || n.project_id !== from.project_id) return [];
+      const gap = at(n) - at(last);
+      if (gap < 0 || gap > THREAD_GAP_MS || CHANGES_SUBJECT.test(n.text)) return [];
+      threads.get(from.id)!.push(n);
+      return [{ from, last: n }];
+    });
+  }
+  return new Map([...threads].filter(([, t]) => t.length > 0));
 }

@@ -115,7 +115,7 @@ export function episodeAsMemory(e: Episode, turns: Episode[] = [e]): Memory {
     added_by: '',
     reason:
       turns.length > 1
-        ? 'evidence: a turn of a past session with the turn it answers or that answers it, as they were said'
+        ? 'evidence: a turn of a past session with the turns of its exchange, as they were said'
         : 'evidence: a turn of a past session, as it was said',
     score: 0,
     embedding_model: '',

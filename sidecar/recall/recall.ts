@@ -28,7 +28,7 @@ import type { RecallChannel, RecallItem, RecallParams, RecallResult } from '../p
 import type { EpisodeNeighbour } from '../store/episodeStore';
 import { buildWhere, type Neighbour } from '../store/memoryStore';
 import { clampInt, round } from '../util/numbers';
-import { ASKS, neighboursOf, readContext, type Excerpt } from './context';
+import { ASKS, neighboursOf, readContext, readThreads, THREAD_ITEMS, type Excerpt } from './context';
 import { entityOverlap, extractEntities } from './entities';
 import { episodeAsMemory, formatBlock } from './format';
 import type { LexicalHit } from './lexical';
@@ -227,28 +227,17 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   const ranked = reweigh([...byKey.values()], query).sort(
     (a, b) => b.rrf - a.rrf || (b.similarity ?? 0) - (a.similarity ?? 0),
   );
-  // The best k of both kinds in fused order; a turn a chosen memory already cites is not quoted again.
-  const picked: Candidate[] = [];
-  const cited = new Set<string>();
-  const citeKey = (project: string, ref: string) => `${project}\u0000${ref}`;
-  for (const c of ranked) {
-    if (picked.length >= topK) break;
-    if (c.kind === 'evidence') {
-      const turnKey = citeKey(c.memory.project_id, `msg:${c.episode!.message_id}`);
-      if (cited.has(turnKey)) continue;
-      // a neighbour already quoted (or cited by a chosen memory) is not quoted twice: the turn stands alone
-      if (
-        c.context &&
-        neighboursOf(c.context).some((n) => cited.has(citeKey(c.memory.project_id, `msg:${n.message_id}`)))
-      )
-        delete c.context;
-      picked.push(c);
-      for (const t of c.context?.turns ?? [c.episode!])
-        cited.add(citeKey(c.memory.project_id, `msg:${t.message_id}`));
-      continue;
-    }
-    picked.push(c);
-    for (const r of c.memory.source_ref) cited.add(citeKey(c.memory.project_id, r));
+  // The best k of both kinds in fused order; the best of them are quoted with how their exchange went on.
+  let picked = pick(ranked, topK);
+  const threads = await readThreads(core, threadAnchors(picked, byKey));
+  if (threads.size > 0) {
+    // a thread stops before a turn a chosen memory says already
+    const told = new Set(
+      picked
+        .filter((c) => c.kind === 'memory')
+        .flatMap((c) => c.memory.source_ref.map((r) => citeKey(c.memory.project_id, r))),
+    );
+    picked = pick(ranked, topK, await withoutDisowned(core, threads), told);
   }
   // Items stay in fused order (most relevant first); the block shows the memories first, then the evidence.
   const chosen = picked;
@@ -292,6 +281,120 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   return { items: kept, block, tokens, near_misses };
 }
 
+const citeKey = (project: string, ref: string) => `${project}\u0000${ref}`;
+
+/**
+ * The best k candidates of both kinds in fused order. A turn a chosen memory or excerpt already cites is not
+ * quoted again. With `threads` (the turns said after a candidate's last turn, by that turn's id): an excerpt
+ * goes on with its thread, and a memory is followed by the thread of the turn it came from (an item of its
+ * own, kind evidence, that counts towards k); a thread ends before a turn already quoted or `told` (cited by
+ * a memory of the first pick).
+ */
+function pick(
+  ranked: Candidate[],
+  topK: number,
+  threads = new Map<string, Episode[]>(),
+  told = new Set<string>(),
+): Candidate[] {
+  const picked: Candidate[] = [];
+  const cited = new Set<string>();
+  const key = (e: Episode) => citeKey(e.project_id, `msg:${e.message_id}`);
+  const citedTurn = (e: Episode) => cited.has(key(e));
+  const endsThread = (e: Episode) => cited.has(key(e)) || told.has(key(e));
+  const cite = (e: Episode) => cited.add(key(e));
+  for (const candidate of ranked) {
+    if (picked.length >= topK) break;
+    if (candidate.kind === 'evidence') {
+      if (citedTurn(candidate.episode!)) continue;
+      const c = { ...candidate };
+      // a neighbour already quoted (or cited by a chosen memory) is not quoted twice: the turn stands alone
+      if (c.context && neighboursOf(c.context).some(citedTurn)) delete c.context;
+      const turns = c.context?.turns ?? [c.episode!];
+      const more = takeUncited(threads.get(turns[turns.length - 1]!.id), endsThread);
+      if (more.length) c.context = { turn: c.episode!, turns: [...turns, ...more] };
+      picked.push(c);
+      (c.context?.turns ?? [c.episode!]).forEach(cite);
+      continue;
+    }
+    picked.push(candidate);
+    for (const r of candidate.memory.source_ref) cited.add(citeKey(candidate.memory.project_id, r));
+    const from = sourceTurn(candidate, ranked);
+    const more = from ? takeUncited(threads.get(from.id), endsThread) : [];
+    if (more.length && picked.length < topK) {
+      const first = more[0]!;
+      picked.push({
+        kind: 'evidence',
+        memory: episodeAsMemory(first),
+        episode: first,
+        context: { turn: first, turns: more },
+        similarity: candidate.similarity,
+        lexical: candidate.lexical,
+        rule: candidate.rule,
+        rrf: candidate.rrf,
+        channels: new Set(candidate.channels),
+      });
+      more.forEach(cite);
+    }
+  }
+  return picked;
+}
+
+/** A thread's turns up to the first one already cited (the rest of the exchange is quoted elsewhere). */
+function takeUncited(thread: Episode[] | undefined, cited: (e: Episode) => boolean): Episode[] {
+  const out: Episode[] = [];
+  for (const e of thread ?? []) {
+    if (cited(e)) break;
+    out.push(e);
+  }
+  return out;
+}
+
+/** The turn a memory came from, when the channels found it too (no read for it: a memory's turn that no channel found is not the place to read on). */
+function sourceTurn(memory: Candidate, ranked: Candidate[]): Episode | undefined {
+  const refs = new Set(memory.memory.source_ref.filter((r) => r.startsWith('msg:')));
+  return ranked.find(
+    (c) =>
+      c.kind === 'evidence' &&
+      c.episode!.project_id === memory.memory.project_id &&
+      refs.has(`msg:${c.episode!.message_id}`),
+  )?.episode;
+}
+
+/** The turns after which the best {@link THREAD_ITEMS} picks go on: the last turn of an excerpt, or a memory's turn. */
+function threadAnchors(picked: Candidate[], byKey: Map<string, Candidate>): Episode[] {
+  const ranked = [...byKey.values()];
+  return picked
+    .filter((c) => c.kind === 'evidence' || !!sourceTurn(c, ranked))
+    .slice(0, THREAD_ITEMS)
+    .map((c) => {
+      if (c.kind === 'memory') return sourceTurn(c, ranked)!;
+      const turns = c.context?.turns ?? [c.episode!];
+      return turns[turns.length - 1]!;
+    });
+}
+
+/** Whether a turn is disowned, by the statuses of its memories: all marked wrong (a link to a memory since deleted says nothing either way). */
+const disownedBy =
+  (status: Map<string, MemoryStatus>) =>
+  (e: Episode): boolean => {
+    const linked = e.memory_ids.map((id) => status.get(id)).filter((s) => s !== undefined);
+    return linked.length > 0 && linked.every((s) => s === 'wrong');
+  };
+
+/** Threads cut before the first turn the user disowned (every memory derived from it marked wrong). */
+async function withoutDisowned(core: Core, threads: Map<string, Episode[]>): Promise<Map<string, Episode[]>> {
+  const ids = [...new Set([...threads.values()].flat().flatMap((e) => e.memory_ids))];
+  if (ids.length === 0) return threads;
+  const disowned = disownedBy(new Map((await core.store.get(ids)).map((m) => [m.id, m.status])));
+  const out = new Map<string, Episode[]>();
+  for (const [id, thread] of threads) {
+    const cut = thread.findIndex(disowned);
+    const kept = cut < 0 ? thread : thread.slice(0, cut);
+    if (kept.length) out.set(id, kept);
+  }
+  return out;
+}
+
 /**
  * Evidence the user has disowned: a turn whose derived memories are all marked wrong is never quoted (the
  * user said what was taken from it is false), neither as a candidate nor as the context of another turn.
@@ -307,11 +410,7 @@ async function dropDisowned(core: Core, byKey: Map<string, Candidate>, known: Me
   const status = new Map(known.map((m) => [m.id, m.status]));
   const missing = [...new Set(turns.flatMap((e) => e.memory_ids))].filter((id) => !status.has(id));
   for (const m of await core.store.get(missing)) status.set(m.id, m.status);
-  const disowned = (e: Episode) => {
-    // a link to a memory since deleted says nothing either way
-    const linked = e.memory_ids.map((id) => status.get(id)).filter((s) => s !== undefined);
-    return linked.length > 0 && linked.every((s) => s === 'wrong');
-  };
+  const disowned = disownedBy(status);
   for (const c of evidence) {
     if (disowned(c.episode!)) byKey.delete(c.memory.id);
     else if (c.context && neighboursOf(c.context).some(disowned)) delete c.context;

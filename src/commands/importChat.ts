@@ -5,11 +5,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CaptureSessionRequest } from '../../sidecar/protocol';
-import { ChatParseError, parseChatJson } from '../capture/chatExport';
+import { parseChatFile } from '../capture/chatImport';
 import { currentUser } from '../client';
 import type { Ctx } from '../ctx';
 import type { Views } from '../views';
-import { UserError } from '../errors';
+import { errorDetail, UserError } from '../errors';
 import { pickProject } from './pick';
 import { Command } from '../commandIds';
 
@@ -33,25 +33,25 @@ export async function importChatFiles(
   const summary: ImportSummary = { files: 0, sessions: 0, messages: 0, redactions: 0, skipped: [] };
   for (const uri of uris) {
     const name = path.basename(uri.fsPath || uri.path);
-    let doc: unknown;
+    let bytes: Uint8Array;
     try {
-      doc = JSON.parse(new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri)));
+      bytes = await vscode.workspace.fs.readFile(uri);
     } catch (err) {
-      ctx.log.warn(`Import ${uri.toString()}: ${err instanceof Error ? err.message : String(err)}`);
-      summary.skipped.push(`${name}: not valid JSON`);
+      ctx.log.warn(`Import ${uri.toString()}: ${errorDetail(err)}`);
+      summary.skipped.push(`${name}: could not be read`);
       continue;
     }
-    let sessions;
-    try {
-      sessions = parseChatJson(doc);
-    } catch (err) {
-      if (!(err instanceof ChatParseError)) throw err;
-      summary.skipped.push(`${name}: ${err.message}`);
+    // Decoded and parsed in a worker thread: a large export would otherwise block the extension host.
+    const file = await parseChatFile(bytes);
+    if (!file.ok) {
+      if (file.kind === 'json') ctx.log.warn(`Import ${uri.toString()}: ${file.message}`);
+      summary.skipped.push(`${name}: ${file.kind === 'json' ? 'not valid JSON' : file.message}`);
       continue;
     }
     summary.files++;
-    const total = sessions.reduce((n, s) => n + s.messages.length, 0);
-    for (const [i, s] of sessions.entries()) {
+    let i = -1;
+    for await (const s of file.read()) {
+      i++;
       if (s.messages.length === 0) continue;
       if (token?.isCancellationRequested) {
         summary.cancelled = true;
@@ -64,7 +64,7 @@ export async function importChatFiles(
         source_type: 'import',
         messages: s.messages,
         source_ref: [
-          `${s.format === 'vscode-chat' ? 'vscode-chat-export' : 'chat-export'}:${name}${sessions.length > 1 ? `#${i + 1}` : ''}`,
+          `${s.format === 'vscode-chat' ? 'vscode-chat-export' : 'chat-export'}:${name}${file.sessions > 1 ? `#${i + 1}` : ''}`,
         ],
         added_by: currentUser(),
         session_id: s.session_id ?? `import:${name}:${i}`,
@@ -73,7 +73,7 @@ export async function importChatFiles(
       summary.redactions += result.redactions;
       progress?.report({
         message: `${name}: ${summary.messages} messages queued`,
-        increment: (s.messages.length / Math.max(1, total) / uris.length) * 100,
+        increment: (s.messages.length / Math.max(1, file.messages) / uris.length) * 100,
       });
       summary.sessions++;
     }

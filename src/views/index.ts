@@ -19,12 +19,18 @@ import { EditForms } from './editForm';
 import { MemoryTreeProvider, SORT_LABEL, type TreeFilter, type TreeNode } from './memoryTree';
 import { checkNotices } from './notices';
 import { MemoryDecorations } from './present';
+import { RefreshGate } from './refreshGate';
 import { ReviewTreeProvider, type ReviewNode } from './reviewTree';
 import { StatusBar } from './statusBar';
 import { WorkspaceCounts } from './workspaceCounts';
 
 /** Changes within this window are applied as one reload (a clean archives many memories one by one). */
 const COALESCE_MS = 50;
+/**
+ * Reloads are at least this far apart: the sidecar announces a change per learned session (hundreds after an
+ * Import Chat), and each reload re-lists the visible trees and the counts (refreshGate.ts).
+ */
+const MIN_RELOAD_INTERVAL_MS = 1000;
 /** Visible views re-render this often, so that relative ages ("2 minutes ago") stay true. */
 const REPAINT_MS = 60_000;
 
@@ -73,26 +79,18 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
 
   // ---------------------------------------------------------------- the one reload path
   let lastHealth: string | undefined;
-  let pending: Set<string> | 'all' | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const reload = (): void => {
-    timer = undefined;
-    const what = pending;
-    pending = undefined;
-    if (what === 'all' || what === undefined) memories.refreshAll();
-    else memories.refreshProjects([...what]);
-    review.refresh();
-    documents.refreshOpen();
-    void counts.reload();
-  };
-  const onChange = (change: MemoriesChange): void => {
-    if (!change.projectIds?.length) pending = 'all';
-    else if (pending !== 'all') {
-      pending ??= new Set();
-      for (const id of change.projectIds) pending.add(id);
-    }
-    timer ??= setTimeout(reload, COALESCE_MS);
-  };
+  const gate = new RefreshGate(
+    (what) => {
+      if (what === 'all') memories.refreshAll();
+      else memories.refreshProjects([...what]);
+      review.refresh();
+      documents.refreshOpen();
+      void counts.reload();
+    },
+    COALESCE_MS,
+    MIN_RELOAD_INTERVAL_MS,
+  );
+  const onChange = (change: MemoriesChange): void => gate.request(change.projectIds);
 
   /** The view's description and context keys follow the tree's mode, order and filter. */
   function showOptions(): void {
@@ -144,7 +142,7 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
     dashboard,
     digest,
     editForms,
-    { dispose: () => timer && clearTimeout(timer) },
+    gate,
     (() => {
       const repaint = setInterval(() => {
         if (memoriesView.visible) memories.repaint();

@@ -360,7 +360,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
           node.parent.kind === 'project'
             ? `${CATEGORY_LABEL[m.category] ?? m.category} · ${description(m)}`
             : description(m);
-        item.tooltip = tooltip(m);
+        // The tooltip is built on hover (resolveTreeItem): a reload renders every listed memory.
         item.iconPath = icon(m);
         item.resourceUri = decorationUri(m);
         item.contextValue = STATUS_CONTEXT[m.status] ?? ContextValue.MemoryActive;
@@ -410,6 +410,12 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         return item;
       }
     }
+  }
+
+  /** A memory's tooltip (its text and fields in words), built when the pointer rests on it. */
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    if (node.kind === 'memory') item.tooltip ??= tooltip(node.memory);
+    return item;
   }
 
   getParent(node: TreeNode): TreeNode | undefined {

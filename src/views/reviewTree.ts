@@ -50,7 +50,7 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
     item.id = node.id;
     const why = explainReason(m.reason);
     item.description = `${percent(m.confidence_score)} · ${projectLabel(m.project_id)} · ${why}`;
-    item.tooltip = tooltip(m);
+    // The tooltip is built on hover (resolveTreeItem): a reload renders every pending memory.
     item.iconPath = icon(m);
     item.resourceUri = decorationUri(m);
     item.contextValue = ContextValue.ReviewItem;
@@ -58,6 +58,12 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
       label: `Pending: ${accessibilityLabel(m)} Worth ${m.score.toFixed(1)} of 10. Kept because: ${why}.`,
       role: 'treeitem',
     };
+    return item;
+  }
+
+  /** A memory's tooltip (its text and fields in words), built when the pointer rests on it. */
+  resolveTreeItem(item: vscode.TreeItem, node: ReviewNode): vscode.TreeItem {
+    item.tooltip ??= tooltip(node.memory);
     return item;
   }
 

@@ -1,7 +1,8 @@
 /**
  * An evidence excerpt carries its conversational context — through the real service, store, lexical index
  * and model: a recalled turn that asks is quoted with the other speaker's reply after it, and the item
- * cites both messages; the quoted text is in the block and counted against the budget; a neighbour is
+ * cites both messages; a short comment with the statement before it; the best items go on with the turns
+ * said after them until a pause; the quoted text is in the block and counted against the budget; a neighbour is
  * never taken from another session or project; a reply whose memory was marked wrong is not quoted; the
  * reply's relative time is resolved against its own timestamp.
  */
@@ -18,7 +19,7 @@ const chat = (project_id: string, session_id: string, messages: Msg[]) => ({
   project_id,
   source_type: 'chat' as const,
   session_id,
-  messages: messages.map((m) => ({ ...m, role: 'user' })),
+  messages: messages.map((m) => ({ ...m, role: m.name === 'assistant' ? 'assistant' : 'user' })),
 });
 
 const show = (r: RecallResult) => JSON.stringify(r.items.map((i) => [i.kind, i.source_ref, i.memory.text]));
@@ -44,7 +45,7 @@ describe('evidence excerpts carry their conversational context', () => {
           timestamp: '2026-02-28T23:50:00Z',
         },
         { id: 'H1:2', name: 'Min', content: '上个月搬的，东西还没收拾完', timestamp: '2026-03-01T00:05:00Z' },
-        { id: 'H1:3', name: 'Zhao', content: '那改天去你家吃饭。', timestamp: '2026-03-01T00:06:00Z' },
+        { id: 'H1:3', name: 'Zhao', content: '那改天去你家吃饭。', timestamp: '2026-03-01T00:24:00Z' },
       ]),
     );
     // A question that ends its session; the next session opens a minute later with a reply-like turn.
@@ -71,6 +72,33 @@ describe('evidence excerpts carry their conversational context', () => {
           name: 'Zhao',
           content: 'Dr Lindqvist near the station.',
           timestamp: '2026-04-01T10:00:30Z',
+        },
+      ]),
+    );
+    // An announcement whose cause comes three turns later, after a greeting and a question.
+    await svc.ingest(
+      chat('release', 'R1', [
+        {
+          id: 'R1:1',
+          name: 'Elena',
+          content: 'the login crash is back. I want to scream',
+          timestamp: '2025-06-17T13:20:00Z',
+        },
+        { id: 'R1:2', name: 'Ravi', content: 'hi, kind of awake', timestamp: '2025-06-17T13:22:16Z' },
+        { id: 'R1:3', name: 'Ravi', content: 'same stack trace?', timestamp: '2025-06-17T13:25:16Z' },
+        {
+          id: 'R1:4',
+          name: 'Elena',
+          content:
+            'yes, the Keychain read on cold start returns nil when the app is launched from a push notification',
+          timestamp: '2025-06-17T13:27:50Z',
+        },
+        { id: 'R1:5', name: 'Ravi', content: 'ok, patching it', timestamp: '2025-06-17T13:29:37Z' },
+        {
+          id: 'R1:6',
+          name: 'Elena',
+          content: 'the crash is fixed now, lunch?',
+          timestamp: '2025-06-17T14:10:00Z',
         },
       ]),
     );
@@ -141,8 +169,26 @@ describe('evidence excerpts carry their conversational context', () => {
       1,
       show(r),
     );
-    // the turn after the reply is not quoted: the excerpt is the question and its answer
+    // the turn after the reply, 19 minutes later, is not the same exchange
     assert.ok(!item.source_ref.includes('msg:H1:3'));
+  });
+
+  test('the best item goes on with its exchange: the turns said after it, until a long pause', async () => {
+    const r = await ask('What caused the login crash and how was it fixed?', 'release');
+    const item = citing(r, 'R1:1');
+    assert.ok(item, show(r));
+    assert.equal(r.items.indexOf(item), 0, show(r));
+    // the announcement, then the greeting and the question in between, up to the cause three turns later —
+    // which a memory learned from it says already, so it is shown once, as that memory
+    assert.deepEqual(
+      item.turns?.map((t) => t.message_id),
+      ['R1:1', 'R1:2', 'R1:3'],
+    );
+    const cause = citing(r, 'R1:4');
+    assert.ok(cause && cause.kind === 'memory', show(r));
+    assert.equal(r.block.match(/the Keychain read on cold start returns nil/g)?.length, 1, r.block);
+    // a turn after a pause of 40 minutes is another exchange (recalled on its own, if at all)
+    assert.ok(!item.source_ref.includes('msg:R1:6'), show(r));
   });
 
   test('a statement followed by the other speaker’s question is quoted with that question and its answer', async () => {
@@ -151,13 +197,24 @@ describe('evidence excerpts carry their conversational context', () => {
     assert.ok(item, show(r));
     assert.deepEqual(
       item.source_ref.filter((x) => x.startsWith('msg:')),
-      ['msg:F1:1', 'msg:F1:2', 'msg:F1:3'],
+      ['msg:F1:1', 'msg:F1:2', 'msg:F1:3', 'msg:F1:4'],
     );
     assert.match(
       r.block,
-      /\(msg:F1:1, msg:F1:2, msg:F1:3\)\n钱多多: 房子定了！\nassistant: 恭喜！最后选了哪里？\n钱多多: 余杭未来科技城/,
+      /\(msg:F1:1, msg:F1:2, msg:F1:3, msg:F1:4\)\n钱多多: 房子定了！\nassistant: 恭喜！最后选了哪里？\n钱多多: 余杭未来科技城/,
     );
-    assert.ok(!item.source_ref.includes('msg:F1:4'));
+    // the best item goes on with the comment said two minutes later
+    assert.deepEqual(
+      item.turns?.map((t) => t.message_id),
+      ['F1:1', 'F1:2', 'F1:3', 'F1:4'],
+    );
+  });
+
+  test('an assistant’s short comment is quoted with the statement it comments on', async () => {
+    const r = await ask('比预算还低吗？', 'house', { top_k: 10 });
+    const item = r.items.find((i) => i.kind === 'evidence' && i.episode?.message_id === 'F1:4');
+    assert.ok(item, show(r));
+    assert.deepEqual(item.turns?.map((t) => t.message_id).slice(0, 2), ['F1:3', 'F1:4']);
   });
 
   test('the reply’s relative time is resolved against its own timestamp, not the question’s', async () => {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Episode } from '../../sidecar/model';
-import { excerptOf, type Steps } from '../../sidecar/recall/context';
+import { CHANGES_SUBJECT, excerptOf, type Steps } from '../../sidecar/recall/context';
 
 const turn = (
   id: string,
@@ -78,4 +78,33 @@ test('a question answered by a question is no answer', () => {
   assert.equal(excerptOf(s[0]!, along(s)), undefined);
   const t = [turn('t', 'Ada', 'We moved!', 0), turn('q', 'Ben', 'When?', 1), turn('a', 'Ada', 'Guess?', 2)];
   assert.equal(excerptOf(t[0]!, along(t)), undefined);
+});
+
+test('an assistant’s short reply is quoted with the turn it reacts to; a person’s short statement stands alone', () => {
+  const s = [
+    turn('t', '钱多多', '余杭未来科技城的一套三居，89 平，总价 285 万', 0),
+    turn('c', 'assistant', '比预算还低一些，不错。', 1, { role: 'assistant' }),
+  ];
+  assert.deepEqual(ids(excerptOf(s[1]!, along(s))), ['t', 'c']);
+  const people = [turn('t', '小赵', '英雄', 0), turn('c', '刘工', '二号线这个月的错误预算有点紧', 1)];
+  assert.equal(excerptOf(people[1]!, along(people)), undefined);
+  const late = [s[0]!, turn('c', 'assistant', '不错。', 31, { role: 'assistant' })];
+  assert.equal(excerptOf(late[1]!, along(late)), undefined);
+});
+
+test('a turn that changes the subject ends the exchange a thread quotes', () => {
+  for (const t of [
+    'btw my resting heart rate is around 64',
+    'personal news, I ran my first half marathon',
+    '顺便说一下，我爸妈在绍兴',
+    '说个题外话，楼下新开的奶茶店一般般',
+    '对了，周五团建',
+  ])
+    assert.ok(CHANGES_SUBJECT.test(t), t);
+  for (const t of [
+    'ok we fixed it in 5.0.2 by retrying the Keychain read',
+    '是交换机口那根网线的水晶头松了',
+    'also, the retry fixed it',
+  ])
+    assert.ok(!CHANGES_SUBJECT.test(t), t);
 });

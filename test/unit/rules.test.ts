@@ -301,3 +301,105 @@ describe('rules: small talk that looks like an event, a rule or a possession', (
       assert.ok(judge(t).kept, `${t}: ${judge(t).reason}`);
   });
 });
+
+describe('rules: chatter stays out of the memories, facts said the same way stay in', () => {
+  const dropped = (t: string, reason: RegExp): void => {
+    const j = judge(t);
+    assert.equal(j.kept, undefined, `${t}: kept by ${j.reason}`);
+    assert.match(j.reason, reason, t);
+  };
+  const kept = (t: string, rule?: string): void => {
+    const j = judge(t);
+    assert.ok(j.kept, `${t}: ${j.reason}`);
+    if (rule) assert.equal(j.kept.features?.rule, rule, `${t}: ${j.reason}`);
+  };
+
+  it('how work is going, without a value, is no memory; a config change with its value is', () => {
+    dropped('standup ran long again', /status-chatter/);
+    dropped('the payments gateway scaling is still being debated', /status-chatter/);
+    dropped('sigh, the checkout build broke again', /status-chatter/);
+    dropped('the billing handover doc is out of date', /status-chatter/);
+    dropped('站会又开超时了', /status-chatter/);
+    dropped('订单服务扩缩容还在讨论', /status-chatter/);
+    dropped('支付回调的告警最近太吵了', /status-chatter/);
+    dropped('我翻了好久库存服务的日志，白看了', /status-chatter/);
+    kept('we bumped the payments gateway timeout to 45 seconds, it was flaky again');
+    kept('We pinned the payments gateway to 8.8.11');
+    kept('支付回调的超时我调成 8 秒了，之前 3 秒老是误判失败');
+  });
+
+  it('a verb inside a system name is no operational verb', () => {
+    dropped('the React Native upgrade tests take forever now', /status-chatter|no-signal/);
+    dropped('Redis 集群升级依赖的合并请求太大了', /status-chatter|no-signal/);
+    kept('the reports job runs at 01:00 UTC every night');
+    kept("I'll update the runbook before my shift ends");
+  });
+
+  it('moods, jokes and remarks about the moment are dropped, in English and Chinese', () => {
+    dropped('I slept like four hours, be gentle', /passing/);
+    dropped('ok I have like ten minutes', /passing/);
+    dropped('I had a whole plan for today and then reality happened', /passing/);
+    dropped('my inbox is a crime scene', /passing/);
+    dropped('I told you already!', /passing/);
+    dropped('classic. I hate that job so much', /passing/);
+    kept('I hate cilantro, it tastes like soap', 'preference');
+    dropped('我只有十分钟', /passing/);
+    dropped('今天状态不太好，凑合着干吧', /passing/);
+    dropped('我今天已经喝了三杯咖啡了', /passing/);
+    dropped('别问我，问当时在场的人', /passing/);
+    dropped('那就这么定了', /passing/);
+  });
+
+  it('a vague proposal is neither a rule nor a plan; a rule and a dated plan still are', () => {
+    dropped('we should grab lunch sometime', /suggestion/);
+    dropped('we should write down why the refunds API timeout is what it is', /suggestion/);
+    dropped('订单服务那个讨论应该单独开个会', /suggestion/);
+    dropped('搜索服务要是能自动扩缩容就好了', /suggestion/);
+    kept('never push to main without a green build', 'rule');
+    kept('TLS 1.0 must be off on every load balancer by the end of the quarter', 'rule');
+    kept("I'm going to Lisbon with my brother in April");
+    kept('下个月我要去成都出差');
+  });
+
+  it('a request to whoever listens and a question without its mark are no facts', () => {
+    dropped('whoever moves the staging backend port next time, please announce it', /one-off-request/);
+    dropped('add it to the retro list', /one-off-request/);
+    dropped('有空帮我看下订单服务的合并请求吗，改动很小', /one-off-request|question/);
+    dropped('新链路跑通了，旧的定时任务是不是可以下掉了', /question/);
+    dropped('这周到底有没有人值班', /question/);
+    kept('十月我想去日本京都看红叶，你要不要一起');
+  });
+
+  it('a relative in a story that names nothing is no family fact; a relative with a fact is', () => {
+    dropped('my brother Carl bought way too much gear for the new hobby', /no-signal|passing/);
+    dropped('my partner Ana is still unpacking boxes after the move', /no-signal|passing/);
+    dropped('我的老公为了新爱好买了一堆装备', /no-signal|passing/);
+    dropped('我的妹妹搬完家箱子还没拆完', /no-signal|passing/);
+    kept('my sister Chiara always orders bibimbap');
+    kept('my neighbor Walt finally got a parrot, Waffles, tiny', 'family');
+    kept('我的同事小何已经后悔买一台投影仪了', 'possession');
+    kept('老孙喜欢喝浓茶，找他之前带点茶叶', 'preference');
+  });
+
+  it('"already" and "finally" date nothing; a real time cue or a value still keeps the event', () => {
+    dropped('I finally cleaned out the fridge', /passing|no-signal/);
+    dropped('我之前说过啦！', /passing|no-signal/);
+    kept('I ran my first half marathon last Sunday, 2 hours 4 minutes');
+    kept('冷却塔控制柜现在是 8.7.6，终于不用 9.11.4 了');
+    kept('the cert-manager is on 4.1.5 now, we finally left 7.0.0');
+  });
+});
+
+describe('rules: English words that are names of built-in object properties', () => {
+  it('a message about a constructor or toString is judged, not a crash of the whole session', () => {
+    const r = applyRules(
+      [
+        msg('I moved the constructor of the retry client into the factory yesterday'),
+        msg('we fixed toString on the money type last week, it printed cents'),
+        msg('the valueOf override is gone, never add it back'),
+      ],
+      'chat',
+    );
+    assert.equal(r.candidates.length, 3, r.dropped.map((d) => d.reason).join(' | '));
+  });
+});

@@ -18,6 +18,7 @@ export const HEDGE_ZH = alt([
   '不太确定',
   '貌似',
   '我猜',
+  '我觉得', // "I think": "我觉得X有内存泄漏", as HEDGE_EN's "I think"
   '猜测',
   '不一定',
   '应该是', // "应该是网络的问题" (a guess), unlike "应该先…" (a rule)

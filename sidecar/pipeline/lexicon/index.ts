@@ -14,3 +14,4 @@ export * from './verbs';
 export * from './values';
 export * from './references';
 export * from './life';
+export * from './chatter';

@@ -38,7 +38,7 @@ export const DECISION_EN = alt(
 export const CORRECTION_ZH = alt([
   '不是[^，。]{1,20}?而是',
   '其实是',
-  '其实',
+  '其实(?!挺|还|蛮|很)', // not "其实挺好的" (an aside)
   '实际上',
   '更正',
   '纠正',
@@ -54,7 +54,8 @@ export const CORRECTION_ZH = alt([
 /** English corrections: "actually it's 5 s", "I was wrong", "not 3 but 5", "instead of nano". */
 export const CORRECTION_EN = alt(
   [
-    String.raw`\bactually\b`,
+    // not the intensifier: "it was actually good", "I want to actually get in shape"
+    String.raw`\bactually\b(?!\s+(?:good|nice|fun|great|pretty|really|get|worked|works|helps?)\b)(?<!\bto\s+actually)`,
     String.raw`\bcorrection\b`,
     String.raw`\bto correct\b`,
     String.raw`\bi was wrong\b`,
@@ -71,7 +72,7 @@ export const RULE_ZH = alt([
   '必须',
   '务必',
   '一定要',
-  '不得',
+  '(?<!怪)不得', // not "怪不得" ("no wonder")
   '不能',
   '禁止',
   '不要',
@@ -94,6 +95,7 @@ export const RULE_ZH = alt([
   '前先',
   '之前先',
   '先[^，。]{1,20}?再',
+  '先[^。]{1,20}?[，,]\\s*(?:再|然后)', // "发布流程：先灰度百分之十，再全量"
   '完[^，。]{0,4}?(?:再|后)',
   '之后再',
   '默认',
@@ -107,7 +109,7 @@ export const RULE_EN = alt(
   [
     // not a guess about the past ("should have been", "must have loved that"), not "I don't remember"
     String.raw`\b(?:must|should(?:n't| not)?)\b(?!\s+have\b)`,
-    String.raw`\b(?:don't|do not)\b(?!\s+(?:remember|know|think|care|mind|understand|agree|get it)\b)`,
+    String.raw`\b(?:don't|do not)\b(?!\s+(?:remember|know|think|care|mind|understand|agree|get it|love|like)\b)`,
     // "always run the linter", not an "always" that closes a remark ("behind the VPN, always", "is always pasta")
     String.raw`\b(?:always|never)\b(?!\s*[.!]?$)(?<!\b(?:is|are|was|were)\s+(?:always|never))`,
     String.raw`\b(?:make sure|ensure|remember to|by default|every time|whenever|convention|rule of thumb|follow|required to|need to)\b`,

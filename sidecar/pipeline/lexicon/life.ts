@@ -21,6 +21,8 @@ export const LIKES_EN = alt(
     String.raw`\bI\s+(?:only|never|always|usually|mostly)\s+(?:drink|eat|read|wear|listen to|watch|order|cook|buy|take)\b`,
     String.raw`\bhow I (?:take|like|drink|make) my\b`,
     String.raw`\bI\s+(?:adore|enjoy|can't get enough of)\b`,
+    // someone else's: "my friend Imke is really into trail running lately", "Jo is into sourdough baking now"
+    String.raw`\b(?:is|are)\s+(?:really\s+|so\s+)?(?:into|obsessed with|hooked on)\s+[a-z]`,
   ],
   'i',
 );
@@ -32,6 +34,7 @@ export const LIKES_ZH = alt([
   String.raw`(?:我|就)(?:从来)?(?:不吃|不喝|只吃|只喝|只用|只穿|只听|只看)`,
   String.raw`迷上了|爱上了|上瘾了|入坑了`,
   String.raw`最喜欢的`,
+  String.raw`(?:喜欢|爱)(?:喝|吃)[\u4e00-\u9fff]`, // "老孙喜欢喝浓茶"
 ]);
 
 /** Possessions: "I have a 2015 Subaru", "we own a cabin", "I bought a kayak", "my laptop is a ThinkPad". */
@@ -42,6 +45,7 @@ export const POSSESSION_EN = alt(
     String.raw`\b(?:I|we)\s+(?:just\s+|finally\s+|recently\s+)?(?:have|own|bought|got|keep|inherited|picked up)\s+(?:a|an|two|three|four|five|some|my|our|this|that|\d+)\b(?!\s*(?:[,.;!?]|$))(?!\s+(?:\w+\s+)?(?:story|question|idea|feeling|problem|meeting|call|minute|minutes|sec|second|moment|chance|bit|lot|look|word|thought|point|guess|hunch|theory|request|plan)\b)`,
     String.raw`\b(?:my|our)\s+(?:new\s+|old\s+)?[a-z]+\s+is\s+(?:a|an)\s`,
     String.raw`\bour\s+(?:apartment|house|flat|place|garden|car|home)\s+has\b`,
+    String.raw`\bregrets?\s+buying\b`, // "my coworker Dev already regrets buying a used road bike"
   ],
   'i',
 );
@@ -54,6 +58,7 @@ export const POSSESSION_ZH = alt([
   String.raw`我(?:们)?(?:刚|最近|终于)?(?:买了|入手了|收藏了|换了一|租了一)`,
   String.raw`我(?:们家)?的[\u4e00-\u9fff]{1,4}是`,
   String.raw`养了[\u4e00-\u9fff\d]{0,4}(?:盆|只|条|棵)`,
+  String.raw`后悔买`, // "我的同事小何已经后悔买一台投影仪了"
 ]);
 
 /** Relatives and pets in English. */
@@ -107,6 +112,8 @@ export const FAMILY_EN = alt(
     String.raw`\b(?:I|we)\s+(?:just\s+)?(?:adopted|rescued)\b`,
     String.raw`\b(?:called|named)\s+[A-Z][a-z]+`,
     String.raw`\bwhen I was (?:a kid|little|young|a child)\b`,
+    // a pet someone got: "my neighbor Walt finally got a parrot, Waffles", "Farah finally got a puppy"
+    String.raw`\b(?:got|adopted|rescued|bought)\s+(?:a|an|another|a second)\s+(?:\w+\s+)?(?:dog|cat|puppy|kitten|parrot|rabbit|hamster|tortoise|turtle|gecko|canary|bird|lizard)\b`,
   ],
   'i',
 );
@@ -179,6 +186,12 @@ export const FAMILY_CHATTER_EN = alt(
     String.raw`\bcame up\b|\ba (?:funny|quick|long) story about\b`,
     String.raw`\b(?:dinner|lunch|talking|chatting)\s+with\s+my\b`,
     String.raw`\b(?:visit|call|see)\s+my\s+[^.]{1,30}\bat some point\b`,
+    // a relative in a story that names nothing: "my brother bought way too much gear for the new hobby",
+    // "my sister made me try their favourite dish", "my nephew called me old", "is still unpacking boxes
+    // after the move", "has strong opinions about drinks", "reminded me of my daughter's birthday"
+    String.raw`\b(?:bought|buys) way too much\b|\bmade me try\b|\bcalled me\b|\bstill unpacking\b`,
+    String.raw`\bstory from my\b|\bkeeps getting better\b|\bbrought their own\b|\bstrong opinions\b`,
+    String.raw`\bis very picky\b|\breminded me of\b|\bthoughts about\b|^(?:ok,?\s+)?my \w+ again\b`,
   ],
   'i',
 );
@@ -187,6 +200,9 @@ export const FAMILY_CHATTER_ZH = alt([
   String.raw`跟我(?:的)?[\u4e00-\u9fff]{1,3}(?:说了|聊|吃饭)`,
   String.raw`给我(?:发了|看了)`,
   String.raw`还在说|天天聊|聊天老是|聊到|有个好笑的事`,
+  // "为了新爱好买了一堆装备", "搬完家箱子还没拆完", "讲…的故事越讲越精彩", "让我想起…", "拉我去吃了ta最爱的菜"
+  String.raw`买了一堆|箱子还没拆|越讲越|让我想起|拉我去吃|老给我发|一直想给|熟那块|想看一下`,
+  String.raw`自己带喝的|特别挑|有主见|说新城市|得找时间去看`,
 ]);
 
 /** Plans and commitments: "I'm going to Japan in April", "we plan to", "I promised Jenna I would…", "I'll pick up…". */
@@ -231,6 +247,7 @@ export const MONEY_EN = alt(
     String.raw`\b\d[\d,.]*\s?(?:k\s)?(?:dollars?|bucks|euros?|pounds?|quid|yuan|rmb|usd|eur|gbp)\b`,
     String.raw`\b\d[\d,.]*\s+(?:a|an|per|each)\s+(?:month|week|year|day|hour|night|session|lesson)\b`,
     String.raw`\b(?:cost|costs|paid|pay|spent|spend|came to|rent is|rent here is)\b[^.]{0,20}\d`,
+    String.raw`\bowes?\s+(?:me|you|us|him|her)\s+[$€£¥]?\d`, // "you owe me 1,200"
   ],
   'i',
 );

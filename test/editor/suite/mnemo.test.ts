@@ -177,8 +177,10 @@ describe('Mnemo extension', function () {
       item.accessibilityInformation?.label.includes(tag),
       'the item has an accessibility label with its text',
     );
+    // The tooltip is what a hover resolves (built lazily: a reload renders every listed memory).
+    const hovered = api.views.memories.resolveTreeItem(item, node);
     assert.ok(
-      item.tooltip instanceof vscode.MarkdownString && item.tooltip.value.includes('UTC'),
+      hovered.tooltip instanceof vscode.MarkdownString && hovered.tooltip.value.includes('UTC'),
       'the tooltip shows times with UTC',
     );
     await waitFor('the global memory under Global', () => findInTree('global', global));
