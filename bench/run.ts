@@ -7,7 +7,8 @@
  *
  *   npm run bench                        # everything (~15-25 min on 2 cores)
  *   npm run bench -- --quick             # recall at 1k/10k only, fewer sessions, 2k bulk import
- *   npm run bench -- --only recall,ingest   # sections: ingest, recall, footprint, editor
+ *   npm run bench -- --only recall,ingest   # sections: ingest, bulk, recall, footprint, editor
+ *   npm run bench -- --only bulk --bulk 10000   # the bulk import alone (ingest = sessions + bulk), 10k memories
  *
  * Data lives in a temp folder that is removed at the end; every server listens on 127.0.0.1. Recall at
  * 100k stores composed vectors (normalized mixtures of real embeddings; see seedCorpus) because embedding
@@ -67,9 +68,10 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     'keep-data': { type: 'boolean', default: false },
     recall: { type: 'string' },
+    bulk: { type: 'string' },
   },
 });
-const SECTIONS = ['ingest', 'recall', 'footprint', 'editor'] as const;
+const SECTIONS = ['ingest', 'bulk', 'recall', 'footprint', 'editor'] as const;
 type Section = (typeof SECTIONS)[number];
 const only = new Set(
   (args.only ?? SECTIONS.join(','))
@@ -87,7 +89,7 @@ const RECALLABLE: MemoryStatus[] = ['active', 'confirmed'];
 const P = {
   sessions: QUICK ? 6 : 20,
   turns: 50,
-  bulk: QUICK ? 2000 : 10_000,
+  bulk: args.bulk ? Number(args.bulk) : QUICK ? 2000 : 10_000,
   recallScenarios: parseScenarios(
     args.recall ??
       (QUICK ? '1k,10k,10k@30,10k@5,10k+100k' : '1k,10k,10k@30,10k@5,10k+100k,100k,100k@30,100k@5'),
@@ -319,6 +321,11 @@ function target(
 // ------------------------------------------------------------------ ingest + bulk import
 
 async function benchIngest(out: Record<string, unknown>, loadRss: Record<string, Rss>): Promise<void> {
+  if (only.has('ingest')) await benchSessions(out, loadRss);
+  await benchBulk(out, loadRss);
+}
+
+async function benchSessions(out: Record<string, unknown>, loadRss: Record<string, Rss>): Promise<void> {
   log(`ingest: ${P.sessions} sessions of ${P.turns} turns through mnemo/ingest/session`);
   const { s } = await startSidecar(freshDataDir('ingest'));
   try {
@@ -346,8 +353,14 @@ async function benchIngest(out: Record<string, unknown>, loadRss: Record<string,
   } finally {
     await s.stop();
   }
+}
 
-  log(`bulk import: ${P.bulk} memories through mnemo/memory/import`);
+/**
+ * The bulk import, with a recall every 100 ms beside it (an agent asking while the user imports): its
+ * latency says whether questions wait behind the import's embedding batches.
+ */
+async function benchBulk(out: Record<string, unknown>, loadRss: Record<string, Rss>): Promise<void> {
+  log(`bulk import: ${P.bulk} memories through mnemo/memory/import, a recall every 100 ms beside it`);
   const b = await startSidecar(freshDataDir('bulk'));
   try {
     const pids = pidsOf(b.s);
@@ -365,16 +378,34 @@ async function benchIngest(out: Record<string, unknown>, loadRss: Record<string,
     const lag = monitorEventLoopDelay({ resolution: 10 });
     lag.enable();
     const t0 = performance.now();
-    const res = await b.s.request(BulkImportRequest, { memories, progress_token: 'bulk' });
+    const importing = b.s.request(BulkImportRequest, { memories, progress_token: 'bulk' });
+    let done = false;
+    const recallMs: number[] = [];
+    const probes = (async () => {
+      for (let i = 0; !done; i++) {
+        const q0 = performance.now();
+        await b.s.request(RecallRequest, {
+          query: QUERIES[i % QUERIES.length]!,
+          project_ids: [PROJECT],
+          mark_used: false,
+        });
+        if (!done) recallMs.push(performance.now() - q0);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const res = await importing.finally(() => (done = true));
     const sec = (performance.now() - t0) / 1000;
+    await probes;
     lag.disable();
     loadRss.bulk_import = sampler.stop();
+    const during = dist(recallMs);
     const perSec = r1(P.bulk / sec);
     out.bulk_import = {
       memories: P.bulk,
       seconds: r2(sec),
       memories_per_s: perSec,
       result: res,
+      recall_during_import_ms: during,
       client_event_loop_lag_ms: {
         p50: r2(lag.percentile(50) / 1e6),
         p99: r2(lag.percentile(99) / 1e6),
@@ -382,6 +413,9 @@ async function benchIngest(out: Record<string, unknown>, loadRss: Record<string,
       },
     };
     log(`  ${perSec} memories/s (${JSON.stringify(res)})`);
+    log(
+      `  recall during the import: p50 ${during.p50} ms, p95 ${during.p95} ms, max ${during.max} ms (${during.n})`,
+    );
     target(`bulk import throughput (${P.bulk})`, perSec, 'memories/s', '>=', 200);
   } finally {
     await b.s.stop();
@@ -1119,7 +1153,7 @@ async function main(): Promise<void> {
       `note: load average ${loadStart.join(' ')} on ${os.cpus().length} cores before the run; numbers will be noisy`,
     );
   try {
-    if (only.has('ingest')) await benchIngest(out, loadRss);
+    if (only.has('ingest') || only.has('bulk')) await benchIngest(out, loadRss);
     if (only.has('recall')) await benchRecall(out, loadRss);
     if (only.has('footprint')) await benchFootprint(out);
     if (only.has('editor')) await benchEditor(out);
@@ -1234,7 +1268,7 @@ function previousResults(): { file: string; targets: Target[]; load: string } | 
   const dir = path.join(REPO, 'bench', 'results');
   if (!existsSync(dir)) return undefined;
   const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
+    .filter((f) => /^\d{4}-.*\.json$/.test(f)) // this suite's; bench/embed.ts and bench/bulkEmbed.ts write others
     .sort();
   const last = files[files.length - 1];
   if (!last) return undefined;

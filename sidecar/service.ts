@@ -114,7 +114,11 @@ export class MnemoService implements Core {
       llmProvider: opts.llmProvider,
       onLlmError: (e) => this.health.setLlmError(e),
     });
-    this.capturer = new CaptureWorker(this, (s, id) => this.ingester.process(s, false, id), this.background);
+    this.capturer = new CaptureWorker(
+      this,
+      (s, id, backlog) => this.ingester.process(s, false, id, backlog),
+      this.background,
+    );
     this.memories = new Memories(this);
     this.maintenance = new Maintenance(this, this.memories);
     this.reembedder = new Reembedder(

@@ -401,7 +401,10 @@ export async function importBackup(
     for (let i = 0; i < need.length; i += 32) {
       check();
       const batch = need.slice(i, i + 32);
-      const vectors = await svc.embedding.embed(batch.map((r) => r.memory.text));
+      const vectors = await svc.embedding.embed(
+        batch.map((r) => r.memory.text),
+        { bulk: true },
+      );
       batch.forEach((r, j) => {
         r.vector = vectors[j];
         r.memory.embedding_model = active!.model;
@@ -416,7 +419,10 @@ export async function importBackup(
     for (let i = 0; i < needEp.length; i += 32) {
       check();
       const batch = needEp.slice(i, i + 32);
-      const vectors = await svc.embedding.embed(batch.map((e) => episodeSearchText(e.episode)));
+      const vectors = await svc.embedding.embed(
+        batch.map((e) => episodeSearchText(e.episode)),
+        { bulk: true },
+      );
       batch.forEach((e, j) => (e.vector = vectors[j]));
       progress({
         message: `Re-embedding (${need.length + i + batch.length}/${all})`,

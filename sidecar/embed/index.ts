@@ -8,7 +8,8 @@ import { OpenAIEmbeddingProvider } from './openai';
 import { EmbeddingUnavailableError, type EmbeddingProgress, type EmbeddingProvider } from './types';
 
 export { EmbeddingUnavailableError } from './types';
-export type { EmbeddingProgress, EmbeddingProvider } from './types';
+export { BULK_MIN_TEXTS } from './types';
+export type { EmbedOptions, EmbeddingProgress, EmbeddingProvider } from './types';
 export {
   DEFAULT_LOCAL_MODEL,
   ENGLISH_LOCAL_MODEL,

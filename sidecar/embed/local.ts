@@ -17,8 +17,14 @@ import * as path from 'node:path';
 import { fork } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import type { FromWorker, OnnxDtype, ToWorker, WorkerInit } from './localMessages';
-import { EmbeddingUnavailableError, type EmbeddingProgress, type EmbeddingProvider } from './types';
-import { inBatches } from './vectors';
+import {
+  BULK_MIN_TEXTS,
+  EmbeddingUnavailableError,
+  type EmbedOptions,
+  type EmbeddingProgress,
+  type EmbeddingProvider,
+} from './types';
+import { chunk, inBatches } from './vectors';
 
 export type { OnnxDtype } from './localMessages';
 
@@ -55,8 +61,16 @@ export interface LocalEmbeddingOptions {
   allowRemote?: boolean;
   /** Texts per inference call. Default 32. */
   batchSize?: number;
-  /** ONNX Runtime intra-op threads. Default: half the logical CPUs (at least 1). */
+  /**
+   * ONNX Runtime intra-op threads. Default {@link defaultThreads}: half the logical CPUs, but two on a
+   * 2-core machine. They sleep while there is nothing to embed (no spinning).
+   */
   threads?: number;
+  /**
+   * Texts per inference call of a bulk job ({@link EmbedOptions.bulk}). Default `$MNEMO_EMBEDDING_BULK_BATCH`,
+   * else {@link LOCAL_DEFAULTS}.bulkBatchSize.
+   */
+  bulkBatchSize?: number;
   /** Abort a download that sends nothing for this long, in ms. Default 30000. */
   stallTimeoutMs?: number;
   /**
@@ -83,10 +97,23 @@ export const LOCAL_DEFAULTS = {
   remoteHost: 'https://huggingface.co/',
   allowRemote: true,
   batchSize: 32,
+  /** A question waits for at most one such batch of an import (docs/benchmarks.md). */
+  bulkBatchSize: 32,
   stallTimeoutMs: 30_000,
   /** 10 minutes: an agent session asks far more often; an idle editor gives the memory back. */
   idleUnloadMs: 600_000,
 } as const;
+
+/**
+ * ONNX Runtime intra-op threads by default: half the logical CPUs, at least two where there are two. One
+ * session serves questions and bulk jobs alike: a second session with more threads for bulk jobs only
+ * cost 100-115 MB more RSS while it was loaded and left 55-75 MB behind after it was released (malloc
+ * keeps the freed pages), measured on 2 cores; one 2-thread session was as large as one 1-thread session.
+ */
+export function defaultThreads(): number {
+  const cpus = os.availableParallelism();
+  return Math.min(cpus, Math.max(2, Math.floor(cpus / 2)));
+}
 
 /** Default download cache: `~/.cache/mnemo/models`. The extension passes its global storage instead. */
 export function defaultCacheDir(): string {
@@ -201,6 +228,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
 
   private readonly init: WorkerInit;
   private readonly batchSize: number;
+  private readonly bulkBatchSize: number;
   private readonly transport: 'process' | 'thread';
   private readonly onProgress: ((p: EmbeddingProgress) => void) | undefined;
   private readonly log: (line: string) => void;
@@ -230,22 +258,24 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       cacheDir: path.resolve(opts.cacheDir || defaultCacheDir()),
       remoteHost: (opts.remoteHost || LOCAL_DEFAULTS.remoteHost).replace(/\/*$/, '/'),
       allowRemote: opts.allowRemote ?? LOCAL_DEFAULTS.allowRemote,
-      threads: opts.threads ?? Math.max(1, Math.floor(os.availableParallelism() / 2)),
+      threads: opts.threads ?? defaultThreads(),
       stallTimeoutMs: opts.stallTimeoutMs ?? LOCAL_DEFAULTS.stallTimeoutMs,
     };
     this.modelId = `local:${model}`;
     this.batchSize = opts.batchSize ?? LOCAL_DEFAULTS.batchSize;
+    this.bulkBatchSize = Math.max(
+      1,
+      opts.bulkBatchSize ?? envNumber('MNEMO_EMBEDDING_BULK_BATCH') ?? LOCAL_DEFAULTS.bulkBatchSize,
+    );
     this.transport = opts.transport ?? 'process';
     this.onProgress = opts.onProgress;
     this.log = opts.log ?? ((line) => process.stderr.write(`[embed-worker] ${line}\n`));
     this.workerPath = opts.workerPath ?? resolveEmbedWorkerPath();
-    const envIdle = Number(process.env['MNEMO_EMBEDDING_IDLE_UNLOAD_MS']);
     // A worker thread cannot load onnxruntime-node a second time in one process: it stays loaded.
     this.idleUnloadMs =
       this.transport === 'thread'
         ? 0
-        : (opts.idleUnloadMs ??
-          (Number.isFinite(envIdle) && envIdle >= 0 ? envIdle : LOCAL_DEFAULTS.idleUnloadMs));
+        : (opts.idleUnloadMs ?? envNumber('MNEMO_EMBEDDING_IDLE_UNLOAD_MS') ?? LOCAL_DEFAULTS.idleUnloadMs);
   }
 
   dimension(): number {
@@ -265,12 +295,28 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     return this.readying;
   }
 
-  async embed(texts: string[]): Promise<number[][]> {
+  async embed(texts: string[], opts: EmbedOptions = {}): Promise<number[][]> {
     if (texts.length === 0) return [];
     clearTimeout(this.idleTimer);
     try {
       await this.ready();
-      return await inBatches(texts, this.batchSize, (batch) => this.run(batch));
+      if (!(opts.bulk ?? texts.length > BULK_MIN_TEXTS))
+        return await inBatches(texts, this.batchSize, (batch) => this.run(batch, false));
+      // A bulk job: shortest texts first, so that each batch pads to texts of about its own length; every
+      // batch is sent at once (the worker runs questions between them); the vectors come back in order.
+      const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
+      const batches = chunk(order, this.bulkBatchSize);
+      const results = await Promise.all(
+        batches.map((idx) =>
+          this.run(
+            idx.map((i) => texts[i]!),
+            true,
+          ),
+        ),
+      );
+      const out = new Array<number[]>(texts.length);
+      batches.forEach((idx, j) => idx.forEach((i, k) => (out[i] = results[j]![k]!)));
+      return out;
     } finally {
       this.armIdleUnload();
     }
@@ -393,14 +439,14 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     });
   }
 
-  private run(texts: string[]): Promise<number[][]> {
+  private run(texts: string[], bulk: boolean): Promise<number[][]> {
     const worker = this.worker;
     if (!worker)
       return Promise.reject(new EmbeddingUnavailableError('The embedding worker is not running; try again.'));
     const id = this.nextId++;
     return new Promise<number[][]>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.send({ type: 'embed', id, texts });
+      worker.send({ type: 'embed', id, texts, ...(bulk ? { bulk } : {}) });
     });
   }
 
@@ -408,6 +454,13 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
   }
+}
+
+/** A non-negative number from the environment, or undefined. */
+function envNumber(name: string): number | undefined {
+  const v = process.env[name];
+  const n = v === undefined || v === '' ? NaN : Number(v);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
 function unflatten(data: Float32Array, dim: number): number[][] {

@@ -36,7 +36,8 @@ export interface WorkerInit {
 export type ToWorker =
   /** Always the first message. */
   | { type: 'init'; init: WorkerInit }
-  | { type: 'embed'; id: number; texts: string[] }
+  /** One inference call. `bulk`: part of an import or a re-embedding; every waiting request without it runs first. */
+  | { type: 'embed'; id: number; texts: string[]; bulk?: boolean }
   | { type: 'stats'; id: number };
 
 export type FromWorker =

@@ -226,7 +226,13 @@ function loadError(p: Plan, err: unknown): UserFacingError {
   return new UserFacingError(`The embedding model in "${dir}" could not be loaded (${cause}); ${fix}.`);
 }
 
-async function load(): Promise<{ extractor: Extractor; plan: Plan; dimension: number }> {
+interface Loaded {
+  extractor: Extractor;
+  plan: Plan;
+  dimension: number;
+}
+
+async function load(): Promise<Loaded> {
   const p = plan();
   let tf: Transformers;
   try {
@@ -254,19 +260,7 @@ async function load(): Promise<{ extractor: Extractor; plan: Plan; dimension: nu
   let extractor: Extractor;
   let dimension: number;
   try {
-    extractor = await tf.pipeline('feature-extraction', p.id, {
-      dtype: p.dtype,
-      device: 'cpu',
-      // Reading local files is quick: the one "Loading" message above is enough.
-      ...(p.source === 'download' ? { progress_callback: downloadProgress() } : {}),
-      // No CPU memory arena: ONNX Runtime's arena keeps the peak of every batch size it has seen, which held
-      // 55-75 MB more resident after a few batches (332-353 MB against 275-278 MB here, measured with this
-      // model on 2 cores) for an 8% faster bulk embedding; question embeddings are as fast without it.
-      session_options: {
-        enableCpuMemArena: false,
-        ...(init.threads ? { intraOpNumThreads: init.threads } : {}),
-      },
-    });
+    extractor = await createExtractor(p, tf);
     const probe = await (extractor as FeatureExtractor)(['dimension probe'], {
       pooling: 'mean',
       normalize: true,
@@ -284,6 +278,28 @@ async function load(): Promise<{ extractor: Extractor; plan: Plan; dimension: nu
   return { extractor, plan: p, dimension };
 }
 
+/** A feature-extraction pipeline (one ONNX session) over the planned weights. */
+function createExtractor(p: Plan, tf: Transformers): Promise<Extractor> {
+  const threads = init.threads;
+  return tf.pipeline('feature-extraction', p.id, {
+    dtype: p.dtype,
+    device: 'cpu',
+    // Reading local files is quick: the one "Loading" message above is enough.
+    ...(p.source === 'download' ? { progress_callback: downloadProgress() } : {}),
+    // No CPU memory arena: ONNX Runtime's arena keeps the peak of every batch size it has seen, which held
+    // 55-75 MB more resident after a few batches (332-353 MB against 275-278 MB here, measured with this
+    // model on 2 cores) for an 8% faster bulk embedding; question embeddings are as fast without it.
+    session_options: {
+      enableCpuMemArena: false,
+      ...(threads ? { intraOpNumThreads: threads } : {}),
+      // Threads that wait for work sleep instead of spinning: on cores shared with the editor, Chroma and the
+      // sidecar, spinning threads took the cores from them (a bulk embedding on 2 threads of a loaded 2-core
+      // machine ran at 11-12 texts/s spinning, 23 without).
+      ...(threads && threads > 1 ? { extra: { session: { intra_op: { allow_spinning: '0' } } } } : {}),
+    },
+  });
+}
+
 /** The call shape of a feature-extraction pipeline that we use. */
 type FeatureExtractor = (
   texts: string[],
@@ -297,9 +313,49 @@ function runtimeHint(cause: string): string {
     : 'reinstall the extension or set mnemo.embedding.provider to ollama or openai';
 }
 
-let loaded: Promise<{ extractor: Extractor; plan: Plan; dimension: number }> | undefined;
-// One batch at a time: ONNX Runtime already uses several threads for one run.
-let queue: Promise<void> = Promise.resolve();
+let loaded: Promise<Loaded> | undefined;
+
+interface Job {
+  id: number;
+  texts: string[];
+  bulk: boolean;
+}
+/**
+ * One inference at a time (ONNX Runtime's run blocks this thread), questions first: a request without
+ * `bulk` (a recall's query) waits at most for the one bulk batch that is running, not for the import's
+ * queued batches.
+ */
+const waiting = { interactive: [] as Job[], bulk: [] as Job[] };
+let running = false;
+
+function pump(): void {
+  if (running) return;
+  const job = waiting.interactive.shift() ?? waiting.bulk.shift();
+  if (!job) return;
+  running = true;
+  void runJob(job).finally(() => {
+    running = false;
+    // After the messages that arrived during the run are read: a question sent meanwhile goes next.
+    setImmediate(pump);
+  });
+}
+
+async function runJob(job: Job): Promise<void> {
+  try {
+    if (!loaded) throw new Error('embed before init');
+    const { extractor } = await loaded;
+    const t = await (extractor as FeatureExtractor)(job.texts, { pooling: 'mean', normalize: true });
+    const data = Float32Array.from(t.data);
+    post({ type: 'result', id: job.id, dim: t.dims[1]!, data }, [data.buffer]);
+  } catch (err) {
+    post({
+      type: 'error',
+      id: job.id,
+      message: `Embedding ${job.texts.length} texts failed (${firstLine(err)}).`,
+      detail: err instanceof Error ? err.stack : String(err),
+    });
+  }
+}
 
 channel.onMessage((msg: ToWorker) => {
   switch (msg.type) {
@@ -323,25 +379,20 @@ channel.onMessage((msg: ToWorker) => {
       );
       return;
     case 'stats':
-      post({ type: 'stats', id: msg.id, rss: process.memoryUsage().rss, pid: process.pid });
+      post({
+        type: 'stats',
+        id: msg.id,
+        rss: process.memoryUsage().rss,
+        pid: process.pid,
+      });
       return;
     case 'embed':
-      queue = queue.then(async () => {
-        try {
-          if (!loaded) throw new Error('embed before init');
-          const { extractor } = await loaded;
-          const t = await (extractor as FeatureExtractor)(msg.texts, { pooling: 'mean', normalize: true });
-          const data = Float32Array.from(t.data);
-          post({ type: 'result', id: msg.id, dim: t.dims[1]!, data }, [data.buffer]);
-        } catch (err) {
-          post({
-            type: 'error',
-            id: msg.id,
-            message: `Embedding ${msg.texts.length} texts failed (${firstLine(err)}).`,
-            detail: err instanceof Error ? err.stack : String(err),
-          });
-        }
+      (msg.bulk ? waiting.bulk : waiting.interactive).push({
+        id: msg.id,
+        texts: msg.texts,
+        bulk: !!msg.bulk,
       });
+      pump();
       return;
   }
 });

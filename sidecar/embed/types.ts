@@ -8,10 +8,22 @@ export interface EmbeddingProvider {
   dimension(): number;
   /** Loads (or downloads) the model; rejects with an {@link EmbeddingUnavailableError} saying why in one sentence. */
   ready(): Promise<void>;
-  /** Embeds a batch; vectors are L2-normalized. */
-  embed(texts: string[]): Promise<number[][]>;
+  /** Embeds a batch; vectors are L2-normalized, in the order of `texts`. */
+  embed(texts: string[], opts?: EmbedOptions): Promise<number[][]>;
   dispose(): Promise<void>;
 }
+
+export interface EmbedOptions {
+  /**
+   * Part of a bulk job (an import, a restore, a re-embedding), not a question someone waits for: the local
+   * provider may use more threads for it and answers questions first. Default: whether the call holds
+   * more than {@link BULK_MIN_TEXTS} texts.
+   */
+  bulk?: boolean;
+}
+
+/** A call with more texts than this is a bulk job unless it says otherwise ({@link EmbedOptions.bulk}). */
+export const BULK_MIN_TEXTS = 64;
 
 export interface EmbeddingProgress {
   /** e.g. "Downloading model.onnx" */

@@ -67,7 +67,12 @@ export async function bulkImport(
     }
     const stored = new Map((await store.get(batch.map((b) => b.id))).map((x) => [x.id, x]));
     const fresh = batch.filter((b) => !stored.has(b.id));
-    const vectors = fresh.length ? core.embedding.embed(fresh.map((b) => b.text)) : Promise.resolve([]);
+    const vectors = fresh.length
+      ? core.embedding.embed(
+          fresh.map((b) => b.text),
+          { bulk: true },
+        )
+      : Promise.resolve([]);
     vectors.catch(() => undefined); // awaited in turn; a failure meanwhile must not go unhandled
     return { stored, fresh, vectors };
   };

@@ -24,8 +24,15 @@ export class CaptureWorker {
 
   constructor(
     private readonly core: Core,
-    /** Ingests one queued session (ingest.ts `process`); the queue id makes a replay after a crash idempotent. */
-    private readonly process: (session: SessionInput, captureId: string) => Promise<IngestReport>,
+    /**
+     * Ingests one queued session (ingest.ts `process`); the queue id makes a replay after a crash idempotent.
+     * `backlog`: more sessions wait behind it (an Import Chat), so its embedding is a bulk job.
+     */
+    private readonly process: (
+      session: SessionInput,
+      captureId: string,
+      backlog: boolean,
+    ) => Promise<IngestReport>,
     /** Process the queue in the background (default true; the CLI's one-shot commands turn it off). */
     private readonly background: boolean,
   ) {}
@@ -77,7 +84,7 @@ export class CaptureWorker {
       const next = this.queue.pending()[0];
       if (!next) return;
       try {
-        const report = await this.process(next.payload, next.id);
+        const report = await this.process(next.payload, next.id, this.queue.size > 1);
         core.log.info(
           `Processed capture ${next.id.slice(0, 8)} (${next.payload.source_type}, ${next.payload.project_id}): ${report.stored} stored, ${report.refreshed} refreshed, ${report.pending} pending, ${report.dropped} dropped${report.skipped ? ` (${report.skipped})` : ''}`,
         );

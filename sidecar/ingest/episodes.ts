@@ -31,6 +31,7 @@ export async function keepEpisodes(
   session: SessionInput,
   messages: NormalizedMessage[],
   links: Map<string, string[]>,
+  bulk = false,
 ): Promise<number> {
   const turns = messages
     .filter((m) => m.role !== 'system' && m.content.trim())
@@ -73,7 +74,7 @@ export async function keepEpisodes(
     e.created_at = old.created_at || e.created_at;
   }
   await core.requireModel();
-  const vectors = await core.embedding.embed(episodes.map(episodeSearchText));
+  const vectors = await core.embedding.embed(episodes.map(episodeSearchText), bulk ? { bulk } : {});
   await core.episodes.upsert(episodes.map((episode, i) => ({ episode, vector: vectors[i]! })));
   return episodes.length;
 }

@@ -72,9 +72,15 @@ export class Ingest {
 
   /**
    * The pipeline, dedup and store for one (validated) session. `captureId` (a queued capture's id) makes
-   * processing it again after a crash a no-op for what the earlier attempt already wrote.
+   * processing it again after a crash a no-op for what the earlier attempt already wrote. `bulk`: one of
+   * many queued sessions (Import Chat): its texts are embedded as a bulk job (embed/types.ts `bulk`).
    */
-  async process(session: SessionInput, explain: boolean, captureId?: string): Promise<IngestReport> {
+  async process(
+    session: SessionInput,
+    explain: boolean,
+    captureId?: string,
+    bulk = false,
+  ): Promise<IngestReport> {
     const { core } = this;
     const analysis = await analyzeSession(session, {
       reviewScoreThreshold: core.config.pipeline.reviewScoreThreshold,
@@ -103,7 +109,7 @@ export class Ingest {
       const missing = [...new Set(texts)].filter((t) => !vectorOf.has(t));
       if (missing.length === 0) return;
       await core.requireModel();
-      const vs = await core.embedding.embed(missing);
+      const vs = await core.embedding.embed(missing, bulk ? { bulk } : {});
       missing.forEach((t, i) => vectorOf.set(t, vs[i]!));
     };
     if (llmRun) {
@@ -142,7 +148,7 @@ export class Ingest {
       if (changed.length) core.notifyChanged([session.project_id], changed);
     }
     if (core.config.episodes.keep)
-      report.episodes = await keepEpisodes(core, session, analysis.episodes, links);
+      report.episodes = await keepEpisodes(core, session, analysis.episodes, links, bulk);
     core.refreshStatus();
     return report;
   }

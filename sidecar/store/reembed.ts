@@ -43,7 +43,10 @@ export class Reembedder {
       for (let i = 0; i < all.length; i += BATCH) {
         checkCancelled(token);
         const batch = all.slice(i, i + BATCH).map((r) => r.memory);
-        const vectors = await core.embedding.embed(batch.map((m) => m.text));
+        const vectors = await core.embedding.embed(
+          batch.map((m) => m.text),
+          { bulk: true },
+        );
         await store.upsert(
           batch.map((m, j) => ({
             memory: { ...m, embedding_model: model, embedding_dim: dim },

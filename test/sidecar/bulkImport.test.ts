@@ -84,6 +84,39 @@ describe('bulk import', () => {
     );
   });
 
+  test('a recall asked during a bulk import is answered before the import ends; both succeed', async () => {
+    await s.request(P.RememberRequest, {
+      text: 'The north line PLC firmware is pinned to version 4.2',
+      project_id: 'bulk3',
+    });
+    const hosts = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'];
+    const memories: P.BulkImportMemory[] = Array.from({ length: 400 }, (_, i) => ({
+      text: `Build agent ${hosts[i % hosts.length]}-${i} caches ${i % 3 ? 'npm' : 'pip'} packages in /srv/cache/${i * 7}`,
+      project_id: 'bulk3',
+    }));
+    let imported = false;
+    const importing = s.request(P.BulkImportRequest, { memories }).then((r) => {
+      imported = true;
+      return r;
+    });
+    const recall = await s.request(P.RecallRequest, {
+      query: 'which firmware version is the north line PLC on?',
+      project_ids: ['bulk3'],
+    });
+    assert.equal(imported, false, 'the recall waited for the whole import');
+    assert.match(recall.items[0]?.memory.text ?? '', /firmware is pinned to version 4\.2/);
+    const r = await importing;
+    assert.equal(r.imported + r.duplicates, memories.length);
+    const after = await s.request(P.RecallRequest, {
+      query: 'where does build agent golf-6 cache packages?',
+      project_ids: ['bulk3'],
+    });
+    assert.ok(
+      after.items.some((m) => m.memory.text.includes('golf-')),
+      'the imported memories are recalled',
+    );
+  });
+
   test('a malformed record is refused with one sentence and nothing is imported', async () => {
     const before = await s.request(P.ListRequest, { project_id: 'bulk2' });
     await assert.rejects(

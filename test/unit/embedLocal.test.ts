@@ -174,6 +174,72 @@ void describe('local provider: semantics with real all-MiniLM-L6-v2', () => {
   });
 });
 
+void describe('local provider: bulk jobs', () => {
+  let p: LocalEmbeddingProvider;
+  before(() => {
+    ensureModel();
+    p = new LocalEmbeddingProvider({
+      model: MODEL,
+      modelPath: MODELS_ROOT,
+      allowRemote: false,
+      threads: 2,
+      bulkBatchSize: 16,
+      idleUnloadMs: 0,
+      log: quiet,
+    });
+  });
+  after(() => p.dispose());
+
+  const facts = [
+    'Our team lunch is on Thursdays',
+    'The staging database is reset every Monday at 6am, so never keep test fixtures there overnight',
+    'vim',
+    'Run integration tests with npm run test:sidecar before pushing; the editor tests need a display',
+    'Never force-push to the main branch',
+  ];
+  /** Texts of very different lengths, so that sorting by length really reorders them. */
+  const texts = (n: number): string[] =>
+    Array.from({ length: n }, (_, i) => `${i}: ${facts.slice(0, 1 + (i % facts.length)).join('. ')}`);
+
+  void test('a bulk job on two threads gives the vectors of one thread, in the order of its texts', async () => {
+    const all = texts(90);
+    const one = new LocalEmbeddingProvider({
+      model: MODEL,
+      modelPath: MODELS_ROOT,
+      allowRemote: false,
+      threads: 1,
+      log: quiet,
+    });
+    let questionPath: number[][];
+    try {
+      questionPath = await one.embed(all, { bulk: false });
+    } finally {
+      await one.dispose();
+    }
+    const bulk = await p.embed(all, { bulk: true });
+    assert.equal(bulk.length, all.length);
+    const worst = Math.max(...all.map((_, i) => cosineDistance(questionPath[i]!, bulk[i]!)));
+    // The q8 model quantizes activations per batch: other batch neighbours move a vector by ~1e-5.
+    assert.ok(worst < 1e-4, `a bulk vector differs from the question path's by ${worst}`);
+    // Each vector belongs to its own text, not to a neighbour of the sorted order.
+    const [single] = await p.embed([all[41]!]);
+    assert.ok(cosineDistance(single!, bulk[41]!) < 1e-4);
+    assert.ok(cosineDistance(single!, bulk[42]!) > 0.01);
+  });
+
+  void test('a question asked during a bulk job is answered before the job ends', async () => {
+    let bulkDone = false;
+    const job = p.embed(texts(480), { bulk: true }).then((v) => {
+      bulkDone = true;
+      return v;
+    });
+    const [answer] = await p.embed(['which editor should you use?']);
+    assert.equal(bulkDone, false, 'the question waited for the whole bulk job');
+    assert.equal(answer!.length, 384);
+    assert.equal((await job).length, 480);
+  });
+});
+
 void describe('local provider: configuration', () => {
   void test('MNEMO_EMBEDDING_MODEL_PATH is used when modelPath is not set; a model folder names the model', async () => {
     process.env['MNEMO_EMBEDDING_MODEL_PATH'] = MODEL_DIR;
