@@ -113,6 +113,7 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
   }
 
   const reveal = async (memory: Memory): Promise<void> => {
+    gate.flushNow(); // a reload due later would rebuild the tree under the reveal and drop its selection
     await vscode.commands.executeCommand(BuiltinCommand.focusMemories);
     const node = memories.nodeForMemory(memory);
     try {

@@ -52,6 +52,16 @@ export class RefreshGate {
     return this.timer !== undefined;
   }
 
+  /**
+   * Applies a due reload now, whatever the interval (a person acting on the views — revealing a memory just
+   * remembered — must see them current, and a reload landing after the reveal would drop its selection).
+   */
+  flushNow(): void {
+    if (this.timer === undefined) return;
+    this.timers.clearTimeout(this.timer);
+    this.flush();
+  }
+
   private flush(): void {
     this.timer = undefined;
     const what = this.pending;

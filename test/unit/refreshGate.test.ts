@@ -85,3 +85,20 @@ test('a disposed gate never reloads', () => {
   t.advance(5000);
   assert.deepEqual(runs, []);
 });
+
+test('revealing a memory applies a due reload at once, and only once', () => {
+  const t = fakeTimers();
+  const runs: string[] = [];
+  const gate = new RefreshGate((w) => runs.push(show(w)), 50, 1000, t);
+  gate.request(['p1']);
+  t.advance(50);
+  gate.request(['p2']); // due a second after the first reload
+  t.advance(100);
+  gate.flushNow();
+  assert.deepEqual(runs, ['p1', 'p2']);
+  assert.equal(gate.waiting, false);
+  t.advance(2000);
+  assert.deepEqual(runs, ['p1', 'p2']);
+  gate.flushNow(); // nothing due: nothing runs
+  assert.deepEqual(runs, ['p1', 'p2']);
+});
