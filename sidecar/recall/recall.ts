@@ -18,6 +18,11 @@
  * An evidence turn is quoted with the turns of its exchange (context.ts: a question with its reply, a
  * statement with the follow-up question and its answer), and the excerpt cites every quoted message.
  * Memories come first, then evidence; a turn already cited by a recalled memory is not quoted again.
+ *
+ * Everything up to the choice of the k runs on ids and the facts the lexical index keeps of each memory
+ * and turn (facts.ts: project, status, confidence, time, whether it asks): the vector channels return ids
+ * and distances, the lexical hits come with their facts, and only the turns quoted with their exchange and
+ * the k chosen are read from Chroma.
  */
 import type { Core } from '../core';
 import { embedQuery } from '../embed/queryCache';
@@ -25,12 +30,13 @@ import { InvalidInputError } from '../errors';
 import { GLOBAL_PROJECT, type Episode, type Memory, type MemoryStatus } from '../model';
 import { redactText } from '../pipeline/redact';
 import type { RecallChannel, RecallItem, RecallParams, RecallResult } from '../protocol';
-import type { EpisodeNeighbour } from '../store/episodeStore';
-import { buildWhere, type Neighbour } from '../store/memoryStore';
+import type { EpisodeHit } from '../store/episodeStore';
+import { buildWhere, type MemoryHit } from '../store/memoryStore';
 import { clampInt, round } from '../util/numbers';
-import { ASKS, neighboursOf, readContext, type Excerpt } from './context';
+import { neighboursOf, readContext, type Excerpt } from './context';
 import { entityOverlap, extractEntities } from './entities';
 import { episodeAsMemory, formatBlock } from './format';
+import { episodeFacts, memoryFacts, type EpisodeFacts, type MemoryFacts, type RankFacts } from './facts';
 import type { LexicalHit } from './lexical';
 import { nearMisses } from './nearMisses';
 import { cutText } from '../shared/text';
@@ -88,7 +94,14 @@ const ASKS_FOR_NOW = /\b(?:now|these days|currently|today|still|anymore|latest)\
 
 interface Candidate {
   kind: 'memory' | 'evidence';
-  memory: Memory;
+  /** The memory's or the turn's id. */
+  id: string;
+  project: string;
+  /** What it is ranked by (facts.ts): a memory's for a memory, a turn's for evidence. */
+  facts: RankFacts;
+  /** The memory, once read (a memory candidate). */
+  memory?: Memory;
+  /** The turn, once read (evidence). */
   episode?: Episode;
   /** Best cosine similarity (vector channel). */
   similarity?: number;
@@ -99,6 +112,17 @@ interface Candidate {
   channels: Set<RecallChannel>;
   /** For evidence: the turns of its exchange it is quoted with (context.ts). */
   context?: Excerpt;
+  /** The excerpt as read, before the choice of the k drops a quote that would repeat another. */
+  excerpt?: Excerpt;
+}
+
+/** A memory or turn a channel found: its facts, and itself when it was read anyway. */
+interface Found {
+  id: string;
+  project: string;
+  facts: RankFacts;
+  memory?: Memory;
+  episode?: Episode;
 }
 
 export async function recall(core: Core, p: RecallParams): Promise<RecallResult> {
@@ -123,13 +147,11 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   await core.requireModel();
   const vector = await embedQuery(core.embedding, query);
 
-  const recallable = (m: Memory) =>
-    projects.includes(m.project_id) && RECALLABLE.includes(m.status) && m.confidence_score > minConfidence;
-  const [memVec, epVec, { hits: lex, memories: lexMems, episodes: lexEps }] = await Promise.all([
+  const recallable = (project: string, f: MemoryFacts) =>
+    projects.includes(project) && RECALLABLE.includes(f.status) && f.confidence > minConfidence;
+  const [memVec, epVec, lex] = await Promise.all([
     nearestRecallable(core, vector, projects, minConfidence, wide),
-    core.config.episodes.keep
-      ? core.episodes.query(vector, own, wide)
-      : Promise.resolve<EpisodeNeighbour[]>([]),
+    core.config.episodes.keep ? core.episodes.query(vector, own, wide) : Promise.resolve<EpisodeHit[]>([]),
     lexical,
   ]);
 
@@ -138,15 +160,17 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     CJK.test(query) && ENGLISH_ONLY_MODEL.test(core.embedding.modelId) ? UNSEEN_LANGUAGE_VECTOR_WEIGHT : 1;
   const add = (c: Omit<Candidate, 'rrf' | 'channels'>, channel: RecallChannel, rank: number) => {
     const rrf = (channel === 'vector' ? vectorWeight : 1) / (RRF_K + rank);
-    const cur = byKey.get(c.memory.id);
+    const cur = byKey.get(c.id);
     if (cur) {
       cur.similarity = c.similarity ?? cur.similarity;
       cur.lexical = c.lexical ?? cur.lexical;
       cur.rule = c.rule ?? cur.rule;
+      cur.memory ??= c.memory;
+      cur.episode ??= c.episode;
       cur.rrf += rrf;
       cur.channels.add(channel);
     } else {
-      byKey.set(c.memory.id, { ...c, rrf, channels: new Set([channel]) });
+      byKey.set(c.id, { ...c, rrf, channels: new Set([channel]) });
     }
   };
   const floor = (best: number) =>
@@ -158,20 +182,33 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   const memFloor = floor(memSims[0]?.sim ?? 0);
   memSims
     .filter((x) => x.sim >= memFloor)
-    .forEach((x, i) =>
-      add({ kind: 'memory', memory: x.n.memory, similarity: round(x.sim) }, 'vector', i + 1),
+    .forEach(({ n, sim }, i) =>
+      add(
+        {
+          kind: 'memory',
+          id: n.id,
+          project: n.project,
+          facts: n.facts,
+          memory: n.memory,
+          similarity: round(sim),
+        },
+        'vector',
+        i + 1,
+      ),
     );
   const epSims = epVec.map((n) => ({ n, sim: 1 - n.distance }));
   const epFloor = floor(epSims[0]?.sim ?? 0);
   epSims
     .filter((x) => x.sim >= epFloor)
-    .forEach((x, i) =>
+    .forEach(({ n, sim }, i) =>
       add(
         {
           kind: 'evidence',
-          memory: episodeAsMemory(x.n.episode),
-          episode: x.n.episode,
-          similarity: round(x.sim),
+          id: n.id,
+          project: n.project,
+          facts: n.facts,
+          episode: n.episode,
+          similarity: round(sim),
         },
         'vector',
         i + 1,
@@ -180,18 +217,14 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
 
   // lexical: keep only what may be recalled
   const bestLex = lex[0]?.score ?? 0;
-  const knownMem = new Map(lexMems.map((m) => [m.id, m]));
-  const knownEp = new Map(lexEps.map((e) => [e.id, e]));
   lex.forEach((h, i) => {
     const rel = bestLex > 0 ? round(h.score / bestLex) : 0;
-    if (h.kind === 'memory') {
-      const m = knownMem.get(h.id);
-      if (m && recallable(m)) add({ kind: 'memory', memory: m, lexical: rel }, 'lexical', i + 1);
-    } else {
-      const e = knownEp.get(h.id);
-      if (e && own.includes(e.project_id))
-        add({ kind: 'evidence', memory: episodeAsMemory(e), episode: e, lexical: rel }, 'lexical', i + 1);
-    }
+    const { found } = h;
+    if (found.facts.kind === 'memory') {
+      if (recallable(found.project, found.facts))
+        add({ kind: 'memory', ...found, lexical: rel }, 'lexical', i + 1);
+    } else if (own.includes(found.project))
+      add({ kind: 'evidence', ...found, lexical: rel }, 'lexical', i + 1);
   });
 
   // rule: recent troubleshooting logs sharing an entity, when no memory is a strong vector match
@@ -206,57 +239,68 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
         .map(({ memory }) => ({ memory, overlap: entityOverlap(entities, memory.text) }))
         .filter((x) => x.overlap > 0)
         .sort((a, b) => b.overlap * b.memory.confidence_score - a.overlap * a.memory.confidence_score)
-        .forEach((x, i) => add({ kind: 'memory', memory: x.memory, rule: round(x.overlap) }, 'rule', i + 1));
+        .forEach((x, i) =>
+          add(
+            {
+              kind: 'memory',
+              id: x.memory.id,
+              project: x.memory.project_id,
+              facts: memoryFacts(x.memory),
+              memory: x.memory,
+              rule: round(x.overlap),
+            },
+            'rule',
+            i + 1,
+          ),
+        );
     }
   }
 
-  // The best evidence candidates are quoted with the turn that answers them or that they answer.
+  // The best evidence candidates are quoted with the turn that answers them or that they answer: they are
+  // read with the turns their links name (one read), then their exchanges.
   const contextFor = [...byKey.values()]
     .filter((c) => c.kind === 'evidence')
     .sort((a, b) => b.rrf - a.rrf)
     .slice(0, topK * CONTEXT_CANDIDATES);
+  const links = contextFor.flatMap((c) => {
+    const f = c.facts as EpisodeFacts;
+    return [c.episode ? '' : c.id, f.next_id ?? '', f.previous_id ?? ''];
+  });
+  const read = new Map((await core.episodes.get([...new Set(links.filter(Boolean))])).map((e) => [e.id, e]));
+  for (const c of contextFor) c.episode ??= read.get(c.id);
+  const quoted = contextFor.filter((c) => c.episode); // a turn deleted meanwhile is no candidate
+  for (const c of contextFor) if (!c.episode) byKey.delete(c.id);
   const excerpts = await readContext(
     core,
-    contextFor.map((c) => c.episode!),
+    quoted.map((c) => c.episode!),
+    [...read.values()],
   );
-  for (const c of contextFor) {
-    const x = excerpts.get(c.episode!.id);
-    if (x && neighboursOf(x).every((n) => own.includes(n.project_id))) c.context = x;
+  for (const c of quoted) {
+    const x = excerpts.get(c.id);
+    if (x && neighboursOf(x).every((n) => own.includes(n.project_id))) c.context = c.excerpt = x;
   }
-  await dropDisowned(core, byKey, [...memVec.map((n) => n.memory), ...lexMems]);
+  await dropDisowned(core, byKey, [...memVec, ...lex.map((h) => h.found)]);
   const ranked = reweigh([...byKey.values()], query).sort(
     (a, b) => b.rrf - a.rrf || (b.similarity ?? 0) - (a.similarity ?? 0),
   );
   // The best k of both kinds in fused order; a turn a chosen memory already cites is not quoted again.
-  const picked: Candidate[] = [];
-  const cited = new Set<string>();
-  const citeKey = (project: string, ref: string) => `${project}\u0000${ref}`;
-  for (const c of ranked) {
-    if (picked.length >= topK) break;
-    if (c.kind === 'evidence') {
-      const turnKey = citeKey(c.memory.project_id, `msg:${c.episode!.message_id}`);
-      if (cited.has(turnKey)) continue;
-      // a neighbour already quoted (or cited by a chosen memory) is not quoted twice: the turn stands alone
-      if (
-        c.context &&
-        neighboursOf(c.context).some((n) => cited.has(citeKey(c.memory.project_id, `msg:${n.message_id}`)))
-      )
-        delete c.context;
-      picked.push(c);
-      for (const t of c.context?.turns ?? [c.episode!])
-        cited.add(citeKey(c.memory.project_id, `msg:${t.message_id}`));
-      continue;
-    }
-    picked.push(c);
-    for (const r of c.memory.source_ref) cited.add(citeKey(c.memory.project_id, r));
+  // Then the chosen are read; one deleted since the channels found it makes room for the next.
+  let picked: Candidate[] = [];
+  for (let attempt = 0; ; attempt++) {
+    picked = pick(
+      ranked.filter((c) => byKey.has(c.id)),
+      topK,
+    );
+    const gone = await hydrate(core, picked);
+    if (!gone.length || attempt >= 3) break;
+    for (const id of gone) byKey.delete(id);
   }
-  // Items stay in fused order (most relevant first); the block shows the memories first, then the evidence.
-  const chosen = picked;
+  const chosen = picked.filter((c) => c.memory || c.episode);
 
   const items: RecallItem[] = chosen.map((c) => {
     const channels = (['vector', 'lexical', 'rule'] as const).filter((ch) => c.channels.has(ch));
     const turns = c.context?.turns;
-    const memory = turns ? episodeAsMemory(c.episode!, turns) : c.memory;
+    const memory = c.kind === 'evidence' ? episodeAsMemory(c.episode!, turns) : c.memory!;
     return {
       kind: c.kind,
       memory,
@@ -285,11 +329,63 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     minConfidence,
     recallable: RECALLABLE,
     floor: memFloor,
-    candidates: new Set([...byKey.values()].filter((c) => c.kind === 'memory').map((c) => c.memory.id)),
-    picked: new Set(picked.map((c) => c.memory.id)),
+    candidates: new Set([...byKey.values()].filter((c) => c.kind === 'memory').map((c) => c.id)),
+    picked: new Set(picked.map((c) => c.id)),
     kept: new Set(kept.map((i) => i.memory.id)),
   });
   return { items: kept, block, tokens, near_misses };
+}
+
+/**
+ * The best k of the fused candidates, in fused order: a turn a chosen memory (or an earlier quote) already
+ * cites is not quoted again, and a neighbour already quoted is not quoted twice (the turn stands alone).
+ */
+function pick(ranked: Candidate[], topK: number): Candidate[] {
+  const picked: Candidate[] = [];
+  const cited = new Set<string>();
+  const citeKey = (project: string, ref: string) => `${project}\u0000${ref}`;
+  for (const c of ranked) {
+    if (picked.length >= topK) break;
+    c.context = c.excerpt;
+    if (c.kind === 'evidence') {
+      const f = c.facts as EpisodeFacts;
+      if (cited.has(citeKey(c.project, `msg:${f.message_id}`))) continue;
+      if (
+        c.context &&
+        neighboursOf(c.context).some((n) => cited.has(citeKey(c.project, `msg:${n.message_id}`)))
+      )
+        delete c.context;
+      picked.push(c);
+      for (const t of c.context?.turns ?? []) cited.add(citeKey(c.project, `msg:${t.message_id}`));
+      cited.add(citeKey(c.project, `msg:${f.message_id}`));
+      continue;
+    }
+    picked.push(c);
+    for (const r of (c.facts as MemoryFacts).source_ref) cited.add(citeKey(c.project, r));
+  }
+  return picked;
+}
+
+/**
+ * Reads the chosen memories and turns not read yet (one read each); returns the ids Chroma no longer has
+ * (deleted since the channels found them).
+ */
+async function hydrate(core: Core, picked: Candidate[]): Promise<string[]> {
+  const memories = picked.filter((c) => c.kind === 'memory' && !c.memory);
+  const turns = picked.filter((c) => c.kind === 'evidence' && !c.episode);
+  const [ms, es] = await Promise.all([
+    core.store.get(memories.map((c) => c.id)),
+    core.episodes.get(turns.map((c) => c.id)),
+  ]);
+  const byId = new Map<string, Memory | Episode>([...ms, ...es].map((x) => [x.id, x]));
+  const gone: string[] = [];
+  for (const c of [...memories, ...turns]) {
+    const x = byId.get(c.id);
+    if (!x) gone.push(c.id);
+    else if (c.kind === 'memory') c.memory = x as Memory;
+    else c.episode = x as Episode;
+  }
+  return gone;
 }
 
 /**
@@ -297,29 +393,37 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
  * user said what was taken from it is false), neither as a candidate nor as the context of another turn.
  * A turn without derived memories, or with one still active, pending, confirmed or superseded, is
  * untouched: a superseded memory's turn still says what was true then, and demoting it cost recall in the
- * eval (docs/recall-quality.md). The linked memories' statuses come from one batched read (those the
- * channels already read are not read again).
+ * eval (docs/recall-quality.md). The linked memories' statuses come from the facts the channels brought and,
+ * for the others, from the lexical index (Chroma only for what it has no facts of).
  */
-async function dropDisowned(core: Core, byKey: Map<string, Candidate>, known: Memory[]): Promise<void> {
+async function dropDisowned(core: Core, byKey: Map<string, Candidate>, known: Found[]): Promise<void> {
   const evidence = [...byKey.values()].filter((c) => c.kind === 'evidence');
-  const turns = evidence.flatMap((c) => c.context?.turns ?? [c.episode!]);
-  if (!turns.some((e) => e.memory_ids.length)) return;
-  const status = new Map(known.map((m) => [m.id, m.status]));
-  const missing = [...new Set(turns.flatMap((e) => e.memory_ids))].filter((id) => !status.has(id));
-  for (const m of await core.store.get(missing)) status.set(m.id, m.status);
-  const disowned = (e: Episode) => {
+  const linksOf = (c: Candidate): string[][] =>
+    c.context ? c.context.turns.map((t) => t.memory_ids) : [(c.facts as EpisodeFacts).memory_ids];
+  const all = evidence.flatMap(linksOf).flat();
+  if (!all.length) return;
+  const status = new Map<string, MemoryStatus>();
+  for (const x of known) if (x.facts.kind === 'memory') status.set(x.id, x.facts.status);
+  const missing = () => [...new Set(all)].filter((id) => !status.has(id));
+  for (const [id, x] of await core.store.lexicalIndexed(missing()))
+    if (x.facts?.kind === 'memory') status.set(id, x.facts.status);
+  for (const m of await core.store.get(missing())) status.set(m.id, m.status);
+  const disowned = (memoryIds: string[]) => {
     // a link to a memory since deleted says nothing either way
-    const linked = e.memory_ids.map((id) => status.get(id)).filter((s) => s !== undefined);
+    const linked = memoryIds.map((id) => status.get(id)).filter((s) => s !== undefined);
     return linked.length > 0 && linked.every((s) => s === 'wrong');
   };
   for (const c of evidence) {
-    if (disowned(c.episode!)) byKey.delete(c.memory.id);
-    else if (c.context && neighboursOf(c.context).some(disowned)) delete c.context;
+    if (disowned(c.episode?.memory_ids ?? (c.facts as EpisodeFacts).memory_ids)) byKey.delete(c.id);
+    else if (c.context && neighboursOf(c.context).some((n) => disowned(n.memory_ids))) {
+      delete c.context;
+      delete c.excerpt;
+    }
   }
 }
 
 /** What {@link reweigh} reads and changes of a fused candidate. */
-export type Reweighable = Pick<Candidate, 'kind' | 'memory' | 'episode' | 'rrf' | 'context'>;
+export type Reweighable = Pick<Candidate, 'facts' | 'rrf' | 'context'>;
 
 /**
  * Adjusts the fused scores for what the channels cannot see: a candidate that is itself a question is
@@ -329,31 +433,27 @@ export type Reweighable = Pick<Candidate, 'kind' | 'memory' | 'episode' | 'rrf' 
 export function reweigh<C extends Reweighable>(candidates: C[], query: string): C[] {
   const now = ASKS_FOR_NOW.test(query);
   const askWhen = ASKS_WHEN.test(query);
-  const when = (c: C) => c.memory.occurred_at ?? c.memory.created_at;
-  const times = now ? [...new Set(candidates.map(when))].sort() : [];
+  const times = now ? [...new Set(candidates.map((c) => c.facts.when))].sort() : [];
   const position = new Map(times.map((t, i) => [t, times.length > 1 ? i / (times.length - 1) : 1]));
   for (const c of candidates) {
-    if (ASKS.test(c.kind === 'evidence' ? c.episode!.text : c.memory.text))
-      c.rrf *= c.context ? ANSWERED_QUESTION_WEIGHT : QUESTION_WEIGHT;
-    if (now) c.rrf *= 1 + RECENCY_BOOST * (position.get(when(c)) ?? 0);
-    const times = c.context
-      ? c.context.turns.flatMap((t) => t.times)
-      : (c.episode?.times ?? c.memory.times ?? []);
-    if (askWhen && times.length > 0) c.rrf *= HAS_TIME_BOOST;
+    if (c.facts.asks) c.rrf *= c.context ? ANSWERED_QUESTION_WEIGHT : QUESTION_WEIGHT;
+    if (now) c.rrf *= 1 + RECENCY_BOOST * (position.get(c.facts.when) ?? 0);
+    const timed = c.context ? c.context.turns.some((t) => t.times.length > 0) : c.facts.timed;
+    if (askWhen && timed) c.rrf *= HAS_TIME_BOOST;
   }
   return candidates;
 }
 
 /**
- * The lexical channel's hits within {@link RELATIVE_LEXICAL} of the best, with their memories and
- * episodes read back from Chroma (the index is derived data; what is recalled comes from the store).
+ * The lexical channel's hits within {@link RELATIVE_LEXICAL} of the best, each with its facts from the
+ * index (facts.ts); a hit the index has no facts of (an older index) is read from Chroma.
  */
 async function lexicalCandidates(
   core: Core,
   query: string,
   projects: string[],
   wide: number,
-): Promise<{ hits: LexicalHit[]; memories: Memory[]; episodes: Episode[] }> {
+): Promise<{ score: number; found: Found }[]> {
   const all =
     (await core.store.lexicalIndex?.run(
       'search',
@@ -362,13 +462,30 @@ async function lexicalCandidates(
     )) ?? [];
   const best = all[0]?.score ?? 0;
   const hits = all.filter((h) => h.score >= best * RELATIVE_LEXICAL);
+  const unknown = (kind: LexicalHit['kind']) =>
+    hits.filter((h) => h.kind === kind && h.facts?.kind !== kind).map((h) => h.id);
   const [memories, episodes] = await Promise.all([
-    core.store.get(hits.filter((h) => h.kind === 'memory').map((h) => h.id)),
-    core.config.episodes.keep
-      ? core.episodes.get(hits.filter((h) => h.kind === 'episode').map((h) => h.id))
-      : Promise.resolve<Episode[]>([]),
+    core.store.get(unknown('memory')),
+    core.config.episodes.keep ? core.episodes.get(unknown('episode')) : Promise.resolve<Episode[]>([]),
   ]);
-  return { hits, memories, episodes };
+  const read = new Map<string, Found>([
+    ...memories.map((m): [string, Found] => [
+      m.id,
+      { id: m.id, project: m.project_id, facts: memoryFacts(m), memory: m },
+    ]),
+    ...episodes.map((e): [string, Found] => [
+      e.id,
+      { id: e.id, project: e.project_id, facts: episodeFacts(e), episode: e },
+    ]),
+  ]);
+  const out: { score: number; found: Found }[] = [];
+  for (const h of hits) {
+    if (h.kind === 'episode' && !core.config.episodes.keep) continue;
+    const found =
+      h.facts?.kind === h.kind ? { id: h.id, project: h.project, facts: h.facts } : read.get(h.id); // else gone
+    if (found) out.push({ score: h.score, found });
+  }
+  return out;
 }
 
 /**
@@ -382,6 +499,6 @@ function nearestRecallable(
   projects: string[],
   minConfidence: number,
   k: number,
-): Promise<Neighbour[]> {
+): Promise<MemoryHit[]> {
   return core.store.nearest(vector, projects, k, { status: RECALLABLE, min_confidence: minConfidence });
 }
