@@ -74,6 +74,15 @@ const FACT_FIELDS: ReadonlySet<keyof Memory> = new Set<keyof Memory>([
   'source_ref',
 ]);
 
+/**
+ * Recall's used-marks are written once recalls have been quiet this long (an agent asks its questions in
+ * bursts: the next one is not answered while Chroma writes the last one's marks), or at the latest
+ * {@link USED_MAX_WAIT_MS} after the first mark not written; any other write of the store, and dispose,
+ * writes them first.
+ */
+const USED_QUIET_MS = 1000;
+const USED_MAX_WAIT_MS = 10_000;
+
 /** Chroma collection name for a model id and dimension: 3..63 chars of [a-z0-9_-]. */
 export function collectionNameFor(model: string, dim: number): string {
   const slug = model
@@ -291,6 +300,8 @@ export class MemoryStore {
   private lexical: LazyLexical | undefined;
   /** Uses recalled but not yet written, per memory: coalesced into one increment each (see {@link markUsed}). */
   private used = new Map<string, { n: number; at: string }>();
+  /** The pending write of {@link used} ({@link USED_QUIET_MS}), and when its first mark came. */
+  private usedTimer: { timer: NodeJS.Timeout; since: number } | undefined;
   /** The lock file of the use counters (shared by every process on the data folder). */
   private readonly usedLock: string;
   /** The lock file of dedup + insert (see {@link exclusiveWrite}). */
@@ -349,9 +360,23 @@ export class MemoryStore {
    */
   markUsed(ids: string[], at: string): void {
     for (const id of ids) this.used.set(id, { n: (this.used.get(id)?.n ?? 0) + 1, at });
+    const since = this.usedTimer?.since ?? Date.now();
+    if (this.usedTimer) clearTimeout(this.usedTimer.timer);
+    const wait = Math.max(0, Math.min(USED_QUIET_MS, since + USED_MAX_WAIT_MS - Date.now()));
+    const timer = setTimeout(() => void this.writeUsed(), wait);
+    timer.unref(); // dispose writes them (settled)
+    this.usedTimer = { timer, since };
+  }
+
+  /** Writes the used-marks not written yet, behind whatever is being written. */
+  private writeUsed(): Promise<void> {
+    if (this.usedTimer) clearTimeout(this.usedTimer.timer);
+    this.usedTimer = undefined;
+    if (this.used.size === 0) return this.behind;
     this.behind = this.behind
       .then(() => this.flushUsed())
       .catch((e: unknown) => this.log(`Marking recalled memories as used failed: ${errorMessage(e)}`));
+    return this.behind;
   }
 
   private async flushUsed(): Promise<void> {
@@ -412,9 +437,9 @@ export class MemoryStore {
     }
   }
 
-  /** Resolves when the writes behind are done (dispose, tests). */
+  /** Writes the used-marks not written yet and resolves when the writes behind are done (writes, dispose, tests). */
   settled(): Promise<void> {
-    return this.behind;
+    return this.writeUsed();
   }
 
   /** Keeps the lexical index in step with every write and delete of this store. */
@@ -571,7 +596,7 @@ export class MemoryStore {
   /** Inserts or replaces memories with their vectors; refuses vectors of the wrong dimension. */
   async upsert(records: { memory: Memory; vector: number[] }[], target?: ActiveCollection): Promise<void> {
     if (records.length === 0) return;
-    await this.behind;
+    await this.settled();
     const info = target ?? this.requireActive();
     for (const r of records) {
       if (r.vector.length !== info.dim)
@@ -596,7 +621,7 @@ export class MemoryStore {
    */
   async updateMetadata(memories: Memory[]): Promise<void> {
     if (memories.length === 0 || !this.activeInfo) return;
-    await this.behind;
+    await this.settled();
     const info = this.activeInfo;
     await this.withChroma('update memories', async (c) => {
       const col = await this.collection(c, info);
@@ -780,7 +805,7 @@ export class MemoryStore {
   async delete(ids: string[], target?: ActiveCollection): Promise<void> {
     const info = target ?? this.activeInfo;
     if (ids.length === 0 || !info) return;
-    await this.behind;
+    await this.settled();
     for (const id of ids) this.used.delete(id);
     this.noteErased(ids);
     await this.withChroma('delete memories', async (c) => {
