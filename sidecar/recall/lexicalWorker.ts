@@ -18,7 +18,7 @@ port.on('message', (m: ThreadRequest) => {
       reply =
         m.op === 'match'
           ? { id: m.id, hits: await ix.match(m.match, m.limit) }
-          : { id: m.id, indexed: [...(await ix.lookup(m.ids))] };
+          : { id: m.id, indexed: [...(await ix.lookup(m.ids, m.projects))] };
     } catch (e) {
       reply = { id: m.id, error: e instanceof Error ? e.message : String(e) };
     }

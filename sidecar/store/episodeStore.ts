@@ -250,7 +250,7 @@ export class EpisodeStore {
           projects,
           async (ids) => {
             const out = new Map<string, Known<EpisodeFacts>>();
-            for (const [id, x] of await this.store.lexicalIndexed(ids))
+            for (const [id, x] of await this.store.lexicalIndexed(ids, projects))
               out.set(
                 id,
                 x.facts?.kind === 'episode' ? { project: x.project, facts: x.facts } : { project: x.project },

@@ -478,13 +478,13 @@ export class MemoryStore {
   }
 
   /**
-   * The project and facts of each of these ids as the lexical index knows them (ids it lacks are left out;
-   * all of them when the index is off): recall filters and ranks the vector channels' neighbours with them
+   * The project and facts (with `projects`: only for ids of those projects) of each of these ids as the
+   * lexical index knows them (ids it lacks are left out; all of them when the index is off): recall filters and ranks the vector channels' neighbours with them
    * and reads from Chroma only what it answers with.
    */
-  async lexicalIndexed(ids: string[]): Promise<Map<string, Indexed>> {
+  async lexicalIndexed(ids: string[], projects?: readonly string[]): Promise<Map<string, Indexed>> {
     if (!ids.length || !this.lexical) return new Map();
-    return this.lexical.run('read projects', (ix) => ix.indexed(ids), new Map<string, Indexed>());
+    return this.lexical.run('read projects', (ix) => ix.indexed(ids, projects), new Map<string, Indexed>());
   }
 
   async unindexLexical(ids: string[]): Promise<void> {
@@ -746,7 +746,7 @@ export class MemoryStore {
         readBackInScope(
           await this.nearestIds(vector, n),
           projects,
-          async (ids) => memoryKnown(await this.lexicalIndexed(ids)),
+          async (ids) => memoryKnown(await this.lexicalIndexed(ids, projects)),
           (ids) => this.get(ids),
           hitOf,
           (id, project, facts, distance) => ({ id, distance, project, facts }),

@@ -193,4 +193,9 @@ test("a document's facts (what recall filters and ranks by) come back with its h
     facts: facts('wrong'),
   });
   assert.equal((await index.indexed(['m1'])).get('m1')?.facts, undefined, 'indexed without facts: none');
+  assert.deepEqual(
+    (await index.indexed(['f1'], ['github.com/acme/other'])).get('f1'),
+    { project: 'github.com/acme/facts' },
+    'asked for other projects: its project, not its facts',
+  );
 });
