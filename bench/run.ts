@@ -50,7 +50,7 @@ import { guessCategory, MnemoService } from '../sidecar/service';
 import { LexicalIndex } from '../sidecar/recall/lexical';
 import { episodeCollectionFor, episodeLexicalDoc, episodeMetadata } from '../sidecar/store/episodeStore';
 import { startStoreFront, type StoreFront } from '../sidecar/store/front';
-import { buildWhere, toMetadata } from '../sidecar/store/memoryStore';
+import { buildWhere, memoryLexicalDoc, toMetadata } from '../sidecar/store/memoryStore';
 import {
   cleanupDataDir,
   SidecarSession,
@@ -616,14 +616,7 @@ async function seedStore(
           metadatas: batch.map((b) => toMetadata(b.memory)),
         }),
       );
-      await lexical.upsert(
-        batch.map((b) => ({
-          id: b.memory.id,
-          kind: 'memory',
-          project: b.memory.project_id,
-          text: b.memory.text,
-        })),
-      );
+      await lexical.upsert(batch.map((b) => memoryLexicalDoc(b.memory)));
       batch = [];
     };
     for (let i = 0; seen.size < sc.memories; i++) {
@@ -888,7 +881,7 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
       timeMethod(svc.store, 'nearest', 'memory_vector', spans);
       timeMethod(svc.store, 'query', 'memory_vector', spans);
       timeMethod(svc.store, 'nearestIds', 'ids_memories', spans);
-      timeMethod(svc.store, 'lexicalProjects', 'projects_of_ids', spans);
+      timeMethod(svc.store, 'lexicalIndexed', 'projects_of_ids', spans);
       timeMethod(svc.episodes, 'query', 'episode_vector', spans);
       timeMethod(svc.store, 'get', 'hydrate', spans);
       timeMethod(svc.episodes, 'get', 'hydrate', spans);

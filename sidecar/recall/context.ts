@@ -22,6 +22,7 @@
 import type { Where } from 'chromadb';
 import type { Core } from '../core';
 import type { Episode } from '../model';
+import { ASKS } from './facts';
 
 /** Each quoted turn is said within this of the one before it. */
 export const CONTEXT_WINDOW_MS = 30 * 60 * 1000;
@@ -33,8 +34,7 @@ export const SHORT_REPLY_CHARS = 80;
  * them, the best first, get a neighbour.
  */
 export const UNLINKED_TURNS = 5;
-/** A turn ending in a question mark (full-width too), trailing spaces allowed. */
-export const ASKS = /[?？]\s*$/;
+export { ASKS };
 
 /** A recalled turn and every turn quoted with it, in the order said. */
 export interface Excerpt {
@@ -85,8 +85,14 @@ const linkedTo = (ids: (string | undefined)[]) => ids.filter((x): x is string =>
  * batched read, a second for the replies to follow-up questions), else — for episodes kept before the links
  * — by one read by time within their sessions (a tie in time is not an order: no excerpt then).
  */
-export async function readContext(core: Core, turns: Episode[]): Promise<Map<string, Excerpt>> {
+export async function readContext(
+  core: Core,
+  turns: Episode[],
+  /** Turns already read (recall reads the links of its best turns with them): not read again. */
+  prefetched: Episode[] = [],
+): Promise<Map<string, Excerpt>> {
   const out = new Map<string, Excerpt>();
+  const have = new Map(prefetched.map((e) => [e.id, e]));
   const linked = turns.filter((t) => t.next_id !== undefined && t.previous_id !== undefined);
   const unlinked = turns.filter((t) => !linked.includes(t)).slice(0, UNLINKED_TURNS);
   const ranges = unlinked.map(
@@ -106,12 +112,12 @@ export async function readContext(core: Core, turns: Episode[]): Promise<Map<str
     ]),
   );
   const [byId, byTime] = await Promise.all([
-    core.episodes.get([...new Set(first)]),
+    core.episodes.get([...new Set(first)].filter((id) => !have.has(id))),
     ranges.length === 0
       ? Promise.resolve<Episode[]>([])
       : core.episodes.find(ranges.length === 1 ? ranges[0]! : { $or: ranges }),
   ]);
-  const known = new Map([...linked, ...byId].map((e) => [e.id, e]));
+  const known = new Map([...have.values(), ...linked, ...byId].map((e) => [e.id, e]));
   // the replies to follow-up questions: the turn after a question that follows a recalled statement
   const second = linkedTo(
     linked.map((t) => known.get(t.next_id!)).map((n) => (n && ASKS.test(n.text) ? n.next_id : undefined)),

@@ -23,6 +23,7 @@ import { Worker } from 'node:worker_threads';
 import { Database } from 'node-sqlite3-wasm';
 import { lock, unlock } from '../util/fileLock';
 import { jieba } from '../util/jieba';
+import { decodeFacts, encodeFacts, type RankFacts } from './facts';
 
 export type LexicalKind = 'memory' | 'episode';
 
@@ -32,6 +33,14 @@ export interface LexicalDoc {
   project: string;
   /** What is searched: for an episode "speaker: text", for a memory its text. */
   text: string;
+  /** What recall ranks it by (facts.ts). */
+  facts?: RankFacts;
+}
+
+/** What the index knows of an id: its project and, when written by this version, its facts. */
+export interface Indexed {
+  project: string;
+  facts?: RankFacts;
 }
 
 export interface LexicalHit {
@@ -40,6 +49,8 @@ export interface LexicalHit {
   project: string;
   /** BM25 (higher is better; FTS5's rank negated). */
   score: number;
+  /** Its facts (facts.ts), when the index has them. */
+  facts?: RankFacts;
 }
 
 export interface LexicalSearch {
@@ -215,7 +226,7 @@ const kindToken = (kind: LexicalKind): string => `k${kind}`;
 const quote = (term: string): string => `"${term.replace(/"/g, '""')}"`;
 
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS lex_ids (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, project TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS lex_ids (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, project TEXT NOT NULL, facts TEXT);
 CREATE VIRTUAL TABLE IF NOT EXISTS lex_fts USING fts5(body, scope, tokenize = 'porter unicode61 remove_diacritics 2');
 `;
 
@@ -239,6 +250,9 @@ export class LexicalIndex {
       clearVfsLock(vfsLock);
       const db = new Database(file);
       db.exec(SCHEMA);
+      // An index written before the facts (recall/facts.ts) existed: its rows get them at the next check.
+      if (!db.all('PRAGMA table_info(lex_ids)').some((c) => c.name === 'facts'))
+        db.exec('ALTER TABLE lex_ids ADD COLUMN facts TEXT');
       // Erasure: a deleted document's words leave the file at once, not at the next compaction — its
       // pages are zeroed (secure_delete) and FTS5 removes its entries from the index instead of adding
       // delete markers ('secure-delete', SQLite 3.42+, persistent in the table's config).
@@ -274,8 +288,8 @@ export class LexicalIndex {
             this.db.run('DELETE FROM lex_ids WHERE rid = ?', [old.rid as number]);
           }
           const { lastInsertRowid } = this.db.run(
-            'INSERT INTO lex_ids (id, kind, project) VALUES (?, ?, ?)',
-            [d.id, d.kind, d.project],
+            'INSERT INTO lex_ids (id, kind, project, facts) VALUES (?, ?, ?, ?)',
+            [d.id, d.kind, d.project, d.facts ? encodeFacts(d.facts) : null],
           );
           this.db.run('INSERT INTO lex_fts (rowid, body, scope) VALUES (?, ?, ?)', [
             lastInsertRowid,
@@ -327,38 +341,61 @@ export class LexicalIndex {
   }
 
   /**
-   * The project of each of these ids that the index holds (a primary-key lookup per id): the vector
-   * channel's unfiltered neighbours are sorted into the current projects' and the others' with it, so only
-   * the former are read back from Chroma.
+   * The project and facts of each of these ids that the index holds (a primary-key lookup per id): the
+   * vector channels' unfiltered neighbours are filtered and ranked with them, so only the items recall
+   * answers with are read from Chroma. With `projects`, the facts only of the ids of those projects (the
+   * others are filtered out by their project alone). Runs on the search thread when one is attached.
    */
-  async projectsOf(ids: string[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
+  async indexed(ids: string[], projects?: readonly string[]): Promise<Map<string, Indexed>> {
+    if (!ids.length) return new Map();
+    if (this.thread?.alive)
+      return this.thread.indexed(ids, projects).catch((e: unknown) => {
+        if (this.thread?.alive) throw e;
+        return this.lookup(ids, projects);
+      });
+    return this.lookup(ids, projects);
+  }
+
+  /**
+   * {@link indexed} on this connection, in one statement (each statement of the WebAssembly build costs a
+   * lock of its file: 860 ids in two `IN` lists took twice as long as one `json_each`).
+   */
+  async lookup(ids: string[], projects?: readonly string[]): Promise<Map<string, Indexed>> {
+    const out = new Map<string, Indexed>();
     if (!ids.length) return out;
-    await this.locked(() => {
-      for (let i = 0; i < ids.length; i += 500) {
-        const batch = ids.slice(i, i + 500);
-        const rows = this.db.all(
-          `SELECT id, project FROM lex_ids WHERE id IN (${batch.map(() => '?').join(',')})`,
-          batch,
-        );
-        for (const r of rows) out.set(r.id as string, r.project as string);
-      }
-    });
+    const scope = projects ? JSON.stringify(projects) : null;
+    const rows = await this.locked(() =>
+      this.db.all(
+        `SELECT l.id AS id, l.project AS project,
+                CASE WHEN ? IS NULL OR l.project IN (SELECT value FROM json_each(?)) THEN l.facts END AS facts
+           FROM json_each(?) j JOIN lex_ids l ON l.id = j.value`,
+        [scope, scope ?? '[]', JSON.stringify(ids)],
+      ),
+    );
+    for (const r of rows) {
+      const facts = decodeFacts(r.facts);
+      out.set(r.id as string, { project: r.project as string, ...(facts ? { facts } : {}) });
+    }
     return out;
   }
 
   /**
-   * Moves documents to another project (a memory promoted to global) where the index holds another one;
-   * their words stay. Returns how many moved.
+   * Moves documents to another project (a memory promoted to global) where the index holds another one,
+   * and writes their facts when given (a status change, a decayed confidence); their words stay. Returns
+   * how many moved.
    */
-  async setProjects(docs: { id: string; project: string }[]): Promise<number> {
+  async setProjects(docs: { id: string; project: string; facts?: RankFacts }[]): Promise<number> {
     if (!docs.length) return 0;
     return this.locked(() =>
       this.transaction(() => {
         let moved = 0;
         for (const d of docs) {
-          const old = this.db.get('SELECT rid, kind, project FROM lex_ids WHERE id = ?', [d.id]);
-          if (!old || old.project === d.project) continue;
+          const old = this.db.get('SELECT rid, kind, project, facts FROM lex_ids WHERE id = ?', [d.id]);
+          if (!old) continue;
+          const facts = d.facts ? encodeFacts(d.facts) : undefined;
+          if (facts !== undefined && facts !== old.facts)
+            this.db.run('UPDATE lex_ids SET facts = ? WHERE rid = ?', [facts, old.rid as number]);
+          if (old.project === d.project) continue;
           this.db.run('UPDATE lex_ids SET project = ? WHERE rid = ?', [d.project, old.rid as number]);
           this.db.run('UPDATE lex_fts SET scope = ? WHERE rowid = ?', [
             `${projectToken(d.project)} ${kindToken(old.kind as LexicalKind)}`,
@@ -373,12 +410,20 @@ export class LexicalIndex {
 
   /** Every id of a kind with its project (for reconciliation with Chroma). */
   async projects(kind: LexicalKind): Promise<Map<string, string>> {
+    return new Map([...(await this.entries(kind))].map(([id, e]) => [id, e.project]));
+  }
+
+  /** Every id of a kind with its project and its facts as stored (JSON; '' when none). */
+  async entries(kind: LexicalKind): Promise<Map<string, { project: string; facts: string }>> {
     return this.locked(
       () =>
         new Map(
           this.db
-            .all('SELECT id, project FROM lex_ids WHERE kind = ?', [kind])
-            .map((r) => [r.id as string, r.project as string]),
+            .all('SELECT id, project, facts FROM lex_ids WHERE kind = ?', [kind])
+            .map((r) => [
+              r.id as string,
+              { project: r.project as string, facts: typeof r.facts === 'string' ? r.facts : '' },
+            ]),
         ),
     );
   }
@@ -416,18 +461,23 @@ export class LexicalIndex {
   async match(match: string, limit: number): Promise<LexicalHit[]> {
     const rows = await this.locked(() =>
       this.db.all(
-        `SELECT i.id AS id, i.kind AS kind, i.project AS project, bm25(lex_fts, 1.0, 0.0) AS rank
+        `SELECT i.id AS id, i.kind AS kind, i.project AS project, i.facts AS facts,
+                bm25(lex_fts, 1.0, 0.0) AS rank
            FROM lex_fts JOIN lex_ids i ON i.rid = lex_fts.rowid
           WHERE lex_fts MATCH ? ORDER BY rank LIMIT ?`,
         [match, limit],
       ),
     );
-    return rows.map((r) => ({
-      id: r.id as string,
-      kind: r.kind as LexicalKind,
-      project: r.project as string,
-      score: -(r.rank as number),
-    }));
+    return rows.map((r) => {
+      const facts = decodeFacts(r.facts);
+      return {
+        id: r.id as string,
+        kind: r.kind as LexicalKind,
+        project: r.project as string,
+        score: -(r.rank as number),
+        ...(facts ? { facts } : {}),
+      };
+    });
   }
 
   /**
@@ -458,13 +508,14 @@ export class LexicalIndex {
   }
 }
 
-/** A full-text query for the search thread, and its answer. */
-export interface MatchRequest {
-  id: number;
-  match: string;
-  limit: number;
-}
-export type MatchReply = { id: number; hits: LexicalHit[] } | { id: number; error: string };
+/** A read for the search thread (a full-text query, or what the index knows of some ids), and its answer. */
+export type ThreadRequest =
+  | { id: number; op: 'match'; match: string; limit: number }
+  | { id: number; op: 'indexed'; ids: string[]; projects?: readonly string[] };
+export type ThreadReply =
+  | { id: number; hits: LexicalHit[] }
+  | { id: number; indexed: [string, Indexed][] }
+  | { id: number; error: string };
 
 /**
  * Path of the search thread's script: `lexicalWorker.ts` next to this file from source, `lexicalWorker.js`
@@ -481,7 +532,7 @@ class SearchThread {
   private readonly worker: Worker;
   private readonly pending = new Map<
     number,
-    { resolve: (h: LexicalHit[]) => void; reject: (e: Error) => void }
+    { resolve: (r: ThreadReply) => void; reject: (e: Error) => void }
   >();
   private next = 0;
   alive = true;
@@ -495,12 +546,12 @@ class SearchThread {
       ? new Worker(boot, { ...opts, eval: true })
       : new Worker(script, opts);
     this.worker.unref(); // an idle search thread never keeps the process alive
-    this.worker.on('message', (m: MatchReply) => {
+    this.worker.on('message', (m: ThreadReply) => {
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);
       if ('error' in m) p.reject(new Error(m.error));
-      else p.resolve(m.hits);
+      else p.resolve(m);
     });
     const gone = (why: string) => {
       if (!this.alive) return;
@@ -513,12 +564,21 @@ class SearchThread {
     this.worker.on('exit', (code) => gone(`exited with code ${code}`));
   }
 
-  match(match: string, limit: number): Promise<LexicalHit[]> {
-    const id = ++this.next;
+  private ask(req: ThreadRequest): Promise<ThreadReply> {
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, match, limit } satisfies MatchRequest);
+      this.pending.set(req.id, { resolve, reject });
+      this.worker.postMessage(req);
     });
+  }
+
+  async match(match: string, limit: number): Promise<LexicalHit[]> {
+    const r = await this.ask({ id: ++this.next, op: 'match', match, limit });
+    return 'hits' in r ? r.hits : [];
+  }
+
+  async indexed(ids: string[], projects?: readonly string[]): Promise<Map<string, Indexed>> {
+    const r = await this.ask({ id: ++this.next, op: 'indexed', ids, ...(projects ? { projects } : {}) });
+    return new Map('indexed' in r ? r.indexed : []);
   }
 
   async stop(): Promise<void> {

@@ -2,12 +2,15 @@
  * Keeps the lexical index (derived data) in step with Chroma (the source of truth) across crashes, other
  * processes and older data folders: after the model is ready, the ids each side holds are compared per
  * kind, and what the index lacks is added, what Chroma no longer has is removed, and a memory whose project
- * changed is moved. Runs in the background;
+ * or facts (facts.ts: what recall filters and ranks by) changed is brought up to date, as is a turn indexed
+ * without its facts. Runs in the background;
  * a failure is logged and the next start tries again.
  */
 import type { Core } from '../core';
 import { errorMessage } from '../errors';
 import { episodeLexicalDoc } from '../store/episodeStore';
+import { memoryLexicalDoc } from '../store/memoryStore';
+import { decodeFacts, encodeFacts } from './facts';
 import type { LexicalDoc } from './lexical';
 
 export async function syncLexical(core: Core): Promise<void> {
@@ -16,22 +19,22 @@ export async function syncLexical(core: Core): Promise<void> {
   try {
     const t0 = Date.now();
     const memories = await core.store.find(undefined);
-    const memoryDocs: LexicalDoc[] = memories.map(({ memory: m }) => ({
-      id: m.id,
-      kind: 'memory',
-      project: m.project_id,
-      text: m.text,
-    }));
+    const memoryDocs: LexicalDoc[] = memories.map(({ memory: m }) => memoryLexicalDoc(m));
     const episodeIds = await core.episodes.allIds();
     let added = 0;
     let removed = 0;
     let moved = 0;
+    let refreshed = 0;
     for (const [kind, docs, ids] of [
       ['memory', memoryDocs, memoryDocs.map((d) => d.id)],
       ['episode', undefined, episodeIds],
     ] as const) {
       if (core.disposed) return;
-      const indexed = await lexical.run('list its ids', (ix) => ix.projects(kind), new Map<string, string>());
+      const indexed = await lexical.run(
+        'list its ids',
+        (ix) => ix.entries(kind),
+        new Map<string, { project: string; facts: string }>(),
+      );
       const want = new Set(ids);
       const missing = ids.filter((id) => !indexed.has(id));
       const extra = [...indexed.keys()].filter((id) => !want.has(id));
@@ -46,13 +49,31 @@ export async function syncLexical(core: Core): Promise<void> {
         await core.store.unindexLexical(extra);
         removed += extra.length;
       }
-      // A memory promoted by an older version kept its old project here; recall sorts neighbours by it.
-      const elsewhere = (docs ?? []).filter((d) => indexed.has(d.id) && indexed.get(d.id) !== d.project);
-      if (elsewhere.length) moved += await core.store.moveLexical(elsewhere);
+      // A memory promoted by an older version kept its old project here; recall sorts neighbours by it. Its
+      // facts (status, confidence, …) are what recall filters and ranks by: written where they differ.
+      if (docs) {
+        const stale = docs.filter((d) => {
+          const x = indexed.get(d.id);
+          return x && (x.project !== d.project || x.facts !== encodeFacts(d.facts!));
+        });
+        moved += stale.filter((d) => indexed.get(d.id)!.project !== d.project).length;
+        refreshed += stale.length;
+        for (let i = 0; i < stale.length; i += 1000) await core.store.moveLexical(stale.slice(i, i + 1000));
+      } else {
+        // Turns indexed before their facts were kept (or of another version of them): read and written once.
+        const without = [...indexed]
+          .filter(([id, x]) => want.has(id) && !decodeFacts(x.facts))
+          .map(([id]) => id);
+        for (let i = 0; i < without.length && !core.disposed; i += 1000) {
+          const eps = await core.episodes.get(without.slice(i, i + 1000));
+          await core.store.moveLexical(eps.map(episodeLexicalDoc));
+          refreshed += eps.length;
+        }
+      }
     }
-    if (added || removed || moved)
+    if (added || removed || refreshed)
       core.log.info(
-        `Lexical index brought up to date: ${added} added, ${removed} removed, ${moved} moved to their project (${Date.now() - t0} ms).`,
+        `Lexical index brought up to date: ${added} added, ${removed} removed, ${moved} moved to their project, ${refreshed} with their facts rewritten (${Date.now() - t0} ms).`,
       );
   } catch (e) {
     core.log.warn(

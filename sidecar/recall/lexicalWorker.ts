@@ -1,20 +1,24 @@
 /**
  * The lexical index's search thread (worker_threads; lexical.ts `searchOnThread`): its own connection to
- * the index file, answering full-text queries one at a time, each under the same lock file as every other
+ * the index file, answering full-text queries and id lookups one at a time, each under the same lock file as every other
  * statement on that file. Only reads run here; writes stay on the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { LexicalIndex, type MatchReply, type MatchRequest } from './lexical';
+import { LexicalIndex, type ThreadReply, type ThreadRequest } from './lexical';
 
 const port = parentPort;
 if (!port) throw new Error('lexicalWorker.ts runs as a worker thread of the sidecar.');
 const opening = LexicalIndex.open((workerData as { file: string }).file);
 let queue = Promise.resolve();
-port.on('message', (m: MatchRequest) => {
+port.on('message', (m: ThreadRequest) => {
   queue = queue.then(async () => {
-    let reply: MatchReply;
+    let reply: ThreadReply;
     try {
-      reply = { id: m.id, hits: await (await opening).match(m.match, m.limit) };
+      const ix = await opening;
+      reply =
+        m.op === 'match'
+          ? { id: m.id, hits: await ix.match(m.match, m.limit) }
+          : { id: m.id, indexed: [...(await ix.lookup(m.ids, m.projects))] };
     } catch (e) {
       reply = { id: m.id, error: e instanceof Error ? e.message : String(e) };
     }

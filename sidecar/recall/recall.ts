@@ -18,6 +18,11 @@
  * An evidence turn is quoted with the turns of its exchange (context.ts: a question with its reply, a
  * statement with the follow-up question and its answer), and the excerpt cites every quoted message.
  * Memories come first, then evidence; a turn already cited by a recalled memory is not quoted again.
+ *
+ * Everything up to the choice of the k runs on ids and the facts the lexical index keeps of each memory
+ * and turn (facts.ts: project, status, confidence, time, whether it asks): the vector channels return ids
+ * and distances, the lexical hits come with their facts, and only the turns quoted with their exchange and
+ * the k chosen are read from Chroma.
  */
 import type { Core } from '../core';
 import { embedQuery } from '../embed/queryCache';
@@ -25,12 +30,13 @@ import { InvalidInputError } from '../errors';
 import { GLOBAL_PROJECT, type Episode, type Memory, type MemoryStatus } from '../model';
 import { redactText } from '../pipeline/redact';
 import type { RecallChannel, RecallItem, RecallParams, RecallResult } from '../protocol';
-import type { EpisodeNeighbour } from '../store/episodeStore';
-import { buildWhere, type Neighbour } from '../store/memoryStore';
+import type { EpisodeHit } from '../store/episodeStore';
+import { buildWhere, type MemoryHit } from '../store/memoryStore';
 import { clampInt, round } from '../util/numbers';
-import { ASKS, neighboursOf, readContext, readThreads, THREAD_ITEMS, type Excerpt } from './context';
+import { neighboursOf, readContext, readThreads, THREAD_ITEMS, type Excerpt } from './context';
 import { entityOverlap, extractEntities } from './entities';
 import { episodeAsMemory, formatBlock } from './format';
+import { episodeFacts, memoryFacts, type EpisodeFacts, type MemoryFacts, type RankFacts } from './facts';
 import type { LexicalHit } from './lexical';
 import { nearMisses } from './nearMisses';
 import { cutText } from '../shared/text';
@@ -88,7 +94,14 @@ const ASKS_FOR_NOW = /\b(?:now|these days|currently|today|still|anymore|latest)\
 
 interface Candidate {
   kind: 'memory' | 'evidence';
-  memory: Memory;
+  /** The memory's or the turn's id. */
+  id: string;
+  project: string;
+  /** What it is ranked by (facts.ts): a memory's for a memory, a turn's for evidence. */
+  facts: RankFacts;
+  /** The memory, once read (a memory candidate). */
+  memory?: Memory;
+  /** The turn, once read (evidence). */
   episode?: Episode;
   /** Best cosine similarity (vector channel). */
   similarity?: number;
@@ -99,6 +112,17 @@ interface Candidate {
   channels: Set<RecallChannel>;
   /** For evidence: the turns of its exchange it is quoted with (context.ts). */
   context?: Excerpt;
+  /** The excerpt as read, before the choice of the k drops a quote that would repeat another. */
+  excerpt?: Excerpt;
+}
+
+/** A memory or turn a channel found: its facts, and itself when it was read anyway. */
+interface Found {
+  id: string;
+  project: string;
+  facts: RankFacts;
+  memory?: Memory;
+  episode?: Episode;
 }
 
 export async function recall(core: Core, p: RecallParams): Promise<RecallResult> {
@@ -123,13 +147,11 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   await core.requireModel();
   const vector = await embedQuery(core.embedding, query);
 
-  const recallable = (m: Memory) =>
-    projects.includes(m.project_id) && RECALLABLE.includes(m.status) && m.confidence_score > minConfidence;
-  const [memVec, epVec, { hits: lex, memories: lexMems, episodes: lexEps }] = await Promise.all([
+  const recallable = (project: string, f: MemoryFacts) =>
+    projects.includes(project) && RECALLABLE.includes(f.status) && f.confidence > minConfidence;
+  const [memVec, epVec, lex] = await Promise.all([
     nearestRecallable(core, vector, projects, minConfidence, wide),
-    core.config.episodes.keep
-      ? core.episodes.query(vector, own, wide)
-      : Promise.resolve<EpisodeNeighbour[]>([]),
+    core.config.episodes.keep ? core.episodes.query(vector, own, wide) : Promise.resolve<EpisodeHit[]>([]),
     lexical,
   ]);
 
@@ -138,15 +160,17 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     CJK.test(query) && ENGLISH_ONLY_MODEL.test(core.embedding.modelId) ? UNSEEN_LANGUAGE_VECTOR_WEIGHT : 1;
   const add = (c: Omit<Candidate, 'rrf' | 'channels'>, channel: RecallChannel, rank: number) => {
     const rrf = (channel === 'vector' ? vectorWeight : 1) / (RRF_K + rank);
-    const cur = byKey.get(c.memory.id);
+    const cur = byKey.get(c.id);
     if (cur) {
       cur.similarity = c.similarity ?? cur.similarity;
       cur.lexical = c.lexical ?? cur.lexical;
       cur.rule = c.rule ?? cur.rule;
+      cur.memory ??= c.memory;
+      cur.episode ??= c.episode;
       cur.rrf += rrf;
       cur.channels.add(channel);
     } else {
-      byKey.set(c.memory.id, { ...c, rrf, channels: new Set([channel]) });
+      byKey.set(c.id, { ...c, rrf, channels: new Set([channel]) });
     }
   };
   const floor = (best: number) =>
@@ -158,20 +182,33 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   const memFloor = floor(memSims[0]?.sim ?? 0);
   memSims
     .filter((x) => x.sim >= memFloor)
-    .forEach((x, i) =>
-      add({ kind: 'memory', memory: x.n.memory, similarity: round(x.sim) }, 'vector', i + 1),
+    .forEach(({ n, sim }, i) =>
+      add(
+        {
+          kind: 'memory',
+          id: n.id,
+          project: n.project,
+          facts: n.facts,
+          memory: n.memory,
+          similarity: round(sim),
+        },
+        'vector',
+        i + 1,
+      ),
     );
   const epSims = epVec.map((n) => ({ n, sim: 1 - n.distance }));
   const epFloor = floor(epSims[0]?.sim ?? 0);
   epSims
     .filter((x) => x.sim >= epFloor)
-    .forEach((x, i) =>
+    .forEach(({ n, sim }, i) =>
       add(
         {
           kind: 'evidence',
-          memory: episodeAsMemory(x.n.episode),
-          episode: x.n.episode,
-          similarity: round(x.sim),
+          id: n.id,
+          project: n.project,
+          facts: n.facts,
+          episode: n.episode,
+          similarity: round(sim),
         },
         'vector',
         i + 1,
@@ -180,18 +217,14 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
 
   // lexical: keep only what may be recalled
   const bestLex = lex[0]?.score ?? 0;
-  const knownMem = new Map(lexMems.map((m) => [m.id, m]));
-  const knownEp = new Map(lexEps.map((e) => [e.id, e]));
   lex.forEach((h, i) => {
     const rel = bestLex > 0 ? round(h.score / bestLex) : 0;
-    if (h.kind === 'memory') {
-      const m = knownMem.get(h.id);
-      if (m && recallable(m)) add({ kind: 'memory', memory: m, lexical: rel }, 'lexical', i + 1);
-    } else {
-      const e = knownEp.get(h.id);
-      if (e && own.includes(e.project_id))
-        add({ kind: 'evidence', memory: episodeAsMemory(e), episode: e, lexical: rel }, 'lexical', i + 1);
-    }
+    const { found } = h;
+    if (found.facts.kind === 'memory') {
+      if (recallable(found.project, found.facts))
+        add({ kind: 'memory', ...found, lexical: rel }, 'lexical', i + 1);
+    } else if (own.includes(found.project))
+      add({ kind: 'evidence', ...found, lexical: rel }, 'lexical', i + 1);
   });
 
   // rule: recent troubleshooting logs sharing an entity, when no memory is a strong vector match
@@ -206,46 +239,70 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
         .map(({ memory }) => ({ memory, overlap: entityOverlap(entities, memory.text) }))
         .filter((x) => x.overlap > 0)
         .sort((a, b) => b.overlap * b.memory.confidence_score - a.overlap * a.memory.confidence_score)
-        .forEach((x, i) => add({ kind: 'memory', memory: x.memory, rule: round(x.overlap) }, 'rule', i + 1));
+        .forEach((x, i) =>
+          add(
+            {
+              kind: 'memory',
+              id: x.memory.id,
+              project: x.memory.project_id,
+              facts: memoryFacts(x.memory),
+              memory: x.memory,
+              rule: round(x.overlap),
+            },
+            'rule',
+            i + 1,
+          ),
+        );
     }
   }
 
-  // The best evidence candidates are quoted with the turn that answers them or that they answer.
+  // The best evidence candidates are quoted with the turn that answers them or that they answer: they are
+  // read with the turns their links name (one read), then their exchanges.
   const contextFor = [...byKey.values()]
     .filter((c) => c.kind === 'evidence')
     .sort((a, b) => b.rrf - a.rrf)
     .slice(0, topK * CONTEXT_CANDIDATES);
+  const links = contextFor.flatMap((c) => {
+    const f = c.facts as EpisodeFacts;
+    return [c.episode ? '' : c.id, f.next_id ?? '', f.previous_id ?? ''];
+  });
+  const read = new Map((await core.episodes.get([...new Set(links.filter(Boolean))])).map((e) => [e.id, e]));
+  for (const c of contextFor) c.episode ??= read.get(c.id);
+  const quoted = contextFor.filter((c) => c.episode); // a turn deleted meanwhile is no candidate
+  for (const c of contextFor) if (!c.episode) byKey.delete(c.id);
   const excerpts = await readContext(
     core,
-    contextFor.map((c) => c.episode!),
+    quoted.map((c) => c.episode!),
+    [...read.values()],
   );
-  for (const c of contextFor) {
-    const x = excerpts.get(c.episode!.id);
-    if (x && neighboursOf(x).every((n) => own.includes(n.project_id))) c.context = x;
+  for (const c of quoted) {
+    const x = excerpts.get(c.id);
+    if (x && neighboursOf(x).every((n) => own.includes(n.project_id))) c.context = c.excerpt = x;
   }
-  await dropDisowned(core, byKey, [...memVec.map((n) => n.memory), ...lexMems]);
+  await dropDisowned(core, byKey, [...memVec, ...lex.map((h) => h.found)]);
   const ranked = reweigh([...byKey.values()], query).sort(
     (a, b) => b.rrf - a.rrf || (b.similarity ?? 0) - (a.similarity ?? 0),
   );
-  // The best k of both kinds in fused order; the best of them are quoted with how their exchange went on.
-  let picked = pick(ranked, topK);
-  const threads = await readThreads(core, threadAnchors(picked, byKey));
+  // The best k of both kinds in fused order; a turn a chosen memory already cites is not quoted again.
+  // Then the chosen are read; one deleted since the channels found it makes room for the next. The best
+  // of them are then quoted with how their exchange went on (a second choice, with their threads).
+  let picked = await pickAndRead(core, ranked, byKey, topK);
+  const threads = await readThreads(core, threadAnchors(picked, ranked));
   if (threads.size > 0) {
     // a thread stops before a turn a chosen memory says already
     const told = new Set(
       picked
         .filter((c) => c.kind === 'memory')
-        .flatMap((c) => c.memory.source_ref.map((r) => citeKey(c.memory.project_id, r))),
+        .flatMap((c) => (c.facts as MemoryFacts).source_ref.map((r) => citeKey(c.project, r))),
     );
-    picked = pick(ranked, topK, await withoutDisowned(core, threads), told);
+    picked = await pickAndRead(core, ranked, byKey, topK, await withoutDisowned(core, threads), told);
   }
-  // Items stay in fused order (most relevant first); the block shows the memories first, then the evidence.
-  const chosen = picked;
+  const chosen = picked.filter((c) => c.memory || c.episode);
 
   const items: RecallItem[] = chosen.map((c) => {
     const channels = (['vector', 'lexical', 'rule'] as const).filter((ch) => c.channels.has(ch));
     const turns = c.context?.turns;
-    const memory = turns ? episodeAsMemory(c.episode!, turns) : c.memory;
+    const memory = c.kind === 'evidence' ? episodeAsMemory(c.episode!, turns) : c.memory!;
     return {
       kind: c.kind,
       memory,
@@ -274,69 +331,11 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     minConfidence,
     recallable: RECALLABLE,
     floor: memFloor,
-    candidates: new Set([...byKey.values()].filter((c) => c.kind === 'memory').map((c) => c.memory.id)),
-    picked: new Set(picked.map((c) => c.memory.id)),
+    candidates: new Set([...byKey.values()].filter((c) => c.kind === 'memory').map((c) => c.id)),
+    picked: new Set(picked.map((c) => c.id)),
     kept: new Set(kept.map((i) => i.memory.id)),
   });
   return { items: kept, block, tokens, near_misses };
-}
-
-const citeKey = (project: string, ref: string) => `${project}\u0000${ref}`;
-
-/**
- * The best k candidates of both kinds in fused order. A turn a chosen memory or excerpt already cites is not
- * quoted again. With `threads` (the turns said after a candidate's last turn, by that turn's id): an excerpt
- * goes on with its thread, and a memory is followed by the thread of the turn it came from (an item of its
- * own, kind evidence, that counts towards k); a thread ends before a turn already quoted or `told` (cited by
- * a memory of the first pick).
- */
-function pick(
-  ranked: Candidate[],
-  topK: number,
-  threads = new Map<string, Episode[]>(),
-  told = new Set<string>(),
-): Candidate[] {
-  const picked: Candidate[] = [];
-  const cited = new Set<string>();
-  const key = (e: Episode) => citeKey(e.project_id, `msg:${e.message_id}`);
-  const citedTurn = (e: Episode) => cited.has(key(e));
-  const endsThread = (e: Episode) => cited.has(key(e)) || told.has(key(e));
-  const cite = (e: Episode) => cited.add(key(e));
-  for (const candidate of ranked) {
-    if (picked.length >= topK) break;
-    if (candidate.kind === 'evidence') {
-      if (citedTurn(candidate.episode!)) continue;
-      const c = { ...candidate };
-      // a neighbour already quoted (or cited by a chosen memory) is not quoted twice: the turn stands alone
-      if (c.context && neighboursOf(c.context).some(citedTurn)) delete c.context;
-      const turns = c.context?.turns ?? [c.episode!];
-      const more = takeUncited(threads.get(turns[turns.length - 1]!.id), endsThread);
-      if (more.length) c.context = { turn: c.episode!, turns: [...turns, ...more] };
-      picked.push(c);
-      (c.context?.turns ?? [c.episode!]).forEach(cite);
-      continue;
-    }
-    picked.push(candidate);
-    for (const r of candidate.memory.source_ref) cited.add(citeKey(candidate.memory.project_id, r));
-    const from = sourceTurn(candidate, ranked);
-    const more = from ? takeUncited(threads.get(from.id), endsThread) : [];
-    if (more.length && picked.length < topK) {
-      const first = more[0]!;
-      picked.push({
-        kind: 'evidence',
-        memory: episodeAsMemory(first),
-        episode: first,
-        context: { turn: first, turns: more },
-        similarity: candidate.similarity,
-        lexical: candidate.lexical,
-        rule: candidate.rule,
-        rrf: candidate.rrf,
-        channels: new Set(candidate.channels),
-      });
-      more.forEach(cite);
-    }
-  }
-  return picked;
 }
 
 /** A thread's turns up to the first one already cited (the rest of the exchange is quoted elsewhere). */
@@ -349,35 +348,34 @@ function takeUncited(thread: Episode[] | undefined, cited: (e: Episode) => boole
   return out;
 }
 
-/** The turn a memory came from, when the channels found it too (no read for it: a memory's turn that no channel found is not the place to read on). */
+/**
+ * The turn a memory came from, when the channels found it too and it was read (the best evidence
+ * candidates are): a memory's turn no channel found is not the place to read on.
+ */
 function sourceTurn(memory: Candidate, ranked: Candidate[]): Episode | undefined {
-  const refs = new Set(memory.memory.source_ref.filter((r) => r.startsWith('msg:')));
+  const refs = new Set((memory.facts as MemoryFacts).source_ref.filter((r) => r.startsWith('msg:')));
   return ranked.find(
     (c) =>
       c.kind === 'evidence' &&
-      c.episode!.project_id === memory.memory.project_id &&
-      refs.has(`msg:${c.episode!.message_id}`),
+      c.episode &&
+      c.project === memory.project &&
+      refs.has(`msg:${(c.facts as EpisodeFacts).message_id}`),
   )?.episode;
 }
 
 /** The turns after which the best {@link THREAD_ITEMS} picks go on: the last turn of an excerpt, or a memory's turn. */
-function threadAnchors(picked: Candidate[], byKey: Map<string, Candidate>): Episode[] {
-  const ranked = [...byKey.values()];
+function threadAnchors(picked: Candidate[], ranked: Candidate[]): Episode[] {
   return picked
-    .filter((c) => c.kind === 'evidence' || !!sourceTurn(c, ranked))
-    .slice(0, THREAD_ITEMS)
-    .map((c) => {
-      if (c.kind === 'memory') return sourceTurn(c, ranked)!;
-      const turns = c.context?.turns ?? [c.episode!];
-      return turns[turns.length - 1]!;
-    });
+    .map((c) => (c.kind === 'memory' ? sourceTurn(c, ranked) : (c.context?.turns.at(-1) ?? c.episode)))
+    .filter((e): e is Episode => !!e)
+    .slice(0, THREAD_ITEMS);
 }
 
 /** Whether a turn is disowned, by the statuses of its memories: all marked wrong (a link to a memory since deleted says nothing either way). */
 const disownedBy =
   (status: Map<string, MemoryStatus>) =>
-  (e: Episode): boolean => {
-    const linked = e.memory_ids.map((id) => status.get(id)).filter((s) => s !== undefined);
+  (memoryIds: string[]): boolean => {
+    const linked = memoryIds.map((id) => status.get(id)).filter((s) => s !== undefined);
     return linked.length > 0 && linked.every((s) => s === 'wrong');
   };
 
@@ -388,11 +386,127 @@ async function withoutDisowned(core: Core, threads: Map<string, Episode[]>): Pro
   const disowned = disownedBy(new Map((await core.store.get(ids)).map((m) => [m.id, m.status])));
   const out = new Map<string, Episode[]>();
   for (const [id, thread] of threads) {
-    const cut = thread.findIndex(disowned);
+    const cut = thread.findIndex((e) => disowned(e.memory_ids));
     const kept = cut < 0 ? thread : thread.slice(0, cut);
     if (kept.length) out.set(id, kept);
   }
   return out;
+}
+
+const citeKey = (project: string, ref: string) => `${project}\u0000${ref}`;
+
+/**
+ * The best k of the fused candidates, in fused order, read from the store ({@link pick}, {@link hydrate});
+ * one deleted since the channels found it makes room for the next.
+ */
+async function pickAndRead(
+  core: Core,
+  ranked: Candidate[],
+  byKey: Map<string, Candidate>,
+  topK: number,
+  threads?: Map<string, Episode[]>,
+  told?: Set<string>,
+): Promise<Candidate[]> {
+  let picked: Candidate[] = [];
+  for (let attempt = 0; ; attempt++) {
+    picked = pick(
+      ranked.filter((c) => byKey.has(c.id)),
+      topK,
+      threads,
+      told,
+    );
+    const gone = await hydrate(core, picked);
+    if (!gone.length || attempt >= 3) break;
+    for (const id of gone) byKey.delete(id);
+  }
+  return picked;
+}
+
+/**
+ * The best k of the fused candidates, in fused order: a turn a chosen memory (or an earlier quote) already
+ * cites is not quoted again, and a neighbour already quoted is not quoted twice (the turn stands alone).
+ * With `threads` (the turns said after a candidate's last turn, by that turn's id): an excerpt goes on with
+ * its thread, and a memory is followed by the thread of the turn it came from (an item of its own, kind
+ * evidence, that counts towards k); a thread ends before a turn already quoted or `told` (cited by a memory
+ * of the first choice).
+ */
+function pick(
+  ranked: Candidate[],
+  topK: number,
+  threads = new Map<string, Episode[]>(),
+  told = new Set<string>(),
+): Candidate[] {
+  const picked: Candidate[] = [];
+  const cited = new Set<string>();
+  const key = (e: Episode) => citeKey(e.project_id, `msg:${e.message_id}`);
+  const endsThread = (e: Episode) => cited.has(key(e)) || told.has(key(e));
+  for (const c of ranked) {
+    if (picked.length >= topK) break;
+    c.context = c.excerpt;
+    if (c.kind === 'evidence') {
+      const f = c.facts as EpisodeFacts;
+      if (cited.has(citeKey(c.project, `msg:${f.message_id}`))) continue;
+      if (
+        c.context &&
+        neighboursOf(c.context).some((n) => cited.has(citeKey(c.project, `msg:${n.message_id}`)))
+      )
+        delete c.context;
+      const last = c.context?.turns.at(-1) ?? c.episode;
+      const more = last ? takeUncited(threads.get(last.id), endsThread) : [];
+      if (more.length)
+        c.context = { turn: c.episode!, turns: [...(c.context?.turns ?? [c.episode!]), ...more] };
+      picked.push(c);
+      for (const t of c.context?.turns ?? []) cited.add(key(t));
+      cited.add(citeKey(c.project, `msg:${f.message_id}`));
+      continue;
+    }
+    picked.push(c);
+    for (const r of (c.facts as MemoryFacts).source_ref) cited.add(citeKey(c.project, r));
+    const from = sourceTurn(c, ranked);
+    const more = from ? takeUncited(threads.get(from.id), endsThread) : [];
+    if (more.length && picked.length < topK) {
+      const first = more[0]!;
+      const excerpt = { turn: first, turns: more };
+      picked.push({
+        kind: 'evidence',
+        id: first.id,
+        project: first.project_id,
+        facts: episodeFacts(first),
+        episode: first,
+        context: excerpt,
+        excerpt,
+        similarity: c.similarity,
+        lexical: c.lexical,
+        rule: c.rule,
+        rrf: c.rrf,
+        channels: new Set(c.channels),
+      });
+      more.forEach((t) => cited.add(key(t)));
+    }
+  }
+  return picked;
+}
+
+/**
+ * Reads the chosen memories and turns not read yet (one read each); returns the ids Chroma no longer has
+ * (deleted since the channels found them).
+ */
+async function hydrate(core: Core, picked: Candidate[]): Promise<string[]> {
+  const memories = picked.filter((c) => c.kind === 'memory' && !c.memory);
+  const turns = picked.filter((c) => c.kind === 'evidence' && !c.episode);
+  const [ms, es] = await Promise.all([
+    core.store.get(memories.map((c) => c.id)),
+    core.episodes.get(turns.map((c) => c.id)),
+  ]);
+  const byId = new Map<string, Memory | Episode>([...ms, ...es].map((x) => [x.id, x]));
+  const gone: string[] = [];
+  for (const c of [...memories, ...turns]) {
+    const x = byId.get(c.id);
+    if (!x) gone.push(c.id);
+    else if (c.kind === 'memory') c.memory = x as Memory;
+    else c.episode = x as Episode;
+  }
+  return gone;
 }
 
 /**
@@ -400,25 +514,33 @@ async function withoutDisowned(core: Core, threads: Map<string, Episode[]>): Pro
  * user said what was taken from it is false), neither as a candidate nor as the context of another turn.
  * A turn without derived memories, or with one still active, pending, confirmed or superseded, is
  * untouched: a superseded memory's turn still says what was true then, and demoting it cost recall in the
- * eval (docs/recall-quality.md). The linked memories' statuses come from one batched read (those the
- * channels already read are not read again).
+ * eval (docs/recall-quality.md). The linked memories' statuses come from the facts the channels brought and,
+ * for the others, from the lexical index (Chroma only for what it has no facts of).
  */
-async function dropDisowned(core: Core, byKey: Map<string, Candidate>, known: Memory[]): Promise<void> {
+async function dropDisowned(core: Core, byKey: Map<string, Candidate>, known: Found[]): Promise<void> {
   const evidence = [...byKey.values()].filter((c) => c.kind === 'evidence');
-  const turns = evidence.flatMap((c) => c.context?.turns ?? [c.episode!]);
-  if (!turns.some((e) => e.memory_ids.length)) return;
-  const status = new Map(known.map((m) => [m.id, m.status]));
-  const missing = [...new Set(turns.flatMap((e) => e.memory_ids))].filter((id) => !status.has(id));
-  for (const m of await core.store.get(missing)) status.set(m.id, m.status);
+  const linksOf = (c: Candidate): string[][] =>
+    c.context ? c.context.turns.map((t) => t.memory_ids) : [(c.facts as EpisodeFacts).memory_ids];
+  const all = evidence.flatMap(linksOf).flat();
+  if (!all.length) return;
+  const status = new Map<string, MemoryStatus>();
+  for (const x of known) if (x.facts.kind === 'memory') status.set(x.id, x.facts.status);
+  const missing = () => [...new Set(all)].filter((id) => !status.has(id));
+  for (const [id, x] of await core.store.lexicalIndexed(missing()))
+    if (x.facts?.kind === 'memory') status.set(id, x.facts.status);
+  for (const m of await core.store.get(missing())) status.set(m.id, m.status);
   const disowned = disownedBy(status);
   for (const c of evidence) {
-    if (disowned(c.episode!)) byKey.delete(c.memory.id);
-    else if (c.context && neighboursOf(c.context).some(disowned)) delete c.context;
+    if (disowned(c.episode?.memory_ids ?? (c.facts as EpisodeFacts).memory_ids)) byKey.delete(c.id);
+    else if (c.context && neighboursOf(c.context).some((n) => disowned(n.memory_ids))) {
+      delete c.context;
+      delete c.excerpt;
+    }
   }
 }
 
 /** What {@link reweigh} reads and changes of a fused candidate. */
-export type Reweighable = Pick<Candidate, 'kind' | 'memory' | 'episode' | 'rrf' | 'context'>;
+export type Reweighable = Pick<Candidate, 'facts' | 'rrf' | 'context'>;
 
 /**
  * Adjusts the fused scores for what the channels cannot see: a candidate that is itself a question is
@@ -428,31 +550,27 @@ export type Reweighable = Pick<Candidate, 'kind' | 'memory' | 'episode' | 'rrf' 
 export function reweigh<C extends Reweighable>(candidates: C[], query: string): C[] {
   const now = ASKS_FOR_NOW.test(query);
   const askWhen = ASKS_WHEN.test(query);
-  const when = (c: C) => c.memory.occurred_at ?? c.memory.created_at;
-  const times = now ? [...new Set(candidates.map(when))].sort() : [];
+  const times = now ? [...new Set(candidates.map((c) => c.facts.when))].sort() : [];
   const position = new Map(times.map((t, i) => [t, times.length > 1 ? i / (times.length - 1) : 1]));
   for (const c of candidates) {
-    if (ASKS.test(c.kind === 'evidence' ? c.episode!.text : c.memory.text))
-      c.rrf *= c.context ? ANSWERED_QUESTION_WEIGHT : QUESTION_WEIGHT;
-    if (now) c.rrf *= 1 + RECENCY_BOOST * (position.get(when(c)) ?? 0);
-    const times = c.context
-      ? c.context.turns.flatMap((t) => t.times)
-      : (c.episode?.times ?? c.memory.times ?? []);
-    if (askWhen && times.length > 0) c.rrf *= HAS_TIME_BOOST;
+    if (c.facts.asks) c.rrf *= c.context ? ANSWERED_QUESTION_WEIGHT : QUESTION_WEIGHT;
+    if (now) c.rrf *= 1 + RECENCY_BOOST * (position.get(c.facts.when) ?? 0);
+    const timed = c.context ? c.context.turns.some((t) => t.times.length > 0) : c.facts.timed;
+    if (askWhen && timed) c.rrf *= HAS_TIME_BOOST;
   }
   return candidates;
 }
 
 /**
- * The lexical channel's hits within {@link RELATIVE_LEXICAL} of the best, with their memories and
- * episodes read back from Chroma (the index is derived data; what is recalled comes from the store).
+ * The lexical channel's hits within {@link RELATIVE_LEXICAL} of the best, each with its facts from the
+ * index (facts.ts); a hit the index has no facts of (an older index) is read from Chroma.
  */
 async function lexicalCandidates(
   core: Core,
   query: string,
   projects: string[],
   wide: number,
-): Promise<{ hits: LexicalHit[]; memories: Memory[]; episodes: Episode[] }> {
+): Promise<{ score: number; found: Found }[]> {
   const all =
     (await core.store.lexicalIndex?.run(
       'search',
@@ -461,13 +579,30 @@ async function lexicalCandidates(
     )) ?? [];
   const best = all[0]?.score ?? 0;
   const hits = all.filter((h) => h.score >= best * RELATIVE_LEXICAL);
+  const unknown = (kind: LexicalHit['kind']) =>
+    hits.filter((h) => h.kind === kind && h.facts?.kind !== kind).map((h) => h.id);
   const [memories, episodes] = await Promise.all([
-    core.store.get(hits.filter((h) => h.kind === 'memory').map((h) => h.id)),
-    core.config.episodes.keep
-      ? core.episodes.get(hits.filter((h) => h.kind === 'episode').map((h) => h.id))
-      : Promise.resolve<Episode[]>([]),
+    core.store.get(unknown('memory')),
+    core.config.episodes.keep ? core.episodes.get(unknown('episode')) : Promise.resolve<Episode[]>([]),
   ]);
-  return { hits, memories, episodes };
+  const read = new Map<string, Found>([
+    ...memories.map((m): [string, Found] => [
+      m.id,
+      { id: m.id, project: m.project_id, facts: memoryFacts(m), memory: m },
+    ]),
+    ...episodes.map((e): [string, Found] => [
+      e.id,
+      { id: e.id, project: e.project_id, facts: episodeFacts(e), episode: e },
+    ]),
+  ]);
+  const out: { score: number; found: Found }[] = [];
+  for (const h of hits) {
+    if (h.kind === 'episode' && !core.config.episodes.keep) continue;
+    const found =
+      h.facts?.kind === h.kind ? { id: h.id, project: h.project, facts: h.facts } : read.get(h.id); // else gone
+    if (found) out.push({ score: h.score, found });
+  }
+  return out;
 }
 
 /**
@@ -481,6 +616,6 @@ function nearestRecallable(
   projects: string[],
   minConfidence: number,
   k: number,
-): Promise<Neighbour[]> {
+): Promise<MemoryHit[]> {
   return core.store.nearest(vector, projects, k, { status: RECALLABLE, min_confidence: minConfidence });
 }

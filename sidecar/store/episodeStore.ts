@@ -7,16 +7,37 @@
 import type { Collection, Metadata, Where } from 'chromadb';
 import { DimensionMismatchError } from '../errors';
 import { isSourceType, type Episode } from '../model';
+import { episodeFacts, type EpisodeFacts } from '../recall/facts';
 import type { LexicalDoc } from '../recall/lexical';
 import type { ActiveCollection, MemoryStore } from './memoryStore';
 import { parseTimes } from './memoryStore';
-import { NearestPlanner, readBackInScope, type IdDistance } from './nearest';
+import { NearestPlanner, readBackInScope, type IdDistance, type Known } from './nearest';
 
 export interface EpisodeNeighbour {
   episode: Episode;
   /** Cosine distance 0..2. */
   distance: number;
 }
+
+/**
+ * An episode as recall's vector channel finds it: its id, distance, project and what it is ranked by
+ * (recall/facts.ts); the episode itself only when it was read from Chroma anyway.
+ */
+export interface EpisodeHit {
+  id: string;
+  distance: number;
+  project: string;
+  facts: EpisodeFacts;
+  episode?: Episode;
+}
+
+const hitOf = (episode: Episode, distance: number): EpisodeHit => ({
+  id: episode.id,
+  distance,
+  project: episode.project_id,
+  facts: episodeFacts(episode),
+  episode,
+});
 
 /** The episodes' collection for the memories' active collection. */
 export function episodeCollectionFor(active: ActiveCollection): ActiveCollection {
@@ -29,7 +50,13 @@ export function episodeSearchText(e: Pick<Episode, 'speaker' | 'text'>): string 
 }
 
 export function episodeLexicalDoc(e: Episode): LexicalDoc {
-  return { id: e.id, kind: 'episode', project: e.project_id, text: episodeSearchText(e) };
+  return {
+    id: e.id,
+    kind: 'episode',
+    project: e.project_id,
+    text: episodeSearchText(e),
+    facts: episodeFacts(e),
+  };
 }
 
 export function episodeMetadata(e: Episode): Metadata {
@@ -178,7 +205,7 @@ export class EpisodeStore {
    * depending on its share of the store (store/nearest.ts): a `where` costs in proportion to the rows it
    * matches, so a project that is most of 100k turns is cheaper to filter after an unfiltered query.
    */
-  async query(vector: number[], projects: string[], k: number): Promise<EpisodeNeighbour[]> {
+  async query(vector: number[], projects: string[], k: number): Promise<EpisodeHit[]> {
     if (projects.length === 0) return [];
     const where: Where =
       projects.length === 1 ? { project_id: projects[0] } : { project_id: { $in: projects } };
@@ -194,12 +221,14 @@ export class EpisodeStore {
             where: w,
             include: ['documents', 'metadatas', 'distances'],
           });
-          return (r.ids[0] ?? []).map((id, i) => ({
-            episode: fromMetadata(id, r.documents[0]?.[i] ?? null, r.metadatas[0]?.[i] ?? null),
-            distance: r.distances[0]?.[i] ?? 2,
-          }));
+          return (r.ids[0] ?? []).map((id, i) =>
+            hitOf(
+              fromMetadata(id, r.documents[0]?.[i] ?? null, r.metadatas[0]?.[i] ?? null),
+              r.distances[0]?.[i] ?? 2,
+            ),
+          );
         },
-        [] as EpisodeNeighbour[],
+        [] as EpisodeHit[],
       );
     const nearestIds = (n: number) =>
       this.on(
@@ -212,21 +241,29 @@ export class EpisodeStore {
         },
         [] as IdDistance[],
       );
-    return this.planner.nearest({
+    return this.planner.nearest<EpisodeHit>({
       scope: projects.join('\u0000'),
       k,
       unfiltered: async (n) =>
         readBackInScope(
           await nearestIds(n),
           projects,
-          (ids) => this.store.lexicalProjects(ids),
+          async (ids) => {
+            const out = new Map<string, Known<EpisodeFacts>>();
+            for (const [id, x] of await this.store.lexicalIndexed(ids, projects))
+              out.set(
+                id,
+                x.facts?.kind === 'episode' ? { project: x.project, facts: x.facts } : { project: x.project },
+              );
+            return out;
+          },
           (ids) => this.get(ids),
-          (episode, distance) => ({ episode, distance }),
+          hitOf,
+          (id, project, facts, distance) => ({ id, distance, project, facts }),
         ),
-      unfilteredWhole: (n) => nearest(n, undefined),
       scoped: (n) => nearest(n, where),
       exact: (n) => nearest(n, where),
-      inScope: (x) => projects.includes(x.episode.project_id),
+      inScope: (x) => projects.includes(x.project),
       passes: () => true,
     });
   }

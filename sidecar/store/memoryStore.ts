@@ -10,11 +10,12 @@ import { join } from 'node:path';
 import { DimensionMismatchError, InvalidInputError, StoreUnavailableError, errorMessage } from '../errors';
 import { isCategory, isSourceType, isStatus, type Memory, type MemoryStatus, type TimeSpan } from '../model';
 import type { MemoryFilter } from '../protocol';
-import type { LazyLexical, LexicalDoc } from '../recall/lexical';
+import { memoryFacts, type MemoryFacts } from '../recall/facts';
+import type { Indexed, LazyLexical, LexicalDoc } from '../recall/lexical';
 import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
 import { UPSTREAM_DOWN } from './front';
 import { recordErasure } from './erasure';
-import { NearestPlanner, readBackInScope, type IdDistance } from './nearest';
+import { NearestPlanner, readBackInScope, type IdDistance, type Known } from './nearest';
 import { isNoSpace, writeFailure } from '../util/append';
 import { LockTimeoutError, withLock } from '../util/fileLock';
 import { wellFormed } from '../shared/text';
@@ -36,6 +37,51 @@ export interface Neighbour {
   /** Cosine distance 0..2 (0 = same direction). */
   distance: number;
 }
+
+/**
+ * A memory as recall's vector channel finds it: its id, distance and what it is filtered and ranked by
+ * (recall/facts.ts); the memory itself only when it was read from Chroma anyway.
+ */
+export interface MemoryHit {
+  id: string;
+  distance: number;
+  project: string;
+  facts: MemoryFacts;
+  memory?: Memory;
+}
+
+const hitOf = (memory: Memory, distance: number): MemoryHit => ({
+  id: memory.id,
+  distance,
+  project: memory.project_id,
+  facts: memoryFacts(memory),
+  memory,
+});
+
+/** A memory's entry in the lexical index: its words, its project and its facts. */
+export function memoryLexicalDoc(m: Memory): LexicalDoc {
+  return { id: m.id, kind: 'memory', project: m.project_id, text: m.text, facts: memoryFacts(m) };
+}
+
+/** The fields a memory's facts (recall/facts.ts) are derived from, besides its text. */
+const FACT_FIELDS: ReadonlySet<keyof Memory> = new Set<keyof Memory>([
+  'project_id',
+  'status',
+  'confidence_score',
+  'occurred_at',
+  'created_at',
+  'times',
+  'source_ref',
+]);
+
+/**
+ * Recall's used-marks are written once recalls have been quiet this long (an agent asks its questions in
+ * bursts: the next one is not answered while Chroma writes the last one's marks), or at the latest
+ * {@link USED_MAX_WAIT_MS} after the first mark not written; any other write of the store, and dispose,
+ * writes them first.
+ */
+const USED_QUIET_MS = 1000;
+const USED_MAX_WAIT_MS = 10_000;
 
 /** Chroma collection name for a model id and dimension: 3..63 chars of [a-z0-9_-]. */
 export function collectionNameFor(model: string, dim: number): string {
@@ -228,6 +274,14 @@ function isConnectionError(e: unknown): boolean {
   );
 }
 
+/** The index's entries of memories, with only a memory's facts kept. */
+function memoryKnown(indexed: Map<string, Indexed>): Map<string, Known<MemoryFacts>> {
+  const out = new Map<string, Known<MemoryFacts>>();
+  for (const [id, x] of indexed)
+    out.set(id, x.facts?.kind === 'memory' ? { project: x.project, facts: x.facts } : { project: x.project });
+  return out;
+}
+
 export class MemoryStore {
   private client: ChromaClient | undefined;
   private clientKey = '';
@@ -246,6 +300,8 @@ export class MemoryStore {
   private lexical: LazyLexical | undefined;
   /** Uses recalled but not yet written, per memory: coalesced into one increment each (see {@link markUsed}). */
   private used = new Map<string, { n: number; at: string }>();
+  /** The pending write of {@link used} ({@link USED_QUIET_MS}), and when its first mark came. */
+  private usedTimer: { timer: NodeJS.Timeout; since: number } | undefined;
   /** The lock file of the use counters (shared by every process on the data folder). */
   private readonly usedLock: string;
   /** The lock file of dedup + insert (see {@link exclusiveWrite}). */
@@ -304,9 +360,23 @@ export class MemoryStore {
    */
   markUsed(ids: string[], at: string): void {
     for (const id of ids) this.used.set(id, { n: (this.used.get(id)?.n ?? 0) + 1, at });
+    const since = this.usedTimer?.since ?? Date.now();
+    if (this.usedTimer) clearTimeout(this.usedTimer.timer);
+    const wait = Math.max(0, Math.min(USED_QUIET_MS, since + USED_MAX_WAIT_MS - Date.now()));
+    const timer = setTimeout(() => void this.writeUsed(), wait);
+    timer.unref(); // dispose writes them (settled)
+    this.usedTimer = { timer, since };
+  }
+
+  /** Writes the used-marks not written yet, behind whatever is being written. */
+  private writeUsed(): Promise<void> {
+    if (this.usedTimer) clearTimeout(this.usedTimer.timer);
+    this.usedTimer = undefined;
+    if (this.used.size === 0) return this.behind;
     this.behind = this.behind
       .then(() => this.flushUsed())
       .catch((e: unknown) => this.log(`Marking recalled memories as used failed: ${errorMessage(e)}`));
+    return this.behind;
   }
 
   private async flushUsed(): Promise<void> {
@@ -367,9 +437,9 @@ export class MemoryStore {
     }
   }
 
-  /** Resolves when the writes behind are done (dispose, tests). */
+  /** Writes the used-marks not written yet and resolves when the writes behind are done (writes, dispose, tests). */
   settled(): Promise<void> {
-    return this.behind;
+    return this.writeUsed();
   }
 
   /** Keeps the lexical index in step with every write and delete of this store. */
@@ -398,19 +468,23 @@ export class MemoryStore {
     await this.lexical?.run('compact the index', (ix) => ix.compact(), undefined);
   }
 
-  /** Moves memories to their current project in the lexical index (promotion); returns how many moved. */
-  async moveLexical(memories: { id: string; project: string }[]): Promise<number> {
-    if (!memories.length) return 0;
-    return (await this.lexical?.run('move documents', (ix) => ix.setProjects(memories), 0)) ?? 0;
+  /**
+   * Moves documents to their current project in the lexical index (promotion) and writes their facts when
+   * given (a status change, decay); returns how many moved.
+   */
+  async moveLexical(docs: { id: string; project: string; facts?: LexicalDoc['facts'] }[]): Promise<number> {
+    if (!docs.length) return 0;
+    return (await this.lexical?.run('move documents', (ix) => ix.setProjects(docs), 0)) ?? 0;
   }
 
   /**
-   * The project of each of these ids as the lexical index knows it (ids it lacks are left out; all of them
-   * when the index is off): recall sorts the vector channel's neighbours with it before reading any back.
+   * The project and facts (with `projects`: only for ids of those projects) of each of these ids as the
+   * lexical index knows them (ids it lacks are left out; all of them when the index is off): recall filters and ranks the vector channels' neighbours with them
+   * and reads from Chroma only what it answers with.
    */
-  async lexicalProjects(ids: string[]): Promise<Map<string, string>> {
+  async lexicalIndexed(ids: string[], projects?: readonly string[]): Promise<Map<string, Indexed>> {
     if (!ids.length || !this.lexical) return new Map();
-    return this.lexical.run('read projects', (ix) => ix.projectsOf(ids), new Map<string, string>());
+    return this.lexical.run('read projects', (ix) => ix.indexed(ids, projects), new Map<string, Indexed>());
   }
 
   async unindexLexical(ids: string[]): Promise<void> {
@@ -522,7 +596,7 @@ export class MemoryStore {
   /** Inserts or replaces memories with their vectors; refuses vectors of the wrong dimension. */
   async upsert(records: { memory: Memory; vector: number[] }[], target?: ActiveCollection): Promise<void> {
     if (records.length === 0) return;
-    await this.behind;
+    await this.settled();
     const info = target ?? this.requireActive();
     for (const r of records) {
       if (r.vector.length !== info.dim)
@@ -537,16 +611,8 @@ export class MemoryStore {
         metadatas: records.map((r) => toMetadata(r.memory)),
       });
     });
-    if (info.name === this.activeInfo?.name) {
-      await this.indexLexical(
-        records.map((r) => ({
-          id: r.memory.id,
-          kind: 'memory',
-          project: r.memory.project_id,
-          text: r.memory.text,
-        })),
-      );
-    }
+    if (info.name === this.activeInfo?.name)
+      await this.indexLexical(records.map((r) => memoryLexicalDoc(r.memory)));
   }
 
   /**
@@ -555,13 +621,13 @@ export class MemoryStore {
    */
   async updateMetadata(memories: Memory[]): Promise<void> {
     if (memories.length === 0 || !this.activeInfo) return;
-    await this.behind;
+    await this.settled();
     const info = this.activeInfo;
     await this.withChroma('update memories', async (c) => {
       const col = await this.collection(c, info);
       await col.update({ ids: memories.map((m) => m.id), metadatas: memories.map(toMetadata) });
     });
-    await this.moveLexical(memories.map((m) => ({ id: m.id, project: m.project_id })));
+    await this.moveLexical(memories.map((m) => ({ id: m.id, project: m.project_id, facts: memoryFacts(m) })));
   }
 
   /**
@@ -586,8 +652,11 @@ export class MemoryStore {
       const col = await this.collection(c, info);
       await col.update({ ids: memories.map((m) => m.id), metadatas: memories.map(pick) });
     });
-    if (keys.has('project_id'))
-      await this.moveLexical(memories.map((m) => ({ id: m.id, project: m.project_id })));
+    // recall filters and ranks by the facts in the lexical index: they change with these fields
+    if (fields.some((f) => FACT_FIELDS.has(f)))
+      await this.moveLexical(
+        memories.map((m) => ({ id: m.id, project: m.project_id, facts: memoryFacts(m) })),
+      );
   }
 
   /** Memories by id, with the uses not yet written shown (no read waits for the writes behind). */
@@ -658,31 +727,34 @@ export class MemoryStore {
   /**
    * The k memories of these projects nearest to a vector with one of these statuses and a confidence
    * above the minimum, through the {@link planner} (store/nearest.ts): the unfiltered neighbours come as
-   * ids and only the projects' own are read back; status and confidence are checked here; Chroma's fully
-   * filtered query runs only when nothing else finds k.
+   * ids, their projects, statuses and confidences from the lexical index (recall/facts.ts), and only what
+   * the index has no facts for is read from Chroma; Chroma's fully filtered query runs only when nothing
+   * else finds k. Hits found by those queries carry their memory; the others only their facts.
    */
   async nearest(
     vector: number[],
     projects: string[],
     k: number,
     only: { status: MemoryStatus[]; min_confidence: number },
-  ): Promise<Neighbour[]> {
-    return this.planner.nearest({
+  ): Promise<MemoryHit[]> {
+    const rows = async (w: Where | undefined, n: number) =>
+      (await this.query(vector, w, n)).map((x) => hitOf(x.memory, x.distance));
+    return this.planner.nearest<MemoryHit>({
       scope: projects.join('\u0000'),
       k,
       unfiltered: async (n) =>
         readBackInScope(
           await this.nearestIds(vector, n),
           projects,
-          (ids) => this.lexicalProjects(ids),
+          async (ids) => memoryKnown(await this.lexicalIndexed(ids, projects)),
           (ids) => this.get(ids),
-          (memory, distance) => ({ memory, distance }),
+          hitOf,
+          (id, project, facts, distance) => ({ id, distance, project, facts }),
         ),
-      unfilteredWhole: (n) => this.query(vector, undefined, n),
-      scoped: (n) => this.query(vector, buildWhere({ project_ids: projects }), n),
-      exact: (n) => this.query(vector, buildWhere({ project_ids: projects, ...only }), n),
-      inScope: (x) => projects.includes(x.memory.project_id),
-      passes: (x) => only.status.includes(x.memory.status) && x.memory.confidence_score > only.min_confidence,
+      scoped: (n) => rows(buildWhere({ project_ids: projects }), n),
+      exact: (n) => rows(buildWhere({ project_ids: projects, ...only }), n),
+      inScope: (x) => projects.includes(x.project),
+      passes: (x) => only.status.includes(x.facts.status) && x.facts.confidence > only.min_confidence,
     });
   }
 
@@ -733,7 +805,7 @@ export class MemoryStore {
   async delete(ids: string[], target?: ActiveCollection): Promise<void> {
     const info = target ?? this.activeInfo;
     if (ids.length === 0 || !info) return;
-    await this.behind;
+    await this.settled();
     for (const id of ids) this.used.delete(id);
     this.noteErased(ids);
     await this.withChroma('delete memories', async (c) => {

@@ -20,9 +20,10 @@
  *   (every clause in the `where`) runs. Each step is exact: anything that passes and lies outside the
  *   fetched neighbours is farther than all of them.
  *
- * The unfiltered fetch asks Chroma for ids and distances only and reads back just the neighbours of the
- * scope's projects ({@link readBackInScope}); for a scope that is most of the store it asks for the
- * payload at once (a read-back would read nearly all of them in a second round trip).
+ * The unfiltered fetch asks Chroma for ids and distances only and takes what the filter and the ranking
+ * need from the lexical index, reading back from Chroma only what the index has no facts for
+ * ({@link readBackInScope}); a store without those facts may instead ask for the payload at once for a
+ * scope that is most of the store (a read-back would read nearly all of them in a second round trip).
  *
  * The share and the pass rate are learned per scope from what comes back (moving averages); a scope sent
  * to the project `where` is probed unfiltered again every {@link REPROBE} queries, so a changing mix is
@@ -74,8 +75,11 @@ export interface NearestPlan<T> {
   k: number;
   /** The n nearest overall, as ids first (their payload read back on demand). */
   unfiltered: (n: number) => Promise<Unfiltered<T>>;
-  /** The n nearest overall with their payload, in one query: for a scope that is most of the store. */
-  unfilteredWhole: (n: number) => Promise<T[]>;
+  /**
+   * The n nearest overall with their payload, in one query: for a scope that is most of the store, when
+   * {@link unfiltered} would read most of them back (absent: {@link unfiltered} reads little or nothing).
+   */
+  unfilteredWhole?: (n: number) => Promise<T[]>;
   /** The n nearest inside the scope (Chroma's `where` on the project only). */
   scoped: (n: number) => Promise<T[]>;
   /** The k nearest that pass everything (every clause in Chroma's `where`). */
@@ -92,24 +96,32 @@ export interface IdDistance {
   distance: number;
 }
 
+/** What the lexical index knows of an id: its project and, when kept, what recall ranks it by. */
+export interface Known<F> {
+  project: string;
+  facts?: F;
+}
+
 /**
- * An unfiltered fetch without the payload of the neighbours outside the scope: Chroma returns ids and
- * distances only (120 of them cost about what 3 with documents and metadata do), the project of each id
- * comes from the lexical index (every memory and episode is there with its project), and only those of
- * the scope's projects, or of a project the index does not know, are read back, with plain `get`s by id
- * (a `get` with a `where` would cost in proportion to the rows the `where` matches), as many as the
- * planner needs. What comes back is checked against the scope once more by the planner.
+ * An unfiltered fetch without the payload: Chroma returns ids and distances only (120 of them cost about
+ * what 3 with documents and metadata do), the project and the facts of each id come from the lexical
+ * index (recall/facts.ts: every memory and episode is there with its project, status, confidence, …), and
+ * only a neighbour of the scope's projects that the index has no facts for (an older index), or whose
+ * project it does not know, is read back, with plain `get`s by id (a `get` with a `where` would cost in
+ * proportion to the rows the `where` matches), as many as the planner needs. What comes back is checked
+ * against the scope once more by the planner.
  */
-export async function readBackInScope<R extends { id: string }, T>(
+export async function readBackInScope<R extends { id: string }, F, T>(
   hits: IdDistance[],
   projects: readonly string[],
-  projectsOf: (ids: string[]) => Promise<Map<string, string>>,
+  indexed: (ids: string[]) => Promise<Map<string, Known<F>>>,
   read: (ids: string[]) => Promise<R[]>,
-  make: (row: R, distance: number) => T,
+  fromRow: (row: R, distance: number) => T,
+  fromFacts?: (id: string, project: string, facts: F, distance: number) => T,
 ): Promise<Unfiltered<T>> {
-  const known = await projectsOf(hits.map((h) => h.id));
+  const known = await indexed(hits.map((h) => h.id));
   const wanted = hits.filter((h) => {
-    const project = known.get(h.id);
+    const project = known.get(h.id)?.project;
     return project === undefined || projects.includes(project);
   });
   return {
@@ -117,12 +129,20 @@ export async function readBackInScope<R extends { id: string }, T>(
     candidates: wanted.length,
     read: async (from, to) => {
       const slice = wanted.slice(from, to);
-      const rows = new Map((await read(slice.map((h) => h.id))).map((r) => [r.id, r]));
+      const byFacts = slice.map((h) => {
+        const k = known.get(h.id);
+        return fromFacts && k?.facts !== undefined
+          ? fromFacts(h.id, k.project, k.facts, h.distance)
+          : undefined;
+      });
+      const unread = slice.filter((_, i) => byFacts[i] === undefined).map((h) => h.id);
+      const rows = new Map((unread.length ? await read(unread) : []).map((r) => [r.id, r]));
       const out: T[] = [];
-      for (const h of slice) {
+      slice.forEach((h, i) => {
         const row = rows.get(h.id);
-        if (row) out.push(make(row, h.distance)); // gone since the query: deleted meanwhile
-      }
+        const x = byFacts[i] ?? (row ? fromRow(row, h.distance) : undefined);
+        if (x !== undefined) out.push(x); // no row: deleted since the query
+      });
       return out;
     },
   };
@@ -150,7 +170,7 @@ export class NearestPlanner {
       const n = Math.max(p.k, Math.min(wantUnfiltered, MAX_UNFILTERED));
       // Most of the neighbours are the scope's: reading them back would cost a second round trip.
       const wide =
-        known && stats.share >= WHOLE_SHARE
+        known && stats.share >= WHOLE_SHARE && p.unfilteredWhole
           ? inScopeOf(await p.unfilteredWhole(n), p.inScope)
           : await p.unfiltered(n);
       // The candidates are read back in order, a batch of the expected need at a time, until k pass.

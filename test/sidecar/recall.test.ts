@@ -144,6 +144,65 @@ describe('recall', () => {
     assert.ok(!low.items.some((i) => i.memory.id === used.id), 'confidence 0.5 is under the 0.6 minimum');
   });
 
+  test('a status change, a confirmation, a promotion and decay are reflected in the next recall', async () => {
+    // Recall filters and ranks by the facts the lexical index keeps of each memory (recall/facts.ts), not by
+    // Chroma's rows: every one of these writes must reach them.
+    const ask = async (query: string, project: string) =>
+      (await svc.recall({ query, project_ids: [project], mark_used: false })).items.map((i) => i.memory.id);
+    const key = await svc.remember({
+      text: 'The billing service deploy key rotates every 90 days',
+      project_id: 'facts-a',
+    });
+    assert.ok((await ask('how often does the billing deploy key rotate?', 'facts-a')).includes(key.id!));
+    await svc.markWrong({ id: key.id! });
+    assert.ok(
+      !(await ask('how often does the billing deploy key rotate?', 'facts-a')).includes(key.id!),
+      'a memory marked wrong is no longer recalled',
+    );
+
+    const waiting = await svc.remember({
+      text: 'The payroll export runs on the first Monday of the month',
+      project_id: 'facts-a',
+      pending: true,
+    });
+    assert.ok(!(await ask('when does the payroll export run?', 'facts-a')).includes(waiting.id!));
+    await svc.confirm({ id: waiting.id! });
+    assert.ok(
+      (await ask('when does the payroll export run?', 'facts-a')).includes(waiting.id!),
+      'a pending memory once confirmed is recalled',
+    );
+
+    const shared = await svc.remember({
+      text: 'Every repository signs its release tags with the team GPG key',
+      project_id: 'facts-a',
+    });
+    assert.ok(!(await ask('how are release tags signed?', 'facts-b')).includes(shared.id!));
+    await svc.promote({ id: shared.id! });
+    assert.ok(
+      (await ask('how are release tags signed?', 'facts-b')).includes(shared.id!),
+      'a promoted memory reaches every project',
+    );
+
+    const old = await svc.remember({
+      text: 'The VPN gateway certificate is renewed by the network team',
+      project_id: 'facts-d',
+    });
+    assert.ok((await ask('who renews the VPN gateway certificate?', 'facts-d')).includes(old.id!));
+    const was = now;
+    try {
+      now = new Date(was.getTime() + 24 * 30 * 86_400_000);
+      await svc.decay({ apply: true });
+      const decayed = await svc.get(old.id!);
+      assert.ok(decayed.confidence_score <= 0.6 || decayed.status === 'archived', 'two years of decay');
+      assert.ok(
+        !(await ask('who renews the VPN gateway certificate?', 'facts-d')).includes(old.id!),
+        'a memory decayed under the minimum confidence is no longer recalled',
+      );
+    } finally {
+      now = was;
+    }
+  });
+
   test('isolation: 20 projects with overlapping topics never leak into each other; global memories reach all', async () => {
     now = new Date('2026-11-25T10:00:00.000Z');
     const topics = [

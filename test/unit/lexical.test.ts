@@ -152,13 +152,50 @@ test('the project of each id is read back, and a memory moved to global is found
       text: 'The flux capacitor needs 1.21 gigawatts',
     },
   ]);
-  assert.deepEqual([...(await index.projectsOf(['p1', 'e2', 'nowhere']))].sort(), [
-    ['e2', 'github.com/acme/plc'],
-    ['p1', 'github.com/acme/plc'],
+  assert.deepEqual([...(await index.indexed(['p1', 'e2', 'nowhere']))].sort(), [
+    ['e2', { project: 'github.com/acme/plc' }],
+    ['p1', { project: 'github.com/acme/plc' }],
   ]);
   assert.equal(await index.setProjects([{ id: 'p1', project: 'global' }]), 1);
   assert.equal(await index.setProjects([{ id: 'p1', project: 'global' }]), 0, 'already there: not moved');
-  assert.equal((await index.projectsOf(['p1'])).get('p1'), 'global');
+  assert.equal((await index.indexed(['p1'])).get('p1')?.project, 'global');
   assert.equal((await index.search('flux capacitor', { projects: ['global'], limit: 3 }))[0]?.id, 'p1');
   assert.deepEqual(await index.search('flux capacitor', { projects: ['github.com/acme/plc'], limit: 3 }), []);
+});
+
+test("a document's facts (what recall filters and ranks by) come back with its hits and by id, and follow a status change", async () => {
+  const facts = (status: 'active' | 'wrong') => ({
+    kind: 'memory' as const,
+    status,
+    confidence: 0.9,
+    when: '2026-11-01T10:00:00.000Z',
+    asks: false,
+    timed: false,
+    source_ref: ['msg:7'],
+  });
+  await index.upsert([
+    {
+      id: 'f1',
+      kind: 'memory',
+      project: 'github.com/acme/facts',
+      text: 'The turbo encabulator runs on 48 V',
+      facts: facts('active'),
+    },
+  ]);
+  const [hit] = await index.search('turbo encabulator', { projects: ['github.com/acme/facts'], limit: 3 });
+  assert.deepEqual(hit?.facts, facts('active'));
+  assert.equal(
+    await index.setProjects([{ id: 'f1', project: 'github.com/acme/facts', facts: facts('wrong') }]),
+    0,
+  );
+  assert.deepEqual((await index.indexed(['f1'])).get('f1'), {
+    project: 'github.com/acme/facts',
+    facts: facts('wrong'),
+  });
+  assert.equal((await index.indexed(['m1'])).get('m1')?.facts, undefined, 'indexed without facts: none');
+  assert.deepEqual(
+    (await index.indexed(['f1'], ['github.com/acme/other'])).get('f1'),
+    { project: 'github.com/acme/facts' },
+    'asked for other projects: its project, not its facts',
+  );
 });

@@ -32,7 +32,7 @@ function chroma(items: Item[], calls: string[]) {
       return readBackInScope(
         [...near.values()].map((x) => ({ id: String(x.id), distance: x.d })),
         ['mine'],
-        async (ids) => new Map(ids.map((id) => [id, near.get(id)!.project])),
+        async (ids) => new Map(ids.map((id) => [id, { project: near.get(id)!.project }])),
         async (ids) => ids.map((id) => ({ id })),
         (row) => near.get(row.id)!,
       );
@@ -137,7 +137,8 @@ test('the unfiltered fetch reads back only the neighbours of the scope, and thos
   const got = await readBackInScope(
     hits,
     ['mine', 'global'],
-    async (ids) => new Map([...projectOf].filter(([id]) => ids.includes(id))),
+    async (ids) =>
+      new Map([...projectOf].filter(([id]) => ids.includes(id)).map(([id, project]) => [id, { project }])),
     async (ids) => (asked.push(ids), ids.filter((id) => id !== 'd').map((id) => ({ id }))), // d deleted meanwhile
     (row, distance) => ({ id: row.id, distance }),
   );
@@ -146,4 +147,32 @@ test('the unfiltered fetch reads back only the neighbours of the scope, and thos
   assert.deepEqual(await got.read(0, 1), [{ id: 'a', distance: 0.1 }]);
   assert.deepEqual(await got.read(1, 3), [{ id: 'c', distance: 0.3 }]);
   assert.deepEqual(asked, [['a'], ['c', 'd']], 'only what was asked for is read, never b');
+});
+
+test('neighbours the lexical index has facts of are never read back; the others are', async () => {
+  const hits = [
+    { id: 'a', distance: 0.1 },
+    { id: 'b', distance: 0.2 },
+    { id: 'c', distance: 0.3 },
+  ];
+  const known = new Map([
+    ['a', { project: 'mine', facts: { ok: true } }],
+    ['b', { project: 'mine' }],
+    ['c', { project: 'other', facts: { ok: true } }],
+  ]);
+  const asked: string[][] = [];
+  const got = await readBackInScope(
+    hits,
+    ['mine'],
+    async () => known,
+    async (ids) => (asked.push(ids), ids.map((id) => ({ id }))),
+    (row, distance) => ({ id: row.id, distance, from: 'chroma' }),
+    (id, _project, _facts, distance) => ({ id, distance, from: 'index' }),
+  );
+  assert.equal(got.candidates, 2, 'c is of another project');
+  assert.deepEqual(await got.read(0, 2), [
+    { id: 'a', distance: 0.1, from: 'index' },
+    { id: 'b', distance: 0.2, from: 'chroma' },
+  ]);
+  assert.deepEqual(asked, [['b']], 'only b, which the index has no facts of, is read');
 });

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Episode, Memory } from '../../sidecar/model';
+import type { Episode } from '../../sidecar/model';
+import { episodeFacts } from '../../sidecar/recall/facts';
 import { reweigh, type Reweighable } from '../../sidecar/recall/recall';
 
-const turn = (id: string, text: string, at: string, rrf: number): Reweighable => {
-  const episode = { id, message_id: id, text, occurred_at: at } as Episode;
-  const memory = { id, text, occurred_at: at, created_at: at, source_ref: [`msg:${id}`] } as Memory;
-  return { kind: 'evidence', episode, memory, rrf };
+type Turn = Reweighable & { id: string };
+const turn = (id: string, text: string, at: string, rrf: number, times: Episode['times'] = []): Turn => {
+  const episode = { id, message_id: id, text, occurred_at: at, times, memory_ids: [] } as unknown as Episode;
+  return { id, facts: episodeFacts(episode), rrf };
 };
-const order = (cs: Reweighable[]) => [...cs].sort((a, b) => b.rrf - a.rrf).map((c) => c.memory.id);
+const order = (cs: Turn[]) => [...cs].sort((a, b) => b.rrf - a.rrf).map((c) => c.id);
 
 describe('recall: reweighing the fused candidates', () => {
   it('a turn that asks the same question ranks below the turn that answers it', () => {
@@ -41,8 +42,9 @@ describe('recall: reweighing the fused candidates', () => {
 describe('recall: questions that ask when', () => {
   it('prefer a turn that says when', () => {
     const plain = turn('plain', 'the root canal went fine', '2026-03-01T10:00:00Z', 0.032);
-    const dated = turn('dated', 'I had the root canal two days ago', '2026-03-01T10:00:00Z', 0.03);
-    dated.episode!.times = [{ start: '2026-02-27', end: '2026-02-27' }] as Episode['times'];
+    const dated = turn('dated', 'I had the root canal two days ago', '2026-03-01T10:00:00Z', 0.03, [
+      { start: '2026-02-27', end: '2026-02-27' },
+    ] as Episode['times']);
     assert.deepEqual(order(reweigh([plain, dated], 'When did I have the root canal?')), ['dated', 'plain']);
   });
 });
