@@ -769,7 +769,7 @@ const PHASES = ['embed', 'channels', 'hydrate', 'rule', 'rest'] as const;
 const CHANNELS = ['memory_vector', 'episode_vector', 'lexical'] as const;
 /**
  * Parts of the vector channels, in the results file only: the memories' ids-and-distances query, the
- * lookup of those ids' projects in the lexical index (memories and episodes), every read by id (the
+ * lookup of those ids' projects and facts in the lexical index (memories and episodes), every read by id (the
  * vector channels' and the lexical hits').
  */
 const VECTOR_PARTS = ['ids_memories', 'projects_of_ids', 'reads_by_id'] as const;
