@@ -70,6 +70,49 @@ const ZH_YEAR: Record<string, number> = { 前年: -2, 去年: -1, 今年: 0, 明
 /** Chinese relative units: 上/这/本/下 + 周/星期/个星期/月/个月. */
 const ZH_REL: Record<string, number> = { 上: -1, 上个: -1, 这: 0, 这个: 0, 本: 0, 下: 1, 下个: 1 };
 
+/** Holidays on a fixed calendar date: month (0-based), first and last day. */
+interface Holiday {
+  month: number;
+  first: number;
+  last: number;
+}
+const HOLIDAYS: Record<string, Holiday> = {
+  'christmas eve': { month: 11, first: 24, last: 24 },
+  christmas: { month: 11, first: 25, last: 25 },
+  xmas: { month: 11, first: 25, last: 25 },
+  "new year's eve": { month: 11, first: 31, last: 31 },
+  "new year's day": { month: 0, first: 1, last: 1 },
+  halloween: { month: 9, first: 31, last: 31 },
+  "valentine's day": { month: 1, first: 14, last: 14 },
+  平安夜: { month: 11, first: 24, last: 24 },
+  圣诞节: { month: 11, first: 25, last: 25 },
+  圣诞: { month: 11, first: 25, last: 25 },
+  跨年: { month: 11, first: 31, last: 31 },
+  元旦: { month: 0, first: 1, last: 1 },
+  万圣节: { month: 9, first: 31, last: 31 },
+  情人节: { month: 1, first: 14, last: 14 },
+  国庆节: { month: 9, first: 1, last: 7 },
+  国庆: { month: 9, first: 1, last: 7 },
+};
+const EN_HOLIDAY = "christmas eve|christmas|xmas|new year's eve|new year's day|halloween|valentine's day";
+const ZH_HOLIDAY = '平安夜|圣诞节|圣诞|跨年|元旦|万圣节|情人节|国庆节|国庆';
+const holidayIn = (h: Holiday, y: number): [number, number] => [
+  utcDay(y, h.month, h.first),
+  utcDay(y, h.month, h.last),
+];
+/** The holiday nearest the reference ("for Christmas" said on 29 December is that Christmas), or the last or next one. */
+function holidayNear(h: Holiday, ref: number, which?: 'last' | 'this' | 'next'): [number, number] {
+  const y = new Date(ref).getUTCFullYear();
+  const all = [y - 1, y, y + 1].map((yy) => holidayIn(h, yy));
+  const today = startOfDay(ref);
+  if (which === 'last') return all.filter(([, end]) => end < today).pop()!;
+  if (which === 'next') return all.find(([start]) => start > today)!;
+  if (which === 'this') return all[1]!;
+  const gap = ([start, end]: [number, number]) =>
+    today < start ? start - today : today > end ? today - end : 0;
+  return all.reduce((a, b) => (gap(b) < gap(a) ? b : a));
+}
+
 /** Words for "the moment of speaking": true of every message, so they date nothing. */
 const DEICTIC_NOW = /^(现在|目前|当前|此刻|刚才|刚刚|now|right now|just now|currently|at the moment)$/i;
 
@@ -108,13 +151,38 @@ function tableSpans(text: string, ref: number): Span[] {
   const zhSeason = /(前年|去年|今年|明年|后年)(春天|春季|夏天|夏季|秋天|秋季|冬天|冬季)/g;
   while ((m = zhSeason.exec(text))) push(m, seasonRange(SEASON_WORDS[m[2]], y + ZH_YEAR[m[1]]), 'season');
   // 去年, 今年, 明年 (not followed by a season, month or day, which are more precise)
-  const zhYear = /(前年|去年|今年|明年|后年)(?![春夏秋冬]|\d|[一二三四五六七八九十]+月)/g;
+  const zhYear = new RegExp(
+    `(前年|去年|今年|明年|后年)(?![春夏秋冬]|\\d|[一二三四五六七八九十]+月|的?(?:${ZH_HOLIDAY}))`,
+    'g',
+  );
   while ((m = zhYear.exec(text))) push(m, yearRange(y + ZH_YEAR[m[1]]), 'year');
   // 2022年 (alone), "in 2022"
-  const zhBareYear = /((?:19|20)\d\d)年(?!\d|[一二三四五六七八九十]+月)/g;
+  const zhBareYear = new RegExp(
+    `((?:19|20)\\d\\d)年(?!\\d|[一二三四五六七八九十]+月|的?(?:${ZH_HOLIDAY}))`,
+    'g',
+  );
   while ((m = zhBareYear.exec(text))) push(m, yearRange(Number(m[1])), 'year');
   const enBareYear = /\b(?:in|during|since|back in)\s+((?:19|20)\d\d)\b(?!\s*[-/])/gi;
   while ((m = enBareYear.exec(text))) push(m, yearRange(Number(m[1])), 'year');
+  // "Christmas 2025", "last Christmas", "for Christmas" (the nearest), "2025 年圣诞节", "去年国庆"
+  const enHoliday = new RegExp(
+    `\\b(?:(last|this|next)\\s+)?(${EN_HOLIDAY})(?:\\s+(?:of\\s+)?((?:19|20)\\d\\d))?(?![\\w'])`,
+    'gi',
+  );
+  while ((m = enHoliday.exec(text))) {
+    const h = HOLIDAYS[m[2].toLowerCase()]!;
+    const which = m[1]?.toLowerCase() as 'last' | 'this' | 'next' | undefined;
+    push(m, m[3] ? holidayIn(h, Number(m[3])) : holidayNear(h, ref, which), 'day');
+  }
+  const zhHoliday = new RegExp(
+    `(?:((?:19|20)\\d\\d)\\s*年的?|(前年|去年|今年|明年|后年)的?)?(${ZH_HOLIDAY})`,
+    'g',
+  );
+  while ((m = zhHoliday.exec(text))) {
+    const h = HOLIDAYS[m[3]]!;
+    const year = m[1] ? Number(m[1]) : m[2] ? y + ZH_YEAR[m[2]]! : undefined;
+    push(m, year !== undefined ? holidayIn(h, year) : holidayNear(h, ref), 'day');
+  }
   // 上周, 这周, 下星期, 上个星期, 上周末, 本周
   const zhWeek = /(上个|这个|下个|上|这|本|下)(周末|周|星期|礼拜)(?![一二三四五六日天1-7])/g;
   while ((m = zhWeek.exec(text))) {

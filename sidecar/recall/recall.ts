@@ -27,8 +27,9 @@
 import type { Core } from '../core';
 import { embedQuery } from '../embed/queryCache';
 import { InvalidInputError } from '../errors';
-import { GLOBAL_PROJECT, type Episode, type Memory, type MemoryStatus } from '../model';
+import { GLOBAL_PROJECT, type Episode, type Memory, type MemoryStatus, type TimeSpan } from '../model';
 import { redactText } from '../pipeline/redact';
+import { resolveTimes, type ResolvedTime } from '../pipeline/when';
 import type { RecallChannel, RecallItem, RecallParams, RecallResult } from '../protocol';
 import type { EpisodeHit } from '../store/episodeStore';
 import { buildWhere, type MemoryHit } from '../store/memoryStore';
@@ -77,6 +78,14 @@ const RECENCY_BOOST = 0.4;
  * a resolved time (pipeline/when.ts: "four days ago", "上个月", a date) has its fused score multiplied by this.
  */
 const HAS_TIME_BOOST = 2;
+/**
+ * A question that names a time ("for Christmas 2025", "in March 2025", "去年国庆") wants what was said or
+ * happened then: a candidate said in that time, or quoting a turn whose resolved time falls in it, has its
+ * fused score multiplied by this.
+ */
+const IN_PERIOD_BOOST = 2;
+/** A day the question names is widened by this either side (pipeline/when.ts resolves "Christmas" to one day). */
+const DAY_SLACK_MS = 7 * DAY_MS;
 const ASKS_WHEN =
   /\bwhen\b|\bwhat (?:date|day|month|year)\b|\bwhich (?:day|month|year)\b|什么时候|哪天|哪一天|几号|几月|哪年|哪一年|何时/i;
 
@@ -280,7 +289,7 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     if (x && neighboursOf(x).every((n) => own.includes(n.project_id))) c.context = c.excerpt = x;
   }
   await dropDisowned(core, byKey, [...memVec, ...lex.map((h) => h.found)]);
-  const ranked = reweigh([...byKey.values()], query).sort(
+  const ranked = reweigh([...byKey.values()], query, core.clock()).sort(
     (a, b) => b.rrf - a.rrf || (b.similarity ?? 0) - (a.similarity ?? 0),
   );
   // The best k of both kinds in fused order; a turn a chosen memory already cites is not quoted again.
@@ -547,9 +556,16 @@ export type Reweighable = Pick<Candidate, 'facts' | 'rrf' | 'context'>;
  * rarely the answer, a question about the current state prefers the newer of its candidates, and a question
  * that asks when prefers candidates that say when.
  */
-export function reweigh<C extends Reweighable>(candidates: C[], query: string): C[] {
+export function reweigh<C extends Reweighable>(candidates: C[], query: string, asked = new Date()): C[] {
   const now = ASKS_FOR_NOW.test(query);
   const askWhen = ASKS_WHEN.test(query);
+  const periods = resolveTimes(query, asked).map(periodOf);
+  const inPeriod = (c: C) =>
+    periods.some(
+      ([from, to]) =>
+        within(Date.parse(c.facts.when), from, to) ||
+        (c.context?.turns ?? []).some((t) => t.times.some((x) => overlaps(x, from, to))),
+    );
   const times = now ? [...new Set(candidates.map((c) => c.facts.when))].sort() : [];
   const position = new Map(times.map((t, i) => [t, times.length > 1 ? i / (times.length - 1) : 1]));
   for (const c of candidates) {
@@ -557,9 +573,24 @@ export function reweigh<C extends Reweighable>(candidates: C[], query: string): 
     if (now) c.rrf *= 1 + RECENCY_BOOST * (position.get(c.facts.when) ?? 0);
     const timed = c.context ? c.context.turns.some((t) => t.times.length > 0) : c.facts.timed;
     if (askWhen && timed) c.rrf *= HAS_TIME_BOOST;
+    if (periods.length && inPeriod(c)) c.rrf *= IN_PERIOD_BOOST;
   }
   return candidates;
 }
+
+/**
+ * The days a question's time covers, as epoch ms: a day (a holiday, a date) widened by
+ * {@link DAY_SLACK_MS} either side, since what happened then is often told days later ("got me an espresso
+ * machine for Christmas", said on the 29th); a week, month, season or year as it is.
+ */
+function periodOf(t: ResolvedTime): [number, number] {
+  const from = Date.parse(`${t.start}T00:00:00.000Z`);
+  const to = Date.parse(`${t.end}T00:00:00.000Z`) + DAY_MS - 1;
+  return t.granularity === 'day' ? [from - DAY_SLACK_MS, to + DAY_SLACK_MS] : [from, to];
+}
+const within = (ms: number, from: number, to: number) => ms >= from && ms <= to;
+const overlaps = (x: TimeSpan, from: number, to: number) =>
+  Date.parse(`${x.start}T00:00:00.000Z`) <= to && Date.parse(`${x.end}T00:00:00.000Z`) + DAY_MS - 1 >= from;
 
 /**
  * The lexical channel's hits within {@link RELATIVE_LEXICAL} of the best, each with its facts from the

@@ -48,3 +48,38 @@ describe('recall: questions that ask when', () => {
     assert.deepEqual(order(reweigh([plain, dated], 'When did I have the root canal?')), ['dated', 'plain']);
   });
 });
+
+describe('recall: questions that name a time', () => {
+  const asked = new Date('2026-12-01T09:00:00Z');
+  it('prefer what was said then: a holiday with the days after it, a month as it is', () => {
+    const other = turn(
+      'other',
+      'I have a funny story about presents, remind me later',
+      '2025-11-20T10:00:00Z',
+      0.03,
+    );
+    const then = turn(
+      'then',
+      'my partner got me an espresso machine for Christmas',
+      '2025-12-29T22:25:00Z',
+      0.02,
+    );
+    assert.deepEqual(order(reweigh([other, then], 'What did Lina get for Christmas 2025?', asked)), [
+      'then',
+      'other',
+    ]);
+    const march = turn('march', 'I am really into Project Hail Mary', '2025-03-14T10:00:00Z', 0.02);
+    const april = turn('april', 'I am really into Dune', '2025-04-02T10:00:00Z', 0.03);
+    assert.deepEqual(order(reweigh([april, march], 'Which book was Melanie into in March 2025?', asked)), [
+      'march',
+      'april',
+    ]);
+  });
+
+  it('a question that names no time, or one nothing was said in, keeps the fused order', () => {
+    const a = turn('a', 'the gateway moved to 8443', '2025-12-26T10:00:00Z', 0.03);
+    const b = turn('b', 'the gateway is on 9443', '2025-06-10T10:00:00Z', 0.02);
+    assert.deepEqual(order(reweigh([a, b], 'Which ports has the gateway used?', asked)), ['a', 'b']);
+    assert.deepEqual(order(reweigh([a, b], 'What changed at Halloween 2019?', asked)), ['a', 'b']);
+  });
+});

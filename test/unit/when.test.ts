@@ -68,3 +68,26 @@ test('"last summer" in October is the summer just past; in May it is last year�
 test('no reference time, no guess', () => {
   assert.deepEqual(resolveTimes('yesterday', new Date(Number.NaN)), []);
 });
+
+test('holidays: with a year, the nearest one, last / next, and in Chinese', () => {
+  const at = (t: string, ref: string) => resolveTimes(t, new Date(ref)).map((x) => [x.text, x.start, x.end]);
+  assert.deepEqual(at('What did Lina get for Christmas 2025?', '2026-12-01T00:00:00Z'), [
+    ['Christmas 2025', '2025-12-25', '2025-12-25'],
+  ]);
+  // said four days after: that Christmas; said in November: the coming one
+  assert.deepEqual(at('my partner got me a machine for Christmas', '2025-12-29T22:00:00Z'), [
+    ['Christmas', '2025-12-25', '2025-12-25'],
+  ]);
+  assert.deepEqual(at('plans for Christmas?', '2025-11-10T10:00:00Z'), [
+    ['Christmas', '2025-12-25', '2025-12-25'],
+  ]);
+  assert.deepEqual(at('last Christmas we skied', '2025-11-10T10:00:00Z'), [
+    ['last Christmas', '2024-12-25', '2024-12-25'],
+  ]);
+  assert.deepEqual(at('去年国庆去了西安', '2026-03-01T00:00:00Z'), [
+    ['去年国庆', '2025-10-01', '2025-10-07'],
+  ]);
+  assert.deepEqual(at('2025年圣诞节在哈尔滨', '2026-03-01T00:00:00Z'), [
+    ['2025年圣诞节', '2025-12-25', '2025-12-25'],
+  ]);
+});
