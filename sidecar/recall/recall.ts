@@ -14,7 +14,7 @@
  * the vector channel a small weight. The fused score is then reweighed for what no channel sees: a turn
  * that is itself a question is rarely the answer; a question about the current state ("now", "现在")
  * prefers newer candidates, so a changed value outranks the one it replaced; a question that asks when
- * prefers candidates with a resolved time. A turn whose memories the user marked wrong is not quoted.
+ * prefers candidates with a resolved time; a question that names a time prefers what was said then. A turn whose memories the user marked wrong is not quoted.
  * An evidence turn is quoted with the turns of its exchange (context.ts: a question with its reply, a
  * statement with the follow-up question and its answer), and the excerpt cites every quoted message.
  * Memories come first, then evidence; a turn already cited by a recalled memory is not quoted again.
