@@ -164,16 +164,23 @@ export const CHANGES_SUBJECT =
 /**
  * The turns said after each of these (the last turn of a recalled excerpt, or the turn a recalled memory
  * came from), by its id: up to {@link THREAD_TURNS} of the same session, each within {@link THREAD_GAP_MS}
- * of the one before, in the order said, until a turn that changes the subject ("btw", "顺便说一下"). Followed by the links kept at ingest, one batched read by id per
- * step (a read by id costs about a millisecond; a filtered read grows with the store); episodes kept
- * before the links get no thread.
+ * of the one before, in the order said, until a turn that changes the subject ("btw", "顺便说一下").
+ * Followed by the links kept at ingest, one batched read by id per step for the turns not read yet (a read
+ * by id costs about a millisecond; a filtered read grows with the store); episodes kept before the links
+ * get no thread.
  */
-export async function readThreads(core: Core, after: Episode[]): Promise<Map<string, Episode[]>> {
+export async function readThreads(
+  core: Core,
+  after: Episode[],
+  /** Turns already read (recall reads the links of its best turns): not read again. */
+  prefetched: Episode[] = [],
+): Promise<Map<string, Episode[]>> {
+  const read = new Map(prefetched.map((e) => [e.id, e]));
   const threads = new Map(after.map((t) => [t.id, [] as Episode[]]));
   let ends = after.map((t) => ({ from: t, last: t }));
   for (let step = 0; step < THREAD_TURNS && ends.length > 0; step++) {
     const ids = [...new Set(ends.map((x) => x.last.next_id).filter((id): id is string => !!id))];
-    const read = new Map((await core.episodes.get(ids)).map((e) => [e.id, e]));
+    for (const e of await core.episodes.get(ids.filter((id) => !read.has(id)))) read.set(e.id, e);
     ends = ends.flatMap(({ from, last }) => {
       const n = last.next_id ? read.get(last.next_id) : undefined;
       if (!n || n.session_id !== from.session_id || n.project_id !== from.project_id) return [];

@@ -296,7 +296,7 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   // Then the chosen are read; one deleted since the channels found it makes room for the next. The best
   // of them are then quoted with how their exchange went on (a second choice, with their threads).
   let picked = await pickAndRead(core, ranked, byKey, topK);
-  const threads = await readThreads(core, threadAnchors(picked, ranked));
+  const threads = await readThreads(core, threadAnchors(picked, ranked), [...read.values()]);
   if (threads.size > 0) {
     // a thread stops before a turn a chosen memory says already
     const told = new Set(
@@ -388,11 +388,29 @@ const disownedBy =
     return linked.length > 0 && linked.every((s) => s === 'wrong');
   };
 
+/**
+ * The statuses of these memories: from the facts the channels brought, then the lexical index, and Chroma
+ * only for what the index has no facts of.
+ */
+async function statusesOf(
+  core: Core,
+  ids: string[],
+  known: Found[] = [],
+): Promise<Map<string, MemoryStatus>> {
+  const status = new Map<string, MemoryStatus>();
+  for (const x of known) if (x.facts.kind === 'memory') status.set(x.id, x.facts.status);
+  const missing = () => [...new Set(ids)].filter((id) => !status.has(id));
+  for (const [id, x] of await core.store.lexicalIndexed(missing()))
+    if (x.facts?.kind === 'memory') status.set(id, x.facts.status);
+  for (const m of await core.store.get(missing())) status.set(m.id, m.status);
+  return status;
+}
+
 /** Threads cut before the first turn the user disowned (every memory derived from it marked wrong). */
 async function withoutDisowned(core: Core, threads: Map<string, Episode[]>): Promise<Map<string, Episode[]>> {
   const ids = [...new Set([...threads.values()].flat().flatMap((e) => e.memory_ids))];
   if (ids.length === 0) return threads;
-  const disowned = disownedBy(new Map((await core.store.get(ids)).map((m) => [m.id, m.status])));
+  const disowned = disownedBy(await statusesOf(core, ids));
   const out = new Map<string, Episode[]>();
   for (const [id, thread] of threads) {
     const cut = thread.findIndex((e) => disowned(e.memory_ids));
@@ -532,13 +550,7 @@ async function dropDisowned(core: Core, byKey: Map<string, Candidate>, known: Fo
     c.context ? c.context.turns.map((t) => t.memory_ids) : [(c.facts as EpisodeFacts).memory_ids];
   const all = evidence.flatMap(linksOf).flat();
   if (!all.length) return;
-  const status = new Map<string, MemoryStatus>();
-  for (const x of known) if (x.facts.kind === 'memory') status.set(x.id, x.facts.status);
-  const missing = () => [...new Set(all)].filter((id) => !status.has(id));
-  for (const [id, x] of await core.store.lexicalIndexed(missing()))
-    if (x.facts?.kind === 'memory') status.set(id, x.facts.status);
-  for (const m of await core.store.get(missing())) status.set(m.id, m.status);
-  const disowned = disownedBy(status);
+  const disowned = disownedBy(await statusesOf(core, all, known));
   for (const c of evidence) {
     if (disowned(c.episode?.memory_ids ?? (c.facts as EpisodeFacts).memory_ids)) byKey.delete(c.id);
     else if (c.context && neighboursOf(c.context).some((n) => disowned(n.memory_ids))) {
