@@ -285,6 +285,8 @@ function memoryKnown(indexed: Map<string, Indexed>): Map<string, Known<MemoryFac
 export class MemoryStore {
   private client: ChromaClient | undefined;
   private clientKey = '';
+  /** Whether the next request checks the server first (after a request could not reach it). */
+  private recheck = false;
   private collections = new Map<string, Collection>();
   private activeInfo: ActiveCollection | undefined;
   private readonly stateFile: string;
@@ -500,10 +502,18 @@ export class MemoryStore {
     return this.clientKey ? `Chroma at ${this.clientKey}` : 'Chroma (not connected)';
   }
 
+  /**
+   * The client of a live server. The server is checked (its heartbeat, starting or adopting one as
+   * needed) only before the first request and after a request could not reach it: a heartbeat before
+   * every request put one more round trip on recall's path (two to four per recall), and a server that
+   * died in between shows as a connection error, after which {@link withChroma} checks it again.
+   */
   private async connect(): Promise<ChromaClient> {
+    if (this.client && !this.recheck) return this.client;
     let ep: ChromaEndpoint;
     try {
       ep = await this.supervisor.ensure();
+      this.recheck = false;
     } catch (e) {
       throw new StoreUnavailableError(errorMessage(e), { cause: e });
     }
@@ -535,6 +545,7 @@ export class MemoryStore {
           continue;
         }
         if (!isConnectionError(e)) throw e;
+        this.recheck = true;
         lastErr = e;
         this.log(`Chroma connection lost during ${what} (attempt ${attempt + 1}); reconnecting`);
         this.collections.clear();
