@@ -200,6 +200,16 @@ const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
 /** The longest question turned into terms; the rest adds little and costs scans. */
 const MAX_QUERY_TERMS = 24;
 const LOCK_WAIT_MS = 5_000;
+/**
+ * A search over projects that hold at least this share of what matches runs without the projects in its
+ * MATCH (then filtered here): the scope's phrases are matched and scored on every row, which doubled the
+ * cost of a search over 110k turns of one project (docs/benchmarks.md). A smaller share keeps them: they
+ * cut the rows scored to the projects' own.
+ */
+const UNSCOPED_SHARE = 0.5;
+/** A scope sent to the scoped MATCH is tried without it again every this many searches (its share changes). */
+const SCOPE_REPROBE = 50;
+const MAX_SCOPE_STATS = 256;
 
 /** Index-time segmentation: Chinese runs through jieba (search mode), everything else as words. */
 export function lexicalTerms(text: string): string[] {
@@ -232,6 +242,8 @@ CREATE VIRTUAL TABLE IF NOT EXISTS lex_fts USING fts5(body, scope, tokenize = 'p
 
 export class LexicalIndex {
   private thread: SearchThread | undefined;
+  /** Per scope (its projects), the share of unscoped hits that were its own, and searches since it was measured. */
+  private readonly scopeShare = new Map<string, { share: number; since: number }>();
 
   private constructor(
     private readonly db: Database,
@@ -442,29 +454,54 @@ export class LexicalIndex {
   async search(query: string, o: LexicalSearch): Promise<LexicalHit[]> {
     const terms = queryTerms(query);
     if (!terms.length || !o.projects.length || o.limit <= 0) return [];
+    const body = `body : (${terms.map(quote).join(' OR ')})`;
+    const allowed = new Set(o.projects);
+    const mine = (hits: LexicalHit[]) => hits.filter((h) => allowed.has(h.project));
+    // The scope's phrases score nothing (weight 0), so a hit's BM25 is the same with them or without.
+    // Without them, the best `n` overall, filtered to the scope, are the scope's best `limit` whenever at
+    // least `limit` of them pass, or when fewer than `n` matched at all: an in-scope row outside them
+    // ranks below all of them.
+    const key = o.kinds?.length ? undefined : [...allowed].sort().join('\u0000');
+    const known = key === undefined ? undefined : this.scopeShare.get(key);
+    if (key !== undefined && (!known || known.share >= UNSCOPED_SHARE || ++known.since >= SCOPE_REPROBE)) {
+      const n = Math.ceil(o.limit / Math.max(known?.share ?? 1, UNSCOPED_SHARE)) * 2;
+      const all = await this.run(body, n);
+      const hits = mine(all);
+      if (!this.scopeShare.has(key) && this.scopeShare.size >= MAX_SCOPE_STATS) this.scopeShare.clear();
+      const share = all.length ? hits.length / all.length : 1;
+      this.scopeShare.set(key, { share: known ? (known.share + share) / 2 : share, since: 0 });
+      if (hits.length >= o.limit || all.length < n) return hits.slice(0, o.limit);
+    }
     const scope = `scope : (${o.projects.map((p) => quote(projectToken(p))).join(' OR ')})`;
     const kinds = o.kinds?.length
       ? ` AND scope : (${o.kinds.map((k) => quote(kindToken(k))).join(' OR ')})`
       : '';
-    const match = `${scope}${kinds} AND body : (${terms.map(quote).join(' OR ')})`;
-    const allowed = new Set(o.projects);
-    const hits = this.thread?.alive
-      ? await this.thread.match(match, o.limit).catch((e: unknown) => {
-          if (this.thread?.alive) throw e; // the query failed, not the thread
-          return this.match(match, o.limit); // the thread is gone: this one from now on
-        })
-      : await this.match(match, o.limit);
-    return hits.filter((h) => allowed.has(h.project));
+    return mine(await this.run(`${scope}${kinds} AND ${body}`, o.limit));
   }
 
-  /** Runs a full-text query (an FTS5 MATCH expression built by {@link search}), best first. */
+  /** A full-text query on the search thread when one is attached, else here. */
+  private run(match: string, limit: number): Promise<LexicalHit[]> {
+    return this.thread?.alive
+      ? this.thread.match(match, limit).catch((e: unknown) => {
+          if (this.thread?.alive) throw e; // the query failed, not the thread
+          return this.match(match, limit); // the thread is gone: this one from now on
+        })
+      : this.match(match, limit);
+  }
+
+  /**
+   * Runs a full-text query (an FTS5 MATCH expression built by {@link search}), best first. The best are
+   * chosen before the join: joined first, SQLite read the row (and its facts) of every match before
+   * sorting, which was half the time of a search over 110k turns.
+   */
   async match(match: string, limit: number): Promise<LexicalHit[]> {
     const rows = await this.locked(() =>
       this.db.all(
-        `SELECT i.id AS id, i.kind AS kind, i.project AS project, i.facts AS facts,
-                bm25(lex_fts, 1.0, 0.0) AS rank
-           FROM lex_fts JOIN lex_ids i ON i.rid = lex_fts.rowid
-          WHERE lex_fts MATCH ? ORDER BY rank LIMIT ?`,
+        `SELECT i.id AS id, i.kind AS kind, i.project AS project, i.facts AS facts, f.rank AS rank
+           FROM (SELECT rowid, bm25(lex_fts, 1.0, 0.0) AS rank FROM lex_fts
+                  WHERE lex_fts MATCH ? ORDER BY rank LIMIT ?) f
+           JOIN lex_ids i ON i.rid = f.rowid
+          ORDER BY f.rank`,
         [match, limit],
       ),
     );

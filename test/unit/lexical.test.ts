@@ -199,3 +199,45 @@ test("a document's facts (what recall filters and ranks by) come back with its h
     'asked for other projects: its project, not its facts',
   );
 });
+
+test('a project that is most of the index and one that is a sliver both get their own best hits, in BM25 order, whichever way the query runs', async () => {
+  const big = 'github.com/acme/big';
+  const small = 'github.com/acme/small';
+  const docs = [];
+  // 60 turns of the big project share the words, 20 of them match better than anything of the small one
+  // (which then falls back to the projects in the query); the small project has 4, two of them matches
+  for (let i = 0; i < 60; i++)
+    docs.push({
+      id: `big${i}`,
+      kind: 'episode' as const,
+      project: big,
+      text: i % 3 === 0 ? 'gateway port' : `gateway logs rotated on host ${i}`,
+    });
+  docs.push(
+    { id: 's1', kind: 'episode' as const, project: small, text: 'gateway port 9443' },
+    { id: 's2', kind: 'episode' as const, project: small, text: 'the gateway port is 9443 now' },
+    { id: 's3', kind: 'episode' as const, project: small, text: 'lunch at noon' },
+    { id: 's4', kind: 'episode' as const, project: small, text: 'the gateway is slow' },
+  );
+  await index.upsert(docs);
+  for (let round = 0; round < 60; round++) {
+    // past the re-probe interval of a scope that went to the scoped query
+    const mine = await index.search('which gateway port?', { projects: [small], limit: 2 });
+    assert.deepEqual(
+      mine.map((h) => h.id),
+      ['s1', 's2'],
+      `round ${round}: the small project's two best, nothing of the big one`,
+    );
+    const theirs = await index.search('which gateway port?', { projects: [big], limit: 5 });
+    assert.equal(theirs.length, 5);
+    assert.ok(
+      theirs.every((h) => h.project === big && Number(h.id.slice(3)) % 3 === 0),
+      'the big project’s port turns',
+    );
+    assert.ok(
+      theirs.every((h, i) => i === 0 || theirs[i - 1]!.score >= h.score),
+      'best first',
+    );
+  }
+  await index.remove(docs.map((d) => d.id));
+});
