@@ -266,16 +266,24 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   }
 
   // The best evidence candidates are quoted with the turn that answers them or that they answer: they are
-  // read with the turns their links name (one read), then their exchanges.
-  const contextFor = [...byKey.values()]
-    .filter((c) => c.kind === 'evidence')
-    .sort((a, b) => b.rrf - a.rrf)
-    .slice(0, topK * CONTEXT_CANDIDATES);
+  // read with the turns their links name (one read), then their exchanges. The best memory candidates are
+  // read meanwhile, so the choice of the k seldom waits for another read.
+  const byRrf = [...byKey.values()].sort((a, b) => b.rrf - a.rrf);
+  const contextFor = byRrf.filter((c) => c.kind === 'evidence').slice(0, topK * CONTEXT_CANDIDATES);
   const links = contextFor.flatMap((c) => {
     const f = c.facts as EpisodeFacts;
     return [c.episode ? '' : c.id, f.next_id ?? '', f.previous_id ?? ''];
   });
-  const read = new Map((await core.episodes.get([...new Set(links.filter(Boolean))])).map((e) => [e.id, e]));
+  const memoriesAhead = byRrf
+    .filter((c) => c.kind === 'memory' && !c.memory)
+    .slice(0, topK * CONTEXT_CANDIDATES);
+  const [turnsRead, memoriesRead] = await Promise.all([
+    core.episodes.get([...new Set(links.filter(Boolean))]),
+    core.store.get(memoriesAhead.map((c) => c.id)),
+  ]);
+  const read = new Map(turnsRead.map((e) => [e.id, e]));
+  const readMemory = new Map(memoriesRead.map((m) => [m.id, m]));
+  for (const c of memoriesAhead) c.memory = readMemory.get(c.id); // one deleted meanwhile is read again, and dropped, by the choice
   for (const c of contextFor) c.episode ??= read.get(c.id);
   const quoted = contextFor.filter((c) => c.episode); // a turn deleted meanwhile is no candidate
   for (const c of contextFor) if (!c.episode) byKey.delete(c.id);
