@@ -45,6 +45,8 @@ import { cutText } from '../shared/text';
 /** A recallable memory: not pending, wrong or archived. */
 export const RECALLABLE: MemoryStatus[] = ['active', 'confirmed'];
 const DAY_MS = 24 * 3600 * 1000;
+/** How many memories naming an entity of the question the rule channel looks at (the best by BM25). */
+const RULE_CANDIDATES = 100;
 /** Reciprocal rank fusion's constant (Cormack et al.): 1 / (RRF_K + rank). */
 const RRF_K = 60;
 /** A vector candidate is kept when its similarity is within this of the best of its kind (or above the floor setting). */
@@ -241,11 +243,9 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     const entities = extractEntities(query);
     if (entities.length > 0) {
       const since = new Date(core.clock().getTime() - 7 * DAY_MS).toISOString();
-      const logs = await core.store.find(
-        buildWhere({ project_ids: own, source_type: 'troubleshooting_log', status: RECALLABLE, since }),
-      );
+      const logs = await recentLogsNaming(core, entities, own, since);
       logs
-        .map(({ memory }) => ({ memory, overlap: entityOverlap(entities, memory.text) }))
+        .map((memory) => ({ memory, overlap: entityOverlap(entities, memory.text) }))
         .filter((x) => x.overlap > 0)
         .sort((a, b) => b.overlap * b.memory.confidence_score - a.overlap * a.memory.confidence_score)
         .forEach((x, i) =>
@@ -654,6 +654,45 @@ async function lexicalCandidates(
     if (found) out.push({ score: h.score, found });
   }
   return out;
+}
+
+/**
+ * The recallable troubleshooting logs of these projects stored since a time that may name one of the
+ * entities: the memories whose words hold them, found through the lexical index and read back by id
+ * (their source and time checked here). Chroma's `where` on the source, status and time scanned every row
+ * of the collection: 7–17 s at 100k memories on the 2-core Intel machine (docs/benchmarks.md). Without the
+ * lexical index, that query it is.
+ */
+async function recentLogsNaming(
+  core: Core,
+  entities: string[],
+  projects: string[],
+  since: string,
+): Promise<Memory[]> {
+  const where = buildWhere({
+    project_ids: projects,
+    source_type: 'troubleshooting_log',
+    status: RECALLABLE,
+    since,
+  });
+  const hits = await core.store.lexicalIndex?.run(
+    'search',
+    (ix) => ix.search(entities.join(' '), { projects, kinds: ['memory'], limit: RULE_CANDIDATES }),
+    undefined,
+  );
+  if (!hits) return (await core.store.find(where)).map((x) => x.memory);
+  const maybe = hits.filter(
+    (h) =>
+      h.facts?.kind !== 'memory' ||
+      (RECALLABLE.includes(h.facts.status) && h.facts.when >= since.slice(0, 10)),
+  );
+  return (await core.store.get(maybe.map((h) => h.id))).filter(
+    (m) =>
+      m.source_type === 'troubleshooting_log' &&
+      RECALLABLE.includes(m.status) &&
+      m.created_at >= since &&
+      projects.includes(m.project_id),
+  );
 }
 
 /**
