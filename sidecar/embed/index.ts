@@ -35,7 +35,7 @@ export interface EmbeddingConfig {
    * ollama `bge-m3`, openai `text-embedding-3-small`.
    */
   model?: string;
-  /** Texts per request / inference call. Default: local 32, ollama 32, openai 64. */
+  /** Texts per request / inference call. Default: local 4 (a bulk job: 32), ollama 32, openai 64. */
   batchSize?: number;
 
   /** local: model folder or models root; nothing is downloaded when set. Default `$MNEMO_EMBEDDING_MODEL_PATH`. */

@@ -59,7 +59,7 @@ export interface LocalEmbeddingOptions {
   remoteHost?: string;
   /** Whether the model may be downloaded on first use. Default true. */
   allowRemote?: boolean;
-  /** Texts per inference call. Default 32. */
+  /** Texts per inference call (not a bulk job). Default {@link LOCAL_DEFAULTS}.batchSize. */
   batchSize?: number;
   /**
    * ONNX Runtime intra-op threads. Default {@link defaultThreads}: half the logical CPUs, but two on a
@@ -96,7 +96,12 @@ export const LOCAL_DEFAULTS = {
   model: DEFAULT_LOCAL_MODEL,
   remoteHost: 'https://huggingface.co/',
   allowRemote: true,
-  batchSize: 32,
+  /**
+   * Texts per call of a question or a session (not a bulk job): 50 turns of a session (30-280 characters)
+   * took 2.0 s p50 in batches of 32 and 1.0 s in batches of 1, 2 or 4 on 2 cores (docs/benchmarks.md,
+   * "50-turn session ingest"); a question waits for at most one such batch.
+   */
+  batchSize: 4,
   /** A question waits for at most one such batch of an import (docs/benchmarks.md). */
   bulkBatchSize: 32,
   stallTimeoutMs: 30_000,

@@ -20,19 +20,28 @@ export function sessionIdOf(session: SessionInput, messages: NormalizedMessage[]
   return `s_${h.digest('hex').slice(0, 16)}`;
 }
 
+/** A session's episodes, read and embedded before its memories are stored (see {@link prepareEpisodes}). */
+export interface PreparedEpisodes {
+  episodes: Episode[];
+  vectors: number[][];
+  /** What an earlier ingest of the same turns stored, by episode id. */
+  before: Map<string, Episode>;
+}
+
 /**
- * Stores the session's turns as episodes; `links` maps a message id to the memories derived from it.
- * Returns how many were kept. System messages are instructions to a model, not evidence: left out. A
- * turn longer than {@link MAX_EPISODE_CHARS} is kept whole as consecutive parts (each with the turn's
- * message id), never cut.
+ * The session's turns as episodes, with what an earlier ingest of the same turns stored and their
+ * vectors (of {@link episodeSearchText}, through `embed`: the session's embedding pass, which reuses the
+ * vector of a text it already embedded). None of it depends on the memories, so it runs while they are
+ * deduplicated and stored; {@link keepEpisodes} then links and writes them. System messages are
+ * instructions to a model, not evidence: left out. A turn longer than {@link MAX_EPISODE_CHARS} is kept
+ * whole as consecutive parts (each with the turn's message id), never cut. Undefined when no turn is left.
  */
-export async function keepEpisodes(
+export async function prepareEpisodes(
   core: Core,
   session: SessionInput,
   messages: NormalizedMessage[],
-  links: Map<string, string[]>,
-  bulk = false,
-): Promise<number> {
+  embed: (texts: string[]) => Promise<number[][]>,
+): Promise<PreparedEpisodes | undefined> {
   const turns = messages
     .filter((m) => m.role !== 'system' && m.content.trim())
     .flatMap((m) =>
@@ -40,7 +49,7 @@ export async function keepEpisodes(
         ? splitPieces(m.content, MAX_EPISODE_CHARS).map((content) => ({ ...m, content }))
         : [m],
     );
-  if (turns.length === 0) return 0;
+  if (turns.length === 0) return undefined;
   const sessionId = sessionIdOf(session, messages);
   const now = core.now();
   const sessionRefs = (session.source_ref ?? []).filter((r) => typeof r === 'string' && r.length > 0);
@@ -56,7 +65,7 @@ export async function keepEpisodes(
     source_type: session.source_type,
     source_ref: [`msg:${m.id}`, ...sessionRefs],
     times: timesOf(m.content, m.timestamp),
-    memory_ids: links.get(m.id) ?? [],
+    memory_ids: [],
     created_at: now,
   }));
   // Each turn knows its neighbours in the session, so recall can quote a question with its answer
@@ -65,16 +74,30 @@ export async function keepEpisodes(
     e.previous_id = episodes[i - 1]?.id ?? '';
     e.next_id = episodes[i + 1]?.id ?? '';
   });
-  // Keep what an earlier ingest of the same turns linked (and when it was first kept).
-  const before = new Map((await core.episodes.get(episodes.map((e) => e.id))).map((e) => [e.id, e]));
+  const [before, vectors] = await Promise.all([
+    core.episodes.get(episodes.map((e) => e.id)).then((old) => new Map(old.map((e) => [e.id, e]))),
+    embed(episodes.map(episodeSearchText)),
+  ]);
+  return { episodes, vectors, before };
+}
+
+/**
+ * Stores the prepared episodes; `links` maps a message id to the memories derived from it. Keeps what an
+ * earlier ingest of the same turns linked (and when it was first kept). Returns how many were kept.
+ */
+export async function keepEpisodes(
+  core: Core,
+  prepared: PreparedEpisodes | undefined,
+  links: Map<string, string[]>,
+): Promise<number> {
+  if (!prepared) return 0;
+  const { episodes, vectors, before } = prepared;
   for (const e of episodes) {
     const old = before.get(e.id);
-    if (!old) continue;
-    e.memory_ids = [...new Set([...old.memory_ids, ...e.memory_ids])];
-    e.created_at = old.created_at || e.created_at;
+    const linked = links.get(e.message_id) ?? [];
+    e.memory_ids = old ? [...new Set([...old.memory_ids, ...linked])] : linked;
+    if (old) e.created_at = old.created_at || e.created_at;
   }
-  await core.requireModel();
-  const vectors = await core.embedding.embed(episodes.map(episodeSearchText), bulk ? { bulk } : {});
   await core.episodes.upsert(episodes.map((episode, i) => ({ episode, vector: vectors[i]! })));
   return episodes.length;
 }

@@ -23,7 +23,7 @@ import type { Candidate, SessionInput } from '../pipeline/types';
 import type { IngestDecision, IngestParams, IngestReport, RememberParams } from '../protocol';
 import { buildWhere } from '../store/memoryStore';
 import { guessCategory, looksActionable, validateSession } from './input';
-import { keepEpisodes } from './episodes';
+import { keepEpisodes, prepareEpisodes } from './episodes';
 import { storeCandidates } from './storeCandidates';
 
 /** Embedding cosine distance under which an LLM fact and a rule candidate say the same (agreement). */
@@ -104,6 +104,9 @@ export class Ingest {
       if (explain) report.decisions.push({ text: d.text, outcome: 'dropped', reason: d.reason });
     }
     let candidates = analysis.candidates;
+    // The session's one embedding pass: each distinct text is embedded once, whether it is a candidate,
+    // an LLM fact or a turn kept as an episode (a candidate that is a whole turn of a named transcript,
+    // "Alice: I moved to Berlin", has the turn's text). Always the redacted text, as analyzed above.
     const vectorOf = new Map<string, number[]>();
     const embedMissing = async (texts: string[]): Promise<void> => {
       const missing = [...new Set(texts)].filter((t) => !vectorOf.has(t));
@@ -111,6 +114,10 @@ export class Ingest {
       await core.requireModel();
       const vs = await core.embedding.embed(missing, bulk ? { bulk } : {});
       missing.forEach((t, i) => vectorOf.set(t, vs[i]!));
+    };
+    const vectorsOf = async (texts: string[]): Promise<number[][]> => {
+      await embedMissing(texts);
+      return texts.map((t) => vectorOf.get(t)!);
     };
     if (llmRun) {
       const llm = await llmRun;
@@ -123,15 +130,21 @@ export class Ingest {
         candidates = await mergeRuleAndLlm(candidates, llm.candidates, similar, analysis.dropped);
       }
     }
+    const candidateVectors = candidates.length > 0 ? await vectorsOf(candidates.map((c) => c.text)) : [];
+    // The episodes are read and embedded while the memories are deduplicated and stored (they need only
+    // the memories' ids, to link to them).
+    const preparing = core.config.episodes.keep
+      ? prepareEpisodes(core, session, analysis.episodes, vectorsOf)
+      : undefined;
+    void preparing?.catch(() => undefined); // awaited below; a failure of the store stage comes first
     const links = new Map<string, string[]>();
     if (candidates.length > 0) {
-      await embedMissing(candidates.map((c) => c.text));
       const changed: string[] = [];
       const decisions = await storeCandidates(
         core,
         session,
         candidates,
-        candidates.map((c) => vectorOf.get(c.text)!),
+        candidateVectors,
         undefined,
         captureId,
       );
@@ -147,8 +160,7 @@ export class Ingest {
       }
       if (changed.length) core.notifyChanged([session.project_id], changed);
     }
-    if (core.config.episodes.keep)
-      report.episodes = await keepEpisodes(core, session, analysis.episodes, links, bulk);
+    if (preparing) report.episodes = await keepEpisodes(core, await preparing, links);
     core.refreshStatus();
     return report;
   }

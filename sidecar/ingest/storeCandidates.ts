@@ -51,24 +51,33 @@ async function decideAndStore(
   const limit = config.pipeline.dedupDistance;
   const ids = cands.map((c) => memoryId(project, c.text));
   const byId = new Map((await store.get([...new Set(ids)])).map((m) => [m.id, m]));
-  // Nearest stored neighbour of each candidate in its project and category, then among global memories.
+  // Nearest stored neighbour of each candidate in its project and category, then among global memories:
+  // one query per category and scope, the categories of a scope at once.
   const nearest = new Map<number, Neighbour>();
   for (const scope of [project, GLOBAL_PROJECT]) {
-    for (const category of new Set(cands.map((c) => c.category))) {
-      const idx = cands
-        .map((_c, i) => i)
-        .filter((i) => cands[i].category === category && !byId.has(ids[i]) && !nearest.has(i));
-      if (idx.length === 0) continue;
-      const hits = await store.queryMany(
-        idx.map((i) => vectors[i]),
-        buildWhere({ project_id: scope, category }),
-        1,
-      );
-      idx.forEach((i, j) => {
-        const h = hits[j]?.[0];
+    const groups = [...new Set(cands.map((c) => c.category))]
+      .map((category) => ({
+        category,
+        idx: cands
+          .map((_c, i) => i)
+          .filter((i) => cands[i].category === category && !byId.has(ids[i]) && !nearest.has(i)),
+      }))
+      .filter((g) => g.idx.length > 0);
+    const hits = await Promise.all(
+      groups.map((g) =>
+        store.queryMany(
+          g.idx.map((i) => vectors[i]),
+          buildWhere({ project_id: scope, category: g.category }),
+          1,
+        ),
+      ),
+    );
+    groups.forEach((g, k) =>
+      g.idx.forEach((i, j) => {
+        const h = hits[k]![j]?.[0];
         if (h && h.distance < limit) nearest.set(i, h);
-      });
-    }
+      }),
+    );
   }
   const now = core.now();
   const created: { memory: Memory; vector: number[] }[] = [];

@@ -108,6 +108,57 @@ describe('episodes and hybrid recall', () => {
     assert.equal(tea.occurred_at, '2023-05-08T14:00:00.000Z');
   });
 
+  test('a memory that is a whole turn is refreshed when said again, linked from both turns and recalled by meaning', async () => {
+    const [tea] = (await svc.list({ project_id: 'friends' })).items.filter((m) => /oolong/.test(m.text));
+    assert.ok(tea);
+    // The memory's text is the turn's own ("Caroline: " + what she said): one vector serves both.
+    assert.equal(tea.text, `Caroline: ${SESSION.messages[4]!.content}`);
+    const report = await svc.ingest({
+      project_id: 'friends',
+      source_type: 'chat',
+      session_id: 'D2',
+      explain: true,
+      messages: [
+        {
+          id: 'D2:1',
+          role: 'user',
+          name: 'Caroline',
+          content: 'I always drink oolong tea in the morning, never coffee.',
+          timestamp: '2023-06-02T08:00:00Z',
+        },
+        {
+          id: 'D2:2',
+          role: 'user',
+          name: 'Melanie',
+          content: 'Ha, you told me that last month already!',
+          timestamp: '2023-06-02T08:01:00Z',
+        },
+      ],
+    });
+    const again = report.decisions.find((d) => /oolong/.test(d.text));
+    assert.equal(again?.outcome, 'refreshed', JSON.stringify(report.decisions));
+    assert.equal(again?.id, tea.id);
+    assert.equal(
+      (await svc.list({ project_id: 'friends' })).items.filter((m) => /oolong/.test(m.text)).length,
+      1,
+    );
+    const turns = await svc.episodes.find({ session_id: 'D2' });
+    assert.deepEqual(turns.find((e) => e.message_id === 'D2:1')?.memory_ids, [tea.id]);
+    const r = await svc.recall({
+      query: 'Which hot beverage does she like at breakfast?',
+      project_ids: ['friends'],
+      top_k: 5,
+      mark_used: false,
+    });
+    const hit = r.items.find((i) => i.kind === 'memory' && i.memory.id === tea.id);
+    assert.ok(hit, JSON.stringify(r.items.map((i) => [i.kind, i.memory.text])));
+    assert.ok(hit.channels.includes('vector'), `channels: ${hit.channels.join(', ')}`);
+    assert.ok(
+      hit.source_ref.includes('msg:D1:5') && hit.source_ref.includes('msg:D2:1'),
+      hit.source_ref.join(' '),
+    );
+  });
+
   test('episodes never cross projects', async () => {
     const r = await svc.recall({
       query: 'childhood dog Max camping Fort Wayne oolong',
