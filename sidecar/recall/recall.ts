@@ -681,11 +681,8 @@ async function recentLogsNaming(
     undefined,
   );
   if (!hits) return (await core.store.find(where)).map((x) => x.memory);
-  const maybe = hits.filter(
-    (h) =>
-      h.facts?.kind !== 'memory' ||
-      (RECALLABLE.includes(h.facts.status) && h.facts.when >= since.slice(0, 10)),
-  );
+  // facts.when is when it happened; "recent" is when it was stored, checked on the memory itself
+  const maybe = hits.filter((h) => h.facts?.kind !== 'memory' || RECALLABLE.includes(h.facts.status));
   return (await core.store.get(maybe.map((h) => h.id))).filter(
     (m) =>
       m.source_type === 'troubleshooting_log' &&
