@@ -43,6 +43,13 @@ export type ImportResult = BackupImportResult;
 export type { BackupConflict, BackupPreview };
 export const IMPORT_MODES: readonly ImportMode[] = ['skip', 'overwrite', 'new-project'];
 
+/**
+ * Texts per re-embedding call of a restore: the provider sorts a call's texts by length and sends its
+ * batches of 32 at once, so a longer window pads less and never leaves the model idle between batches
+ * (as bulk import: docs/benchmarks.md). Cancellation and progress come between windows.
+ */
+const REEMBED_WINDOW = 256;
+
 /** Where records go and with whose consent: the same for the preview and the import. */
 export interface PlacementOptions {
   /** skip: keep existing memories; overwrite: replace them with the backup's; new-project: import everything under `newProjectId` (ids recomputed). */
@@ -398,9 +405,9 @@ export async function importBackup(
     const need = toWrite.filter((r) => !usable(r.vector));
     const needEp = episodes.filter((e) => !usable(e.vector));
     const all = need.length + needEp.length;
-    for (let i = 0; i < need.length; i += 32) {
+    for (let i = 0; i < need.length; i += REEMBED_WINDOW) {
       check();
-      const batch = need.slice(i, i + 32);
+      const batch = need.slice(i, i + REEMBED_WINDOW);
       const vectors = await svc.embedding.embed(
         batch.map((r) => r.memory.text),
         { bulk: true },
@@ -416,9 +423,9 @@ export async function importBackup(
         percent: Math.round(15 + (35 * reembedded) / all),
       });
     }
-    for (let i = 0; i < needEp.length; i += 32) {
+    for (let i = 0; i < needEp.length; i += REEMBED_WINDOW) {
       check();
-      const batch = needEp.slice(i, i + 32);
+      const batch = needEp.slice(i, i + REEMBED_WINDOW);
       const vectors = await svc.embedding.embed(
         batch.map((e) => episodeSearchText(e.episode)),
         { bulk: true },

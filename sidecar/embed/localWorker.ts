@@ -289,8 +289,12 @@ function createExtractor(p: Plan, tf: Transformers): Promise<Extractor> {
     // No CPU memory arena: ONNX Runtime's arena keeps the peak of every batch size it has seen, which held
     // 55-75 MB more resident after a few batches (332-353 MB against 275-278 MB here, measured with this
     // model on 2 cores) for an 8% faster bulk embedding; question embeddings are as fast without it.
+    // No memory pattern either: ONNX Runtime plans and keeps a block per input shape it has seen, so a bulk
+    // job's batches of every length grew the worker by 68-80 MB over idle against 25-35 MB without (1,000
+    // texts in batches of 32), at the same speed within the noise (docs/benchmarks.md).
     session_options: {
       enableCpuMemArena: false,
+      enableMemPattern: false,
       ...(threads ? { intraOpNumThreads: threads } : {}),
       // Threads that wait for work sleep instead of spinning: on cores shared with the editor, Chroma and the
       // sidecar, spinning threads took the cores from them (a bulk embedding on 2 threads of a loaded 2-core
