@@ -972,13 +972,15 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
         '<=',
         1.5,
       );
-      target(
-        'recall @1k (p50 - query embedding) / raw Chroma p50',
-        res.ratio_p50_without_embedding_vs_raw,
-        'x',
-        '<=',
-        1.5,
-      );
+      // Issue 20's target is the ratio above (a raw query plus one query embedding); this one it asks to
+      // be stated beside it.
+      targets.push({
+        metric: 'recall @1k (p50 - query embedding) / raw Chroma p50',
+        value: res.ratio_p50_without_embedding_vs_raw,
+        unit: 'x',
+        target: '- (stated)',
+        ok: undefined,
+      });
     }
     if (!args['keep-data']) cleanupDataDir(dataDir);
   }
