@@ -15,30 +15,15 @@ import { parseArgs } from 'node:util';
 import { LocalEmbeddingProvider } from '../sidecar/embed/index';
 import { cleanupDataDir, inProcessService } from '../test/support/sidecarSession';
 import { memoryTexts } from './lib/generate';
+import { timeMethod, type Span } from './lib/timing';
 
 const { values: args } = parseArgs({ options: { memories: { type: 'string', default: '2000' } } });
 const N = Number(args.memories);
 const r1 = (x: number): number => Math.round(x * 10) / 10;
 
-interface Span {
-  what: string;
-  t0: number;
-  t1: number;
-}
 const spans: Span[] = [];
-
-/** Wraps `obj[name]` (a method returning a promise or a value) so every call records a span. */
-function time<T extends object>(obj: T, name: keyof T & string, what: string): void {
-  const fn = (obj[name] as (...a: unknown[]) => unknown).bind(obj);
-  (obj as Record<string, unknown>)[name] = (...a: unknown[]) => {
-    const t0 = performance.now();
-    const done = (): void => void spans.push({ what, t0, t1: performance.now() });
-    const r = fn(...a);
-    if (r instanceof Promise) return r.finally(done);
-    done();
-    return r;
-  };
-}
+const time = <T extends object>(obj: T, name: keyof T & string, what: string): void =>
+  timeMethod(obj, name, what, spans);
 
 /** The merged intervals of some spans. */
 function merged(xs: Span[]): [number, number][] {

@@ -18,39 +18,10 @@ import { analyzeSession } from '../sidecar/pipeline/index';
 import { redactSession } from '../sidecar/pipeline/redact';
 import { inProcessService } from '../test/support/sidecarSession';
 import { prng, session } from './lib/generate';
+import { timeMethod, type Span } from './lib/timing';
 
 const SESSIONS = Number(process.argv[2] ?? 6);
 const PROJECT = 'bench-project';
-
-interface Span {
-  what: string;
-  ms: number;
-  n?: number;
-}
-
-function timeMethod<T extends object>(obj: T, name: keyof T & string, what: string, spans: Span[]): void {
-  const fn = (obj[name] as (...a: unknown[]) => Promise<unknown>).bind(obj);
-  (obj as Record<string, unknown>)[name] = async (...a: unknown[]) => {
-    const t0 = performance.now();
-    try {
-      return await fn(...a);
-    } finally {
-      spans.push({ what, ms: performance.now() - t0, n: Array.isArray(a[0]) ? a[0].length : undefined });
-    }
-  };
-}
-
-function timeSync<T extends object>(obj: T, name: keyof T & string, what: string, spans: Span[]): void {
-  const fn = (obj[name] as (...a: unknown[]) => unknown).bind(obj);
-  (obj as Record<string, unknown>)[name] = (...a: unknown[]) => {
-    const t0 = performance.now();
-    try {
-      return fn(...a);
-    } finally {
-      spans.push({ what, ms: performance.now() - t0, n: Array.isArray(a[0]) ? a[0].length : undefined });
-    }
-  };
-}
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -75,7 +46,7 @@ async function main(): Promise<void> {
     timeMethod(svc.store, 'indexLexical', 'lexical index write', spans);
     timeMethod(svc.episodes, 'get', 'episodes get', spans);
     timeMethod(svc.episodes, 'upsert', 'episodes upsert (+ lexical)', spans);
-    timeSync(svc.audit, 'append', 'audit append', spans);
+    timeMethod(svc.audit, 'append', 'audit append', spans);
     const r = prng(2026);
     await svc.ingest({ ...session(r, 50, PROJECT, -1), explain: false }); // warm-up, as the bench does
     spans.length = 0;
@@ -110,13 +81,13 @@ async function main(): Promise<void> {
       for (const [what, xs] of by)
         add(
           what,
-          xs.reduce((a, x) => a + x.ms, 0),
+          xs.reduce((a, x) => a + (x.t1 - x.t0), 0),
           xs.length,
           xs.reduce((a, x) => a + (x.n ?? 0), 0),
         );
       const embeds = by.get('embed') ?? [];
       console.log(
-        `session ${i}: ${r1(total)} ms; stored ${rep.stored}, refreshed ${rep.refreshed}, pending ${rep.pending}, dropped ${rep.dropped}, episodes ${rep.episodes}; embed calls ${embeds.map((e) => `${e.n} texts ${r1(e.ms)} ms`).join(', ')}`,
+        `session ${i}: ${r1(total)} ms; stored ${rep.stored}, refreshed ${rep.refreshed}, pending ${rep.pending}, dropped ${rep.dropped}, episodes ${rep.episodes}; embed calls ${embeds.map((e) => `${e.n} texts ${r1(e.t1 - e.t0)} ms`).join(', ')}`,
       );
     }
     console.log(`\nper session, p50 over ${SESSIONS} sessions:`);

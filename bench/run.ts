@@ -59,6 +59,7 @@ import {
   testModelPath,
 } from '../test/support/sidecarSession';
 import { memoryTexts, prng, QUERIES, session } from './lib/generate';
+import { timeMethod, type Span } from './lib/timing';
 
 const REPO = path.resolve(__dirname, '..');
 
@@ -733,23 +734,6 @@ function timedEmbedder(inner: EmbeddingProvider, spans: Span[]): EmbeddingProvid
   };
 }
 
-interface Span {
-  what: string;
-  t0: number;
-  t1: number;
-}
-/** Wraps `obj[name]` (an async method) so every call records a span. */
-function timeMethod<T extends object>(obj: T, name: keyof T & string, what: string, spans: Span[]): void {
-  const fn = (obj[name] as (...a: unknown[]) => Promise<unknown>).bind(obj);
-  (obj as Record<string, unknown>)[name] = async (...a: unknown[]) => {
-    const t0 = performance.now();
-    try {
-      return await fn(...a);
-    } finally {
-      spans.push({ what, t0, t1: performance.now() });
-    }
-  };
-}
 /** Total length of the union of intervals (overlapping channels count once). */
 function unionMs(spans: Span[]): number {
   const s = [...spans].sort((a, b) => a.t0 - b.t0);
