@@ -463,7 +463,8 @@ export class LexicalIndex {
     // ranks below all of them.
     const key = o.kinds?.length ? undefined : [...allowed].sort().join('\u0000');
     const known = key === undefined ? undefined : this.scopeShare.get(key);
-    if (key !== undefined && (!known || known.share >= UNSCOPED_SHARE || ++known.since >= SCOPE_REPROBE)) {
+    if (known && known.share < UNSCOPED_SHARE) known.since++;
+    if (key !== undefined && (!known || known.share >= UNSCOPED_SHARE || known.since >= SCOPE_REPROBE)) {
       const n = Math.ceil(o.limit / Math.max(known?.share ?? 1, UNSCOPED_SHARE)) * 2;
       const all = await this.run(body, n);
       const hits = mine(all);

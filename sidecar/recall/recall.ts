@@ -669,18 +669,20 @@ async function recentLogsNaming(
   projects: string[],
   since: string,
 ): Promise<Memory[]> {
-  const where = buildWhere({
-    project_ids: projects,
-    source_type: 'troubleshooting_log',
-    status: RECALLABLE,
-    since,
-  });
   const hits = await core.store.lexicalIndex?.run(
     'search',
     (ix) => ix.search(entities.join(' '), { projects, kinds: ['memory'], limit: RULE_CANDIDATES }),
     undefined,
   );
-  if (!hits) return (await core.store.find(where)).map((x) => x.memory);
+  if (!hits) {
+    const where = buildWhere({
+      project_ids: projects,
+      source_type: 'troubleshooting_log',
+      status: RECALLABLE,
+      since,
+    });
+    return (await core.store.find(where)).map((x) => x.memory);
+  }
   // facts.when is when it happened; "recent" is when it was stored, checked on the memory itself
   const maybe = hits.filter((h) => h.facts?.kind !== 'memory' || RECALLABLE.includes(h.facts.status));
   return (await core.store.get(maybe.map((h) => h.id))).filter(
