@@ -39,11 +39,18 @@ export const seed = [
  * not open later over what the key opens.
  */
 async function focusRow(page, row) {
-  await row.click();
-  await page
-    .locator('.part.editor .monaco-editor[data-uri^="mnemo:/memory/"]')
-    .first()
-    .waitFor({ state: 'visible', timeout: 30_000 });
+  const details = page.locator('.part.editor .monaco-editor[data-uri^="mnemo:/memory/"]').first();
+  for (let attempt = 1; ; attempt++) {
+    await row.click();
+    try {
+      await details.waitFor({ state: 'visible', timeout: attempt === 1 ? 10_000 : 30_000 });
+      break;
+    } catch (e) {
+      // a click that lands while the tree re-renders (a refresh after the previous test's edit) only
+      // focuses the row: click it once more
+      if (attempt === 2) throw e;
+    }
+  }
   await pollUntil(async () => /\bfocused\b/.test((await row.getAttribute('class')) ?? '') || undefined, {
     timeoutMs: 10_000,
     intervalMs: 100,
