@@ -15,6 +15,7 @@
  * 100k texts with the real model would take ~12 min here; queries always use the real model.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
@@ -425,14 +426,27 @@ async function benchBulk(out: Record<string, unknown>, loadRss: Record<string, R
 
 // ------------------------------------------------------------------ recall
 
+/**
+ * The first 12 hex digits of the test model's ONNX file's sha256: the cache is per weights, not per model
+ * name (scripts/fetch-model.sh may requantize the same model).
+ */
+function modelFingerprint(): string {
+  const onnxDir = path.join(testModelPath(), TEST_MODEL, 'onnx');
+  const file = ['model_quantized.onnx', 'model.onnx']
+    .map((f) => path.join(onnxDir, f))
+    .find((f) => existsSync(f));
+  return file ? createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 12) : 'none';
+}
+
 /** Real embeddings of the pool texts (cached in .cache/bench: the same model and texts give the same vectors). */
 async function realPool(
   n: number,
 ): Promise<{ texts: string[]; vectors: Float32Array[]; queryVectors: number[][] }> {
   const texts = memoryTexts(n, 7);
   const dir = path.join(REPO, '.cache', 'bench');
-  const file = path.join(dir, `pool-v1-${TEST_MODEL.replace(/\W+/g, '_')}-${n}.f32`);
-  const qfile = path.join(dir, `queries-v1-${TEST_MODEL.replace(/\W+/g, '_')}.json`);
+  const key = `${TEST_MODEL.replace(/\W+/g, '_')}-${modelFingerprint()}`;
+  const file = path.join(dir, `pool-v1-${key}-${n}.f32`);
+  const qfile = path.join(dir, `queries-v1-${key}.json`);
   let buf: Buffer | undefined = existsSync(file) ? readFileSync(file) : undefined;
   let queryVectors: number[][] | undefined = existsSync(qfile)
     ? (JSON.parse(readFileSync(qfile, 'utf8')) as number[][])

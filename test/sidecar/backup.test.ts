@@ -297,7 +297,10 @@ describe('encrypted backup', () => {
       const x = a.memories[i].vector!;
       const y = b.memories[i].vector!;
       assert.equal(y.length, 384);
-      assert.ok(x.reduce((s, v, k) => s + v * y[k], 0) > 0.999, 'the same model gives the same vector');
+      // The same model gives the same vector, up to the q8 model's per-batch activation scale: a restore
+      // embeds in other batches than the capture did (test/unit/embedLocal.test.ts, MAX_BATCH_DRIFT).
+      const cos = x.reduce((s, v, k) => s + v * y[k], 0);
+      assert.ok(cos > 0.97, `the same model gives the same vector (cosine ${cos})`);
     }
 
     // A backup made with another (8-dimensional) model: its vectors are not used.
