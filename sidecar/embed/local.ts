@@ -74,6 +74,11 @@ export interface LocalEmbeddingOptions {
   /** Abort a download that sends nothing for this long, in ms. Default 30000. */
   stallTimeoutMs?: number;
   /**
+   * The worker process's nice value (`process` transport only; a thread shares the sidecar's). Default
+   * {@link LOCAL_DEFAULTS}.niceness; 0 leaves it as the sidecar's.
+   */
+  niceness?: number;
+  /**
    * Where the worker runs: `process` (a forked Node child, default) or `thread` (worker_threads;
    * only one such worker can ever load onnxruntime-node in a process).
    */
@@ -105,6 +110,13 @@ export const LOCAL_DEFAULTS = {
   /** A question waits for at most one such batch of an import (docs/benchmarks.md). */
   bulkBatchSize: 32,
   stallTimeoutMs: 30_000,
+  /**
+   * The embedding worker runs below normal priority. Learning from an import keeps the model busy on
+   * every core, and the extension host, at normal priority, then waited up to 96 ms for a core while it
+   * had 1-2 ms of work (bench/editor, "while the sidecar learns"). On an idle machine nice changes
+   * nothing, so a question's embedding is as fast as before.
+   */
+  niceness: 10,
   /** 10 minutes: an agent session asks far more often; an idle editor gives the memory back. */
   idleUnloadMs: 600_000,
 } as const;
@@ -265,6 +277,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       allowRemote: opts.allowRemote ?? LOCAL_DEFAULTS.allowRemote,
       threads: opts.threads ?? defaultThreads(),
       stallTimeoutMs: opts.stallTimeoutMs ?? LOCAL_DEFAULTS.stallTimeoutMs,
+      niceness: opts.transport === 'thread' ? undefined : (opts.niceness ?? LOCAL_DEFAULTS.niceness),
     };
     this.modelId = `local:${model}`;
     this.batchSize = opts.batchSize ?? LOCAL_DEFAULTS.batchSize;

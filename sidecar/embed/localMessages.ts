@@ -31,6 +31,8 @@ export interface WorkerInit {
   threads: number | undefined;
   /** Abort a download when the server sends nothing for this long (headers or body), in ms. */
   stallTimeoutMs: number;
+  /** The worker process's nice value, set before the model's threads start; undefined for a thread. */
+  niceness: number | undefined;
 }
 
 export type ToWorker =

@@ -7,6 +7,7 @@
  * Nothing here writes to stdout (the parent captures it anyway: the sidecar speaks JSON-RPC on stdio).
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import {
@@ -61,6 +62,19 @@ const channel = ((): {
 })();
 
 let init: WorkerInit;
+
+/**
+ * Runs this process below normal priority, before ONNX Runtime starts its threads (they inherit it; on
+ * Linux a nice value is per thread). Only ever lowers it; a system that refuses keeps the inherited one.
+ */
+function lowerPriority(niceness: number | undefined): void {
+  if (!niceness || parentPort) return;
+  try {
+    if (os.getPriority() < niceness) os.setPriority(niceness);
+  } catch {
+    // Not permitted here (a sandbox): the worker runs at the sidecar's priority.
+  }
+}
 
 function post(msg: FromWorker, transfer?: ArrayBuffer[]): void {
   channel.send(msg, transfer);
@@ -366,6 +380,7 @@ channel.onMessage((msg: ToWorker) => {
     case 'init':
       if (loaded) return;
       init = msg.init;
+      lowerPriority(init.niceness);
       loaded = load();
       loaded.then(
         ({ plan: p, dimension }) =>

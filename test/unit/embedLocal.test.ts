@@ -293,6 +293,36 @@ void describe('local provider: configuration', () => {
     await rejectsUnavailable(p.embed(['x']), /disposed/);
   });
 
+  void test('the worker and its ONNX threads run below normal priority, so learning leaves the editor a core', async () => {
+    const p = new LocalEmbeddingProvider({
+      model: MODEL,
+      modelPath: MODELS_ROOT,
+      allowRemote: false,
+      threads: 2,
+      log: quiet,
+    });
+    try {
+      await p.embed(['the model is loaded, its threads started']);
+      const { pid } = await p.workerMemory();
+      // Field 19 of /proc/<tid>/stat is the nice value; every thread of the worker, ONNX's included.
+      const nice = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      const tids = fs.readdirSync(`/proc/${pid}/task`);
+      assert.ok(tids.length > 2, 'the worker has threads');
+      const values = tids.map((t) => nice(fs.readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8')));
+      const main = nice(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      const want = Math.max(10, os.getPriority());
+      assert.equal(main, want, `the worker process runs at nice ${want}`);
+      // V8's own threads start before the worker can lower itself; ONNX Runtime's start after.
+      assert.ok(
+        values.filter((v) => v === want).length >= 3,
+        `nice values of the worker's threads: ${values}`,
+      );
+      assert.ok(os.getPriority() < 10 || want === os.getPriority(), 'the sidecar keeps its own priority');
+    } finally {
+      await p.dispose();
+    }
+  });
+
   void test('a killed worker is restarted by the next request', async () => {
     const p = new LocalEmbeddingProvider({
       model: MODEL,
