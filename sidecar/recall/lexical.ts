@@ -238,6 +238,7 @@ const quote = (term: string): string => `"${term.replace(/"/g, '""')}"`;
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS lex_ids (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, project TEXT NOT NULL, facts TEXT);
 CREATE VIRTUAL TABLE IF NOT EXISTS lex_fts USING fts5(body, scope, tokenize = 'porter unicode61 remove_diacritics 2');
+CREATE INDEX IF NOT EXISTS lex_ids_scope ON lex_ids(project, kind);
 `;
 
 export class LexicalIndex {
@@ -366,6 +367,46 @@ export class LexicalIndex {
         return this.lookup(ids, projects);
       });
     return this.lookup(ids, projects);
+  }
+
+  /**
+   * Every id of a kind in these projects with its project and facts, when there are at most `max` of them
+   * (undefined when there are more): the vector channel then asks Chroma for the nearest among exactly
+   * these ids (store/nearest.ts). Runs on the search thread when one is attached.
+   */
+  async members(
+    kind: LexicalKind,
+    projects: readonly string[],
+    max: number,
+  ): Promise<Map<string, Indexed> | undefined> {
+    if (this.thread?.alive)
+      return this.thread.members(kind, projects, max).catch((e: unknown) => {
+        if (this.thread?.alive) throw e;
+        return this.listMembers(kind, projects, max);
+      });
+    return this.listMembers(kind, projects, max);
+  }
+
+  /** {@link members} on this connection (the scope index `lex_ids_scope` finds them). */
+  async listMembers(
+    kind: LexicalKind,
+    projects: readonly string[],
+    max: number,
+  ): Promise<Map<string, Indexed> | undefined> {
+    const rows = await this.locked(() =>
+      this.db.all(
+        `SELECT id, project, facts FROM lex_ids
+          WHERE project IN (SELECT value FROM json_each(?)) AND kind = ? LIMIT ?`,
+        [JSON.stringify(projects), kind, max + 1],
+      ),
+    );
+    if (rows.length > max) return undefined;
+    const out = new Map<string, Indexed>();
+    for (const r of rows) {
+      const facts = decodeFacts(r.facts);
+      out.set(r.id as string, { project: r.project as string, ...(facts ? { facts } : {}) });
+    }
+    return out;
   }
 
   /**
@@ -549,10 +590,12 @@ export class LexicalIndex {
 /** A read for the search thread (a full-text query, or what the index knows of some ids), and its answer. */
 export type ThreadRequest =
   | { id: number; op: 'match'; match: string; limit: number }
-  | { id: number; op: 'indexed'; ids: string[]; projects?: readonly string[] };
+  | { id: number; op: 'indexed'; ids: string[]; projects?: readonly string[] }
+  | { id: number; op: 'members'; kind: LexicalKind; projects: readonly string[]; max: number };
 export type ThreadReply =
   | { id: number; hits: LexicalHit[] }
   | { id: number; indexed: [string, Indexed][] }
+  | { id: number; members: [string, Indexed][] | null }
   | { id: number; error: string };
 
 /**
@@ -617,6 +660,15 @@ class SearchThread {
   async indexed(ids: string[], projects?: readonly string[]): Promise<Map<string, Indexed>> {
     const r = await this.ask({ id: ++this.next, op: 'indexed', ids, ...(projects ? { projects } : {}) });
     return new Map('indexed' in r ? r.indexed : []);
+  }
+
+  async members(
+    kind: LexicalKind,
+    projects: readonly string[],
+    max: number,
+  ): Promise<Map<string, Indexed> | undefined> {
+    const r = await this.ask({ id: ++this.next, op: 'members', kind, projects, max });
+    return 'members' in r && r.members ? new Map(r.members) : undefined;
   }
 
   async stop(): Promise<void> {

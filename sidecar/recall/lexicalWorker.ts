@@ -1,6 +1,6 @@
 /**
  * The lexical index's search thread (worker_threads; lexical.ts `searchOnThread`): its own connection to
- * the index file, answering full-text queries and id lookups one at a time, each under the same lock file as every other
+ * the index file, answering full-text queries, id lookups and scope listings one at a time, each under the same lock file as every other
  * statement on that file. Only reads run here; writes stay on the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -15,10 +15,12 @@ port.on('message', (m: ThreadRequest) => {
     let reply: ThreadReply;
     try {
       const ix = await opening;
-      reply =
-        m.op === 'match'
-          ? { id: m.id, hits: await ix.match(m.match, m.limit) }
-          : { id: m.id, indexed: [...(await ix.lookup(m.ids, m.projects))] };
+      if (m.op === 'match') reply = { id: m.id, hits: await ix.match(m.match, m.limit) };
+      else if (m.op === 'indexed') reply = { id: m.id, indexed: [...(await ix.lookup(m.ids, m.projects))] };
+      else {
+        const members = await ix.listMembers(m.kind, m.projects, m.max);
+        reply = { id: m.id, members: members ? [...members] : null };
+      }
     } catch (e) {
       reply = { id: m.id, error: e instanceof Error ? e.message : String(e) };
     }

@@ -15,7 +15,7 @@ import type { Indexed, LazyLexical, LexicalDoc } from '../recall/lexical';
 import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
 import { UPSTREAM_DOWN } from './front';
 import { recordErasure } from './erasure';
-import { NearestPlanner, readBackInScope, type IdDistance, type Known } from './nearest';
+import { MAX_LISTED, NearestPlanner, readBackInScope, type IdDistance, type Known } from './nearest';
 import { isNoSpace, writeFailure } from '../util/append';
 import { LockTimeoutError, withLock } from '../util/fileLock';
 import { wellFormed } from '../shared/text';
@@ -275,6 +275,9 @@ function isConnectionError(e: unknown): boolean {
 }
 
 /** The index's entries of memories, with only a memory's facts kept. */
+/** Chroma 1.0's answer to a query restricted to ids when one of them is not in the collection. */
+const MISSING_ID = /Error finding id/i;
+
 function memoryKnown(indexed: Map<string, Indexed>): Map<string, Known<MemoryFacts>> {
   const out = new Map<string, Known<MemoryFacts>>();
   for (const [id, x] of indexed)
@@ -487,6 +490,31 @@ export class MemoryStore {
   async lexicalIndexed(ids: string[], projects?: readonly string[]): Promise<Map<string, Indexed>> {
     if (!ids.length || !this.lexical) return new Map();
     return this.lexical.run('read projects', (ix) => ix.indexed(ids, projects), new Map<string, Indexed>());
+  }
+
+  /**
+   * Takes out of the lexical index those of these ids that Chroma no longer has (Chroma deletes first,
+   * then the index: an id only the index has is a deleted memory).
+   */
+  private async unindexGone(ids: string[]): Promise<void> {
+    const info = this.activeInfo;
+    if (!info) return;
+    const present = await this.withChroma('check memories', async (c) => {
+      const col = await this.collection(c, info);
+      return new Set((await col.get({ ids, include: [] })).ids);
+    });
+    const gone = ids.filter((id) => !present.has(id));
+    if (!gone.length) return;
+    await this.unindexLexical(gone);
+    this.log(
+      `${gone.length} deleted memor${gone.length === 1 ? 'y was' : 'ies were'} still in the lexical index; taken out.`,
+    );
+  }
+
+  /** The memories of these projects as the lexical index lists them, when at most `max` (recall's listed step). */
+  async lexicalMembers(projects: readonly string[], max: number): Promise<Map<string, Indexed> | undefined> {
+    if (!this.lexical) return undefined;
+    return this.lexical.run('list a scope', (ix) => ix.members('memory', projects, max), undefined);
   }
 
   async unindexLexical(ids: string[]): Promise<void> {
@@ -750,6 +778,7 @@ export class MemoryStore {
   ): Promise<MemoryHit[]> {
     const rows = async (w: Where | undefined, n: number) =>
       (await this.query(vector, w, n)).map((x) => hitOf(x.memory, x.distance));
+    const passes = (f: MemoryFacts) => only.status.includes(f.status) && f.confidence > only.min_confidence;
     return this.planner.nearest<MemoryHit>({
       scope: projects.join('\u0000'),
       k,
@@ -763,20 +792,53 @@ export class MemoryStore {
           (id, project, facts, distance) => ({ id, distance, project, facts }),
         ),
       scoped: (n) => rows(buildWhere({ project_ids: projects }), n),
+      listed: async (n) => {
+        const members = await this.lexicalMembers(projects, MAX_LISTED);
+        if (!members) return undefined;
+        // Those the index knows not to pass are not sent (the planner checks the rest against what it reads).
+        const ids = [...members]
+          .filter(([, x]) => x.facts?.kind !== 'memory' || passes(x.facts))
+          .map(([id]) => id);
+        if (!ids.length) return [];
+        let near: IdDistance[];
+        try {
+          near = await this.nearestIds(vector, Math.min(n, ids.length), ids);
+        } catch (e) {
+          // Chroma refuses the whole query when one id is gone: a memory deleted (by another process) and
+          // not yet out of the index. This answer takes the planner's other paths; the index is mended.
+          if (!MISSING_ID.test(errorMessage(e))) throw e;
+          await this.unindexGone(ids);
+          return undefined;
+        }
+        const wide = await readBackInScope(
+          near,
+          projects,
+          async () => memoryKnown(members),
+          (ids) => this.get(ids),
+          hitOf,
+          (id, project, facts, distance) => ({ id, distance, project, facts }),
+        );
+        return wide.read(0, wide.candidates);
+      },
       exact: (n) => rows(buildWhere({ project_ids: projects, ...only }), n),
       inScope: (x) => projects.includes(x.project),
-      passes: (x) => only.status.includes(x.facts.status) && x.facts.confidence > only.min_confidence,
+      passes: (x) => passes(x.facts),
     });
   }
 
-  /** The ids and distances of the n nearest memories, without their documents and metadata. */
-  async nearestIds(vector: number[], n: number): Promise<IdDistance[]> {
+  /** The ids and distances of the n nearest memories (of these ids only, when given), without their payload. */
+  async nearestIds(vector: number[], n: number, among?: string[]): Promise<IdDistance[]> {
     const info = this.activeInfo;
     if (!info) return [];
     if (vector.length !== info.dim) throw new DimensionMismatchError(info.dim, vector.length, info.name);
     return this.withChroma('search memories', async (c) => {
       const col = await this.collection(c, info);
-      const r = await col.query({ queryEmbeddings: [vector], nResults: n, include: ['distances'] });
+      const r = await col.query({
+        queryEmbeddings: [vector],
+        nResults: n,
+        ...(among ? { ids: among } : {}),
+        include: ['distances'],
+      });
       return (r.ids[0] ?? []).map((id, i) => ({ id, distance: r.distances[0]?.[i] ?? 2 }));
     });
   }

@@ -14,8 +14,9 @@
  *
  * - a large share (down to a few percent): the nearest `k / (share · pass rate)` overall are fetched
  *   unfiltered, as ids, and filtered here;
- * - a small share: the project's own nearest `k / pass rate` are fetched with the project `where` (cheap,
- *   few rows match) and the rest is filtered here;
+ * - a small share: the project's own nearest `k / pass rate` are fetched, among the ids the lexical index
+ *   lists for the scope (at most {@link MAX_LISTED}), else with the project `where` (cheap, few rows
+ *   match), and the rest is filtered here;
  * - when either comes back with fewer than k that pass and was not everything there is, the exact query
  *   (every clause in the `where`) runs. Each step is exact: anything that passes and lies outside the
  *   fetched neighbours is farther than all of them.
@@ -41,6 +42,17 @@ const MAX_UNFILTERED = 1000;
  * neighbour is read anyway.
  */
 const WHOLE_SHARE = 0.6;
+/**
+ * A scope under this share of the store is ranked among its own ids when the lexical index can list them
+ * ({@link NearestPlan.listed}). At 10k memories, a project of 5% (~500 ids): the listed query took 9 ms
+ * p50, the unfiltered 860 neighbours 10 ms plus their lookup in the index, the project `where` 16 ms.
+ */
+const LISTED_SHARE = 0.2;
+/**
+ * The most ids a listed query carries: Chroma ranked 1,000 given ids in 15 ms p50, 2,000 in 18 ms (p95
+ * 48), 4,000 in 62 ms (10k memories, with the payload).
+ */
+export const MAX_LISTED = 1000;
 /** Never fetch more than this many of the project's own neighbours before the exact query. */
 const MAX_SCOPED = 200;
 /** An unknown scope's first unfiltered fetch, in multiples of k. */
@@ -82,6 +94,12 @@ export interface NearestPlan<T> {
   unfilteredWhole?: (n: number) => Promise<T[]>;
   /** The n nearest inside the scope (Chroma's `where` on the project only). */
   scoped: (n: number) => Promise<T[]>;
+  /**
+   * The n nearest among the scope's own ids as the lexical index lists them (Chroma's query restricted to
+   * those ids), for a scope that is a small share of the store; undefined when it cannot list them (no
+   * index, or more than a query should carry). Absent: the scope is never listed.
+   */
+  listed?: (n: number) => Promise<T[] | undefined>;
   /** The k nearest that pass everything (every clause in Chroma's `where`). */
   exact: (k: number) => Promise<T[]>;
   inScope: (x: T) => boolean;
@@ -164,6 +182,19 @@ export class NearestPlanner {
     // An unknown scope is probed with many times k (ids are cheap), which learns its share from enough
     // neighbours and also answers a store mostly of this project. A known one goes unfiltered when the
     // expected need fits.
+    // A small scope the index can list: Chroma ranks exactly its ids (no neighbours of other projects to
+    // look up, no `where` to match). Probed unfiltered again every REPROBE queries, like the scoped step.
+    if (known && p.listed && stats.share < LISTED_SHARE && stats.sinceProbe + 1 < REPROBE) {
+      const n = Math.max(p.k, Math.min(need(stats.passRate), MAX_SCOPED));
+      const mine = await p.listed(n);
+      if (mine) {
+        stats.sinceProbe++;
+        const pass = mine.filter(p.passes);
+        this.learn(p.scope, stats, undefined, mine.length, rate(pass.length, mine.length));
+        if (pass.length >= p.k || mine.length < n) return pass.slice(0, p.k);
+        return p.exact(p.k);
+      }
+    }
     const wantUnfiltered = known ? need(stats.share * stats.passRate) : p.k * FIRST_PROBE;
     const fits = known ? need(stats.share * stats.passRate, 1) <= MAX_UNFILTERED : true;
     if (fits || ++stats.sinceProbe >= REPROBE) {

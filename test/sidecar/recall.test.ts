@@ -256,4 +256,43 @@ describe('recall', () => {
       ),
     );
   });
+
+  test('a small project of a shared store gets its own nearest, even after another process deleted one from Chroma only', async () => {
+    // The 20 projects above are each ~5% of the store: after the first question the vector channel ranks
+    // the project's own ids, as the lexical index lists them (store/nearest.ts, "listed").
+    const ask = async (query: string) =>
+      (
+        await svc.recall({ query, project_ids: ['proj-7'], top_k: 3, min_confidence: 0, mark_used: false })
+      ).items.filter((i) => i.kind !== 'evidence');
+    for (let i = 0; i < 3; i++) {
+      const top = await ask('what is the Kafka consumer lag setting');
+      assert.match(top[0]?.memory.text ?? '', /Project 7: the Kafka consumer lag setting is 152/);
+      assert.ok(top.every((x) => ['proj-7', 'global'].includes(x.memory.project_id)));
+    }
+    // Another writer (an older version, say) deletes a memory from Chroma and leaves the index behind.
+    const gone = (await ask('what is the TLS certificates setting'))[0]!.memory;
+    assert.match(gone.text, /Project 7: the TLS certificates setting/);
+    type Internals = {
+      withChroma: <T>(what: string, op: (c: unknown) => Promise<T>) => Promise<T>;
+      collection: (c: unknown, info: unknown) => Promise<{ delete: (a: { ids: string[] }) => Promise<void> }>;
+      activeInfo: unknown;
+    };
+    const st = svc.store as unknown as Internals;
+    await st.withChroma('delete behind the index', async (c) =>
+      (await st.collection(c, st.activeInfo)).delete({ ids: [gone.id] }),
+    );
+    for (let i = 0; i < 3; i++) {
+      const after = await ask('what is the TLS certificates setting');
+      assert.ok(after.length > 0, 'recall still answers');
+      assert.ok(
+        after.every((x) => x.memory.id !== gone.id),
+        'the memory deleted from Chroma is not recalled',
+      );
+      assert.ok(after.every((x) => ['proj-7', 'global'].includes(x.memory.project_id)));
+    }
+    // The first answer after the deletion took the id out of the index, so the next ones list cleanly.
+    assert.equal((await svc.store.lexicalIndexed([gone.id])).size, 0, 'the index was mended');
+    const top = await ask('what is the Kafka consumer lag setting');
+    assert.match(top[0]?.memory.text ?? '', /Project 7: the Kafka consumer lag setting is 152/);
+  });
 });

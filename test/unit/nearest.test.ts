@@ -176,3 +176,53 @@ test('neighbours the lexical index has facts of are never read back; the others 
   ]);
   assert.deepEqual(asked, [['b']], 'only b, which the index has no facts of, is read');
 });
+
+test('a small project the index can list is ranked among its own ids: exact, without unfiltered neighbours', async () => {
+  for (const listable of [true, false]) {
+    const planner = new NearestPlanner();
+    const items = store(5000, 0.05, 0.7, 11);
+    const counts = new Map<string, number>();
+    for (let q = 0; q < 120; q++) {
+      for (const x of items) x.d = (x.d * 7.31 + 0.123) % 1;
+      const calls: string[] = [];
+      const c = chroma(items, calls);
+      const got = await planner.nearest({
+        scope: 'mine',
+        k: 20,
+        ...c,
+        // the index lists the project's ids; Chroma ranks exactly those (here: those that pass, as sent)
+        listed: async (n: number) => {
+          calls.push('listed');
+          if (!listable) return undefined; // too many ids, or no index
+          return [...items]
+            .filter((x) => x.project === 'mine' && x.ok)
+            .sort((a, b) => a.d - b.d)
+            .slice(0, n);
+        },
+        inScope: (x) => x.project === 'mine',
+        passes: (x) => x.ok,
+      });
+      const want = [...items]
+        .filter((x) => x.project === 'mine' && x.ok)
+        .sort((a, b) => a.d - b.d)
+        .slice(0, 20);
+      assert.deepEqual(
+        got.map((x) => x.id),
+        want.map((x) => x.id),
+        `question ${q}: ${calls.join(' → ')}`,
+      );
+      for (const x of calls) counts.set(x, (counts.get(x) ?? 0) + 1);
+    }
+    if (listable) {
+      // The first question learns the share (unfiltered); then one re-probe every 50 questions.
+      assert.ok((counts.get('listed') ?? 0) >= 115, JSON.stringify([...counts]));
+      assert.ok((counts.get('unfiltered') ?? 0) <= 4, JSON.stringify([...counts]));
+    } else {
+      // A scope it cannot list falls through to the other paths, still exact (checked above).
+      assert.ok(
+        (counts.get('unfiltered') ?? 0) + (counts.get('scoped') ?? 0) >= 120,
+        JSON.stringify([...counts]),
+      );
+    }
+  }
+});
