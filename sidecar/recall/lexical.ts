@@ -238,8 +238,9 @@ const quote = (term: string): string => `"${term.replace(/"/g, '""')}"`;
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS lex_ids (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, project TEXT NOT NULL, facts TEXT);
 CREATE VIRTUAL TABLE IF NOT EXISTS lex_fts USING fts5(body, scope, tokenize = 'porter unicode61 remove_diacritics 2');
-CREATE INDEX IF NOT EXISTS lex_ids_scope ON lex_ids(project, kind);
 `;
+/** Lists a scope's ids ({@link LexicalIndex.members}); built once on an older file, skipped if it cannot be. */
+const SCOPE_INDEX = 'CREATE INDEX IF NOT EXISTS lex_ids_scope ON lex_ids(project, kind)';
 
 export class LexicalIndex {
   private thread: SearchThread | undefined;
@@ -263,6 +264,11 @@ export class LexicalIndex {
       clearVfsLock(vfsLock);
       const db = new Database(file);
       db.exec(SCHEMA);
+      try {
+        db.exec(SCOPE_INDEX);
+      } catch {
+        // A full disk, say: listing a scope then scans the table, which is slower but the same.
+      }
       // An index written before the facts (recall/facts.ts) existed: its rows get them at the next check.
       if (!db.all('PRAGMA table_info(lex_ids)').some((c) => c.name === 'facts'))
         db.exec('ALTER TABLE lex_ids ADD COLUMN facts TEXT');
@@ -385,6 +391,23 @@ export class LexicalIndex {
         return this.listMembers(kind, projects, max);
       });
     return this.listMembers(kind, projects, max);
+  }
+
+  /** How many documents of a kind the index holds (on the search thread when one is attached). */
+  async count(kind: LexicalKind): Promise<number> {
+    if (this.thread?.alive)
+      return this.thread.count(kind).catch((e: unknown) => {
+        if (this.thread?.alive) throw e;
+        return this.countHere(kind);
+      });
+    return this.countHere(kind);
+  }
+
+  /** {@link count} on this connection. */
+  async countHere(kind: LexicalKind): Promise<number> {
+    return this.locked(() =>
+      Number(this.db.get('SELECT count(*) AS n FROM lex_ids WHERE kind = ?', [kind])?.n ?? 0),
+    );
   }
 
   /** {@link members} on this connection (the scope index `lex_ids_scope` finds them). */
@@ -591,11 +614,13 @@ export class LexicalIndex {
 export type ThreadRequest =
   | { id: number; op: 'match'; match: string; limit: number }
   | { id: number; op: 'indexed'; ids: string[]; projects?: readonly string[] }
-  | { id: number; op: 'members'; kind: LexicalKind; projects: readonly string[]; max: number };
+  | { id: number; op: 'members'; kind: LexicalKind; projects: readonly string[]; max: number }
+  | { id: number; op: 'count'; kind: LexicalKind };
 export type ThreadReply =
   | { id: number; hits: LexicalHit[] }
   | { id: number; indexed: [string, Indexed][] }
   | { id: number; members: [string, Indexed][] | null }
+  | { id: number; count: number }
   | { id: number; error: string };
 
 /**
@@ -669,6 +694,11 @@ class SearchThread {
   ): Promise<Map<string, Indexed> | undefined> {
     const r = await this.ask({ id: ++this.next, op: 'members', kind, projects, max });
     return 'members' in r && r.members ? new Map(r.members) : undefined;
+  }
+
+  async count(kind: LexicalKind): Promise<number> {
+    const r = await this.ask({ id: ++this.next, op: 'count', kind });
+    return 'count' in r ? r.count : 0;
   }
 
   async stop(): Promise<void> {

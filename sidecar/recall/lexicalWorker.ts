@@ -17,6 +17,7 @@ port.on('message', (m: ThreadRequest) => {
       const ix = await opening;
       if (m.op === 'match') reply = { id: m.id, hits: await ix.match(m.match, m.limit) };
       else if (m.op === 'indexed') reply = { id: m.id, indexed: [...(await ix.lookup(m.ids, m.projects))] };
+      else if (m.op === 'count') reply = { id: m.id, count: await ix.countHere(m.kind) };
       else {
         const members = await ix.listMembers(m.kind, m.projects, m.max);
         reply = { id: m.id, members: members ? [...members] : null };

@@ -274,10 +274,16 @@ function isConnectionError(e: unknown): boolean {
   );
 }
 
-/** The index's entries of memories, with only a memory's facts kept. */
 /** Chroma 1.0's answer to a query restricted to ids when one of them is not in the collection. */
 const MISSING_ID = /Error finding id/i;
 
+/**
+ * How often recall checks that the lexical index holds every memory of the store (its count against
+ * Chroma's), before a scope is listed from it (store/nearest.ts, "listed").
+ */
+const LISTING_CHECK_MS = 5_000;
+
+/** The index's entries of memories, with only a memory's facts kept. */
 function memoryKnown(indexed: Map<string, Indexed>): Map<string, Known<MemoryFacts>> {
   const out = new Map<string, Known<MemoryFacts>>();
   for (const [id, x] of indexed)
@@ -291,6 +297,8 @@ export class MemoryStore {
   /** Whether the next request checks the server first (after a request could not reach it). */
   private recheck = false;
   private collections = new Map<string, Collection>();
+  /** Whether the lexical index was last found to hold every memory ({@link listingTrusted}). */
+  private listing: { ok: boolean; at: number; checking?: Promise<void> } = { ok: false, at: 0 };
   private activeInfo: ActiveCollection | undefined;
   private readonly stateFile: string;
   /** Writes done behind an answer (recall's "used" marks); every write of this store waits for them first. */
@@ -509,6 +517,41 @@ export class MemoryStore {
     this.log(
       `${gone.length} deleted memor${gone.length === 1 ? 'y was' : 'ies were'} still in the lexical index; taken out.`,
     );
+  }
+
+  /**
+   * Whether a scope may be listed from the lexical index: only while it holds as many memories as Chroma
+   * does. A memory whose index write failed (a lock held too long, a full disk; here or in another
+   * process), or one written before the start's check caught up, is then in Chroma alone, and a listed
+   * query would never see it. Checked in the background at most every {@link LISTING_CHECK_MS}; until the
+   * first check answers, nothing is listed.
+   */
+  private listingTrusted(): boolean {
+    if (Date.now() - this.listing.at >= LISTING_CHECK_MS && !this.listing.checking) {
+      this.listing.checking = this.checkListing()
+        .catch(() => {
+          this.listing.ok = false;
+          this.listing.at = Date.now();
+        })
+        .finally(() => {
+          this.listing.checking = undefined;
+        });
+    }
+    return this.listing.ok;
+  }
+
+  private async checkListing(): Promise<void> {
+    const info = this.activeInfo;
+    const lexical = this.lexical;
+    if (!info || !lexical) {
+      this.listing = { ok: false, at: Date.now() };
+      return;
+    }
+    const [inChroma, inIndex] = await Promise.all([
+      this.withChroma('count memories', async (c) => (await this.collection(c, info)).count()),
+      lexical.run('count memories', (ix) => ix.count('memory'), -1),
+    ]);
+    this.listing = { ok: inChroma === inIndex && info.name === this.activeInfo?.name, at: Date.now() };
   }
 
   /** The memories of these projects as the lexical index lists them, when at most `max` (recall's listed step). */
@@ -793,13 +836,14 @@ export class MemoryStore {
         ),
       scoped: (n) => rows(buildWhere({ project_ids: projects }), n),
       listed: async (n) => {
+        if (!this.listingTrusted()) return undefined;
         const members = await this.lexicalMembers(projects, MAX_LISTED);
         if (!members) return undefined;
         // Those the index knows not to pass are not sent (the planner checks the rest against what it reads).
         const ids = [...members]
           .filter(([, x]) => x.facts?.kind !== 'memory' || passes(x.facts))
           .map(([id]) => id);
-        if (!ids.length) return [];
+        if (!ids.length) return { items: [], all: true };
         let near: IdDistance[];
         try {
           near = await this.nearestIds(vector, Math.min(n, ids.length), ids);
@@ -818,7 +862,7 @@ export class MemoryStore {
           hitOf,
           (id, project, facts, distance) => ({ id, distance, project, facts }),
         );
-        return wide.read(0, wide.candidates);
+        return { items: await wide.read(0, wide.candidates), all: near.length < n };
       },
       exact: (n) => rows(buildWhere({ project_ids: projects, ...only }), n),
       inScope: (x) => projects.includes(x.project),

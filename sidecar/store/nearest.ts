@@ -69,6 +69,8 @@ interface ScopeStats {
   /** Share of the scope's neighbours that pass the rest of the filter. */
   passRate: number;
   sinceProbe: number;
+  /** Questions to go before the scope is listed again, after a listing was refused. */
+  skipListing?: number;
 }
 
 /** What an unfiltered fetch of the n nearest found: ids first, their payload read back on demand. */
@@ -96,10 +98,11 @@ export interface NearestPlan<T> {
   scoped: (n: number) => Promise<T[]>;
   /**
    * The n nearest among the scope's own ids as the lexical index lists them (Chroma's query restricted to
-   * those ids), for a scope that is a small share of the store; undefined when it cannot list them (no
-   * index, or more than a query should carry). Absent: the scope is never listed.
+   * those ids), for a scope that is a small share of the store, and whether they were all of them;
+   * undefined when it cannot list them (no index, an index not known to be complete, or more ids than a
+   * query should carry). Absent: the scope is never listed.
    */
-  listed?: (n: number) => Promise<T[] | undefined>;
+  listed?: (n: number) => Promise<{ items: T[]; all: boolean } | undefined>;
   /** The k nearest that pass everything (every clause in Chroma's `where`). */
   exact: (k: number) => Promise<T[]>;
   inScope: (x: T) => boolean;
@@ -179,22 +182,25 @@ export class NearestPlanner {
     const known = this.scopes.get(p.scope);
     const stats = known ?? { share: 1, passRate: 1, sinceProbe: REPROBE };
     const need = (r: number, safety = SAFETY) => Math.ceil((p.k / Math.max(r, 1e-3)) * (r < 1 ? safety : 1));
+    // A small scope the index can list: Chroma ranks exactly its ids (no neighbours of other projects to
+    // look up, no `where` to match). Probed unfiltered again every REPROBE queries, like the scoped step;
+    // a scope whose listing was refused is not asked again for REPROBE queries.
+    const listable = !stats.skipListing || !--stats.skipListing;
+    if (known && p.listed && listable && stats.share < LISTED_SHARE && stats.sinceProbe + 1 < REPROBE) {
+      const n = Math.max(p.k, Math.min(need(stats.passRate), MAX_SCOPED));
+      const listed = await p.listed(n);
+      if (listed) {
+        stats.sinceProbe++;
+        // What the index knew not to pass was not sent, so this says nothing of the pass rate: not learned.
+        const pass = listed.items.filter((x) => p.inScope(x) && p.passes(x));
+        if (pass.length >= p.k || listed.all) return pass.slice(0, p.k);
+        return p.exact(p.k);
+      }
+      stats.skipListing = REPROBE;
+    }
     // An unknown scope is probed with many times k (ids are cheap), which learns its share from enough
     // neighbours and also answers a store mostly of this project. A known one goes unfiltered when the
     // expected need fits.
-    // A small scope the index can list: Chroma ranks exactly its ids (no neighbours of other projects to
-    // look up, no `where` to match). Probed unfiltered again every REPROBE queries, like the scoped step.
-    if (known && p.listed && stats.share < LISTED_SHARE && stats.sinceProbe + 1 < REPROBE) {
-      const n = Math.max(p.k, Math.min(need(stats.passRate), MAX_SCOPED));
-      const mine = await p.listed(n);
-      if (mine) {
-        stats.sinceProbe++;
-        const pass = mine.filter(p.passes);
-        this.learn(p.scope, stats, undefined, mine.length, rate(pass.length, mine.length));
-        if (pass.length >= p.k || mine.length < n) return pass.slice(0, p.k);
-        return p.exact(p.k);
-      }
-    }
     const wantUnfiltered = known ? need(stats.share * stats.passRate) : p.k * FIRST_PROBE;
     const fits = known ? need(stats.share * stats.passRate, 1) <= MAX_UNFILTERED : true;
     if (fits || ++stats.sinceProbe >= REPROBE) {
@@ -243,6 +249,7 @@ export class NearestPlanner {
       share: share === undefined ? cur.share : avg(cur.share, share),
       passRate: seen ? avg(cur.passRate, passRate) : cur.passRate,
       sinceProbe: share === undefined ? cur.sinceProbe : 0,
+      ...(cur.skipListing ? { skipListing: cur.skipListing } : {}),
     });
   }
 }

@@ -258,8 +258,11 @@ describe('recall', () => {
   });
 
   test('a small project of a shared store gets its own nearest, even after another process deleted one from Chroma only', async () => {
-    // The 20 projects above are each ~5% of the store: after the first question the vector channel ranks
-    // the project's own ids, as the lexical index lists them (store/nearest.ts, "listed").
+    // The 20 projects above are each ~5% of the store: once the share is learned (and the index found to
+    // hold every memory), the vector channel ranks the project's own ids as the index lists them
+    // (store/nearest.ts, "listed"). After the deletion behind the index, a listed query is refused by
+    // Chroma (the deleted id then leaves the index) or not tried (the counts disagree): either way the
+    // answer is the same.
     const ask = async (query: string) =>
       (
         await svc.recall({ query, project_ids: ['proj-7'], top_k: 3, min_confidence: 0, mark_used: false })
@@ -290,8 +293,6 @@ describe('recall', () => {
       );
       assert.ok(after.every((x) => ['proj-7', 'global'].includes(x.memory.project_id)));
     }
-    // The first answer after the deletion took the id out of the index, so the next ones list cleanly.
-    assert.equal((await svc.store.lexicalIndexed([gone.id])).size, 0, 'the index was mended');
     const top = await ask('what is the Kafka consumer lag setting');
     assert.match(top[0]?.memory.text ?? '', /Project 7: the Kafka consumer lag setting is 152/);
   });

@@ -194,10 +194,8 @@ test('a small project the index can list is ranked among its own ids: exact, wit
         listed: async (n: number) => {
           calls.push('listed');
           if (!listable) return undefined; // too many ids, or no index
-          return [...items]
-            .filter((x) => x.project === 'mine' && x.ok)
-            .sort((a, b) => a.d - b.d)
-            .slice(0, n);
+          const own = [...items].filter((x) => x.project === 'mine' && x.ok).sort((a, b) => a.d - b.d);
+          return { items: own.slice(0, n), all: own.length <= n };
         },
         inScope: (x) => x.project === 'mine',
         passes: (x) => x.ok,
@@ -223,6 +221,8 @@ test('a small project the index can list is ranked among its own ids: exact, wit
         (counts.get('unfiltered') ?? 0) + (counts.get('scoped') ?? 0) >= 120,
         JSON.stringify([...counts]),
       );
+      // ...and is not asked again until the next probe (one refusal per 50 questions).
+      assert.ok((counts.get('listed') ?? 0) <= 4, JSON.stringify([...counts]));
     }
   }
 });
