@@ -1,7 +1,7 @@
 /**
  * Bulk import of ready-made memories: each text is redacted, embedded in windows of 256, deduplicated
- * (ingest/dedup.ts) against the store (same id, or a near neighbour in the same project and category;
- * one matching a memory marked wrong is blocked) and against the import itself (earlier batches are
+ * (ingest/dedup.ts) against the store (same id, or a near neighbour in the same project and category,
+ * looked for only when some stored memory is that near; one matching a memory marked wrong is blocked) and against the import itself (earlier batches are
  * already stored), and upserted in batches of 64. Duplicates are skipped, not refreshed. Cancellable between
  * batches. The next window is redacted and embedded while the current one is deduplicated and stored
  * (the model is the bottleneck: docs/benchmarks.md).
@@ -108,10 +108,20 @@ export async function bulkImport(
       if (d.kind === 'blocked' || d.kind === 'duplicate')
         result[d.kind === 'blocked' ? 'blocked' : 'duplicates']++;
     }
-    // Nearest stored neighbour per item, one Chroma call per (project, category) group.
+    // Nearest stored neighbour per item of its project and category, one Chroma call per group. Only for
+    // the items with some stored memory within the dedup distance: for the others (most of an import) the
+    // nearest of their group is farther still, so it decides nothing. That is one unfiltered query of
+    // distances for the batch, instead of a query per group whose where costs in proportion to its rows.
+    const overall = fresh.length
+      ? await store.nearestIdsMany(
+          fresh.map(({ vector }) => vector),
+          1,
+        )
+      : [];
     const nearest = new Map<number, Neighbour>();
     const groups = new Map<string, number[]>();
     fresh.forEach(({ b }, i) => {
+      if (!((overall[i]?.[0]?.distance ?? Infinity) < limit)) return;
       const k = JSON.stringify([b.m.project_id, b.category]);
       groups.set(k, [...(groups.get(k) ?? []), i]);
     });

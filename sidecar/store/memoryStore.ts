@@ -887,6 +887,21 @@ export class MemoryStore {
     });
   }
 
+  /** The ids and distances of the n nearest memories of each of several vectors, in one Chroma call. */
+  async nearestIdsMany(vectors: number[][], n: number): Promise<IdDistance[][]> {
+    const info = this.activeInfo;
+    if (!info || vectors.length === 0) return vectors.map(() => []);
+    for (const v of vectors)
+      if (v.length !== info.dim) throw new DimensionMismatchError(info.dim, v.length, info.name);
+    return this.withChroma('search memories', async (c) => {
+      const col = await this.collection(c, info);
+      const r = await col.query({ queryEmbeddings: vectors, nResults: n, include: ['distances'] });
+      return vectors.map((_, q) =>
+        (r.ids[q] ?? []).map((id, i) => ({ id, distance: r.distances[q]?.[i] ?? 2 })),
+      );
+    });
+  }
+
   /** Nearest neighbours of several vectors within one where, in one Chroma call (bulk import's dedup). */
   async queryMany(vectors: number[][], where: Where | undefined, k: number): Promise<Neighbour[][]> {
     const info = this.activeInfo;

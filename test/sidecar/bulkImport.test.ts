@@ -62,6 +62,13 @@ describe('bulk import', () => {
     memories.push({ text: memories[0].text, project_id: 'bulk' }); // exact repeat inside the import
     memories.push({ text: 'Backups of the historian run nightly at 01:00 UTC.', project_id: 'bulk' }); // already stored
     memories.push({ text: 'PLC-3000 must use the Windows Server 2012 driver!', project_id: 'bulk' }); // marked wrong
+    // Near a memory of another project only: imported (the nearest of any project is not a duplicate).
+    await s.request(P.RememberRequest, {
+      text: 'The badge printers in the lobby are reset every Friday at 18:00',
+      project_id: 'bulk-elsewhere',
+    });
+    const nearElsewhere = 'The badge printers in the lobby are reset every Friday at 18:00.';
+    memories.push({ text: nearElsewhere, project_id: 'bulk' });
     memories.push({
       text: 'The CI token is ghp_abcdefghijklmnopqrstuvwxyz0123456789 for the build bot',
       project_id: 'bulk',
@@ -78,6 +85,10 @@ describe('bulk import', () => {
     const list = await s.request(P.ListRequest, { project_id: 'bulk', limit: 10_000 });
     assert.equal(list.total, r.imported + 2);
     assert.ok(!list.items.some((m) => m.text.includes('ghp_abc')));
+    assert.ok(
+      list.items.some((m) => m.text === nearElsewhere),
+      'a text near only another project is imported',
+    );
     const audit = await s.request(P.AuditListRequest, { project_id: 'bulk', limit: 10_000 });
     assert.ok(
       audit.entries.filter((e) => e.action === 'import' || e.action === 'create').length >= r.imported,
