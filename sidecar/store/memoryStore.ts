@@ -555,9 +555,17 @@ export class MemoryStore {
   }
 
   /** The memories of these projects as the lexical index lists them, when at most `max` (recall's listed step). */
-  async lexicalMembers(projects: readonly string[], max: number): Promise<Map<string, Indexed> | undefined> {
+  async lexicalMembers(
+    projects: readonly string[],
+    max: number,
+  ): Promise<Map<string, Indexed> | 'too-many' | undefined> {
     if (!this.lexical) return undefined;
-    return this.lexical.run('list a scope', (ix) => ix.members('memory', projects, max), undefined);
+    return this.lexical.run(
+      'list a scope',
+      async (ix): Promise<Map<string, Indexed> | 'too-many'> =>
+        (await ix.members('memory', projects, max)) ?? 'too-many',
+      undefined,
+    );
   }
 
   async unindexLexical(ids: string[]): Promise<void> {
@@ -822,6 +830,9 @@ export class MemoryStore {
     const rows = async (w: Where | undefined, n: number) =>
       (await this.query(vector, w, n)).map((x) => hitOf(x.memory, x.distance));
     const passes = (f: MemoryFacts) => only.status.includes(f.status) && f.confidence > only.min_confidence;
+    // Asked for every question (it starts the background check), so the answer is known by the time the
+    // planner has learned the scope's share.
+    const trusted = this.listingTrusted();
     return this.planner.nearest<MemoryHit>({
       scope: projects.join('\u0000'),
       k,
@@ -836,8 +847,9 @@ export class MemoryStore {
         ),
       scoped: (n) => rows(buildWhere({ project_ids: projects }), n),
       listed: async (n) => {
-        if (!this.listingTrusted()) return undefined;
+        if (!trusted) return undefined;
         const members = await this.lexicalMembers(projects, MAX_LISTED);
+        if (members === 'too-many') return 'unlistable';
         if (!members) return undefined;
         // Those the index knows not to pass are not sent (the planner checks the rest against what it reads).
         const ids = [...members]

@@ -69,7 +69,7 @@ interface ScopeStats {
   /** Share of the scope's neighbours that pass the rest of the filter. */
   passRate: number;
   sinceProbe: number;
-  /** Questions to go before the scope is listed again, after a listing was refused. */
+  /** Questions to go before the scope is listed again, after it had too many ids to list. */
   skipListing?: number;
 }
 
@@ -98,11 +98,11 @@ export interface NearestPlan<T> {
   scoped: (n: number) => Promise<T[]>;
   /**
    * The n nearest among the scope's own ids as the lexical index lists them (Chroma's query restricted to
-   * those ids), for a scope that is a small share of the store, and whether they were all of them;
-   * undefined when it cannot list them (no index, an index not known to be complete, or more ids than a
-   * query should carry). Absent: the scope is never listed.
+   * those ids), for a scope that is a small share of the store, and whether they were all of them.
+   * `unlistable`: the scope has more ids than a query should carry; undefined: not now (no index, or one
+   * not known to be complete). Absent: the scope is never listed.
    */
-  listed?: (n: number) => Promise<{ items: T[]; all: boolean } | undefined>;
+  listed?: (n: number) => Promise<{ items: T[]; all: boolean } | 'unlistable' | undefined>;
   /** The k nearest that pass everything (every clause in Chroma's `where`). */
   exact: (k: number) => Promise<T[]>;
   inScope: (x: T) => boolean;
@@ -184,19 +184,19 @@ export class NearestPlanner {
     const need = (r: number, safety = SAFETY) => Math.ceil((p.k / Math.max(r, 1e-3)) * (r < 1 ? safety : 1));
     // A small scope the index can list: Chroma ranks exactly its ids (no neighbours of other projects to
     // look up, no `where` to match). Probed unfiltered again every REPROBE queries, like the scoped step;
-    // a scope whose listing was refused is not asked again for REPROBE queries.
+    // a scope with too many ids to list is not asked again for REPROBE queries.
     const listable = !stats.skipListing || !--stats.skipListing;
     if (known && p.listed && listable && stats.share < LISTED_SHARE && stats.sinceProbe + 1 < REPROBE) {
       const n = Math.max(p.k, Math.min(need(stats.passRate), MAX_SCOPED));
       const listed = await p.listed(n);
-      if (listed) {
+      if (typeof listed === 'object') {
         stats.sinceProbe++;
         // What the index knew not to pass was not sent, so this says nothing of the pass rate: not learned.
         const pass = listed.items.filter((x) => p.inScope(x) && p.passes(x));
         if (pass.length >= p.k || listed.all) return pass.slice(0, p.k);
         return p.exact(p.k);
       }
-      stats.skipListing = REPROBE;
+      if (listed === 'unlistable') stats.skipListing = REPROBE;
     }
     // An unknown scope is probed with many times k (ids are cheap), which learns its share from enough
     // neighbours and also answers a store mostly of this project. A known one goes unfiltered when the

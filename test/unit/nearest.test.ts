@@ -178,7 +178,10 @@ test('neighbours the lexical index has facts of are never read back; the others 
 });
 
 test('a small project the index can list is ranked among its own ids: exact, without unfiltered neighbours', async () => {
-  for (const listable of [true, false]) {
+  // 'late': the index is not known to be complete for the first questions (the store's count check has
+  // not answered yet); that is no reason to stop listing it.
+  for (const listable of [true, false, 'late'] as const) {
+    let asked = 0;
     const planner = new NearestPlanner();
     const items = store(5000, 0.05, 0.7, 11);
     const counts = new Map<string, number>();
@@ -193,7 +196,8 @@ test('a small project the index can list is ranked among its own ids: exact, wit
         // the index lists the project's ids; Chroma ranks exactly those (here: those that pass, as sent)
         listed: async (n: number) => {
           calls.push('listed');
-          if (!listable) return undefined; // too many ids, or no index
+          if (!listable) return 'unlistable' as const; // too many ids
+          if (listable === 'late' && ++asked <= 3) return undefined; // not now
           const own = [...items].filter((x) => x.project === 'mine' && x.ok).sort((a, b) => a.d - b.d);
           return { items: own.slice(0, n), all: own.length <= n };
         },
@@ -214,7 +218,10 @@ test('a small project the index can list is ranked among its own ids: exact, wit
     if (listable) {
       // The first question learns the share (unfiltered); then one re-probe every 50 questions.
       assert.ok((counts.get('listed') ?? 0) >= 115, JSON.stringify([...counts]));
-      assert.ok((counts.get('unfiltered') ?? 0) <= 4, JSON.stringify([...counts]));
+      assert.ok(
+        (counts.get('unfiltered') ?? 0) <= (listable === 'late' ? 7 : 4),
+        JSON.stringify([...counts]),
+      );
     } else {
       // A scope it cannot list falls through to the other paths, still exact (checked above).
       assert.ok(
