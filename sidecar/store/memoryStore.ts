@@ -884,42 +884,40 @@ export class MemoryStore {
 
   /** The ids and distances of the n nearest memories (of these ids only, when given), without their payload. */
   async nearestIds(vector: number[], n: number, among?: string[]): Promise<IdDistance[]> {
-    const info = this.activeInfo;
-    if (!info) return [];
-    if (vector.length !== info.dim) throw new DimensionMismatchError(info.dim, vector.length, info.name);
+    return (await this.nearestIdsMany([vector], n, among))[0] ?? [];
+  }
+
+  /** {@link nearestIds} of several vectors, in one Chroma call. */
+  async nearestIdsMany(vectors: number[][], n: number, among?: string[]): Promise<IdDistance[][]> {
+    const info = this.queryable(vectors);
+    if (!info) return vectors.map(() => []);
     return this.withChroma('search memories', async (c) => {
       const col = await this.collection(c, info);
       const r = await col.query({
-        queryEmbeddings: [vector],
+        queryEmbeddings: vectors,
         nResults: n,
         ...(among ? { ids: among } : {}),
         include: ['distances'],
       });
-      return (r.ids[0] ?? []).map((id, i) => ({ id, distance: r.distances[0]?.[i] ?? 2 }));
-    });
-  }
-
-  /** The ids and distances of the n nearest memories of each of several vectors, in one Chroma call. */
-  async nearestIdsMany(vectors: number[][], n: number): Promise<IdDistance[][]> {
-    const info = this.activeInfo;
-    if (!info || vectors.length === 0) return vectors.map(() => []);
-    for (const v of vectors)
-      if (v.length !== info.dim) throw new DimensionMismatchError(info.dim, v.length, info.name);
-    return this.withChroma('search memories', async (c) => {
-      const col = await this.collection(c, info);
-      const r = await col.query({ queryEmbeddings: vectors, nResults: n, include: ['distances'] });
       return vectors.map((_, q) =>
         (r.ids[q] ?? []).map((id, i) => ({ id, distance: r.distances[q]?.[i] ?? 2 })),
       );
     });
   }
 
-  /** Nearest neighbours of several vectors within one where, in one Chroma call (bulk import's dedup). */
-  async queryMany(vectors: number[][], where: Where | undefined, k: number): Promise<Neighbour[][]> {
+  /** The active collection, when there is one and there are vectors to ask it; each of its dimension. */
+  private queryable(vectors: number[][]): ActiveCollection | undefined {
     const info = this.activeInfo;
-    if (!info || vectors.length === 0) return vectors.map(() => []);
+    if (!info || vectors.length === 0) return undefined;
     for (const v of vectors)
       if (v.length !== info.dim) throw new DimensionMismatchError(info.dim, v.length, info.name);
+    return info;
+  }
+
+  /** Nearest neighbours of several vectors within one where, in one Chroma call (bulk import's dedup). */
+  async queryMany(vectors: number[][], where: Where | undefined, k: number): Promise<Neighbour[][]> {
+    const info = this.queryable(vectors);
+    if (!info) return vectors.map(() => []);
     return this.withChroma('search memories', async (c) => {
       const col = await this.collection(c, info);
       const r = await col.query({

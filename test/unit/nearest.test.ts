@@ -21,6 +21,11 @@ function store(n: number, share: number, okRate: number, seed: number): Item[] {
   }));
 }
 
+/** The project's items that pass, nearest first: the answer every plan must give. */
+function passingNearest(items: Item[]): Item[] {
+  return items.filter((x) => x.project === 'mine' && x.ok).sort((a, b) => a.d - b.d);
+}
+
 /** What Chroma would answer (nearest first), and which kind of query was asked. */
 function chroma(items: Item[], calls: string[]) {
   const sorted = [...items].sort((a, b) => a.d - b.d);
@@ -65,10 +70,7 @@ test('the planner returns exactly the k nearest that pass, whatever share of the
         inScope: (x) => x.project === 'mine',
         passes: (x) => x.ok,
       });
-      const want = [...items]
-        .filter((x) => x.project === 'mine' && x.ok)
-        .sort((a, b) => a.d - b.d)
-        .slice(0, 20);
+      const want = passingNearest(items).slice(0, 20);
       assert.deepEqual(
         got.map((x) => x.id),
         want.map((x) => x.id),
@@ -198,16 +200,13 @@ test('a small project the index can list is ranked among its own ids: exact, wit
           calls.push('listed');
           if (!listable) return 'unlistable' as const; // too many ids
           if (listable === 'late' && ++asked <= 3) return undefined; // not now
-          const own = [...items].filter((x) => x.project === 'mine' && x.ok).sort((a, b) => a.d - b.d);
+          const own = passingNearest(items);
           return { items: own.slice(0, n), all: own.length <= n };
         },
         inScope: (x) => x.project === 'mine',
         passes: (x) => x.ok,
       });
-      const want = [...items]
-        .filter((x) => x.project === 'mine' && x.ok)
-        .sort((a, b) => a.d - b.d)
-        .slice(0, 20);
+      const want = passingNearest(items).slice(0, 20);
       assert.deepEqual(
         got.map((x) => x.id),
         want.map((x) => x.id),
