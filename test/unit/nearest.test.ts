@@ -21,6 +21,19 @@ function store(n: number, share: number, okRate: number, seed: number): Item[] {
   }));
 }
 
+/** The plan's parts every test shares: the scope 'mine', k = 20, and what is in scope and passes. */
+const MINE = {
+  scope: 'mine',
+  k: 20,
+  inScope: (x: Item) => x.project === 'mine',
+  passes: (x: Item) => x.ok,
+};
+
+/** The next question: every distance moves (another query vector), so each answer is checked afresh. */
+function nextQuestion(items: Item[]): void {
+  for (const x of items) x.d = (x.d * 7.31 + 0.123) % 1;
+}
+
 /** The project's items that pass, nearest first: the answer every plan must give. */
 function passingNearest(items: Item[]): Item[] {
   return items.filter((x) => x.project === 'mine' && x.ok).sort((a, b) => a.d - b.d);
@@ -59,16 +72,12 @@ test('the planner returns exactly the k nearest that pass, whatever share of the
     const planner = new NearestPlanner();
     const items = store(5000, share, 0.7, Math.round(share * 1000) + 1);
     for (let q = 0; q < 60; q++) {
-      // Each question moves the distances (another query vector), so every answer is checked afresh.
-      for (const x of items) x.d = (x.d * 7.31 + 0.123) % 1;
+      nextQuestion(items);
       const calls: string[] = [];
       const c = chroma(items, calls);
       const got = await planner.nearest({
-        scope: 'mine',
-        k: 20,
+        ...MINE,
         ...c,
-        inScope: (x) => x.project === 'mine',
-        passes: (x) => x.ok,
       });
       const want = passingNearest(items).slice(0, 20);
       assert.deepEqual(
@@ -91,11 +100,8 @@ test('a project that is a small share of the store is not over-fetched unfiltere
   const c = chroma(items, calls);
   const ask = () =>
     planner.nearest({
-      scope: 'mine',
-      k: 20,
+      ...MINE,
       ...c,
-      inScope: (x) => x.project === 'mine',
-      passes: (x) => x.ok,
     });
   await ask(); // learns the share
   calls.length = 0;
@@ -113,11 +119,8 @@ test('a project that is the whole store is answered by one unfiltered query', as
   for (let i = 0; i < 5; i++) {
     calls.length = 0;
     await planner.nearest({
-      scope: 'mine',
-      k: 20,
+      ...MINE,
       ...c,
-      inScope: (x) => x.project === 'mine',
-      passes: (x) => x.ok,
     });
     assert.deepEqual(calls, ['unfiltered']);
   }
@@ -188,12 +191,11 @@ test('a small project the index can list is ranked among its own ids: exact, wit
     const items = store(5000, 0.05, 0.7, 11);
     const counts = new Map<string, number>();
     for (let q = 0; q < 120; q++) {
-      for (const x of items) x.d = (x.d * 7.31 + 0.123) % 1;
+      nextQuestion(items);
       const calls: string[] = [];
       const c = chroma(items, calls);
       const got = await planner.nearest({
-        scope: 'mine',
-        k: 20,
+        ...MINE,
         ...c,
         // the index lists the project's ids; Chroma ranks exactly those (here: those that pass, as sent)
         listed: async (n: number) => {
@@ -203,8 +205,6 @@ test('a small project the index can list is ranked among its own ids: exact, wit
           const own = passingNearest(items);
           return { items: own.slice(0, n), all: own.length <= n };
         },
-        inScope: (x) => x.project === 'mine',
-        passes: (x) => x.ok,
       });
       const want = passingNearest(items).slice(0, 20);
       assert.deepEqual(
