@@ -50,8 +50,8 @@ import {
 import { guessCategory, MnemoService } from '../sidecar/service';
 import { LexicalIndex } from '../sidecar/recall/lexical';
 import { episodeCollectionFor, episodeLexicalDoc, episodeMetadata } from '../sidecar/store/episodeStore';
-import { startStoreFront, type StoreFront } from '../sidecar/store/front';
 import { buildWhere, memoryLexicalDoc, toMetadata } from '../sidecar/store/memoryStore';
+import { socketTransport, useTransport, type SocketTransport } from '../sidecar/store/socketFetch';
 import {
   cleanupDataDir,
   SidecarSession,
@@ -527,9 +527,10 @@ function distinctQueries(n: number, salt: string): string[] {
 
 /**
  * A Chroma client of the bench's own for a data folder's server: on its port, or (an isolated server,
- * reachable only through its Unix socket) through a store front of the bench's own, closed at the end.
+ * reachable only through its Unix socket) through the same socket transport the sidecar uses, closed at
+ * the end.
  */
-const fronts: StoreFront[] = [];
+const transports: SocketTransport[] = [];
 async function benchChromaClient(dataDir: string): Promise<ChromaClient> {
   const server = JSON.parse(readFileSync(path.join(dataDir, 'chroma', 'mnemo-server.json'), 'utf8')) as {
     port?: number;
@@ -537,9 +538,11 @@ async function benchChromaClient(dataDir: string): Promise<ChromaClient> {
   };
   if (server.port) return new ChromaClient({ host: '127.0.0.1', port: server.port, ssl: false });
   if (!server.socket) throw new Error(`No port or socket in ${dataDir}/chroma/mnemo-server.json.`);
-  const front = await startStoreFront(server.socket);
-  fronts.push(front);
-  return new ChromaClient({ host: '127.0.0.1', port: front.port, ssl: false, headers: front.headers });
+  const transport = socketTransport(server.socket);
+  transports.push(transport);
+  const client = new ChromaClient({ host: 'localhost', port: 80, ssl: false });
+  useTransport(client, transport.fetch);
+  return client;
 }
 
 /** Seeding through a loaded machine: a dropped keep-alive connection is tried again (upserts are idempotent). */
@@ -856,7 +859,7 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
         }
       } finally {
         await s.stop();
-        for (const f of fronts.splice(0)) await f.close();
+        for (const t of transports.splice(0)) t.close();
       }
     }
     // The split, in process: the same service code the sidecar runs, with the embedder, the store, the

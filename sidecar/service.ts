@@ -187,6 +187,7 @@ export class MnemoService implements Core {
     this.audit.close();
     await this.embedding.dispose().catch(() => undefined);
     await this.supervisor.stop();
+    this.store.disconnect();
   }
 
   computeStatus(): Promise<P.StatusParams> {

@@ -6,8 +6,8 @@
  *
  * Chroma 1.0.5 enforces no authentication, so where the platform allows it Chroma runs in a private
  * network namespace reachable only through a Unix socket in the 0700 `chroma/` folder (`isolation.ts`),
- * and this process talks to it through its authenticating loopback front (`front.ts`: secret token,
- * Host checked). Elsewhere it binds 127.0.0.1 on a free port, as before, and `describe` says so.
+ * and this process sends its requests to that socket (`socketFetch.ts`): no Mnemo process listens on a TCP
+ * port for it. Elsewhere it binds 127.0.0.1 on a free port, as before, and `describe` says so.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -31,7 +31,6 @@ import { writeFailure } from '../util/append';
 import { failpoint } from '../util/failpoint';
 import { lockHolder, pidAlive } from '../util/process';
 import { purgePending, readPending, type PurgeResult } from './erasure';
-import { startStoreFront, type StoreFront } from './front';
 import { MAX_SOCKET_PATH, isolatedCommand, isolationAvailable, socketHeartbeat } from './isolation';
 
 export interface ChromaEndpoint {
@@ -39,6 +38,11 @@ export interface ChromaEndpoint {
   port: number;
   ssl: boolean;
   headers?: Record<string, string>;
+  /**
+   * The Unix socket of a server in a private network namespace: requests go there (socketFetch.ts), and
+   * host and port only name it.
+   */
+  socketPath?: string;
   /** Human description for status and `mnemo stats`. */
   describe: string;
 }
@@ -117,7 +121,7 @@ export interface ChromaSupervisorOptions {
   maxRestarts?: number;
   restartWindowMs?: number;
   startTimeoutMs?: number;
-  /** Run Chroma in a private network namespace behind the authenticating front where possible (default true). */
+  /** Run Chroma in a private network namespace, reachable only through its socket, where possible (default true). */
   isolate?: boolean;
 }
 
@@ -135,7 +139,6 @@ export class ChromaSupervisor {
   private readonly serverFile: string;
   private readonly lockFile: string;
   private readonly socketPath: string;
-  private front: StoreFront | undefined;
 
   constructor(private readonly opts: ChromaSupervisorOptions) {
     this.dbDir = join(opts.dataDir, 'chroma');
@@ -153,15 +156,14 @@ export class ChromaSupervisor {
     return probe.ok ? undefined : probe.reason;
   }
 
-  /** The endpoint for a server behind a Unix socket: this process's authenticating front. */
-  private async frontEndpoint(pid: number, shared: boolean): Promise<ChromaEndpoint> {
-    this.front ??= await startStoreFront(this.socketPath);
+  /** The endpoint for a server behind a Unix socket: the socket itself (socketFetch.ts). */
+  private socketEndpoint(pid: number, shared: boolean): ChromaEndpoint {
     return {
-      host: '127.0.0.1',
-      port: this.front.port,
+      host: 'localhost',
+      port: 80,
       ssl: false,
-      headers: this.front.headers,
-      describe: `embedded Chroma (${shared ? 'shared, ' : ''}pid ${pid}, private network namespace) via the authenticated front on 127.0.0.1:${this.front.port}`,
+      socketPath: this.socketPath,
+      describe: `embedded Chroma (${shared ? 'shared, ' : ''}pid ${pid}, private network namespace) through its socket ${this.socketPath}`,
     };
   }
 
@@ -185,7 +187,9 @@ export class ChromaSupervisor {
       throw new StoreUnavailableError('Mnemo is shutting down, so the memory store is closed.');
     if (
       this.endpoint &&
-      (await heartbeat(this.endpoint.host, this.endpoint.port, false, this.endpoint.headers))
+      (this.endpoint.socketPath
+        ? await socketHeartbeat(this.endpoint.socketPath)
+        : await heartbeat(this.endpoint.host, this.endpoint.port, false, this.endpoint.headers))
     )
       return this.endpoint;
     this.starting ??= this.startOrAdopt()
@@ -246,7 +250,7 @@ export class ChromaSupervisor {
       return undefined;
     }
     this.endpoint = info.socket
-      ? await this.frontEndpoint(info.pid, true)
+      ? this.socketEndpoint(info.pid, true)
       : {
           host: '127.0.0.1',
           port: info.port!,
@@ -486,7 +490,7 @@ export class ChromaSupervisor {
               ssl: false,
               describe: `embedded Chroma (pid ${child.pid}) on 127.0.0.1:${port} (not isolated: ${refused})`,
             }
-          : await this.frontEndpoint(child.pid!, false);
+          : this.socketEndpoint(child.pid!, false);
         return this.endpoint;
       }
       await new Promise((r) => setTimeout(r, 100));
@@ -550,8 +554,6 @@ export class ChromaSupervisor {
       });
       this.purgeAfterStop();
     }
-    await this.front?.close();
-    this.front = undefined;
     this.logStream?.end();
     this.logStream = undefined;
   }

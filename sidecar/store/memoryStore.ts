@@ -13,8 +13,8 @@ import type { MemoryFilter } from '../protocol';
 import { memoryFacts, type MemoryFacts } from '../recall/facts';
 import type { Indexed, LazyLexical, LexicalDoc } from '../recall/lexical';
 import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
-import { UPSTREAM_DOWN } from './front';
 import { recordErasure } from './erasure';
+import { socketTransport, useTransport, type SocketTransport } from './socketFetch';
 import { MAX_LISTED, NearestPlanner, readBackInScope, type IdDistance, type Known } from './nearest';
 import { isNoSpace, writeFailure } from '../util/append';
 import { LockTimeoutError, withLock } from '../util/fileLock';
@@ -264,10 +264,9 @@ function isConnectionError(e: unknown): boolean {
   const msg = errorMessage(e);
   const cause = errorMessage((e as { cause?: unknown })?.cause ?? '');
   return (
+    // Also a request to the socket of a server that is gone (socketFetch.ts; e.g. the process that
+    // started it exited and stopped it): reconnecting adopts or starts a server.
     name === 'ChromaConnectionError' ||
-    // Our store front answers 502 when the server behind its socket is gone (e.g. the process that started
-    // it exited and stopped it): reconnecting adopts or starts a server, like a refused connection.
-    msg.includes(UPSTREAM_DOWN) ||
     /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|other side closed|UND_ERR|Failed to connect/i.test(
       msg + ' ' + cause,
     )
@@ -294,6 +293,8 @@ function memoryKnown(indexed: Map<string, Indexed>): Map<string, Known<MemoryFac
 export class MemoryStore {
   private client: ChromaClient | undefined;
   private clientKey = '';
+  /** The client's connections to an embedded server's socket (socketFetch.ts), when it has one. */
+  private transport: SocketTransport | undefined;
   /** Whether the next request checks the server first (after a request could not reach it). */
   private recheck = false;
   private collections = new Map<string, Collection>();
@@ -581,6 +582,15 @@ export class MemoryStore {
     return this.clientKey ? `Chroma at ${this.clientKey}` : 'Chroma (not connected)';
   }
 
+  /** Closes the idle connections to the server's socket (dispose; a later request opens new ones). */
+  disconnect(): void {
+    this.transport?.close();
+    this.transport = undefined;
+    this.client = undefined;
+    this.clientKey = '';
+    this.collections.clear();
+  }
+
   /**
    * The client of a live server. The server is checked (its heartbeat, starting or adopting one as
    * needed) only before the first request and after a request could not reach it: a heartbeat before
@@ -596,9 +606,16 @@ export class MemoryStore {
     } catch (e) {
       throw new StoreUnavailableError(errorMessage(e), { cause: e });
     }
-    const key = `${ep.ssl ? 'https' : 'http'}://${ep.host}:${ep.port}`;
+    const key = ep.socketPath ? `unix:${ep.socketPath}` : `${ep.ssl ? 'https' : 'http'}://${ep.host}:${ep.port}`;
     if (!this.client || key !== this.clientKey) {
-      this.client = new ChromaClient({ host: ep.host, port: ep.port, ssl: ep.ssl, headers: ep.headers });
+      const client = new ChromaClient({ host: ep.host, port: ep.port, ssl: ep.ssl, headers: ep.headers });
+      this.transport?.close();
+      this.transport = undefined;
+      if (ep.socketPath) {
+        this.transport = socketTransport(ep.socketPath);
+        useTransport(client, this.transport.fetch);
+      }
+      this.client = client;
       this.clientKey = key;
       this.collections.clear();
     }
