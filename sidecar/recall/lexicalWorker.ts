@@ -15,7 +15,7 @@ port.on('message', (m: ThreadRequest) => {
     let reply: ThreadReply;
     try {
       const ix = await opening;
-      if (m.op === 'match') reply = { id: m.id, hits: await ix.match(m.match, m.limit) };
+      if (m.op === 'match') reply = { id: m.id, hits: await ix.match(m.query, m.limit) };
       else if (m.op === 'indexed') reply = { id: m.id, indexed: [...(await ix.lookup(m.ids, m.projects))] };
       else if (m.op === 'count') reply = { id: m.id, count: await ix.countHere(m.kind) };
       else {

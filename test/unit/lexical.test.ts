@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { Database } from 'node-sqlite3-wasm';
 import { LexicalIndex, lexicalTerms, queryTerms } from '../../sidecar/recall/lexical';
 
 let dir: string;
@@ -240,4 +241,89 @@ test('a project that is most of the index and one that is a sliver both get thei
     );
   }
   await index.remove(docs.map((d) => d.id));
+});
+
+test('ranking skips documents that cannot be among the best, yet returns exactly what scoring every match returns, through writes and deletes', async () => {
+  // A vocabulary as conversations have it: a few words in most turns, some in a few, many in a handful.
+  const own = mkdtempSync(join(tmpdir(), 'mnemo-lexical-exact-'));
+  const ix = await LexicalIndex.open(join(own, 'lexical.sqlite'));
+  const raw = new Database(join(own, 'lexical.sqlite'), { readOnly: true });
+  try {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const common = ['deploy', 'staging', 'server', 'config', 'error', 'team'];
+    const medium = Array.from({ length: 30 }, (_, i) => `module${String.fromCharCode(97 + (i % 26))}${i}`);
+    const rare = Array.from({ length: 120 }, (_, i) => `ticket${i}x`);
+    const text = () =>
+      [
+        ...common.filter(() => rnd() < 0.45),
+        ...medium.filter(() => rnd() < 0.06),
+        ...rare.filter(() => rnd() < 0.008),
+        ...(rnd() < 0.3 ? ['deploy', 'deploy'] : []),
+      ].join(' ') || 'hello';
+    const projects = ['github.com/acme/a', 'github.com/acme/b', 'github.com/acme/c'];
+    const doc = (i: number) => ({
+      id: `d${i}`,
+      kind: (i % 5 === 0 ? 'memory' : 'episode') as 'memory' | 'episode',
+      project: projects[i % 10 === 0 ? 1 : i % 7 === 0 ? 2 : 0]!,
+      text: text(),
+    });
+    const written = Array.from({ length: 3000 }, (_, i) => doc(i));
+    await ix.upsert(written);
+    const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
+    const questions = () =>
+      Array.from({ length: 60 }, () =>
+        [pick(common), pick(common), pick(medium), pick(rare), ...(rnd() < 0.5 ? [pick(medium)] : [])].join(' '),
+      );
+    const expected = (q: string, project: string[], limit: number) => {
+      const terms = queryTerms(q);
+      const rows = raw.all(
+        `SELECT i.id AS id, f.rank AS rank FROM (SELECT rowid, bm25(lex_fts, 1.0, 0.0) AS rank FROM lex_fts
+            WHERE lex_fts MATCH ? ORDER BY rank, rowid) f JOIN lex_ids i ON i.rid = f.rowid ORDER BY f.rank, f.rowid`,
+        [`body : (${terms.map((t) => `"${t}"`).join(' OR ')})`],
+      ) as { id: string; rank: number }[];
+      const inScope = new Set(
+        (raw.all('SELECT id, project FROM lex_ids') as { id: string; project: string }[])
+          .filter((r) => project.includes(r.project))
+          .map((r) => r.id),
+      );
+      return rows.filter((r) => inScope.has(r.id)).slice(0, limit);
+    };
+    const check = async (round: string) => {
+      for (const q of questions())
+        for (const [scope, limit] of [
+          [[projects[0]!], 40],
+          [[projects[2]!], 5],
+          [projects, 80],
+        ] as const) {
+          const got = await ix.search(q, { projects: [...scope], limit });
+          const want = expected(q, [...scope], limit);
+          assert.deepEqual(
+            got.map((h) => h.id),
+            want.map((r) => r.id),
+            `${round}: "${q}" in ${scope.join(', ')}`,
+          );
+          got.forEach((h, i) => assert.ok(Math.abs(h.score + want[i]!.rank) < 1e-9, `${round}: score of ${h.id}`));
+        }
+    };
+    await check('as written');
+    // Writes change every term's weight: as many new documents without the common words (which makes
+    // those words rarer, so they may weigh more than they did), some full of one rare term; some removed.
+    await ix.upsert(
+      Array.from({ length: 3000 }, (_, i) => ({
+        ...doc(3000 + i),
+        text: i < 200 ? `${rare[3]} ${rare[4]}` : `${pick(medium)} ${pick(rare)} hello`,
+      })),
+    );
+    await ix.remove(Array.from({ length: 400 }, (_, i) => `d${i * 7}`));
+    await check('after writes and deletes');
+    // A common word made rare: it now weighs far more than when it was counted.
+    const staging = written.filter((d) => / staging |^staging /.test(`${d.text} `)).map((d) => d.id);
+    await ix.remove(staging.filter((_, i) => i % 20 !== 0));
+    await check('after a common word became rare');
+  } finally {
+    raw.close();
+    ix.close();
+    rmSync(own, { recursive: true, force: true });
+  }
 });
