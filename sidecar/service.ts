@@ -159,7 +159,9 @@ export class MnemoService implements Core {
   async start(): Promise<void> {
     if (this.background) void this.queue; // open it now: adopt what a crashed sidecar left
     await this.supervisor.ensure();
-    void this.model.load();
+    // The one first load: a request arriving meanwhile waits for it (ModelGate.require) instead of
+    // starting a second one, which would check the whole store against the lexical index again.
+    void this.model.loadOnceOnly();
     this.refreshStatus();
     if (this.background) this.maintenance.startTimers();
   }

@@ -145,4 +145,16 @@ describe('sidecar over JSON-RPC', () => {
     );
     assert.equal(status.memory_count, after.total);
   });
+
+  test('a request that arrives while the model loads waits for that load, not a second one', async () => {
+    // Each load ends in a check of the lexical index against the whole store (recall/lexicalSync.ts):
+    // a second one doubled the start-up reads of a large store.
+    await s.stop();
+    s = await SidecarSession.start(testConfig(dataDir));
+    const ready = await s.request(P.RecallRequest, { query: 'PLC timeout', project_ids: ['plant-a'] });
+    assert.ok(ready.items.length > 0);
+    const log = readFileSync(join(dataDir, 'logs', 'sidecar.log'), 'utf8');
+    const thisStart = log.slice(log.lastIndexOf('Mnemo sidecar'));
+    assert.equal(thisStart.match(/Embedding model ready/g)?.length, 1, thisStart);
+  });
 });
