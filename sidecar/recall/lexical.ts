@@ -255,7 +255,8 @@ export function scoreBound(docs: number, df: number): number {
 }
 /** {@link LexicalIndex.ranked}'s first guess skips common terms whose bounds add up to this much of the learned floor. */
 const THETA_GUESS_MARGIN = 0.8;
-const MAX_CACHED_TERMS = 4096;
+/** How many terms the document counts are kept for (then forgotten, before a query counts its own). */
+export const MAX_CACHED_TERMS = 4096;
 
 /** SQLite's varint (big-endian, 7 bits a byte, the ninth byte whole), as FTS5 writes its records. */
 function readVarint(b: Uint8Array): number {
@@ -657,24 +658,22 @@ export class LexicalIndex {
     const certified = (rows: Record<string, unknown>[], bound: number) =>
       rows.length >= limit && -(rows[limit - 1]!.rank as number) >= bound * (1 + 1e-9) + 1e-9;
     const total = live.reduce((a, x) => a + x.bound, 0);
-    const first = commonUnder(total * this.thetaShare * THETA_GUESS_MARGIN);
-    if (!first.common.length) return run([]);
-    const rows = run(first.common);
+    // Learned from every answer (a guess that skips nothing must still be able to grow again).
     const learn = (r: Record<string, unknown>[]) => {
       if (r.length >= limit && total > 0)
         this.thetaShare = 0.8 * this.thetaShare + (0.2 * -(r[limit - 1]!.rank as number)) / total;
+      return r;
     };
-    if (certified(rows, first.bound)) {
-      learn(rows);
-      return rows;
-    }
+    const first = commonUnder(total * this.thetaShare * THETA_GUESS_MARGIN);
+    if (!first.common.length) return learn(run([]));
+    const rows = run(first.common);
+    if (certified(rows, first.bound)) return learn(rows);
     // The limit-th score so far is at most the true one: terms whose bounds stay under it can be skipped.
     const floor = rows.length >= limit ? -(rows[limit - 1]!.rank as number) : 0;
     const second = commonUnder(floor * (1 - 1e-9));
     const again = run(second.common);
-    if (second.common.length && !certified(again, second.bound)) return run([]); // rounding; never seen
-    learn(again);
-    return again;
+    if (second.common.length && !certified(again, second.bound)) return learn(run([])); // rounding; never seen
+    return learn(again);
   }
 
   /**
@@ -693,9 +692,10 @@ export class LexicalIndex {
     const key = `${Buffer.from(averages).toString('base64')} ${Buffer.from(block(10)).toString('base64')}`;
     if (key !== this.stats.version)
       this.stats = { version: key, docs: averages.length ? readVarint(averages) : 0, df: new Map() };
+    // Emptied before, never while, this query's terms are counted: each of them must stay counted.
+    if (this.stats.df.size + terms.length > MAX_CACHED_TERMS) this.stats.df.clear();
     for (const t of terms) {
       if (this.stats.df.has(t)) continue;
-      if (this.stats.df.size >= MAX_CACHED_TERMS) this.stats.df.clear();
       const r = this.db.get('SELECT count(*) AS n FROM lex_fts WHERE lex_fts MATCH ?', [`body : ${quote(t)}`]);
       this.stats.df.set(t, Number((r as { n?: unknown } | null)?.n ?? 0));
     }

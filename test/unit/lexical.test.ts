@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Database } from 'node-sqlite3-wasm';
-import { LexicalIndex, lexicalTerms, queryTerms } from '../../sidecar/recall/lexical';
+import { LexicalIndex, MAX_CACHED_TERMS, lexicalTerms, queryTerms } from '../../sidecar/recall/lexical';
 
 let dir: string;
 let file: string;
@@ -323,6 +323,35 @@ test('ranking skips documents that cannot be among the best, yet returns exactly
     await check('after a common word became rare');
   } finally {
     raw.close();
+    ix.close();
+    rmSync(own, { recursive: true, force: true });
+  }
+});
+
+test('a query that fills the cache of term counts still counts every one of its own terms', async () => {
+  const own = mkdtempSync(join(tmpdir(), 'mnemo-lexical-cache-'));
+  const ix = await LexicalIndex.open(join(own, 'lexical.sqlite'));
+  try {
+    const p = 'github.com/acme/a';
+    await ix.upsert([
+      { id: 'both', kind: 'episode', project: p, text: 'alpha bravo charlie' },
+      { id: 'first', kind: 'episode', project: p, text: 'alpha alpha bravo' },
+      { id: 'last', kind: 'episode', project: p, text: 'charlie delta' },
+      ...Array.from({ length: 40 }, (_, i) => ({ id: `n${i}`, kind: 'episode' as const, project: p, text: `filler ${i}` })),
+    ]);
+    const ask = () => ix.search('alpha bravo charlie delta', { projects: [p], limit: 3 });
+    const want = (await ask()).map((h) => h.id);
+    assert.deepEqual(new Set(want), new Set(['both', 'first', 'last']));
+    // A write (every count is stale), then questions of words no document has, until the cache is two
+    // short of full: the question after them fills it up in the middle of its own terms.
+    await ix.upsert([{ id: 'n99', kind: 'episode', project: p, text: 'filler 99' }]);
+    let n = 0;
+    const word = () => `zz${(n++).toString(36)}q`;
+    while (n + 24 <= MAX_CACHED_TERMS - 2)
+      await ix.search(Array.from({ length: 24 }, word).join(' '), { projects: [p], limit: 3 });
+    await ix.search(Array.from({ length: MAX_CACHED_TERMS - 2 - n }, word).join(' '), { projects: [p], limit: 3 });
+    assert.deepEqual((await ask()).map((h) => h.id), want, 'the same answer with a full cache');
+  } finally {
     ix.close();
     rmSync(own, { recursive: true, force: true });
   }
