@@ -40,9 +40,8 @@ export interface SocketTransport {
 
 /** A transport that sends every request of a Chroma client to the server listening on `socketPath`. */
 export function socketTransport(socketPath: string): SocketTransport {
-  // Kept-alive connections; idle ones never hold the process (unref'd below).
+  // Kept-alive connections; Node's agent unrefs the idle ones, so they never hold the process.
   const agent = new Agent({ keepAlive: true, maxSockets: 16, maxFreeSockets: 4 });
-  agent.on('free', (socket) => socket.unref());
   const fetch: ChromaTransport = async (input) => {
     const url = new URL(input.url);
     const body = input.body ? Buffer.from(await input.arrayBuffer()) : undefined;
@@ -86,7 +85,7 @@ export function socketTransport(socketPath: string): SocketTransport {
         { cause: e },
       );
     }
-    const out = new Response(res.status === 204 || res.status === 304 ? null : res.body, {
+    const out = new Response([204, 205, 304].includes(res.status) ? null : res.body, {
       status: res.status,
       statusText: res.statusText,
       headers: Object.entries(res.headers).flatMap(([k, v]): [string, string][] =>
