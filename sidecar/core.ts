@@ -106,7 +106,8 @@ export class ModelGate {
       if (!this.closed) {
         this.retryTimer = setTimeout(() => {
           this.embedState = { state: 'loading', message: 'Loading the embedding model.' };
-          void this.load();
+          // the load a request arriving meanwhile waits for (require)
+          this.loadOnce = this.load();
         }, 60_000);
         this.retryTimer.unref?.();
       }
@@ -114,7 +115,7 @@ export class ModelGate {
     this.onSettled();
   }
 
-  /** The first load, started once (for callers that arrive while the model is still loading). */
+  /** The load in progress or last settled, started once (callers that arrive while the model loads wait for it). */
   loadOnceOnly(): Promise<void> {
     this.loadOnce ??= this.load();
     return this.loadOnce;
