@@ -636,9 +636,7 @@ export class LexicalIndex {
     const all = live.map((x) => x.t);
     const run = (common: string[]) => {
       const rare = all.slice(common.length);
-      const body = common.length
-        ? `${bodyOf(all)} NOT (${bodyOf(common)} NOT ${bodyOf(rare)})`
-        : bodyOf(all);
+      const body = common.length ? `${bodyOf(all)} NOT (${bodyOf(common)} NOT ${bodyOf(rare)})` : bodyOf(all);
       return this.db.all(
         `SELECT i.id AS id, i.kind AS kind, i.project AS project, i.facts AS facts, f.rank AS rank
            FROM (SELECT rowid, bm25(lex_fts, 1.0, 0.0) AS rank FROM lex_fts
@@ -684,8 +682,9 @@ export class LexicalIndex {
    */
   private termStats(terms: string[]): { docs: number; df: Map<string, number> } {
     const block = (id: number) => {
-      const b = (this.db.get('SELECT block FROM lex_fts_data WHERE id = ?', [id]) as { block?: unknown } | null)
-        ?.block;
+      const b = (
+        this.db.get('SELECT block FROM lex_fts_data WHERE id = ?', [id]) as { block?: unknown } | null
+      )?.block;
       return b instanceof Uint8Array ? b : new Uint8Array();
     };
     const averages = block(1);
@@ -696,7 +695,9 @@ export class LexicalIndex {
     if (this.stats.df.size + terms.length > MAX_CACHED_TERMS) this.stats.df.clear();
     for (const t of terms) {
       if (this.stats.df.has(t)) continue;
-      const r = this.db.get('SELECT count(*) AS n FROM lex_fts WHERE lex_fts MATCH ?', [`body : ${quote(t)}`]);
+      const r = this.db.get('SELECT count(*) AS n FROM lex_fts WHERE lex_fts MATCH ?', [
+        `body : ${quote(t)}`,
+      ]);
       this.stats.df.set(t, Number((r as { n?: unknown } | null)?.n ?? 0));
     }
     return this.stats;

@@ -606,7 +606,9 @@ export class MemoryStore {
     } catch (e) {
       throw new StoreUnavailableError(errorMessage(e), { cause: e });
     }
-    const key = ep.socketPath ? `unix:${ep.socketPath}` : `${ep.ssl ? 'https' : 'http'}://${ep.host}:${ep.port}`;
+    const key = ep.socketPath
+      ? `unix:${ep.socketPath}`
+      : `${ep.ssl ? 'https' : 'http'}://${ep.host}:${ep.port}`;
     if (!this.client || key !== this.clientKey) {
       const client = new ChromaClient({ host: ep.host, port: ep.port, ssl: ep.ssl, headers: ep.headers });
       this.transport?.close();

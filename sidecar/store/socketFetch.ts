@@ -140,8 +140,9 @@ export async function chromaError(input: Request, response: Response): Promise<E
  * the package without it fails here, with one sentence, rather than talking to the wrong place.
  */
 export function useTransport(client: ChromaClient, transport: ChromaTransport): void {
-  const api = (client as unknown as { apiClient?: { setConfig?: (c: { fetch: ChromaTransport }) => unknown } })
-    .apiClient;
+  const api = (
+    client as unknown as { apiClient?: { setConfig?: (c: { fetch: ChromaTransport }) => unknown } }
+  ).apiClient;
   if (typeof api?.setConfig !== 'function')
     throw new Error(
       'This version of the chromadb package has no request client Mnemo can route to the embedded server.',

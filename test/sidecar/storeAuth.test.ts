@@ -117,11 +117,7 @@ test(
   },
 );
 
-test(
-  'through the socket, the sidecar itself still works (recall finds the memory)',
-  { skip },
-  async () => {
-    const r = await s.request(RecallRequest, { query: 'payroll password rotation', project_ids: ['p'] });
-    assert.match(JSON.stringify(r), /rotates every 30 days/);
-  },
-);
+test('through the socket, the sidecar itself still works (recall finds the memory)', { skip }, async () => {
+  const r = await s.request(RecallRequest, { query: 'payroll password rotation', project_ids: ['p'] });
+  assert.match(JSON.stringify(r), /rotates every 30 days/);
+});

@@ -250,7 +250,7 @@ test('ranking skips documents that cannot be among the best, yet returns exactly
   const raw = new Database(join(own, 'lexical.sqlite'), { readOnly: true });
   try {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const common = ['deploy', 'staging', 'server', 'config', 'error', 'team'];
     const medium = Array.from({ length: 30 }, (_, i) => `module${String.fromCharCode(97 + (i % 26))}${i}`);
     const rare = Array.from({ length: 120 }, (_, i) => `ticket${i}x`);
@@ -273,7 +273,9 @@ test('ranking skips documents that cannot be among the best, yet returns exactly
     const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
     const questions = () =>
       Array.from({ length: 60 }, () =>
-        [pick(common), pick(common), pick(medium), pick(rare), ...(rnd() < 0.5 ? [pick(medium)] : [])].join(' '),
+        [pick(common), pick(common), pick(medium), pick(rare), ...(rnd() < 0.5 ? [pick(medium)] : [])].join(
+          ' ',
+        ),
       );
     const expected = (q: string, project: string[], limit: number) => {
       const terms = queryTerms(q);
@@ -303,7 +305,9 @@ test('ranking skips documents that cannot be among the best, yet returns exactly
             want.map((r) => r.id),
             `${round}: "${q}" in ${scope.join(', ')}`,
           );
-          got.forEach((h, i) => assert.ok(Math.abs(h.score + want[i]!.rank) < 1e-9, `${round}: score of ${h.id}`));
+          got.forEach((h, i) =>
+            assert.ok(Math.abs(h.score + want[i]!.rank) < 1e-9, `${round}: score of ${h.id}`),
+          );
         }
     };
     await check('as written');
@@ -337,7 +341,12 @@ test('a query that fills the cache of term counts still counts every one of its 
       { id: 'both', kind: 'episode', project: p, text: 'alpha bravo charlie' },
       { id: 'first', kind: 'episode', project: p, text: 'alpha alpha bravo' },
       { id: 'last', kind: 'episode', project: p, text: 'charlie delta' },
-      ...Array.from({ length: 40 }, (_, i) => ({ id: `n${i}`, kind: 'episode' as const, project: p, text: `filler ${i}` })),
+      ...Array.from({ length: 40 }, (_, i) => ({
+        id: `n${i}`,
+        kind: 'episode' as const,
+        project: p,
+        text: `filler ${i}`,
+      })),
     ]);
     const ask = () => ix.search('alpha bravo charlie delta', { projects: [p], limit: 3 });
     const want = (await ask()).map((h) => h.id);
@@ -349,8 +358,15 @@ test('a query that fills the cache of term counts still counts every one of its 
     const word = () => `zz${(n++).toString(36)}q`;
     while (n + 24 <= MAX_CACHED_TERMS - 2)
       await ix.search(Array.from({ length: 24 }, word).join(' '), { projects: [p], limit: 3 });
-    await ix.search(Array.from({ length: MAX_CACHED_TERMS - 2 - n }, word).join(' '), { projects: [p], limit: 3 });
-    assert.deepEqual((await ask()).map((h) => h.id), want, 'the same answer with a full cache');
+    await ix.search(Array.from({ length: MAX_CACHED_TERMS - 2 - n }, word).join(' '), {
+      projects: [p],
+      limit: 3,
+    });
+    assert.deepEqual(
+      (await ask()).map((h) => h.id),
+      want,
+      'the same answer with a full cache',
+    );
   } finally {
     ix.close();
     rmSync(own, { recursive: true, force: true });

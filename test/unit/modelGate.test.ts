@@ -26,7 +26,12 @@ function flakyModel() {
 test('a request during the first load waits for it, and no second load starts', async () => {
   const { state, embedder, store } = flakyModel();
   state.working = true;
-  const gate = new ModelGate(embedder, store, createLogger(() => undefined), () => undefined);
+  const gate = new ModelGate(
+    embedder,
+    store,
+    createLogger(() => undefined),
+    () => undefined,
+  );
   void gate.loadOnceOnly(); // the sidecar's start
   await gate.require(); // a request arriving meanwhile
   assert.equal(gate.ready, true);
@@ -38,7 +43,12 @@ test('a request during the retry after a failed load waits for the retry, not fo
   mock.timers.enable({ apis: ['setTimeout'] });
   try {
     const { state, embedder, store } = flakyModel();
-    const gate = new ModelGate(embedder, store, createLogger(() => undefined), () => undefined);
+    const gate = new ModelGate(
+      embedder,
+      store,
+      createLogger(() => undefined),
+      () => undefined,
+    );
     await gate.loadOnceOnly();
     await assert.rejects(() => gate.require(), /the model folder is missing/);
     state.working = true; // the user put the model back
