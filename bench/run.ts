@@ -51,7 +51,7 @@ import { guessCategory, MnemoService } from '../sidecar/service';
 import { LexicalIndex } from '../sidecar/recall/lexical';
 import { episodeCollectionFor, episodeLexicalDoc, episodeMetadata } from '../sidecar/store/episodeStore';
 import { buildWhere, memoryLexicalDoc, toMetadata } from '../sidecar/store/memoryStore';
-import { socketTransport, useTransport, type SocketTransport } from '../sidecar/store/socketFetch';
+import { socketClient, type SocketClient } from '../sidecar/store/socketFetch';
 import {
   cleanupDataDir,
   SidecarSession,
@@ -530,7 +530,7 @@ function distinctQueries(n: number, salt: string): string[] {
  * reachable only through its Unix socket) through the same socket transport the sidecar uses, closed at
  * the end.
  */
-const transports: SocketTransport[] = [];
+const sockets: SocketClient[] = [];
 async function benchChromaClient(dataDir: string): Promise<ChromaClient> {
   const server = JSON.parse(readFileSync(path.join(dataDir, 'chroma', 'mnemo-server.json'), 'utf8')) as {
     port?: number;
@@ -538,11 +538,9 @@ async function benchChromaClient(dataDir: string): Promise<ChromaClient> {
   };
   if (server.port) return new ChromaClient({ host: '127.0.0.1', port: server.port, ssl: false });
   if (!server.socket) throw new Error(`No port or socket in ${dataDir}/chroma/mnemo-server.json.`);
-  const transport = socketTransport(server.socket);
-  transports.push(transport);
-  const client = new ChromaClient({ host: 'localhost', port: 80, ssl: false });
-  useTransport(client, transport.fetch);
-  return client;
+  const socket = socketClient(server.socket);
+  sockets.push(socket);
+  return socket.client;
 }
 
 /** Seeding through a loaded machine: a dropped keep-alive connection is tried again (upserts are idempotent). */
@@ -859,7 +857,7 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
         }
       } finally {
         await s.stop();
-        for (const t of transports.splice(0)) t.close();
+        for (const t of sockets.splice(0)) t.close();
       }
     }
     // The split, in process: the same service code the sidecar runs, with the embedder, the store, the

@@ -280,8 +280,9 @@ export class LexicalIndex {
   /** Per scope (its projects), the share of unscoped hits that were its own, and searches since it was measured. */
   private readonly scopeShare = new Map<string, { share: number; since: number }>();
   /** Per-term document counts while the full-text index is unchanged ({@link termStats}). */
-  private stats: { version: string; docs: number; df: Map<string, number> } = {
-    version: '',
+  private stats: { averages: Buffer; structure: Buffer; docs: number; df: Map<string, number> } = {
+    averages: Buffer.alloc(0),
+    structure: Buffer.alloc(0),
     docs: 0,
     df: new Map(),
   };
@@ -653,13 +654,16 @@ export class LexicalIndex {
       while (j < live.length - 1 && sum + live[j]!.bound < floor) sum += live[j++]!.bound;
       return { common: all.slice(0, j), bound: sum };
     };
+    /** The limit-th score of an answer, when it has that many rows. */
+    const lastScore = (rows: Record<string, unknown>[]) =>
+      rows.length >= limit ? -(rows[limit - 1]!.rank as number) : undefined;
     const certified = (rows: Record<string, unknown>[], bound: number) =>
-      rows.length >= limit && -(rows[limit - 1]!.rank as number) >= bound * (1 + 1e-9) + 1e-9;
+      (lastScore(rows) ?? -Infinity) >= bound * (1 + 1e-9) + 1e-9;
     const total = live.reduce((a, x) => a + x.bound, 0);
     // Learned from every answer (a guess that skips nothing must still be able to grow again).
     const learn = (r: Record<string, unknown>[]) => {
-      if (r.length >= limit && total > 0)
-        this.thetaShare = 0.8 * this.thetaShare + (0.2 * -(r[limit - 1]!.rank as number)) / total;
+      const score = lastScore(r);
+      if (score !== undefined && total > 0) this.thetaShare = 0.8 * this.thetaShare + (0.2 * score) / total;
       return r;
     };
     const first = commonUnder(total * this.thetaShare * THETA_GUESS_MARGIN);
@@ -667,7 +671,7 @@ export class LexicalIndex {
     const rows = run(first.common);
     if (certified(rows, first.bound)) return learn(rows);
     // The limit-th score so far is at most the true one: terms whose bounds stay under it can be skipped.
-    const floor = rows.length >= limit ? -(rows[limit - 1]!.rank as number) : 0;
+    const floor = lastScore(rows) ?? 0;
     const second = commonUnder(floor * (1 - 1e-9));
     const again = run(second.common);
     if (second.common.length && !certified(again, second.bound)) return learn(run([])); // rounding; never seen
@@ -681,16 +685,15 @@ export class LexicalIndex {
    * transaction adds a segment: an insert or an update always does.
    */
   private termStats(terms: string[]): { docs: number; df: Map<string, number> } {
-    const block = (id: number) => {
-      const b = (
-        this.db.get('SELECT block FROM lex_fts_data WHERE id = ?', [id]) as { block?: unknown } | null
-      )?.block;
-      return b instanceof Uint8Array ? b : new Uint8Array();
-    };
-    const averages = block(1);
-    const key = `${Buffer.from(averages).toString('base64')} ${Buffer.from(block(10)).toString('base64')}`;
-    if (key !== this.stats.version)
-      this.stats = { version: key, docs: averages.length ? readVarint(averages) : 0, df: new Map() };
+    const blocks = new Map(
+      this.db
+        .all('SELECT id, block FROM lex_fts_data WHERE id IN (1, 10)')
+        .map((r) => [r.id, r.block instanceof Uint8Array ? Buffer.from(r.block) : Buffer.alloc(0)]),
+    );
+    const averages = blocks.get(1) ?? Buffer.alloc(0);
+    const structure = blocks.get(10) ?? Buffer.alloc(0);
+    if (!averages.equals(this.stats.averages) || !structure.equals(this.stats.structure))
+      this.stats = { averages, structure, docs: averages.length ? readVarint(averages) : 0, df: new Map() };
     // Emptied before, never while, this query's terms are counted: each of them must stay counted.
     if (this.stats.df.size + terms.length > MAX_CACHED_TERMS) this.stats.df.clear();
     for (const t of terms) {

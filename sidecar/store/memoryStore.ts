@@ -14,7 +14,7 @@ import { memoryFacts, type MemoryFacts } from '../recall/facts';
 import type { Indexed, LazyLexical, LexicalDoc } from '../recall/lexical';
 import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
 import { recordErasure } from './erasure';
-import { socketTransport, useTransport, type SocketTransport } from './socketFetch';
+import { socketClient, type SocketClient } from './socketFetch';
 import { MAX_LISTED, NearestPlanner, readBackInScope, type IdDistance, type Known } from './nearest';
 import { isNoSpace, writeFailure } from '../util/append';
 import { LockTimeoutError, withLock } from '../util/fileLock';
@@ -293,8 +293,8 @@ function memoryKnown(indexed: Map<string, Indexed>): Map<string, Known<MemoryFac
 export class MemoryStore {
   private client: ChromaClient | undefined;
   private clientKey = '';
-  /** The client's connections to an embedded server's socket (socketFetch.ts), when it has one. */
-  private transport: SocketTransport | undefined;
+  /** The client over an embedded server's socket (socketFetch.ts), when it has one: its connections. */
+  private socket: SocketClient | undefined;
   /** Whether the next request checks the server first (after a request could not reach it). */
   private recheck = false;
   private collections = new Map<string, Collection>();
@@ -584,8 +584,8 @@ export class MemoryStore {
 
   /** Closes the idle connections to the server's socket (dispose; a later request opens new ones). */
   disconnect(): void {
-    this.transport?.close();
-    this.transport = undefined;
+    this.socket?.close();
+    this.socket = undefined;
     this.client = undefined;
     this.clientKey = '';
     this.collections.clear();
@@ -610,14 +610,11 @@ export class MemoryStore {
       ? `unix:${ep.socketPath}`
       : `${ep.ssl ? 'https' : 'http'}://${ep.host}:${ep.port}`;
     if (!this.client || key !== this.clientKey) {
-      const client = new ChromaClient({ host: ep.host, port: ep.port, ssl: ep.ssl, headers: ep.headers });
-      this.transport?.close();
-      this.transport = undefined;
-      if (ep.socketPath) {
-        this.transport = socketTransport(ep.socketPath);
-        useTransport(client, this.transport.fetch);
-      }
-      this.client = client;
+      this.socket?.close();
+      this.socket = ep.socketPath ? socketClient(ep.socketPath) : undefined;
+      this.client =
+        this.socket?.client ??
+        new ChromaClient({ host: ep.host, port: ep.port, ssl: ep.ssl, headers: ep.headers });
       this.clientKey = key;
       this.collections.clear();
     }

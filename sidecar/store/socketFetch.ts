@@ -23,7 +23,7 @@ import {
   ChromaServerError,
   ChromaUnauthorizedError,
   ChromaUniqueError,
-  type ChromaClient,
+  ChromaClient,
 } from 'chromadb';
 
 /** What the Chroma client calls to send a request (its `fetch`). */
@@ -134,12 +134,28 @@ export async function chromaError(input: Request, response: Response): Promise<E
   }
 }
 
+/** A Chroma client whose requests all go to one server's socket, and how to close its connections. */
+export interface SocketClient {
+  client: ChromaClient;
+  /** Closes the idle connections (a stopped store must not keep the process alive). */
+  close(): void;
+}
+
+/** A Chroma client (and every collection it hands out) talking to the server listening on `socketPath`. */
+export function socketClient(socketPath: string): SocketClient {
+  const transport = socketTransport(socketPath);
+  // Host and port only fill the URLs the client builds; the transport sends every request to the socket.
+  const client = new ChromaClient({ host: 'localhost', port: 80, ssl: false });
+  useTransport(client, transport.fetch);
+  return { client, close: transport.close };
+}
+
 /**
  * Makes a Chroma client (and every collection it hands out, which share its request client) send its
  * requests through `transport`. The client keeps its request client in a field of its own; a version of
  * the package without it fails here, with one sentence, rather than talking to the wrong place.
  */
-export function useTransport(client: ChromaClient, transport: ChromaTransport): void {
+function useTransport(client: ChromaClient, transport: ChromaTransport): void {
   const api = (
     client as unknown as { apiClient?: { setConfig?: (c: { fetch: ChromaTransport }) => unknown } }
   ).apiClient;

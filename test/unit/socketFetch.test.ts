@@ -4,8 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { ChromaClient } from 'chromadb';
-import { socketTransport, useTransport, type SocketTransport } from '../../sidecar/store/socketFetch';
+import { socketClient, socketTransport, type SocketTransport } from '../../sidecar/store/socketFetch';
 
 // The sidecar's transport to the embedded Chroma's Unix socket: the client's requests arrive there intact,
 // and every answer that is not ok becomes the error Chroma's own client throws (the store's retry and
@@ -56,9 +55,12 @@ const post = (path: string) =>
   );
 
 test("Chroma's own client, given the transport, reaches the server behind the socket", async () => {
-  const client = new ChromaClient({ host: 'localhost', port: 80, ssl: false });
-  useTransport(client, transport.fetch);
-  assert.equal(await client.heartbeat(), 42);
+  const { client, close } = socketClient(socket);
+  try {
+    assert.equal(await client.heartbeat(), 42);
+  } finally {
+    close();
+  }
   assert.deepEqual(seen.at(-1), { method: 'GET', url: '/api/v2/heartbeat', body: '', host: 'localhost' });
 });
 
