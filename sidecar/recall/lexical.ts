@@ -8,6 +8,9 @@
  * indexed (jieba for Chinese, which FTS5's tokenizers cannot split; FTS5's porter stemmer for English),
  * and the same segmentation turns a question into an OR of terms.
  *
+ * On the search thread the same rankings come from postings kept in memory while they match the file
+ * (postings.ts, postingsMirror.ts): FTS5's BM25 to the last rounding, without its ~2–3 µs a scored row.
+ *
  * Isolation: each row carries its project as one opaque token (`p<sha1 prefix>`) in a `scope` column
  * that every query restricts, and the project read back from `lex_ids` is checked once more.
  *
@@ -24,8 +27,10 @@ import { Database } from 'node-sqlite3-wasm';
 import { lock, unlock } from '../util/fileLock';
 import { jieba } from '../util/jieba';
 import { decodeFacts, encodeFacts, type RankFacts } from './facts';
+import type { LexicalKind } from './postings';
+import { FTS_TOKENIZER, PostingsMirror, readRecords, type Records } from './postingsMirror';
 
-export type LexicalKind = 'memory' | 'episode';
+export type { LexicalKind };
 
 export interface LexicalDoc {
   id: string;
@@ -242,6 +247,8 @@ export interface MatchQuery {
   terms: string[];
   /** An FTS5 expression ANDed with the terms; its phrases score nothing (the scope column weighs 0). */
   filter?: string;
+  /** The same restriction as data, for the in-memory postings (postingsMirror.ts); set with every filter. */
+  scope?: { projects: string[]; kinds?: LexicalKind[] };
 }
 
 /** FTS5's BM25 constants (fts5_aux.c). */
@@ -270,13 +277,22 @@ function readVarint(b: Uint8Array): number {
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS lex_ids (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, project TEXT NOT NULL, facts TEXT);
-CREATE VIRTUAL TABLE IF NOT EXISTS lex_fts USING fts5(body, scope, tokenize = 'porter unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS lex_fts USING fts5(body, scope, tokenize = '${FTS_TOKENIZER}');
+CREATE TABLE IF NOT EXISTS lex_log (seq INTEGER PRIMARY KEY AUTOINCREMENT, rid INTEGER NOT NULL);
 `;
+/**
+ * The change log (`lex_log`): the row ids every write touches, in its transaction, so the search thread's
+ * in-memory postings catch up with exactly those rows (postingsMirror.ts). The newest this many entries are
+ * kept; a reader further behind loads the postings anew.
+ */
+const LOG_KEEP = 100_000;
 /** Lists a scope's ids ({@link LexicalIndex.members}); built once on an older file, skipped if it cannot be. */
 const SCOPE_INDEX = 'CREATE INDEX IF NOT EXISTS lex_ids_scope ON lex_ids(project, kind)';
 
 export class LexicalIndex {
   private thread: SearchThread | undefined;
+  /** The in-memory postings of the search thread's connection (postingsMirror.ts); none elsewhere. */
+  private mirror: PostingsMirror | undefined;
   /** Per scope (its projects), the share of unscoped hits that were its own, and searches since it was measured. */
   private readonly scopeShare = new Map<string, { share: number; since: number }>();
   /** Per-term document counts while the full-text index is unchanged ({@link termStats}). */
@@ -296,8 +312,15 @@ export class LexicalIndex {
     private readonly vfsLock: string,
   ) {}
 
-  /** Opens (creating if needed) the index file; the folder is created 0700. */
-  static async open(file: string): Promise<LexicalIndex> {
+  /**
+   * Opens (creating if needed) the index file; the folder is created 0700. With `postings`, full-text
+   * queries are ranked from postings kept in memory while they match the file (the search thread's
+   * connection: postingsMirror.ts), loaded from now on.
+   */
+  static async open(
+    file: string,
+    o: { postings?: boolean; log?: (line: string) => void } = {},
+  ): Promise<LexicalIndex> {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     const lockFile = `${file}.mnemo-lock`;
     const vfsLock = `${file}.lock`;
@@ -320,7 +343,12 @@ export class LexicalIndex {
       db.exec('PRAGMA secure_delete = ON');
       if (!db.get("SELECT 1 AS x FROM lex_fts_config WHERE k = 'secure-delete' AND v = 1"))
         db.exec("INSERT INTO lex_fts(lex_fts, rank) VALUES('secure-delete', 1)");
-      return new LexicalIndex(db, file, lockFile, vfsLock);
+      const ix = new LexicalIndex(db, file, lockFile, vfsLock);
+      if (o.postings) {
+        ix.mirror = new PostingsMirror(db, (fn) => ix.locked(fn), o.log);
+        ix.mirror.warm();
+      }
+      return ix;
     } finally {
       unlock(lockFile);
     }
@@ -347,6 +375,7 @@ export class LexicalIndex {
           if (old) {
             this.db.run('DELETE FROM lex_fts WHERE rowid = ?', [old.rid as number]);
             this.db.run('DELETE FROM lex_ids WHERE rid = ?', [old.rid as number]);
+            this.logChange(old.rid as number);
           }
           const { lastInsertRowid } = this.db.run(
             'INSERT INTO lex_ids (id, kind, project, facts) VALUES (?, ?, ?, ?)',
@@ -357,6 +386,7 @@ export class LexicalIndex {
             lexicalTerms(d.text).join(' '),
             `${projectToken(d.project)} ${kindToken(d.kind)}`,
           ]);
+          this.logChange(Number(lastInsertRowid));
         }
       }),
     );
@@ -371,6 +401,7 @@ export class LexicalIndex {
           if (!old) continue;
           this.db.run('DELETE FROM lex_fts WHERE rowid = ?', [old.rid as number]);
           this.db.run('DELETE FROM lex_ids WHERE rid = ?', [old.rid as number]);
+          this.logChange(old.rid as number);
         }
       }),
     );
@@ -384,6 +415,7 @@ export class LexicalIndex {
         for (const r of rows) {
           this.db.run('DELETE FROM lex_fts WHERE rowid = ?', [r.rid as number]);
           this.db.run('DELETE FROM lex_ids WHERE rid = ?', [r.rid as number]);
+          this.logChange(r.rid as number);
         }
         return rows.length;
       }),
@@ -519,6 +551,7 @@ export class LexicalIndex {
             `${projectToken(d.project)} ${kindToken(old.kind as LexicalKind)}`,
             old.rid as number,
           ]);
+          this.logChange(old.rid as number);
           moved++;
         }
         return moved;
@@ -582,7 +615,8 @@ export class LexicalIndex {
     const kinds = o.kinds?.length
       ? ` AND scope : (${o.kinds.map((k) => quote(kindToken(k))).join(' OR ')})`
       : '';
-    return mine(await this.run({ filter: `${scope}${kinds}`, terms }, o.limit));
+    const structured = { projects: [...o.projects], ...(o.kinds?.length ? { kinds: [...o.kinds] } : {}) };
+    return mine(await this.run({ filter: `${scope}${kinds}`, scope: structured, terms }, o.limit));
   }
 
   /** A full-text query on the search thread when one is attached, else here. */
@@ -627,7 +661,12 @@ export class LexicalIndex {
    * documents' frequencies come from one count per term, kept until the full-text index changes.
    */
   private ranked(q: MatchQuery, limit: number): Record<string, unknown>[] {
-    const stats = this.termStats(q.terms);
+    const records = readRecords(this.db);
+    if (this.mirror && (!q.filter || q.scope)) {
+      const best = this.mirror.rank(q.terms, q.scope ?? {}, limit, records);
+      if (best) return this.rowsOf(best);
+    }
+    const stats = this.termStats(q.terms, records);
     // Most common first; a term in no document adds nothing and is left out.
     const live = q.terms
       .filter((t) => (stats.df.get(t) ?? 0) > 0)
@@ -678,20 +717,39 @@ export class LexicalIndex {
     return learn(again);
   }
 
+  /** The rows `ranked` answers with, for row ids ranked in memory (in their order, rank = -BM25). */
+  private rowsOf(best: { rid: number; score: number }[]): Record<string, unknown>[] {
+    if (!best.length) return [];
+    const byRid = new Map(
+      this.db
+        .all(
+          `SELECT l.rid AS rid, l.id AS id, l.kind AS kind, l.project AS project, l.facts AS facts
+             FROM json_each(?) j JOIN lex_ids l ON l.rid = j.value`,
+          [JSON.stringify(best.map((b) => b.rid))],
+        )
+        .map((r) => [Number(r.rid), r]),
+    );
+    return best.flatMap((b) => {
+      const r = byRid.get(b.rid);
+      return r ? [{ ...r, rank: -b.score }] : [];
+    });
+  }
+
+  /** The in-memory postings' state, on the connection that keeps them (tests, the bench). */
+  get postings(): PostingsMirror | undefined {
+    return this.mirror;
+  }
+
   /**
    * Documents per term (BM25's idf) and the number of documents, counted in the index and kept while its
    * full-text part is unchanged. FTS5 rewrites its averages record (data row 1: the document count, then
    * the tokens per column) on every insert and delete, and its structure record (row 10) whenever a
    * transaction adds a segment: an insert or an update always does.
    */
-  private termStats(terms: string[]): { docs: number; df: Map<string, number> } {
-    const blocks = new Map(
-      this.db
-        .all('SELECT id, block FROM lex_fts_data WHERE id IN (1, 10)')
-        .map((r) => [r.id, r.block instanceof Uint8Array ? Buffer.from(r.block) : Buffer.alloc(0)]),
-    );
-    const averages = blocks.get(1) ?? Buffer.alloc(0);
-    const structure = blocks.get(10) ?? Buffer.alloc(0);
+  private termStats(
+    terms: string[],
+    { averages, structure }: Records,
+  ): { docs: number; df: Map<string, number> } {
     if (!averages.equals(this.stats.averages) || !structure.equals(this.stats.structure))
       this.stats = { averages, structure, docs: averages.length ? readVarint(averages) : 0, df: new Map() };
     // Emptied before, never while, this query's terms are counted: each of them must stay counted.
@@ -721,10 +779,20 @@ export class LexicalIndex {
     if (this.db.isOpen) this.db.close();
   }
 
+  /** Logs a row id this transaction touched in `lex_log` (read by the search thread's postings). */
+  private logChange(rid: number): void {
+    this.db.run('INSERT INTO lex_log (rid) VALUES (?)', [rid]);
+    this.logged = true;
+  }
+  private logged = false;
+
   private transaction<T>(fn: () => T): T {
     this.db.exec('BEGIN IMMEDIATE');
     try {
+      this.logged = false;
       const out = fn();
+      if (this.logged)
+        this.db.run('DELETE FROM lex_log WHERE seq <= (SELECT max(seq) FROM lex_log) - ?', [LOG_KEEP]);
       this.db.exec('COMMIT');
       return out;
     } catch (e) {
@@ -745,7 +813,8 @@ export type ThreadReply =
   | { id: number; indexed: [string, Indexed][] }
   | { id: number; members: [string, Indexed][] | null }
   | { id: number; count: number }
-  | { id: number; error: string };
+  | { id: number; error: string }
+  | { log: string };
 
 /**
  * Path of the search thread's script: `lexicalWorker.ts` next to this file from source, `lexicalWorker.js`
@@ -777,6 +846,7 @@ class SearchThread {
       : new Worker(script, opts);
     this.worker.unref(); // an idle search thread never keeps the process alive
     this.worker.on('message', (m: ThreadReply) => {
+      if ('log' in m) return log(m.log);
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);

@@ -1,14 +1,19 @@
 /**
  * The lexical index's search thread (worker_threads; lexical.ts `searchOnThread`): its own connection to
- * the index file, answering full-text queries, id lookups and scope listings one at a time, each under the same lock file as every other
- * statement on that file. Only reads run here; writes stay on the main thread.
+ * the index file, answering full-text queries, id lookups and scope listings one at a time, each under the
+ * same lock file as every other statement on that file, and ranking full-text queries from postings kept
+ * in memory while they match the file. Only reads run here; writes stay on the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { LexicalIndex, type ThreadReply, type ThreadRequest } from './lexical';
 
 const port = parentPort;
 if (!port) throw new Error('lexicalWorker.ts runs as a worker thread of the sidecar.');
-const opening = LexicalIndex.open((workerData as { file: string }).file);
+// This connection keeps the postings in memory (postingsMirror.ts): the searches here rank from them.
+const opening = LexicalIndex.open((workerData as { file: string }).file, {
+  postings: true,
+  log: (line) => port.postMessage({ log: line } satisfies ThreadReply),
+});
 let queue = Promise.resolve();
 port.on('message', (m: ThreadRequest) => {
   queue = queue.then(async () => {
