@@ -56,6 +56,8 @@ export class Postings {
   private len = new Int32Array(1024);
   private project = new Int32Array(1024);
   private kind = new Uint8Array(1024);
+  /** While loading: the slots `lex_ids` described. */
+  private described = new Uint8Array(1024);
   private slots = 0;
   private readonly slotOf = new Map<number, number>();
   private readonly projectIds = new Map<string, number>();
@@ -78,11 +80,17 @@ export class Postings {
     return this.slotOf.has(rid);
   }
 
-  /** Adds a document (replacing the one with its row id). */
+  /**
+   * Adds a document (replacing the one with its row id). Its postings are kept for the terms whose lists
+   * are kept; the others' stay in the file ({@link rank}'s `fromFile`).
+   */
   add(d: TokenizedDoc): void {
     this.remove(d.rid);
     const slot = this.newSlot(d.rid, d.length, d.project, d.kind);
-    for (const [term, tf] of d.body) this.append(term, slot, tf);
+    for (const [term, tf] of d.body) {
+      const list = this.terms.get(term);
+      if (list) append(list, slot, tf);
+    }
   }
 
   /** Takes a document out (its postings stay until their list is next compacted). */
@@ -117,25 +125,25 @@ export class Postings {
     this.tokens += n;
   }
 
-  /** While loading: a term's whole posting list, in ascending slot order. */
+  /** While loading: a term's whole posting list (kept from now on: every later document's too). */
   setTerm(term: string, slots: Int32Array, tf: Uint16Array): void {
     this.terms.set(term, { slots, tf, n: slots.length });
   }
 
-  /**
-   * Ends a load: each loaded row gets its project and kind, and a row the index no longer lists (deleted
-   * while the load ran) is taken out.
-   */
-  finishLoad(meta: ReadonlyMap<number, { project: string; kind: LexicalKind }>): void {
-    for (const [rid, slot] of [...this.slotOf]) {
-      const m = meta.get(rid);
-      if (!m) {
-        this.remove(rid);
-        continue;
-      }
-      this.project[slot] = this.projectId(m.project);
-      this.kind[slot] = KINDS.indexOf(m.kind);
-    }
+  /** While loading: a row's project and kind, as `lex_ids` has them. */
+  setMeta(rid: number, project: string, kind: LexicalKind): void {
+    const slot = this.slotOf.get(rid);
+    if (slot === undefined) return;
+    this.project[slot] = this.projectId(project);
+    this.kind[slot] = KINDS.indexOf(kind);
+    this.described[slot] = 1;
+  }
+
+  /** Ends a load: a row `lex_ids` did not describe (deleted while the load ran) is taken out. */
+  finishLoad(): void {
+    for (let slot = 0; slot < this.slots; slot++)
+      if (!this.described[slot] && this.slotOf.get(this.rid[slot]!) === slot) this.remove(this.rid[slot]!);
+    this.described = new Uint8Array(0);
   }
 
   // ---------------------------------------------------------------- ranking
@@ -143,8 +151,15 @@ export class Postings {
   /**
    * The best `limit` documents of the scope for these phrases (one token each, in the query's order), by
    * FTS5's `bm25(lex_fts, 1.0, 0.0)`: idf over every document, length over every column, ties by row id.
+   * A term whose list is not kept (rare when loaded) is read with `fromFile`: its row ids, one per
+   * instance in the body, in row order.
    */
-  rank(phrases: readonly string[], scope: RankScope, limit: number): RankedRow[] {
+  rank(
+    phrases: readonly string[],
+    scope: RankScope,
+    limit: number,
+    fromFile: (term: string) => number[],
+  ): RankedRow[] {
     if (limit <= 0 || !this.docs) return [];
     const projectOk = new Uint8Array(this.projectIds.size + 1);
     if (scope.projects) {
@@ -164,8 +179,7 @@ export class Postings {
     const avgdl = this.tokens / nRow;
     const { len, project, kind } = this;
     for (const term of phrases) {
-      const list = this.terms.get(term);
-      if (!list) continue;
+      const list = this.terms.get(term) ?? this.listOf(fromFile(term));
       this.compactIfStale(list);
       const { slots, tf, n } = list;
       // nHit: the documents holding the term anywhere in the index (every project, every kind)
@@ -226,25 +240,26 @@ export class Postings {
     this.len = widen(this.len, (k) => new Int32Array(k));
     this.project = widen(this.project, (k) => new Int32Array(k));
     this.kind = widen(this.kind, (k) => new Uint8Array(k));
+    if (this.described.length) this.described = widen(this.described, (k) => new Uint8Array(k));
   }
 
-  private append(term: string, slot: number, tf: number): void {
-    let list = this.terms.get(term);
-    if (!list) {
-      list = { slots: new Int32Array(4), tf: new Uint16Array(4), n: 0 };
-      this.terms.set(term, list);
+  /** A term's list from its row ids as the file gives them (one per instance, in row order). */
+  private listOf(rids: number[]): TermList {
+    const slots: number[] = [];
+    const tf: number[] = [];
+    let last = -1;
+    for (const rid of rids) {
+      if (rid === last) {
+        tf[tf.length - 1]!++;
+        continue;
+      }
+      last = rid;
+      const slot = this.slotOf.get(rid);
+      if (slot === undefined) continue; // not a row of this copy: it is checked against the file's counts
+      slots.push(slot);
+      tf.push(1);
     }
-    if (list.n === list.slots.length) {
-      const slots = new Int32Array(list.n * 2);
-      slots.set(list.slots);
-      const tfs = new Uint16Array(list.n * 2);
-      tfs.set(list.tf);
-      list.slots = slots;
-      list.tf = tfs;
-    }
-    list.slots[list.n] = slot;
-    list.tf[list.n] = Math.min(tf, 0xffff);
-    list.n++;
+    return { slots: Int32Array.from(slots), tf: Uint16Array.from(tf), n: slots.length };
   }
 
   /** Drops a list's dead postings when there are any dead slots at all and a quarter of the list is dead. */
@@ -264,6 +279,20 @@ export class Postings {
     }
     list.n = j;
   }
+}
+
+function append(list: TermList, slot: number, tf: number): void {
+  if (list.n === list.slots.length) {
+    const slots = new Int32Array(Math.max(4, list.n * 2));
+    slots.set(list.slots);
+    const tfs = new Uint16Array(slots.length);
+    tfs.set(list.tf);
+    list.slots = slots;
+    list.tf = tfs;
+  }
+  list.slots[list.n] = slot;
+  list.tf[list.n] = Math.min(tf, 0xffff);
+  list.n++;
 }
 
 /** The `limit` best of the touched slots, by score (higher first), then row id (lower first), as FTS5 orders them. */

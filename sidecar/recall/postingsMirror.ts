@@ -27,6 +27,12 @@ const CATCH_UP_CHUNK = 2_000;
 /** Terms, and rows, read from the index at once while loading (each read under the lock). */
 const LOAD_TERMS = 256;
 const LOAD_ROWS = 20_000;
+/**
+ * Terms in fewer documents than this are not kept in memory: most of a real vocabulary (names, numbers,
+ * ids) is in a handful of rows, where a list costs far more than its postings and the file reads it at
+ * once. Their postings are read from the file when a question asks for them.
+ */
+const KEPT_MIN_DOCS = 8;
 /** Query terms whose tokens are remembered. */
 const MAX_PHRASES = 4096;
 /** Loads whose counts disagreed with FTS5's before the copy is left off for this process. */
@@ -147,7 +153,11 @@ export class PostingsMirror {
     }
     const phrases = this.tokenizePhrases(terms);
     if (!phrases) return undefined;
-    return this.postings.rank(phrases, scope, limit);
+    return this.postings.rank(phrases, scope, limit, (term) =>
+      this.db
+        .all("SELECT doc FROM temp.lex_vocab WHERE term = ? AND col = 'body'", [term])
+        .map((r) => Number(r.doc)),
+    );
   }
 
   /** Runs a load or catch-up behind the question's path; a failure leaves the copy off until the next try. */
@@ -195,6 +205,7 @@ export class PostingsMirror {
 
   private async load(): Promise<void> {
     const postings = new Postings();
+    const scratch = { slots: new Int32Array(1024), tf: new Uint16Array(1024) };
     const start = await this.locked(() => {
       this.ensureTemp();
       return this.logSpan().last;
@@ -209,7 +220,7 @@ export class PostingsMirror {
           [from, LOAD_TERMS],
         ),
       );
-      for (const r of rows) addTerm(postings, r.term as string, r.docs as string);
+      for (const r of rows) addTerm(postings, r.term as string, r.docs as string, scratch);
       if (rows.length < LOAD_TERMS) break;
       from = rows[rows.length - 1]!.term as string;
       await new Promise<void>((r) => setImmediate(r)); // the thread answers what waits meanwhile
@@ -227,12 +238,20 @@ export class PostingsMirror {
       from = Number(rows[rows.length - 1]!.id);
       await new Promise<void>((r) => setImmediate(r));
     }
-    await this.locked(() => {
-      const meta = new Map<number, { project: string; kind: LexicalKind }>();
-      for (const r of this.db.all('SELECT rid, project, kind FROM lex_ids'))
-        meta.set(Number(r.rid), { project: r.project as string, kind: r.kind as LexicalKind });
-      postings.finishLoad(meta);
-    });
+    // Every row's project and kind.
+    for (let from = -Infinity; ; ) {
+      const rows = await this.locked(() =>
+        this.db.all('SELECT rid, project, kind FROM lex_ids WHERE rid > ? ORDER BY rid LIMIT ?', [
+          from,
+          LOAD_ROWS,
+        ]),
+      );
+      for (const r of rows) postings.setMeta(Number(r.rid), r.project as string, r.kind as LexicalKind);
+      if (rows.length < LOAD_ROWS) break;
+      from = Number(rows[rows.length - 1]!.rid);
+      await new Promise<void>((r) => setImmediate(r));
+    }
+    postings.finishLoad();
     this.postings = postings;
     this.seq = start;
     this.seen = { averages: Buffer.alloc(0), structure: Buffer.alloc(0) };
@@ -355,10 +374,17 @@ export class PostingsMirror {
   }
 }
 
-/** Adds a term's postings to a load from FTS5's document ids, one per instance, in document order. */
-function addTerm(postings: Postings, term: string, docs: string): void {
-  const slots: number[] = [];
-  const tfs: number[] = [];
+/**
+ * Adds a term's postings to a load from FTS5's document ids, one per instance, in document order — when it
+ * is in at least {@link KEPT_MIN_DOCS} documents; a rarer term is read from the file when asked for.
+ */
+function addTerm(
+  postings: Postings,
+  term: string,
+  docs: string,
+  scratch: { slots: Int32Array; tf: Uint16Array },
+): void {
+  let n = 0;
   let last = -1;
   let v = 0;
   for (let i = 0; i <= docs.length; i++) {
@@ -367,13 +393,22 @@ function addTerm(postings: Postings, term: string, docs: string): void {
       v = v * 10 + (c - 48);
       continue;
     }
-    if (v === last) tfs[tfs.length - 1]!++;
+    if (v === last) scratch.tf[n - 1] = Math.min(scratch.tf[n - 1]! + 1, 0xffff);
     else {
-      slots.push(postings.loadingSlot(v));
-      tfs.push(1);
+      if (n === scratch.slots.length) {
+        const slots = new Int32Array(n * 2);
+        slots.set(scratch.slots);
+        const tf = new Uint16Array(n * 2);
+        tf.set(scratch.tf);
+        scratch.slots = slots;
+        scratch.tf = tf;
+      }
+      scratch.slots[n] = postings.loadingSlot(v);
+      scratch.tf[n] = 1;
+      n++;
       last = v;
     }
     v = 0;
   }
-  if (slots.length) postings.setTerm(term, Int32Array.from(slots), Uint16Array.from(tfs));
+  if (n >= KEPT_MIN_DOCS) postings.setTerm(term, scratch.slots.slice(0, n), scratch.tf.slice(0, n));
 }

@@ -30,6 +30,8 @@ const text = () =>
     ...rare.filter(() => rnd() < 0.008),
     ...(rnd() < 0.3 ? ['deploys', 'deployed'] : []),
     ...(rnd() < 0.2 ? ['Café', 'naïve'] : []),
+    // words in a handful of rows: their postings are read from the file, not kept
+    ...(rnd() < 0.05 ? [`solo${Math.floor(rnd() * 200)}`, `solo${Math.floor(rnd() * 200)}`] : []),
   ].join(' ') || 'hello';
 const doc = (i: number, t = text()): LexicalDoc => ({
   id: `d${i}`,
@@ -39,9 +41,14 @@ const doc = (i: number, t = text()): LexicalDoc => ({
 });
 const questions = (n: number) =>
   Array.from({ length: n }, () =>
-    [pick(common), pick(common), pick(medium), pick(rare), ...(rnd() < 0.5 ? ['deployed cafe'] : [])].join(
-      ' ',
-    ),
+    [
+      pick(common),
+      pick(common),
+      pick(medium),
+      pick(rare),
+      `solo${Math.floor(rnd() * 200)}`,
+      ...(rnd() < 0.5 ? ['deployed cafe'] : []),
+    ].join(' '),
   );
 
 /** FTS5's own answer: every match scored, filtered to the scope. */
