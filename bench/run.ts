@@ -49,6 +49,7 @@ import {
 } from '../sidecar/protocol';
 import { guessCategory, MnemoService } from '../sidecar/service';
 import { LexicalIndex } from '../sidecar/recall/lexical';
+import { LOADED } from '../sidecar/recall/postingsMirror';
 import { episodeCollectionFor, episodeLexicalDoc, episodeMetadata } from '../sidecar/store/episodeStore';
 import { buildWhere, memoryLexicalDoc, toMetadata } from '../sidecar/store/memoryStore';
 import { socketClient, type SocketClient } from '../sidecar/store/socketFetch';
@@ -773,6 +774,21 @@ const CHANNELS = ['memory_vector', 'episode_vector', 'lexical'] as const;
  */
 const VECTOR_PARTS = ['ids_memories', 'projects_of_ids', 'reads_by_id'] as const;
 
+/** Waits for a log line that starts with `prefix` after the first `from` lines; the line, or undefined. */
+async function waitForLog(
+  s: SidecarSession,
+  from: number,
+  prefix: string,
+  timeoutMs: number,
+): Promise<string | undefined> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const line = s.logs.slice(from).find((l) => l.message.startsWith(prefix));
+    if (line || performance.now() > deadline) return line?.message.slice(prefix.length).trim();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 async function benchRecall(out: Record<string, unknown>, loadRss: Record<string, Rss>): Promise<void> {
   log(
     `recall: ${P.recallScenarios.map(scenarioName).join(', ')} (${P.recallRuns} distinct questions each, over JSON-RPC)`,
@@ -780,6 +796,8 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
   const pool = await realPool(P.pool);
   const results: Record<string, unknown> = {};
   out.recall = results;
+  const postingsReady: Record<string, string> = {};
+  out.recall_postings_ready = postingsReady;
   for (const sc of P.recallScenarios) {
     const name = scenarioName(sc);
     const loadAt = os.loadavg().map(r2);
@@ -798,7 +816,17 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
         await settle([pids.sidecar, pids.chroma]);
         const ask = (query: string) => s.request(RecallRequest, { query, project_ids: [PROJECT] });
         // Warm-up: load the HNSW indexes, the lexical index and the query path (other questions).
+        const logged = s.logs.length;
+        const warmStart = performance.now();
         for (const q of distinctQueries(10, 'warm-up: ')) await ask(q);
+        // The seeding wrote behind the sidecar's back: its search thread catches up with (or loads anew)
+        // the postings it ranks from (recall/postingsMirror.ts), answering from the file meanwhile, as a
+        // sidecar does for a few seconds after a bulk import. Measured once that is done.
+        const ready = await waitForLog(s, logged, LOADED, 120_000);
+        postingsReady[name] = ready
+          ? `${r1((performance.now() - warmStart) / 1000)} s after the warm-up began (${ready})`
+          : 'not within 120 s';
+        log(`  lexical postings: ${postingsReady[name]}`);
         const sampler = rssSampler(pids);
         const lat: number[] = [];
         for (const q of queries) {
@@ -876,6 +904,8 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
     try {
       await svc.start();
       await svc.requireModel();
+      // as above: measured once the search thread ranks from its in-memory postings
+      await svc.store.lexicalIndex?.run('wait for the postings', (ix) => ix.postingsSettled(), false);
       // The memory channel: the planner's queries and the read-back of the current projects' neighbours.
       timeMethod(svc.store, 'nearest', 'memory_vector', spans);
       timeMethod(svc.store, 'query', 'memory_vector', spans);

@@ -94,7 +94,12 @@ export class MnemoService implements Core {
     });
     this.store = new MemoryStore(this.supervisor, this.config.dataDir, (l) => this.log.warn(l));
     this.store.attachLexical(
-      new LazyLexical(join(this.config.dataDir, 'index', 'lexical.sqlite'), (l) => this.log.warn(l), true),
+      new LazyLexical(
+        join(this.config.dataDir, 'index', 'lexical.sqlite'),
+        (l) => this.log.warn(l),
+        true,
+        (l) => this.log.info(l),
+      ),
     );
     this.episodes = new EpisodeStore(this.store);
     this.audit = new AuditLog(join(this.config.dataDir, 'audit', 'audit.jsonl'));

@@ -319,7 +319,7 @@ export class LexicalIndex {
    */
   static async open(
     file: string,
-    o: { postings?: boolean; log?: (line: string) => void } = {},
+    o: { postings?: boolean; log?: (line: string, level: 'info' | 'warn') => void } = {},
   ): Promise<LexicalIndex> {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     const lockFile = `${file}.mnemo-lock`;
@@ -769,8 +769,16 @@ export class LexicalIndex {
    * lock file, so a search over 100k turns (~200 ms of synchronous SQLite) does not hold up the JSON-RPC
    * replies and the query embedding meanwhile. When the thread dies, searches run here again.
    */
-  searchOnThread(log: (line: string) => void): void {
+  searchOnThread(log: (line: string, level: 'info' | 'warn') => void): void {
     this.thread ??= new SearchThread(this.file, log);
+  }
+
+  /**
+   * Waits until the search thread's in-memory postings are loaded or caught up (the bench: measured
+   * searches rank from them, as they do once a sidecar has been up a few seconds); true when they are in use.
+   */
+  async postingsSettled(): Promise<boolean> {
+    return this.thread?.alive ? this.thread.settled() : false;
   }
 
   close(): void {
@@ -807,14 +815,16 @@ export type ThreadRequest =
   | { id: number; op: 'match'; query: MatchQuery; limit: number }
   | { id: number; op: 'indexed'; ids: string[]; projects?: readonly string[] }
   | { id: number; op: 'members'; kind: LexicalKind; projects: readonly string[]; max: number }
-  | { id: number; op: 'count'; kind: LexicalKind };
+  | { id: number; op: 'count'; kind: LexicalKind }
+  | { id: number; op: 'settled' };
 export type ThreadReply =
   | { id: number; hits: LexicalHit[] }
   | { id: number; indexed: [string, Indexed][] }
   | { id: number; members: [string, Indexed][] | null }
   | { id: number; count: number }
   | { id: number; error: string }
-  | { log: string };
+  | { log: string; level: 'info' | 'warn' }
+  | { id: number; settled: boolean };
 
 /**
  * Path of the search thread's script: `lexicalWorker.ts` next to this file from source, `lexicalWorker.js`
@@ -836,7 +846,7 @@ class SearchThread {
   private next = 0;
   alive = true;
 
-  constructor(file: string, log: (line: string) => void) {
+  constructor(file: string, log: (line: string, level: 'info' | 'warn') => void) {
     const script = lexicalWorkerPath();
     const opts = { workerData: { file } };
     // From source (tests, the bench in process) the worker is TypeScript, run through tsx's CommonJS hook.
@@ -846,7 +856,7 @@ class SearchThread {
       : new Worker(script, opts);
     this.worker.unref(); // an idle search thread never keeps the process alive
     this.worker.on('message', (m: ThreadReply) => {
-      if ('log' in m) return log(m.log);
+      if ('log' in m) return log(m.log, m.level);
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);
@@ -856,7 +866,7 @@ class SearchThread {
     const gone = (why: string) => {
       if (!this.alive) return;
       this.alive = false;
-      log(`The lexical search thread ${why}; searches run on the main thread from now on.`);
+      log(`The lexical search thread ${why}; searches run on the main thread from now on.`, 'warn');
       for (const p of this.pending.values()) p.reject(new Error(`the search thread ${why}`));
       this.pending.clear();
     };
@@ -895,6 +905,11 @@ class SearchThread {
     return 'count' in r ? r.count : 0;
   }
 
+  async settled(): Promise<boolean> {
+    const r = await this.ask({ id: ++this.next, op: 'settled' });
+    return 'settled' in r && r.settled;
+  }
+
   async stop(): Promise<void> {
     this.alive = false;
     await this.worker.terminate();
@@ -920,12 +935,14 @@ export class LazyLexical {
     private readonly warn: (line: string) => void,
     /** Run the full-text queries on a worker thread ({@link LexicalIndex.searchOnThread}). */
     private readonly searchThread = false,
+    private readonly info: (line: string) => void = () => {},
   ) {}
 
   index(): Promise<LexicalIndex | undefined> {
     this.opening ??= LexicalIndex.open(this.file).then(
       (ix) => {
-        if (this.searchThread) ix.searchOnThread(this.warn);
+        if (this.searchThread)
+          ix.searchOnThread((line, level) => (level === 'info' ? this.info(line) : this.warn(line)));
         return ix;
       },
       (e: unknown) => {

@@ -12,10 +12,23 @@ if (!port) throw new Error('lexicalWorker.ts runs as a worker thread of the side
 // This connection keeps the postings in memory (postingsMirror.ts): the searches here rank from them.
 const opening = LexicalIndex.open((workerData as { file: string }).file, {
   postings: true,
-  log: (line) => port.postMessage({ log: line } satisfies ThreadReply),
+  log: (line, level) => port.postMessage({ log: line, level } satisfies ThreadReply),
 });
 let queue = Promise.resolve();
 port.on('message', (m: ThreadRequest) => {
+  if (m.op === 'settled') {
+    // waits beside the queue: searches go on (from the file) while the postings load
+    void opening
+      .then(async (ix) => {
+        await ix.postings?.settled();
+        return ix.postings?.ready ?? false;
+      })
+      .then(
+        (settled) => port.postMessage({ id: m.id, settled } satisfies ThreadReply),
+        (e: unknown) => port.postMessage({ id: m.id, error: String(e) } satisfies ThreadReply),
+      );
+    return;
+  }
   queue = queue.then(async () => {
     let reply: ThreadReply;
     try {

@@ -15,6 +15,7 @@ let file: string;
 let writer: LexicalIndex;
 let reader: LexicalIndex;
 let raw: Database;
+const lines: string[] = [];
 
 let seed = 11;
 const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -98,7 +99,7 @@ before(async () => {
   file = join(dir, 'lexical.sqlite');
   writer = await LexicalIndex.open(file);
   await writer.upsert(Array.from({ length: 3000 }, (_, i) => doc(i)));
-  reader = await LexicalIndex.open(file, { postings: true });
+  reader = await LexicalIndex.open(file, { postings: true, log: (line) => lines.push(line) });
   raw = new Database(file, { readOnly: true });
 });
 
@@ -145,19 +146,32 @@ function expectedText(id: string): string {
 }
 
 test('many writes are answered from the file until the copy has caught up behind the question, then from memory again', async () => {
+  await reader.postings!.settled();
   await writer.upsert(
-    Array.from({ length: 3000 }, (_, i) =>
-      doc(6000 + i, i < 200 ? `${rare[3]} ${rare[4]}` : `${pick(medium)} hello`),
+    Array.from({ length: 400 }, (_, i) =>
+      doc(6000 + i, i < 100 ? `${rare[3]} ${rare[4]}` : `${pick(medium)} hello`),
     ),
   );
-  await writer.remove(Array.from({ length: 400 }, (_, i) => `d${i * 7}`));
-  await writer.removeProject(projects[2]!);
+  await writer.remove(Array.from({ length: 100 }, (_, i) => `d${i * 7}`));
   const fromFile = reader.postings!.answered.file;
   await agrees('while catching up', 2);
   assert.ok(reader.postings!.answered.file > fromFile, 'the first answers came from the file');
   await reader.postings!.settled();
+  assert.match(lines.at(-1) ?? '', /ranks from memory now: .* caught up with \d+ changes/);
   const memory = reader.postings!.answered.memory;
   await agrees('caught up');
+  assert.ok(reader.postings!.answered.memory > memory, 'then from memory');
+});
+
+test('when more than a quarter of the rows changed, the copy is loaded anew rather than caught up', async () => {
+  await reader.postings!.settled();
+  await writer.upsert(Array.from({ length: 1500 }, (_, i) => doc(8000 + i)));
+  await writer.removeProject(projects[2]!);
+  await agrees('while loading', 2);
+  await reader.postings!.settled();
+  assert.match(lines.at(-1) ?? '', /ranks from memory now: .* loaded in/);
+  const memory = reader.postings!.answered.memory;
+  await agrees('loaded anew');
   assert.ok(reader.postings!.answered.memory > memory, 'then from memory');
   const averages = raw.get('SELECT block FROM lex_fts_data WHERE id = 1')!.block as Uint8Array;
   assert.equal(averagesOf(averages).rows, Number(raw.get('SELECT count(*) AS n FROM lex_ids')!.n));
