@@ -310,17 +310,46 @@ export class PostingsMirror {
     this.seq = upTo;
   }
 
-  /** Takes these rows out and puts back those the file still holds, tokenized by FTS5. */
+  /**
+   * Takes these rows out and puts back those the file still holds, tokenized by FTS5: copied in one
+   * statement into a temporary FTS5 table with the index's tokenizer, whose instances are then read.
+   */
   private apply(rids: number[]): void {
     const postings = this.postings!;
     for (const rid of rids) postings.remove(rid);
     if (!rids.length) return;
-    const rows = this.db.all(
-      `SELECT l.rid AS rid, l.project AS project, l.kind AS kind, f.body AS body, f.scope AS scope
-         FROM json_each(?) j JOIN lex_ids l ON l.rid = j.value JOIN lex_fts f ON f.rowid = l.rid`,
-      [JSON.stringify(rids)],
-    );
-    for (const d of this.tokenizeRows(rows)) postings.add(d);
+    this.ensureTemp();
+    const list = JSON.stringify(rids);
+    const docs = new Map<number, TokenizedDoc>();
+    for (const r of this.db.all(
+      'SELECT l.rid AS rid, l.project AS project, l.kind AS kind FROM json_each(?) j JOIN lex_ids l ON l.rid = j.value',
+      [list],
+    )) {
+      const rid = Number(r.rid);
+      docs.set(rid, {
+        rid,
+        project: r.project as string,
+        kind: r.kind as LexicalKind,
+        body: new Map(),
+        length: 0,
+      });
+    }
+    try {
+      this.db.run(
+        `INSERT INTO temp.lex_tok (rowid, body, scope)
+           SELECT f.rowid, f.body, f.scope FROM json_each(?) j JOIN lex_fts f ON f.rowid = j.value`,
+        [list],
+      );
+      for (const t of this.db.all('SELECT term, doc, col FROM temp.lex_tok_vocab')) {
+        const d = docs.get(Number(t.doc));
+        if (!d) continue; // in lex_fts without lex_ids: the counts check catches it
+        d.length++;
+        if (t.col === 'body') d.body.set(t.term as string, (d.body.get(t.term as string) ?? 0) + 1);
+      }
+    } finally {
+      this.db.exec('DELETE FROM temp.lex_tok');
+    }
+    for (const d of docs.values()) if (d.length) postings.add(d);
   }
 
   // ---------------------------------------------------------------- FTS5 as the tokenizer
@@ -334,38 +363,6 @@ export class PostingsMirror {
        CREATE VIRTUAL TABLE IF NOT EXISTS temp.lex_tok_vocab USING fts5vocab(temp, lex_tok, instance);`,
     );
     this.tempReady = true;
-  }
-
-  /** Documents as FTS5 tokenizes them: through a temporary FTS5 table with the index's tokenizer. */
-  private tokenizeRows(rows: Record<string, unknown>[]): TokenizedDoc[] {
-    if (!rows.length) return [];
-    this.ensureTemp();
-    const docs = new Map<number, TokenizedDoc>();
-    try {
-      for (const r of rows) {
-        const rid = Number(r.rid);
-        this.db.run('INSERT INTO temp.lex_tok (rowid, body, scope) VALUES (?, ?, ?)', [
-          rid,
-          r.body as string,
-          r.scope as string,
-        ]);
-        docs.set(rid, {
-          rid,
-          project: r.project as string,
-          kind: r.kind as LexicalKind,
-          body: new Map(),
-          length: 0,
-        });
-      }
-      for (const t of this.db.all('SELECT term, doc, col FROM temp.lex_tok_vocab')) {
-        const d = docs.get(Number(t.doc))!;
-        d.length++;
-        if (t.col === 'body') d.body.set(t.term as string, (d.body.get(t.term as string) ?? 0) + 1);
-      }
-    } finally {
-      this.db.exec('DELETE FROM temp.lex_tok');
-    }
-    return [...docs.values()];
   }
 
   /** Each query term as the one token FTS5 matches it by, or undefined when one is not exactly one token. */
