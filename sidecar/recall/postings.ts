@@ -152,13 +152,15 @@ export class Postings {
    * The best `limit` documents of the scope for these phrases (one token each, in the query's order), by
    * FTS5's `bm25(lex_fts, 1.0, 0.0)`: idf over every document, length over every column, ties by row id.
    * A term whose list is not kept (rare when loaded) is read with `fromFile`: its row ids, one per
-   * instance in the body, in row order.
+   * instance in the body, in row order. `ln`: the natural logarithm FTS5 itself uses (SQLite's `ln()`: the
+   * WebAssembly libm differs from `Math.log` in the last bit for ~7% of arguments).
    */
   rank(
     phrases: readonly string[],
     scope: RankScope,
     limit: number,
     fromFile: (term: string) => number[],
+    ln: (x: number) => number = Math.log,
   ): RankedRow[] {
     if (limit <= 0 || !this.docs) return [];
     const projectOk = new Uint8Array(this.projectIds.size + 1);
@@ -178,19 +180,23 @@ export class Postings {
     const nRow = this.docs;
     const avgdl = this.tokens / nRow;
     const { len, project, kind } = this;
-    for (const term of phrases) {
+    // Each phrase's list and idf (nHit: the rows holding the term anywhere in the index, every project and
+    // kind); summed, as FTS5 sums them in the query the file path sends (lexical.ts `ranked`), most common
+    // first: the same additions in the same order give the same bits.
+    const terms = phrases.map((term) => {
       const list = this.terms.get(term) ?? this.listOf(fromFile(term));
       this.compactIfStale(list);
-      const { slots, tf, n } = list;
-      // nHit: the documents holding the term anywhere in the index (every project, every kind)
-      let nHit = n;
+      let nHit = list.n;
       if (this.deadSlots) {
         nHit = 0;
-        for (let i = 0; i < n; i++) if (len[slots[i]!]! > 0) nHit++;
+        for (let i = 0; i < list.n; i++) if (len[list.slots[i]!]! > 0) nHit++;
       }
-      if (!nHit) continue;
-      let idf = Math.log((nRow - nHit + 0.5) / (nHit + 0.5));
+      let idf = nHit ? ln((nRow - nHit + 0.5) / (nHit + 0.5)) : 0;
       if (idf <= 0) idf = 1e-6;
+      return { list, nHit, idf };
+    });
+    for (const { list, idf } of terms.filter((t) => t.nHit > 0).sort((a, b) => a.idf - b.idf)) {
+      const { slots, tf, n } = list;
       for (let i = 0; i < n; i++) {
         const slot = slots[i]!;
         const d = len[slot]!;

@@ -166,10 +166,15 @@ export class PostingsMirror {
     }
     const phrases = this.tokenizePhrases(terms);
     if (!phrases) return undefined;
-    return this.postings.rank(phrases, scope, limit, (term) =>
-      this.db
-        .all("SELECT doc FROM temp.lex_vocab WHERE term = ? AND col = 'body'", [term])
-        .map((r) => Number(r.doc)),
+    return this.postings.rank(
+      phrases,
+      scope,
+      limit,
+      (term) =>
+        this.db
+          .all("SELECT doc FROM temp.lex_vocab WHERE term = ? AND col = 'body'", [term])
+          .map((r) => Number(r.doc)),
+      (x) => Number(this.db.get('SELECT ln(?) AS v', [x])?.v),
     );
   }
 

@@ -84,6 +84,17 @@ async function agrees(round: string, n = 40): Promise<void> {
         want.map((r) => r.id),
         `${round}: "${q}" in ${scope.join(', ')}`,
       );
+      // and to the bit what the file path of the product (MaxScore, lexical.ts `ranked`) answers
+      const fromFile = await writer.search(q, {
+        projects: [...scope],
+        limit,
+        ...(kinds ? { kinds: [...kinds] as ('memory' | 'episode')[] } : {}),
+      });
+      assert.deepEqual(
+        got.map((h) => [h.id, h.score]),
+        fromFile.map((h) => [h.id, h.score]),
+        `${round}: "${q}" (the file path)`,
+      );
       got.forEach((h, i) => {
         assert.ok(
           Math.abs(h.score + want[i]!.rank) <= 1e-12 * Math.abs(h.score),
