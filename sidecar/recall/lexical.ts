@@ -279,11 +279,15 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS lex_ids (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, project TEXT NOT NULL, facts TEXT);
 CREATE VIRTUAL TABLE IF NOT EXISTS lex_fts USING fts5(body, scope, tokenize = '${FTS_TOKENIZER}');
 CREATE TABLE IF NOT EXISTS lex_log (seq INTEGER PRIMARY KEY AUTOINCREMENT, rid INTEGER NOT NULL);
+CREATE TRIGGER IF NOT EXISTS lex_log_insert AFTER INSERT ON lex_ids BEGIN INSERT INTO lex_log (rid) VALUES (NEW.rid); END;
+CREATE TRIGGER IF NOT EXISTS lex_log_delete AFTER DELETE ON lex_ids BEGIN INSERT INTO lex_log (rid) VALUES (OLD.rid); END;
+CREATE TRIGGER IF NOT EXISTS lex_log_move AFTER UPDATE OF project, kind ON lex_ids BEGIN INSERT INTO lex_log (rid) VALUES (NEW.rid); END;
 `;
 /**
- * The change log (`lex_log`): the row ids every write touches, in its transaction, so the search thread's
- * in-memory postings catch up with exactly those rows (postingsMirror.ts). The newest this many entries are
- * kept; a reader further behind loads the postings anew.
+ * The change log (`lex_log`): the row ids every write touches, logged by SQLite itself (triggers on
+ * `lex_ids`, which every writer of this file — of any version — changes with its text), so the search
+ * thread's in-memory postings catch up with exactly those rows (postingsMirror.ts). The newest this many
+ * entries are kept; a reader further behind loads the postings anew.
  */
 const LOG_KEEP = 100_000;
 /** Lists a scope's ids ({@link LexicalIndex.members}); built once on an older file, skipped if it cannot be. */
@@ -375,7 +379,6 @@ export class LexicalIndex {
           if (old) {
             this.db.run('DELETE FROM lex_fts WHERE rowid = ?', [old.rid as number]);
             this.db.run('DELETE FROM lex_ids WHERE rid = ?', [old.rid as number]);
-            this.logChange(old.rid as number);
           }
           const { lastInsertRowid } = this.db.run(
             'INSERT INTO lex_ids (id, kind, project, facts) VALUES (?, ?, ?, ?)',
@@ -386,7 +389,6 @@ export class LexicalIndex {
             lexicalTerms(d.text).join(' '),
             `${projectToken(d.project)} ${kindToken(d.kind)}`,
           ]);
-          this.logChange(Number(lastInsertRowid));
         }
       }),
     );
@@ -401,7 +403,6 @@ export class LexicalIndex {
           if (!old) continue;
           this.db.run('DELETE FROM lex_fts WHERE rowid = ?', [old.rid as number]);
           this.db.run('DELETE FROM lex_ids WHERE rid = ?', [old.rid as number]);
-          this.logChange(old.rid as number);
         }
       }),
     );
@@ -415,7 +416,6 @@ export class LexicalIndex {
         for (const r of rows) {
           this.db.run('DELETE FROM lex_fts WHERE rowid = ?', [r.rid as number]);
           this.db.run('DELETE FROM lex_ids WHERE rid = ?', [r.rid as number]);
-          this.logChange(r.rid as number);
         }
         return rows.length;
       }),
@@ -551,7 +551,6 @@ export class LexicalIndex {
             `${projectToken(d.project)} ${kindToken(old.kind as LexicalKind)}`,
             old.rid as number,
           ]);
-          this.logChange(old.rid as number);
           moved++;
         }
         return moved;
@@ -787,20 +786,11 @@ export class LexicalIndex {
     if (this.db.isOpen) this.db.close();
   }
 
-  /** Logs a row id this transaction touched in `lex_log` (read by the search thread's postings). */
-  private logChange(rid: number): void {
-    this.db.run('INSERT INTO lex_log (rid) VALUES (?)', [rid]);
-    this.logged = true;
-  }
-  private logged = false;
-
   private transaction<T>(fn: () => T): T {
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      this.logged = false;
       const out = fn();
-      if (this.logged)
-        this.db.run('DELETE FROM lex_log WHERE seq <= (SELECT max(seq) FROM lex_log) - ?', [LOG_KEEP]);
+      this.db.run('DELETE FROM lex_log WHERE seq <= (SELECT max(seq) FROM lex_log) - ?', [LOG_KEEP]);
       this.db.exec('COMMIT');
       return out;
     } catch (e) {

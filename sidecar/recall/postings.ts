@@ -43,11 +43,21 @@ export interface RankScope {
 /** One term's documents (slots) and frequencies; `n` of the arrays are used, dead slots among them. */
 interface TermList {
   slots: Int32Array;
-  tf: Uint16Array;
+  /** 16 bits in kept lists (a term more often in one row than that is not kept); 32 when read for a question. */
+  tf: Uint16Array | Uint32Array;
   n: number;
 }
 
 const KINDS: readonly LexicalKind[] = ['memory', 'episode'];
+/**
+ * A term in fewer rows than this is not kept in memory: most of a real vocabulary (names, numbers, ids) is
+ * in a handful of rows, where a kept list (a map entry, an object, two typed arrays) costs far more than its
+ * postings and the file reads them at once. Their postings are read from the file when a question asks
+ * for them, and kept once they are in this many rows.
+ */
+export const KEPT_MIN_DOCS = 8;
+/** The largest term frequency a kept list holds (16 bits); a term more often in one row is read from the file. */
+export const MAX_KEPT_TF = 0xffff;
 
 export class Postings {
   private readonly terms = new Map<string, TermList>();
@@ -89,8 +99,21 @@ export class Postings {
     const slot = this.newSlot(d.rid, d.length, d.project, d.kind);
     for (const [term, tf] of d.body) {
       const list = this.terms.get(term);
-      if (list) append(list, slot, tf);
+      if (!list) continue;
+      if (tf > MAX_KEPT_TF)
+        this.terms.delete(term); // read from the file from now on
+      else append(list, slot, tf);
     }
+  }
+
+  /** Slots in use (live and dead). */
+  get slotCount(): number {
+    return this.slots;
+  }
+
+  /** The share of slots whose document is gone (their postings linger until compacted or reloaded). */
+  get deadShare(): number {
+    return this.slots ? this.deadSlots / this.slots : 0;
   }
 
   /** Takes a document out (its postings stay until their list is next compacted). */
@@ -170,7 +193,8 @@ export class Postings {
         if (id !== undefined) projectOk[id] = 1;
       }
     } else projectOk.fill(1);
-    const kindOk = new Uint8Array(KINDS.length);
+    // a kind this version does not know (a newer writer's) is index 255: in no kind filter, in every unfiltered search
+    const kindOk = new Uint8Array(256).fill(scope.kinds ? 0 : 1);
     for (let k = 0; k < KINDS.length; k++)
       kindOk[k] = !scope.kinds || scope.kinds.includes(KINDS[k]!) ? 1 : 0;
 
@@ -184,7 +208,7 @@ export class Postings {
     // kind); summed, as FTS5 sums them in the query the file path sends (lexical.ts `ranked`), most common
     // first: the same additions in the same order give the same bits.
     const terms = phrases.map((term) => {
-      const list = this.terms.get(term) ?? this.listOf(fromFile(term));
+      const list = this.terms.get(term) ?? this.listOf(term, fromFile(term));
       this.compactIfStale(list);
       let nHit = list.n;
       if (this.deadSlots) {
@@ -223,6 +247,8 @@ export class Postings {
   }
 
   private newSlot(rid: number, length: number, project: string, kind: LexicalKind): number {
+    if (!Number.isInteger(rid) || rid < 0 || rid > 0x7fffffff)
+      throw new Error(`row id ${rid} is outside what the postings hold`);
     if (this.slots === this.rid.length) this.grow();
     const slot = this.slots++;
     this.rid[slot] = rid;
@@ -249,8 +275,11 @@ export class Postings {
     if (this.described.length) this.described = widen(this.described, (k) => new Uint8Array(k));
   }
 
-  /** A term's list from its row ids as the file gives them (one per instance, in row order). */
-  private listOf(rids: number[]): TermList {
+  /**
+   * A term's list from its row ids as the file gives them (one per instance, in row order). One in as many
+   * rows as a load keeps is kept from now on (it became common since): the copy is current when asked.
+   */
+  private listOf(term: string, rids: number[]): TermList {
     const slots: number[] = [];
     const tf: number[] = [];
     let last = -1;
@@ -265,7 +294,12 @@ export class Postings {
       slots.push(slot);
       tf.push(1);
     }
-    return { slots: Int32Array.from(slots), tf: Uint16Array.from(tf), n: slots.length };
+    if (slots.length >= KEPT_MIN_DOCS && tf.every((f) => f <= MAX_KEPT_TF)) {
+      const kept = { slots: Int32Array.from(slots), tf: Uint16Array.from(tf), n: slots.length };
+      this.terms.set(term, kept);
+      return kept;
+    }
+    return { slots: Int32Array.from(slots), tf: Uint32Array.from(tf), n: slots.length };
   }
 
   /** Drops a list's dead postings when there are any dead slots at all and a quarter of the list is dead. */
@@ -291,13 +325,13 @@ function append(list: TermList, slot: number, tf: number): void {
   if (list.n === list.slots.length) {
     const slots = new Int32Array(Math.max(4, list.n * 2));
     slots.set(list.slots);
-    const tfs = new Uint16Array(slots.length);
+    const tfs = new Uint16Array(slots.length); // kept lists only: tf <= MAX_KEPT_TF
     tfs.set(list.tf);
     list.slots = slots;
     list.tf = tfs;
   }
   list.slots[list.n] = slot;
-  list.tf[list.n] = Math.min(tf, 0xffff);
+  list.tf[list.n] = tf;
   list.n++;
 }
 

@@ -16,7 +16,15 @@
  *   phrase of several tokens) is answered from the file: the copy is never a source of truth.
  */
 import type { Database } from 'node-sqlite3-wasm';
-import { Postings, type LexicalKind, type RankedRow, type RankScope, type TokenizedDoc } from './postings';
+import {
+  KEPT_MIN_DOCS,
+  MAX_KEPT_TF,
+  Postings,
+  type LexicalKind,
+  type RankedRow,
+  type RankScope,
+  type TokenizedDoc,
+} from './postings';
 
 /** How the log line that says the postings are loaded starts (the bench waits for it). */
 export const LOADED = 'Lexical search ranks from memory now:';
@@ -32,14 +40,10 @@ const CATCH_UP_CHUNK = 2_000;
 /** Terms, and rows, read from the index at once while loading (each read under the lock). */
 const LOAD_TERMS = 256;
 const LOAD_ROWS = 20_000;
-/**
- * Terms in fewer documents than this are not kept in memory: most of a real vocabulary (names, numbers,
- * ids) is in a handful of rows, where a list costs far more than its postings and the file reads it at
- * once. Their postings are read from the file when a question asks for them.
- */
-const KEPT_MIN_DOCS = 8;
 /** Query terms whose tokens are remembered. */
 const MAX_PHRASES = 4096;
+/** How long after a failed load the next is tried. */
+const RETRY_MS = 60_000;
 /** Loads whose counts disagreed with FTS5's before the copy is left off for this process. */
 const MAX_FAILED_LOADS = 3;
 
@@ -96,6 +100,7 @@ export class PostingsMirror {
   private seen: Records = { averages: Buffer.alloc(0), structure: Buffer.alloc(0) };
   private work: Promise<void> | undefined;
   private failedLoads = 0;
+  private retryAt = 0;
   private tempReady = false;
   /** Query terms as FTS5 tokenizes them (null: not one token); the tokenizer never changes. */
   private readonly phraseToken = new Map<string, string | null>();
@@ -108,6 +113,11 @@ export class PostingsMirror {
     private readonly log: (line: string, level: 'info' | 'warn') => void = () => {},
   ) {}
 
+  /** Terms whose postings are kept in memory (0 while none are loaded). */
+  get keptTerms(): number {
+    return this.postings?.size.terms ?? 0;
+  }
+
   /** True once a load finished and the copy matched the file then. */
   get ready(): boolean {
     return this.postings !== undefined;
@@ -118,9 +128,15 @@ export class PostingsMirror {
     while (this.work) await this.work;
   }
 
-  /** Starts loading when nothing is loaded or under way (the thread calls it at open). */
+  /**
+   * Starts loading when nothing is loaded or under way (the thread calls it at open) — not after
+   * {@link MAX_FAILED_LOADS} loads in a row disagreed with the file, nor within {@link RETRY_MS} of a
+   * load that failed (a lock held long by a writer's VACUUM, say).
+   */
   warm(): void {
-    if (!this.postings && !this.work && this.failedLoads < MAX_FAILED_LOADS) this.behind(() => this.load());
+    if (this.postings || this.work || this.failedLoads >= MAX_FAILED_LOADS) return;
+    if (performance.now() < this.retryAt) return;
+    this.behind(() => this.load());
   }
 
   /**
@@ -129,7 +145,18 @@ export class PostingsMirror {
    * the file lock held.
    */
   rank(terms: readonly string[], scope: RankScope, limit: number, records: Records): RankedRow[] | undefined {
-    const answer = this.rankHere(terms, scope, limit, records);
+    let answer: RankedRow[] | undefined;
+    try {
+      answer = this.rankHere(terms, scope, limit, records);
+    } catch (e) {
+      // whatever broke (a statement of the catch-up, say), the file answers and the copy is loaded anew
+      this.postings = undefined;
+      this.retryAt = performance.now() + RETRY_MS;
+      this.log(
+        `The in-memory lexical postings failed (${e instanceof Error ? e.message : String(e)}); searches read the index file until they are loaded again.`,
+        'warn',
+      );
+    }
     this.answered[answer ? 'memory' : 'file']++;
     return answer;
   }
@@ -147,8 +174,13 @@ export class PostingsMirror {
     if (!records.averages.equals(this.seen.averages) || !records.structure.equals(this.seen.structure)) {
       const log = this.logSpan();
       const behind = log.last - this.seq;
-      // Trimmed past what was read, or more than a quarter of the rows changed: loading is quicker.
-      if (log.gap || (behind > CATCH_UP_NOW && behind > this.postings.docs / 4)) {
+      // Trimmed past what was read, more than a quarter of the rows changed (loading is quicker), or a
+      // quarter of the slots hold rows that are gone (loading frees them).
+      if (
+        log.gap ||
+        (behind > CATCH_UP_NOW && behind > this.postings.docs / 4) ||
+        (this.postings.slotCount > 1000 && this.postings.deadShare > 0.25)
+      ) {
         this.postings = undefined;
         this.warm();
         return undefined;
@@ -184,9 +216,9 @@ export class PostingsMirror {
     this.work = job()
       .catch((e: unknown) => {
         this.postings = undefined;
-        this.failedLoads++;
+        this.retryAt = performance.now() + RETRY_MS;
         this.log(
-          `The in-memory lexical postings could not be loaded (${e instanceof Error ? e.message : String(e)}); searches read the index file.`,
+          `The in-memory lexical postings could not be loaded (${e instanceof Error ? e.message : String(e)}); searches read the index file, and loading is tried again in a minute.`,
           'warn',
         );
       })
@@ -417,8 +449,10 @@ function addTerm(
       v = v * 10 + (c - 48);
       continue;
     }
-    if (v === last) scratch.tf[n - 1] = Math.min(scratch.tf[n - 1]! + 1, 0xffff);
-    else {
+    if (v === last) {
+      if (scratch.tf[n - 1] === MAX_KEPT_TF) return; // more often in one row than a kept list holds: read from the file
+      scratch.tf[n - 1]!++;
+    } else {
       if (n === scratch.slots.length) {
         const slots = new Int32Array(n * 2);
         slots.set(scratch.slots);

@@ -188,7 +188,38 @@ test('when more than a quarter of the rows changed, the copy is loaded anew rath
   assert.equal(averagesOf(averages).rows, Number(raw.get('SELECT count(*) AS n FROM lex_ids')!.n));
 });
 
-test('a write that bypasses the change log (an older Mnemo) is noticed by the counts: answered from the file, then loaded anew', async () => {
+test('an older Mnemo writing the file by hand (a move to another project, a text rewritten with as many words) is logged by the file itself and found at once, from memory', async () => {
+  await reader.postings!.settled();
+  const row = raw.get(
+    'SELECT l.rid AS rid, f.body AS body FROM lex_ids l JOIN lex_fts f ON f.rowid = l.rid WHERE l.project = ? AND l.kind = ? LIMIT 1',
+    [projects[0]!, 'memory'],
+  )!;
+  const words = String(row.body).split(' ');
+  const body = ['zetaword', ...words.slice(1)].join(' '); // as many tokens: FTS5's counts do not change
+  const newScope = raw.get(
+    "SELECT f.scope AS scope FROM lex_ids l JOIN lex_fts f ON f.rowid = l.rid WHERE l.project = ? AND l.kind = 'memory'",
+    [projects[1]!],
+  )!.scope as string;
+  const rw = new Database(file);
+  try {
+    rw.exec('BEGIN IMMEDIATE');
+    rw.run('UPDATE lex_ids SET project = ? WHERE rid = ?', [projects[1]!, row.rid as number]);
+    rw.run('UPDATE lex_fts SET scope = ?, body = ? WHERE rowid = ?', [newScope, body, row.rid as number]);
+    rw.exec('COMMIT');
+  } finally {
+    rw.close();
+  }
+  const { memory, file: fromFile } = reader.postings!.answered;
+  const there = await reader.search('zetaword', { projects: [projects[1]!], limit: 3 });
+  assert.equal(there.length, 1, 'the rewritten text is found in its new project');
+  const gone = await reader.search('zetaword', { projects: [projects[0]!], limit: 3 });
+  assert.deepEqual(gone, [], 'and not in its old one');
+  assert.ok(reader.postings!.answered.memory >= memory + 2, 'from memory');
+  assert.equal(reader.postings!.answered.file, fromFile);
+  await agrees('after a hand-written move', 10);
+});
+
+test('a change the log lost is caught by the counts check: answered from the file, then loaded anew', async () => {
   await reader.postings!.settled();
   const rw = new Database(file);
   try {
@@ -204,6 +235,7 @@ test('a write that bypasses the change log (an older Mnemo) is noticed by the co
       lastInsertRowid,
       scope,
     ]);
+    rw.run('DELETE FROM lex_log WHERE rid = ?', [lastInsertRowid]);
   } finally {
     rw.close();
   }
@@ -222,4 +254,34 @@ test('a write that bypasses the change log (an older Mnemo) is noticed by the co
   );
   assert.ok(reader.postings!.answered.memory > memory, 'from memory, after loading anew');
   await agrees('after loading anew', 10);
+});
+
+test('a copy that starts on an empty index keeps the terms that become common, and a term 70,000 times in one row scores as FTS5 scores it', async () => {
+  const own = mkdtempSync(join(tmpdir(), 'mnemo-postings-fresh-'));
+  const f = join(own, 'lexical.sqlite');
+  const w = await LexicalIndex.open(f);
+  const r = await LexicalIndex.open(f, { postings: true });
+  try {
+    await r.postings!.settled();
+    for (let b = 0; b < 20; b++) {
+      await w.upsert(Array.from({ length: 20 }, (_, i) => doc(20_000 + b * 20 + i)));
+      await r.search('deploy staging', { projects, limit: 5 });
+    }
+    await r.postings!.settled();
+    assert.ok(r.postings!.keptTerms >= 2, `common words are kept (${r.postings!.keptTerms})`);
+    await w.upsert([{ id: 'huge', kind: 'memory', project: projects[0]!, text: 'zeta '.repeat(70_000) }]);
+    for (const q of ['zeta', 'zeta deploy']) {
+      const mem = await r.search(q, { projects: [projects[0]!], limit: 3 });
+      const fts = await w.search(q, { projects: [projects[0]!], limit: 3 });
+      assert.deepEqual(
+        mem.map((h) => [h.id, h.score]),
+        fts.map((h) => [h.id, h.score]),
+        q,
+      );
+    }
+  } finally {
+    r.close();
+    w.close();
+    rmSync(own, { recursive: true, force: true });
+  }
 });
