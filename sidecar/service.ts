@@ -96,9 +96,8 @@ export class MnemoService implements Core {
     this.store.attachLexical(
       new LazyLexical(
         join(this.config.dataDir, 'index', 'lexical.sqlite'),
-        (l) => this.log.warn(l),
+        (l, level) => this.log[level](l),
         true,
-        (l) => this.log.info(l),
       ),
     );
     this.episodes = new EpisodeStore(this.store);

@@ -28,7 +28,7 @@ import { lock, unlock } from '../util/fileLock';
 import { jieba } from '../util/jieba';
 import { decodeFacts, encodeFacts, type RankFacts } from './facts';
 import type { LexicalKind } from './postings';
-import { FTS_TOKENIZER, PostingsMirror, readRecords, type Records } from './postingsMirror';
+import { averagesOf, FTS_TOKENIZER, PostingsMirror, readRecords, type Records } from './postingsMirror';
 
 export type { LexicalKind };
 
@@ -264,16 +264,6 @@ export function scoreBound(docs: number, df: number): number {
 const THETA_GUESS_MARGIN = 0.8;
 /** How many terms the document counts are kept for (then forgotten, before a query counts its own). */
 export const MAX_CACHED_TERMS = 4096;
-
-/** SQLite's varint (big-endian, 7 bits a byte, the ninth byte whole), as FTS5 writes its records. */
-function readVarint(b: Uint8Array): number {
-  let v = 0;
-  for (let i = 0; i < 8 && i < b.length; i++) {
-    v = v * 128 + (b[i]! & 0x7f);
-    if (!(b[i]! & 0x80)) return v;
-  }
-  return b.length > 8 ? v * 256 + b[8]! : v;
-}
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS lex_ids (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, project TEXT NOT NULL, facts TEXT);
@@ -750,7 +740,7 @@ export class LexicalIndex {
     { averages, structure }: Records,
   ): { docs: number; df: Map<string, number> } {
     if (!averages.equals(this.stats.averages) || !structure.equals(this.stats.structure))
-      this.stats = { averages, structure, docs: averages.length ? readVarint(averages) : 0, df: new Map() };
+      this.stats = { averages, structure, docs: averagesOf(averages).rows, df: new Map() };
     // Emptied before, never while, this query's terms are counted: each of them must stay counted.
     if (this.stats.df.size + terms.length > MAX_CACHED_TERMS) this.stats.df.clear();
     for (const t of terms) {
@@ -922,17 +912,15 @@ export class LazyLexical {
 
   constructor(
     readonly file: string,
-    private readonly warn: (line: string) => void,
+    private readonly log: (line: string, level: 'info' | 'warn') => void,
     /** Run the full-text queries on a worker thread ({@link LexicalIndex.searchOnThread}). */
     private readonly searchThread = false,
-    private readonly info: (line: string) => void = () => {},
   ) {}
 
   index(): Promise<LexicalIndex | undefined> {
     this.opening ??= LexicalIndex.open(this.file).then(
       (ix) => {
-        if (this.searchThread)
-          ix.searchOnThread((line, level) => (level === 'info' ? this.info(line) : this.warn(line)));
+        if (this.searchThread) ix.searchOnThread(this.log);
         return ix;
       },
       (e: unknown) => {
@@ -961,7 +949,7 @@ export class LazyLexical {
   private report(line: string): void {
     if (this.warned) return;
     this.warned = true;
-    this.warn(line);
+    this.log(line, 'warn');
   }
 
   async close(): Promise<void> {

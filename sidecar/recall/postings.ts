@@ -79,15 +79,9 @@ export class Postings {
   /** Scratch for scores, by slot. */
   private score = new Float64Array(0);
 
-  /** How many slots hold a live document, and how many postings are kept (for the footprint). */
-  get size(): { docs: number; slots: number; terms: number; postings: number } {
-    let postings = 0;
-    for (const l of this.terms.values()) postings += l.n;
-    return { docs: this.docs, slots: this.slots, terms: this.terms.size, postings };
-  }
-
-  has(rid: number): boolean {
-    return this.slotOf.has(rid);
+  /** Terms whose lists are kept. */
+  get keptTerms(): number {
+    return this.terms.size;
   }
 
   /**
@@ -125,12 +119,6 @@ export class Postings {
     this.tokens -= this.len[slot]!;
     this.len[slot] = 0;
     this.deadSlots++;
-  }
-
-  /** A document's project changed (a memory promoted to global); its words did not. */
-  move(rid: number, project: string): void {
-    const slot = this.slotOf.get(rid);
-    if (slot !== undefined) this.project[slot] = this.projectId(project);
   }
 
   // ---------------------------------------------------------------- bulk loading, term by term
@@ -183,7 +171,7 @@ export class Postings {
     scope: RankScope,
     limit: number,
     fromFile: (term: string) => number[],
-    ln: (x: number) => number = Math.log,
+    ln: (x: number) => number,
   ): RankedRow[] {
     if (limit <= 0 || !this.docs) return [];
     const projectOk = new Uint8Array(this.projectIds.size + 1);

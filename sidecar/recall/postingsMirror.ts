@@ -115,7 +115,7 @@ export class PostingsMirror {
 
   /** Terms whose postings are kept in memory (0 while none are loaded). */
   get keptTerms(): number {
-    return this.postings?.size.terms ?? 0;
+    return this.postings?.keptTerms ?? 0;
   }
 
   /** True once a load finished and the copy matched the file then. */
@@ -313,8 +313,8 @@ export class PostingsMirror {
   }
 
   private logReady(how: string): void {
-    const { docs, terms } = this.postings!.size;
-    this.log(`${LOADED} ${docs} rows, ${terms} terms kept, ${how}.`, 'info');
+    const { docs, keptTerms } = this.postings!;
+    this.log(`${LOADED} ${docs} rows, ${keptTerms} terms kept, ${how}.`, 'info');
   }
 
   /** Applies everything logged since the last catch-up, a chunk under the lock at a time, then checks the counts. */
