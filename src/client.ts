@@ -17,6 +17,7 @@ import {
 import type { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { InitializationOptions } from '../sidecar/protocol';
 import { currentUser } from '../sidecar/shared/identity';
+import { childEnv } from '../sidecar/shared/processEnv';
 import { config } from './config';
 
 export const MAX_RESTARTS = 5;
@@ -123,12 +124,14 @@ export function createClient(
   hooks: ClientHooks,
 ): LanguageClient {
   const module = vscode.Uri.joinPath(extensionUri, 'dist', 'sidecar.js').fsPath;
+  // Merged over the extension host's environment by the language client.
+  const env = { MALLOC_ARENA_MAX: childEnv().MALLOC_ARENA_MAX };
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.stdio },
+    run: { module, transport: TransportKind.stdio, options: { env } },
     debug: {
       module,
       transport: TransportKind.stdio,
-      options: { execArgv: ['--nolazy', '--enable-source-maps'] },
+      options: { execArgv: ['--nolazy', '--enable-source-maps'], env },
     },
   };
   const errorHandler: ErrorHandler = {

@@ -25,6 +25,7 @@ import {
   type EmbeddingProvider,
 } from './types';
 import { chunk, inBatches } from './vectors';
+import { childEnv } from '../shared/processEnv';
 
 export type { OnnxDtype } from './localMessages';
 
@@ -107,8 +108,12 @@ export const LOCAL_DEFAULTS = {
    * "50-turn session ingest"); a question waits for at most one such batch.
    */
   batchSize: 4,
-  /** A question waits for at most one such batch of an import (docs/benchmarks.md). */
-  bulkBatchSize: 32,
+  /**
+   * A question waits for at most one such batch of an import. ONNX Runtime's buffers for a batch are what
+   * the worker grows by while it imports: batches of 16 peaked ~40 MB lower than 32 (2,000 memories,
+   * `npm run bench -- --only bulk`), as fast within the noise (docs/benchmarks.md, "Bulk import's memory").
+   */
+  bulkBatchSize: 16,
   stallTimeoutMs: 30_000,
   /**
    * The embedding worker runs below normal priority. Learning from an import keeps the model busy on
@@ -199,6 +204,7 @@ function spawnWorker(
     execArgv: isTs(file) ? ['--require', require.resolve(tsxCjs)] : [],
     serialization: 'advanced', // Float32Array crosses as is
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    env: childEnv(),
   });
   pipeLines(child.stdout, log);
   pipeLines(child.stderr, log);

@@ -32,6 +32,7 @@ import { failpoint } from '../util/failpoint';
 import { lockHolder, pidAlive } from '../util/process';
 import { purgePending, readPending, type PurgeResult } from './erasure';
 import { MAX_SOCKET_PATH, isolatedCommand, isolationAvailable, socketHeartbeat } from './isolation';
+import { childEnv } from '../shared/processEnv';
 
 export interface ChromaEndpoint {
   host: string;
@@ -448,7 +449,7 @@ export class ChromaSupervisor {
     }
     const child = spawn(command, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...childEnv(), NO_COLOR: '1' },
     });
     child.once('error', () => undefined); // a spawn failure also ends in 'exit'
     this.child = child;

@@ -18,6 +18,7 @@ import {
 import { resolveConfig, type SidecarConfigInput } from '../../sidecar/config';
 import { createEmbeddingProvider } from '../../sidecar/embed/index';
 import { MnemoService } from '../../sidecar/service';
+import { childEnv } from '../../sidecar/shared/processEnv';
 import {
   LogNotification,
   MemoriesChangedNotification,
@@ -90,7 +91,8 @@ export class SidecarSession {
   static async start(config: SidecarConfigInput, env: NodeJS.ProcessEnv = {}): Promise<SidecarSession> {
     const proc = spawn(process.execPath, [SIDECAR_JS], {
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ...env },
+      // As the extension starts it (src/client.ts).
+      env: { ...childEnv(), ...env },
     });
     const conn = createMessageConnection(
       new StreamMessageReader(proc.stdout!),

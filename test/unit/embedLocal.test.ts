@@ -293,7 +293,7 @@ void describe('local provider: configuration', () => {
     await rejectsUnavailable(p.embed(['x']), /disposed/);
   });
 
-  void test('the worker and its ONNX threads run below normal priority, so learning leaves the editor a core', async () => {
+  void test('the worker and its ONNX threads run below normal priority, so learning leaves the editor a core, on two malloc arenas', async () => {
     const p = new LocalEmbeddingProvider({
       model: MODEL,
       modelPath: MODELS_ROOT,
@@ -318,6 +318,12 @@ void describe('local provider: configuration', () => {
         `nice values of the worker's threads: ${values}`,
       );
       assert.ok(os.getPriority() < 10 || want === os.getPriority(), 'the sidecar keeps its own priority');
+      // Fewer malloc arenas: ONNX Runtime's threads leave less memory behind (sidecar/shared/processEnv.ts).
+      const env = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      assert.ok(
+        env.includes(`MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '2'}`),
+        `the worker's malloc arenas: ${env.filter((e) => e.startsWith('MALLOC_')).join(' ') || 'unset'}`,
+      );
     } finally {
       await p.dispose();
     }
