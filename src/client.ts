@@ -125,7 +125,8 @@ export function createClient(
 ): LanguageClient {
   const module = vscode.Uri.joinPath(extensionUri, 'dist', 'sidecar.js').fsPath;
   // Merged over the extension host's environment by the language client.
-  const env = { MALLOC_ARENA_MAX: childEnv().MALLOC_ARENA_MAX };
+  const { MALLOC_ARENA_MAX, MNEMO_MALLOC_ARENAS } = childEnv();
+  const env = { MALLOC_ARENA_MAX, ...(MNEMO_MALLOC_ARENAS ? { MNEMO_MALLOC_ARENAS } : {}) };
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.stdio, options: { env } },
     debug: {
