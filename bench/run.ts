@@ -1141,7 +1141,20 @@ async function benchEditor(out: Record<string, unknown>): Promise<void> {
   }
   type Phase = {
     lag_ms: { p50: number; p99: number; max: number };
-    stalls?: { count: number; cpu_bound: number; max_cpu_ms: number; gc: { max_ms: number } };
+    stalls?: {
+      count: number;
+      cpu_bound: number;
+      max_cpu_ms: number;
+      gc: { max_ms: number };
+      worst: {
+        ms: number;
+        cpu_ms: number;
+        wait_ms: number;
+        machine_busy_ms?: number;
+        machine_steal_ms?: number;
+        machine_cpu_ms?: number;
+      }[];
+    };
   };
   const res = JSON.parse(readFileSync(file, 'utf8')) as {
     activationMs: number;
@@ -1162,6 +1175,13 @@ async function benchEditor(out: Record<string, unknown>): Promise<void> {
       log(
         `  ${what}: ${ph.stalls.count} stalls > 50 ms, ${ph.stalls.cpu_bound} of them mostly on-CPU; ` +
           `longest on-CPU time in a stall ${ph.stalls.max_cpu_ms} ms, longest GC pause ${ph.stalls.gc.max_ms} ms`,
+      );
+    const w = ph.stalls?.worst[0];
+    if (w)
+      log(
+        `    the longest (${w.ms} ms): the host thread ${w.cpu_ms} ms on a CPU, ${w.wait_ms} ms waiting for one; ` +
+          `the machine's ${w.machine_cpu_ms ?? '?'} ms of CPU meanwhile: ${w.machine_busy_ms ?? '?'} busy, ` +
+          `${w.machine_steal_ms ?? '?'} taken by the hypervisor`,
       );
   }
 }

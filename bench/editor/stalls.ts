@@ -3,7 +3,10 @@
  * timer notes every gap longer than `minMs` between two of its ticks, with what the kernel says the main
  * thread did meanwhile (`/proc/<pid>/task/<pid>/schedstat`: nanoseconds on a CPU, nanoseconds runnable but
  * waiting for one). A stall that is mostly waiting is the other processes holding both cores; one that is
- * mostly on-CPU is work of the extension host (Mnemo, VS Code's own RPC, GC) to remove.
+ * mostly on-CPU is work of the extension host (Mnemo, VS Code's own RPC, GC) to remove. Beside it, what
+ * the whole machine did (`/proc/stat`, summed over its CPUs): time busy with any process, and time the
+ * hypervisor ran something else on the VM's CPUs (steal); a stall the thread spent waiting while the
+ * CPUs were not busy either is the VM's.
  */
 import * as fs from 'node:fs';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
@@ -14,8 +17,14 @@ export interface Stall {
   ms: number;
   /** Of those, on a CPU (the thread's own work). */
   cpu_ms: number;
-  /** Of those, runnable but waiting for a CPU (load from other processes). */
+  /** Of those, runnable but waiting for a CPU (load from other processes, or the VM's CPU taken away). */
   wait_ms: number;
+  /** CPU time of the whole machine meanwhile, summed over its CPUs: busy with any process. */
+  machine_busy_ms: number;
+  /** ...and taken by the hypervisor for other guests (steal). */
+  machine_steal_ms: number;
+  /** The machine's CPUs times the stall: what busy and steal are out of. */
+  machine_cpu_ms: number;
 }
 
 export interface StallSummary {
@@ -41,6 +50,31 @@ function schedstat(): [number, number] | undefined {
   }
 }
 
+const CPUS = (() => {
+  try {
+    return (
+      fs
+        .readFileSync('/proc/stat', 'utf8')
+        .split('\n')
+        .filter((l) => /^cpu\d/.test(l)).length || 1
+    );
+  } catch {
+    return 1;
+  }
+})();
+
+/** Milliseconds of the whole machine (all CPUs summed) busy and stolen so far, from /proc/stat's ticks. */
+function machineStat(): [number, number] | undefined {
+  try {
+    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+    // cpu user nice system idle iowait irq softirq steal ...; the kernel's ticks are 10 ms.
+    const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
+    return [(user! + nice! + system! + irq! + softirq!) * 10, (steal ?? 0) * 10];
+  } catch {
+    return undefined;
+  }
+}
+
 export class StallMonitor {
   private readonly stalls: Stall[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -60,9 +94,11 @@ export class StallMonitor {
     this.observer.observe({ entryTypes: ['gc'] });
     let last = this.t0;
     let lastStat = schedstat();
+    let lastMachine = machineStat();
     this.timer = setInterval(() => {
       const now = performance.now();
       const stat = schedstat();
+      const machine = machineStat();
       // The timer itself is due every 10 ms; what is beyond that is the stall.
       if (now - last > this.minMs + 10) {
         const ms = Math.round(now - last - 10);
@@ -71,10 +107,14 @@ export class StallMonitor {
           ms,
           cpu_ms: stat && lastStat ? Math.round(stat[0] - lastStat[0]) : NaN,
           wait_ms: stat && lastStat ? Math.round(stat[1] - lastStat[1]) : NaN,
+          machine_busy_ms: machine && lastMachine ? machine[0] - lastMachine[0] : NaN,
+          machine_steal_ms: machine && lastMachine ? machine[1] - lastMachine[1] : NaN,
+          machine_cpu_ms: Math.round((now - last) * CPUS),
         });
       }
       last = now;
       lastStat = stat;
+      lastMachine = machine;
     }, 10);
   }
 
