@@ -7,7 +7,6 @@
  * Nothing here writes to stdout (the parent captures it anyway: the sidecar speaks JSON-RPC on stdio).
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import {
@@ -18,6 +17,7 @@ import {
   type WorkerInit,
 } from './localMessages';
 import { cutText } from '../shared/text';
+import { lowerPriority } from '../util/process';
 
 /** transformers.js is ESM+CJS; a dynamic import lets a failure to load it become a clear message. */
 const importTransformers = () => import('@huggingface/transformers');
@@ -67,13 +67,8 @@ let init: WorkerInit;
  * Runs this process below normal priority, before ONNX Runtime starts its threads (they inherit it; on
  * Linux a nice value is per thread). Only ever lowers it; a system that refuses keeps the inherited one.
  */
-function lowerPriority(niceness: number | undefined): void {
-  if (!niceness || parentPort) return;
-  try {
-    if (os.getPriority() < niceness) os.setPriority(niceness);
-  } catch {
-    // Not permitted here (a sandbox): the worker runs at the sidecar's priority.
-  }
+function lowerOwnPriority(niceness: number | undefined): void {
+  if (niceness && !parentPort) lowerPriority(niceness);
 }
 
 function post(msg: FromWorker, transfer?: ArrayBuffer[]): void {
@@ -380,7 +375,7 @@ channel.onMessage((msg: ToWorker) => {
     case 'init':
       if (loaded) return;
       init = msg.init;
-      lowerPriority(init.niceness);
+      lowerOwnPriority(init.niceness);
       loaded = load();
       loaded.then(
         ({ plan: p, dimension }) =>

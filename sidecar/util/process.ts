@@ -1,3 +1,5 @@
+import * as os from 'node:os';
+
 /**
  * True when a process with this pid exists (EPERM: it exists but belongs to someone else). Only pids > 0
  * can be alive: `kill(0)` and negative pids signal process groups, so they would always look alive.
@@ -18,4 +20,18 @@ export function lockHolder(text: string): number | undefined {
   if (!/^\d+$/.test(t)) return undefined;
   const pid = Number(t);
   return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/**
+ * Lowers the calling thread's priority to `niceness` (on Linux a nice value is per thread; the threads,
+ * child processes and workers it starts afterwards inherit it). Only ever lowers it; a system that
+ * refuses leaves it as it was. True when the thread now runs at `niceness` or lower.
+ */
+export function lowerPriority(niceness: number): boolean {
+  try {
+    if (os.getPriority() < niceness) os.setPriority(niceness);
+    return os.getPriority() >= niceness;
+  } catch {
+    return false; // not permitted here (a sandbox)
+  }
 }
