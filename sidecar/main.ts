@@ -10,7 +10,7 @@ import { lowerPriority } from './util/process';
  * sessions learned. On an idle machine nice changes nothing: recall p95 was the same within the noise
  * (docs/benchmarks.md, "The sidecar below normal priority").
  */
-export const SIDECAR_NICENESS = 5;
+const SIDECAR_NICENESS = 5;
 
 lowerPriority(SIDECAR_NICENESS);
 serveStdio();

@@ -17,7 +17,7 @@ import {
 import type { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { InitializationOptions } from '../sidecar/protocol';
 import { currentUser } from '../sidecar/shared/identity';
-import { childEnv } from '../sidecar/shared/processEnv';
+import { arenaEnv } from '../sidecar/shared/processEnv';
 import { config } from './config';
 
 export const MAX_RESTARTS = 5;
@@ -125,8 +125,7 @@ export function createClient(
 ): LanguageClient {
   const module = vscode.Uri.joinPath(extensionUri, 'dist', 'sidecar.js').fsPath;
   // Merged over the extension host's environment by the language client.
-  const { MALLOC_ARENA_MAX, MNEMO_MALLOC_ARENAS } = childEnv();
-  const env = { MALLOC_ARENA_MAX, ...(MNEMO_MALLOC_ARENAS ? { MNEMO_MALLOC_ARENAS } : {}) };
+  const env = arenaEnv();
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.stdio, options: { env } },
     debug: {

@@ -63,14 +63,6 @@ const channel = ((): {
 
 let init: WorkerInit;
 
-/**
- * Runs this process below normal priority, before ONNX Runtime starts its threads (they inherit it; on
- * Linux a nice value is per thread). Only ever lowers it; a system that refuses keeps the inherited one.
- */
-function lowerOwnPriority(niceness: number | undefined): void {
-  if (niceness && !parentPort) lowerPriority(niceness);
-}
-
 function post(msg: FromWorker, transfer?: ArrayBuffer[]): void {
   channel.send(msg, transfer);
 }
@@ -375,7 +367,9 @@ channel.onMessage((msg: ToWorker) => {
     case 'init':
       if (loaded) return;
       init = msg.init;
-      lowerOwnPriority(init.niceness);
+      // Below normal priority before ONNX Runtime starts its threads, which inherit it (a forked worker
+      // only: a thread's nice value would be the sidecar's own).
+      if (init.niceness && !parentPort) lowerPriority(init.niceness);
       loaded = load();
       loaded.then(
         ({ plan: p, dimension }) =>

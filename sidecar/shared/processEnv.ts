@@ -13,10 +13,14 @@ export const MALLOC_ARENAS = '2';
 /** Set beside `MALLOC_ARENA_MAX` when Mnemo chose it, so a process further down can tell it from the user's. */
 const OURS = 'MNEMO_MALLOC_ARENAS';
 
-/** `base` (default: this process's environment) with {@link MALLOC_ARENAS}, unless it sets its own. */
+/** What a child's environment adds to `base`: {@link MALLOC_ARENAS}, unless `base` sets its own. */
+export function arenaEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return base.MALLOC_ARENA_MAX === undefined ? { MALLOC_ARENA_MAX: MALLOC_ARENAS, [OURS]: '1' } : {};
+}
+
+/** `base` (default: this process's environment) with {@link arenaEnv}. */
 export function childEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  if (base.MALLOC_ARENA_MAX !== undefined) return { ...base };
-  return { ...base, MALLOC_ARENA_MAX: MALLOC_ARENAS, [OURS]: '1' };
+  return { ...base, ...arenaEnv(base) };
 }
 
 /** `base` without the arenas {@link childEnv} chose (Chroma's environment); a value the user set is kept. */

@@ -449,7 +449,7 @@ export class ChromaSupervisor {
     }
     const child = spawn(command, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
-      // Chroma keeps glibc's default malloc arenas: with two, its filtered queries were 8-12 ms slower at
+      // Chroma keeps glibc's default malloc arenas: with two, its filtered queries were 7-10 ms slower at
       // p50 (docs/benchmarks.md, "Bulk import's memory") for 13 MB less at the peak of an import.
       env: { ...defaultArenasEnv(), NO_COLOR: '1' },
     });

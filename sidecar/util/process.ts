@@ -25,13 +25,12 @@ export function lockHolder(text: string): number | undefined {
 /**
  * Lowers the calling thread's priority to `niceness` (on Linux a nice value is per thread; the threads,
  * child processes and workers it starts afterwards inherit it). Only ever lowers it; a system that
- * refuses leaves it as it was. True when the thread now runs at `niceness` or lower.
+ * refuses leaves it as it was.
  */
-export function lowerPriority(niceness: number): boolean {
+export function lowerPriority(niceness: number): void {
   try {
     if (os.getPriority() < niceness) os.setPriority(niceness);
-    return os.getPriority() >= niceness;
   } catch {
-    return false; // not permitted here (a sandbox)
+    // Not permitted here (a sandbox): the thread keeps its priority.
   }
 }
