@@ -1,12 +1,14 @@
 /**
  * The pure part of the pipeline, in data-flow order: normalize -> redact -> rules (or, for a terminal
- * session, the terminal stage) -> attribute (who and when) -> score.
- * (extract/dedup/store live elsewhere: they need a model or the database.)
+ * session, the terminal stage) -> attribute (who and when) -> score -> firewall (tiers, and what is held
+ * for review). (extract/dedup/store live elsewhere: they need a model or the database; ingest runs the
+ * firewall again over what the extract stage adds.)
  */
 import { attributeCandidates } from './attribute';
 import { MAX_MESSAGE_CHARS, normalizeSession, splitPieces } from './normalize';
 import { mergeFindings, redactText, redactTextSync } from './redact';
-import { applyRules } from './rules';
+import { guardCandidates, inspectMessages } from './firewall';
+import { applyRules, chatterOf } from './rules';
 import { isTerminalSession, terminalCandidates } from './terminal';
 import { scoreCandidates, type Scorer } from './score';
 import type { AnalyzeResult, SessionInput } from './types';
@@ -14,6 +16,7 @@ import type { AnalyzeResult, SessionInput } from './types';
 export { InvalidSessionError, normalizeSession } from './normalize';
 export { redactText, redactTextSync } from './redact';
 export { applyRules, splitSentences } from './rules';
+export { guardCandidates, holdOf, inspectMessages, inspectText } from './firewall';
 export {
   confidenceFromScore,
   defaultScorer,
@@ -55,8 +58,19 @@ export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions =
         : m,
     );
   }
-  // A session too short to learn from is still kept as evidence.
-  if (skipped) return { candidates: [], dropped: [], skipped, episodes: redacted, empty };
+  // Instruction-shaped text from below the person tier is held (firewall.ts): inspected whole, once.
+  const guard = inspectMessages(redacted);
+  // A session too short to learn from is still kept as evidence; a held turn of it still goes to review.
+  if (skipped)
+    return {
+      candidates: guardCandidates([], guard, redacted, input.source_type),
+      dropped: [],
+      skipped,
+      episodes: redacted,
+      empty,
+      guard,
+      chatter: new Map(),
+    };
   const pieces = redacted.flatMap((m) =>
     splitPieces(m.content, MAX_MESSAGE_CHARS).map((content) => ({ ...m, content })),
   );
@@ -78,10 +92,12 @@ export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions =
   if (opts.scorer) scoreOpts.scorer = opts.scorer;
   if (opts.reviewScoreThreshold !== undefined) scoreOpts.reviewThreshold = opts.reviewScoreThreshold;
   const result: AnalyzeResult = {
-    candidates: scoreCandidates(withRefs, scoreOpts),
+    candidates: guardCandidates(scoreCandidates(withRefs, scoreOpts), guard, redacted, input.source_type),
     dropped,
     episodes: redacted,
     empty,
+    guard,
+    chatter: terminal ? new Map() : chatterOf(ruled),
   };
   const redactions = mergeFindings(findings);
   if (redactions.length) result.redactions = redactions;
