@@ -268,6 +268,9 @@ export class MnemoService implements Core {
     return this.memories.search(p);
   }
 
+  confirmFile(p: P.ConfirmFileParams): Promise<P.ConfirmFileResult> {
+    return this.memories.confirmFile(p);
+  }
   confirm(p: P.FeedbackParams): Promise<Memory> {
     return this.memories.confirm(p);
   }

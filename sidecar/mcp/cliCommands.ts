@@ -34,8 +34,14 @@ import {
 } from './connect';
 import { promotedIds, renderPromoted } from './promote';
 import { isReadableFormat, renderReadable, READABLE_FORMATS } from './readableExport';
-import { discoverRuleSources, importRules, sourceForFile, type ImportReport } from './rulesImport';
-import { cutText } from '../shared/text';
+import {
+  discoverRuleSources,
+  importRules,
+  MAX_RULES_PER_FILE,
+  sourceForFile,
+  type ImportReport,
+} from './rulesImport';
+import { cutText, oneLine } from '../shared/text';
 
 type Out = (line?: string) => void;
 type WithService = <T>(fn: (svc: MnemoService) => Promise<T>) => Promise<T>;
@@ -131,13 +137,16 @@ export async function connectCommand(
 
 export function describeImport(r: ImportReport, out: Out, explain: boolean): void {
   out(
-    `Imported from ${r.files.length ? r.files.join(', ') : 'no rule files'}: ${r.stored} stored, ${r.pending} pending review, ${r.refreshed} refreshed, ${r.unchanged} already imported, ${r.refused} not rules.`,
+    `Imported from ${r.files.length ? r.files.join(', ') : 'no rule files'}: ${r.pending} waiting for review, ${r.stored} stored, ${r.refreshed} refreshed, ${r.unchanged} already imported, ${r.refused} not rules. An import is not a confirmation: confirm them in the review queue (mnemo review, mnemo confirm --from FILE).`,
   );
+  for (const f of r.refused_files) out(`  not read: ${f.file} (${f.reason})`);
+  if (r.skipped_rules)
+    out(`  ${r.skipped_rules} rules past the first ${MAX_RULES_PER_FILE} of a file were not imported.`);
   for (const i of r.items) {
     if (i.outcome === 'unchanged' && !explain) continue;
     if (i.outcome === 'refused' && !explain) continue;
     out(
-      `  ${i.outcome.padEnd(9)} ${i.source_ref}  ${i.text.length > 90 ? cutText(i.text, 89) + '…' : i.text}${explain ? `\n            why: ${i.reason}` : ''}`,
+      `  ${i.outcome.padEnd(9)} ${i.source_ref}  ${i.text.length > 90 ? oneLine(cutText(i.text, 89)) + '…' : oneLine(i.text)}${explain ? `\n            why: ${oneLine(i.reason)}` : ''}`,
     );
   }
 }
@@ -146,7 +155,6 @@ export async function importRulesCommand(
   args: {
     path?: string;
     projectId: string;
-    review: boolean;
     memoriesDir?: string;
     by: string;
     json: boolean;
@@ -180,7 +188,7 @@ export async function importRulesCommand(
         remember: (p) => svc.remember(p),
       },
       sources,
-      { by: args.by, review: args.review },
+      { by: args.by },
     ),
   );
   if (args.json) out(JSON.stringify(report, null, 2));

@@ -72,7 +72,7 @@ describe('import-rules, promote-to-repo, export --format', () => {
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
 
-  test('importing AGENTS.md (and .cursor/rules) twice stores its rules once, with file:line provenance, redacted', () => {
+  test('importing AGENTS.md (and .cursor/rules) twice stores its rules once, pending review, with file:line provenance, redacted', () => {
     mkdirSync(join(repo, '.git'), { recursive: true });
     writeFileSync(
       join(repo, '.git', 'config'),
@@ -87,14 +87,16 @@ describe('import-rules, promote-to-repo, export --format', () => {
     const r1 = JSON.parse(first.stdout) as {
       files: string[];
       stored: number;
+      pending: number;
       refused: number;
       items: { source_ref: string; outcome: string; text: string }[];
     };
     assert.deepEqual(r1.files, ['AGENTS.md', '.cursor/rules/python.mdc']);
-    assert.equal(r1.stored, 5);
+    assert.equal(r1.stored, 0, 'an import is not a confirmation');
+    assert.equal(r1.pending, 5);
     assert.equal(r1.refused, 1, 'a question is not a rule');
     assert.deepEqual(
-      r1.items.filter((i) => i.outcome === 'stored').map((i) => i.source_ref),
+      r1.items.filter((i) => i.outcome === 'pending').map((i) => i.source_ref),
       [
         'file:AGENTS.md#L5',
         'file:AGENTS.md#L6',
@@ -106,20 +108,33 @@ describe('import-rules, promote-to-repo, export --format', () => {
 
     const second = mnemo('import-rules');
     assert.equal(second.code, 0, second.stderr);
-    assert.match(second.stdout, /0 stored, 0 pending review, 0 refreshed, 5 already imported, 1 not rules/);
+    assert.match(
+      second.stdout,
+      /0 waiting for review, 0 stored, 0 refreshed, 5 already imported, 1 not rules/,
+    );
 
-    const list = JSON.parse(mnemo('list', '--json').stdout) as {
+    let list = JSON.parse(mnemo('list', '--json').stdout) as {
       total: number;
-      items: { text: string; source_ref: string[]; status: string; project_id: string }[];
+      items: { text: string; source_ref: string[]; status: string; project_id: string; tier: string }[];
     };
     assert.equal(list.total, 5, 'each rule once');
     for (const m of list.items) {
       assert.equal(m.project_id, 'github.com/acme/plc-gateway');
-      assert.equal(
-        m.status,
-        'confirmed',
-        'rules the team keeps in the repository are confirmed by whoever imports them',
-      );
+      assert.equal(m.status, 'pending', 'an import waits for a person');
+      assert.equal(m.tier, 'outside');
+    }
+    // "Confirm All from AGENTS.md", then the cursor rule on its own
+    const confirmed = mnemo('confirm', '--file', 'AGENTS.md');
+    assert.equal(confirmed.code, 0, confirmed.stderr);
+    assert.match(
+      confirmed.stdout,
+      /^Confirmed 4 rules imported from AGENTS\.md in github\.com\/acme\/plc-gateway\.\n$/,
+    );
+    assert.equal(mnemo('confirm', '--file', '.cursor/rules/python.mdc').code, 0);
+    list = JSON.parse(mnemo('list', '--json').stdout) as typeof list;
+    for (const m of list.items) {
+      assert.equal(m.status, 'confirmed');
+      assert.equal(m.tier, 'person', 'a person confirmed it');
     }
     const lint = list.items.find((m) => m.text.includes('make lint'))!;
     assert.equal(
