@@ -8,6 +8,7 @@ export const Command = {
   rememberSelection: 'mnemo.rememberSelection',
   searchMemories: 'mnemo.searchMemories',
   confirmMemory: 'mnemo.confirmMemory',
+  confirmFromFile: 'mnemo.confirmFromFile',
   markWrong: 'mnemo.markWrong',
   rejectMemory: 'mnemo.rejectMemory',
   editMemory: 'mnemo.editMemory',

@@ -13,6 +13,8 @@ export const enum ContextValue {
   MemoryWrong = 'mnemo:memory:wrong',
   MemoryArchived = 'mnemo:memory:archived',
   ReviewItem = 'mnemo:review',
+  /** Rules imported from one file, waiting together in the review queue. */
+  ReviewFile = 'mnemo:reviewFile',
   LoadMore = 'mnemo:loadMore',
   /** The "N hidden" row under a project (wrong, archived, superseded). */
   Hidden = 'mnemo:hidden',

@@ -3,7 +3,14 @@
  * marks, descriptions, tooltip rows. No `vscode` import (present.ts turns these into icons, colours and
  * Markdown); unit-tested in test/unit/memoryText.test.ts.
  */
-import type { Category, Memory, MemoryStatus, SourceType } from '../../sidecar/model';
+import {
+  tierOf,
+  type Category,
+  type Memory,
+  type MemoryStatus,
+  type SourceType,
+  type Tier,
+} from '../../sidecar/model';
 import type { EvidenceResult, NearMiss, SearchResult } from '../../sidecar/protocol';
 import { formatLocal, formatUtc, relativeAge } from '../time';
 import { explainReason } from './reasons';
@@ -58,6 +65,22 @@ export const STATUS_LABEL: Record<MemoryStatus, string> = {
   superseded: 'superseded by a newer fact',
 };
 
+/** Who vouches for a memory (its provenance tier), in words: highest first. */
+export const TIER_LABEL: Record<Tier, string> = {
+  person: 'a person',
+  'own-turn': 'your own words in a conversation',
+  agent: 'an agent',
+  outside: 'outside content (a tool, a page, a file)',
+};
+
+/** The tier as a short mark in a tree row: nothing for the two tiers a person spoke. */
+const TIER_MARK: Record<Tier, string> = {
+  person: '',
+  'own-turn': '',
+  agent: 'from an agent',
+  outside: 'from outside',
+};
+
 export function percent(confidence: number): string {
   return `${Math.round(Math.max(0, Math.min(1, confidence)) * 100)}%`;
 }
@@ -85,6 +108,9 @@ export function marks(m: Memory): string[] {
   else if (m.status === 'pending') out.push('pending');
   else if (m.status === 'confirmed') out.push('confirmed');
   else if (m.status === 'archived') out.push('archived');
+  if (m.held) out.push('held');
+  const tier = TIER_MARK[tierOf(m)];
+  if (tier) out.push(tier);
   if (m.is_actionable) out.push('actionable');
   if (m.confidence_score < LOW_CONFIDENCE && m.status !== 'wrong') out.push('low confidence');
   return out;
@@ -135,6 +161,8 @@ export function tooltipRows(m: Memory, c: TooltipContext): [string, string][] {
       c.projectLabel(m.project_id) + (m.promoted_from ? ` (promoted from ${m.promoted_from})` : ''),
     ],
     ['Status', (STATUS_LABEL[m.status] ?? m.status) + (m.confirmed_by ? ` by ${m.confirmed_by}` : '')],
+    ['From', TIER_LABEL[tierOf(m)]],
+    ...(m.held ? [['Held', m.held.replace(/^held: /, '')] as [string, string]] : []),
     [
       'Confidence',
       `${percent(m.confidence_score)} — how likely it still holds (it fades when unused, rises when confirmed)`,
@@ -201,6 +229,18 @@ export function memoryDetail(m: Memory, c: TooltipContext & { isFileRef: (ref: s
         (m.confirmed_by ? ` by ${m.confirmed_by}` : '') +
         (m.wrong_by ? ` · marked wrong by ${m.wrong_by}` : ''),
     ],
+    [
+      'From',
+      `${TIER_LABEL[tierOf(m)]} — who vouches for it (a person > your own words > an agent > outside content); recall ranks by it`,
+    ],
+    ...(m.held
+      ? [
+          [
+            'Held',
+            `${m.held.replace(/^held: /, '')} — it waits for you, and its turns are not quoted until you confirm it`,
+          ] as [string, string],
+        ]
+      : []),
     [
       'Confidence',
       `${percent(m.confidence_score)} — how likely it still holds (it fades when unused, rises when confirmed)`,

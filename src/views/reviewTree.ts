@@ -1,7 +1,8 @@
 /**
  * `mnemo.views.review`: memories waiting in the review queue (status pending) of the workspace's
- * projects and Global, highest score first, with the reason that kept them. Multi-select: confirm or
- * reject many at once.
+ * projects and Global, highest score first, with the reason that kept them. Rules imported from a file
+ * wait under that file (reviewGroups.ts), with "Confirm All from <file>" (what the firewall held is left
+ * for one-by-one review). Multi-select: confirm or reject many at once.
  */
 import * as vscode from 'vscode';
 import type { Memory } from '../../sidecar/model';
@@ -11,14 +12,21 @@ import { logFailure } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
 import { ContextValue } from './contextValues';
 import { explainReason } from './reasons';
+import { describeGroup, groupReview, type ReviewFileGroup } from './reviewGroups';
 import { accessibilityLabel, decorationUri, icon, percent, shortText, tooltip } from './present';
 
 export const REVIEW_LIMIT = 200;
 
-export interface ReviewNode {
-  kind: 'review';
+export type ReviewNode =
+  | { kind: 'review'; id: string; memory: Memory; file?: ReviewFileNode }
+  | ReviewFileNode;
+
+/** The rules imported from one file, waiting together. */
+export interface ReviewFileNode {
+  kind: 'reviewFile';
   id: string;
-  memory: Memory;
+  group: ReviewFileGroup;
+  children: ReviewNode[];
 }
 
 export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, vscode.Disposable {
@@ -45,6 +53,20 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
   }
 
   getTreeItem(node: ReviewNode): vscode.TreeItem {
+    if (node.kind === 'reviewFile') {
+      const g = node.group;
+      const item = new vscode.TreeItem(g.file, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = node.id;
+      item.description = `${describeGroup(g)} · ${projectLabel(g.project_id)}`;
+      item.iconPath = new vscode.ThemeIcon('file');
+      item.contextValue = ContextValue.ReviewFile;
+      item.tooltip = `Imported from ${g.file}: an import is not a confirmation. Confirm All confirms them at once${g.held ? `, except the ${g.held} the firewall held (each needs your own look)` : ''}.`;
+      item.accessibilityInformation = {
+        label: `Imported from ${g.file}, ${describeGroup(g)}, ${projectLabel(g.project_id)}.`,
+        role: 'treeitem',
+      };
+      return item;
+    }
     const m = node.memory;
     const item = new vscode.TreeItem(shortText(m.text), vscode.TreeItemCollapsibleState.None);
     item.id = node.id;
@@ -63,16 +85,17 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
 
   /** A memory's tooltip (its text and fields in words), built when the pointer rests on it. */
   resolveTreeItem(item: vscode.TreeItem, node: ReviewNode): vscode.TreeItem {
-    item.tooltip ??= tooltip(node.memory);
+    if (node.kind === 'review') item.tooltip ??= tooltip(node.memory);
     return item;
   }
 
-  getParent(): undefined {
-    return undefined;
+  getParent(node: ReviewNode): ReviewNode | undefined {
+    return node.kind === 'review' ? node.file : undefined;
   }
 
   async getChildren(node?: ReviewNode): Promise<ReviewNode[]> {
-    if (node || !this.ctx.isRunning || this.ctx.status?.health === 'error') return [];
+    if (node) return node.kind === 'reviewFile' ? node.children : [];
+    if (!this.ctx.isRunning || this.ctx.status?.health === 'error') return [];
     if (this.items) return this.items;
     this.loading ??= this.load();
     try {
@@ -104,13 +127,31 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
   }
 
   private async load(): Promise<ReviewNode[]> {
-    const memories = await this.pending();
-    this.items = memories.map((memory) => ({ kind: 'review', id: `r:${memory.id}`, memory }));
+    const { files, single } = groupReview(await this.pending());
+    const groups = files.map((group): ReviewFileNode => {
+      const node: ReviewFileNode = {
+        kind: 'reviewFile',
+        id: `f:${group.project_id}:${group.file}`,
+        group,
+        children: [],
+      };
+      node.children = group.memories.map((memory) => ({
+        kind: 'review',
+        id: `r:${memory.id}`,
+        memory,
+        file: node,
+      }));
+      return node;
+    });
+    this.items = [
+      ...groups,
+      ...single.map((memory): ReviewNode => ({ kind: 'review', id: `r:${memory.id}`, memory })),
+    ];
     return this.items;
   }
 
-  /** The loaded items (no request). */
+  /** The loaded memories, those under a file too (no request). */
   get loaded(): readonly ReviewNode[] {
-    return this.items ?? [];
+    return (this.items ?? []).flatMap((n) => (n.kind === 'reviewFile' ? [n, ...n.children] : [n]));
   }
 }
