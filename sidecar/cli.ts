@@ -30,6 +30,7 @@ import {
 import { oneLine } from './shared/text';
 import type { RawMessage } from './pipeline/types';
 import { projectIdFor } from './project';
+import { AuditLog } from './lifecycle/audit';
 import { LexicalIndex } from './recall/lexical';
 import { MnemoService } from './service';
 import { ChromaSupervisor, purgeLine } from './store/chromaServer';
@@ -256,8 +257,9 @@ async function withService<T>(
 
 /**
  * `mnemo compact`: erases what deleted and edited memories left in Chroma's log (store/erasure.ts) while no
- * Chroma server runs on the data folder (a running one is left alone, and the command says so), then
- * compacts the lexical index. Never starts Chroma or loads the model.
+ * Chroma server runs on the data folder (a running one is left alone, and the command says so), then in
+ * the audit log (texts an older version left there), then compacts the lexical index. Never starts Chroma
+ * or loads the model.
  */
 async function compactCommand(cfgInput: SidecarConfigInput): Promise<number> {
   const config = resolveConfig(cfgInput);
@@ -269,6 +271,9 @@ async function compactCommand(cfgInput: SidecarConfigInput): Promise<number> {
     code = 1;
   } else if (result) out(purgeLine(result));
   else out('There is no embedded Chroma store in this data folder yet; nothing to compact.');
+  // The audit log is rewritten in place, line by line, as every append's erasure is: safe beside a server.
+  const erased = new AuditLog(join(config.dataDir, 'audit', 'audit.jsonl')).eraseGone();
+  if (erased) out(`Erased deleted and replaced texts from ${erased} audit entries.`);
   const lexical = join(config.dataDir, 'index', 'lexical.sqlite');
   if (existsSync(lexical)) {
     const started = Date.now();

@@ -354,15 +354,21 @@ export class Memories {
   }
 
   /**
-   * Per-project wipe: every memory of the project (any status), its episodes and its lexical rows are
-   * deleted; one audit `delete` per memory with its content erased (issue 17: nothing of the project
-   * stays recallable). Other projects, and global memories promoted from it, are untouched.
+   * Per-project wipe: its captures still queued are dropped and the capture queue file rewritten (issue 39),
+   * then every memory of the project (any status), its episodes and its lexical rows are deleted; one audit
+   * `delete` per memory with its content erased (issue 17: nothing of the project stays recallable). Other
+   * projects, and global memories promoted from it, are untouched.
    */
-  async wipeProject(p: WipeProjectParams): Promise<WipeProjectResult> {
+  async wipeProject(
+    p: WipeProjectParams,
+    forgetCaptures: (project: string) => number = () => 0,
+  ): Promise<WipeProjectResult> {
     const { core } = this;
     if (!p || typeof p.project_id !== 'string' || !p.project_id.trim())
       throw new InvalidInputError('Which project? wipe needs a project_id.');
     const project = p.project_id;
+    // Its captures still waiting would bring it back; they and the queue file's copies of its text go first.
+    forgetCaptures(project);
     const ids = (await core.store.find(buildWhere({ project_id: project }))).map((r) => r.memory);
     for (let i = 0; i < ids.length; i += 1000) {
       const batch = ids.slice(i, i + 1000);

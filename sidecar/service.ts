@@ -292,7 +292,7 @@ export class MnemoService implements Core {
   }
 
   wipeProject(p: P.WipeProjectParams): Promise<P.WipeProjectResult> {
-    return this.memories.wipeProject(p);
+    return this.memories.wipeProject(p, (project) => this.capturer.forgetProject(project));
   }
 
   notices(p: { user?: string; project_ids?: string[] }): Promise<P.Notice[]> {

@@ -105,10 +105,47 @@ export class AuditLog {
    */
   erase(memoryIds: ReadonlySet<string> | string[]): number {
     const ids = memoryIds instanceof Set ? memoryIds : new Set(memoryIds);
-    if (ids.size === 0 || !existsSync(this.file)) return 0;
+    if (ids.size === 0) return 0;
+    return this.rewrite((entry) =>
+      entry.memory_id && ids.has(entry.memory_id) && hasContent(entry) ? eraseContent(entry) : undefined,
+    );
+  }
+
+  /**
+   * `mnemo compact`: erases what the log still holds of texts that are gone — every entry about a deleted
+   * memory, and for an edited one everything before its last text edit (the edit keeps its new text) — as
+   * {@link append} has done since it erases; a log written by an older version still holds them (issue 39).
+   * In place, as {@link erase}. Returns how many lines changed.
+   */
+  eraseGone(): number {
+    const last = new Map<string, number>();
+    this.rewrite((e, at) => {
+      if (erases(e)) last.set(e.memory_id!, at);
+      return undefined;
+    });
+    if (last.size === 0) return 0;
+    return this.rewrite((e, at) => {
+      const upTo = e.memory_id ? last.get(e.memory_id) : undefined;
+      if (upTo === undefined || at > upTo || !hasContent(e)) return undefined;
+      if (at < upTo || e.action === 'delete') return eraseContent(e);
+      const text = e.changes?.text;
+      return text && text[0] !== ERASED
+        ? { ...e, changes: { ...eraseContent(e).changes, text: [ERASED, text[1]] } }
+        : undefined;
+    });
+  }
+
+  /**
+   * Rewrites, in place, the lines `replace` returns a new entry for (each entry parsed in order; a line
+   * that does not parse is left alone and not counted), when the new line is no longer than the old one
+   * (padded with spaces after the JSON: still one valid line). fsyncs; returns how many lines changed.
+   */
+  private rewrite(replace: (entry: AuditEntry, at: number) => AuditEntry | undefined): number {
+    if (!existsSync(this.file)) return 0;
     const bytes = readFileSync(this.file);
     const fd = openSync(this.file, 'r+');
     let changed = 0;
+    let at = 0;
     try {
       let start = 0;
       while (start < bytes.length) {
@@ -121,8 +158,9 @@ export class AuditLog {
         } catch {
           entry = undefined;
         }
-        if (entry?.memory_id && ids.has(entry.memory_id) && hasContent(entry)) {
-          const replacement = Buffer.from(JSON.stringify(eraseContent(entry)), 'utf8');
+        const next = entry && typeof entry === 'object' ? replace(entry, at++) : undefined;
+        if (next) {
+          const replacement = Buffer.from(JSON.stringify(next), 'utf8');
           if (replacement.length <= raw.length) {
             const line = Buffer.alloc(raw.length, 0x20); // spaces after the JSON: still one valid line
             replacement.copy(line);
