@@ -40,6 +40,7 @@ import {
   type Question,
 } from './lib/dataset';
 import { percentile, scoreSystem, type Answer, type SystemScores } from './lib/metrics';
+import { ensureModel } from './lib/model';
 import { scoreRulesSet } from './lib/rulesSet';
 import { HELD_OUT_TURNS, LABELLED_TURNS } from '../test/fixtures/rules/labelled';
 
@@ -110,32 +111,6 @@ function ensureBuild(): void {
     cwd: REPO,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-}
-
-/** The model folder, fetched when absent; exits with one sentence when it cannot be had. */
-function ensureModel(): string {
-  const dir = testModelPath();
-  const model = path.join(dir, ...TEST_MODEL.split('/'));
-  const complete = (): boolean =>
-    existsSync(path.join(model, 'tokenizer.json')) &&
-    (existsSync(path.join(model, 'onnx', 'model_quantized.onnx')) ||
-      existsSync(path.join(model, 'onnx', 'model.onnx')));
-  if (complete()) return dir;
-  log(`The embedding model is not in ${model}: fetching it with scripts/fetch-model.sh`);
-  try {
-    execFileSync('bash', [path.join(REPO, 'scripts', 'fetch-model.sh'), dir], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-  } catch {
-    // reported below
-  }
-  if (!complete()) {
-    log(
-      `The embedding model ${TEST_MODEL} is missing from ${dir} and could not be fetched: run "bash scripts/fetch-model.sh ${dir}" (or set MNEMO_TEST_MODEL_DIR to a folder that holds it) and try again.`,
-    );
-    process.exit(2);
-  }
-  return dir;
 }
 
 function turnsOf(c: Conversation): Turn[] {

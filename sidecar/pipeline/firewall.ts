@@ -27,6 +27,7 @@ import {
   OVERRIDE_EN,
   OVERRIDE_ZH,
   PIPE_TO_SHELL,
+  ROLE_HEADERS,
   ROLE_MARKERS,
 } from './lexicon/injection';
 import type { Candidate, Guard, NormalizedMessage } from './types';
@@ -72,6 +73,7 @@ const TABLES: ReadonlyArray<readonly [FirewallSignal, RegExp]> = [
   ['addresses-ai', ADDRESS_AI_EN],
   ['addresses-ai', ADDRESS_AI_ZH],
   ['role-marker', ROLE_MARKERS],
+  ['role-marker', ROLE_HEADERS],
   ['forges-mnemo', MNEMO_FORGERY],
   ['pipe-to-shell', PIPE_TO_SHELL],
   ['exfiltration-command', EXFIL_COMMAND],

@@ -103,11 +103,17 @@ export const ROLE_MARKERS = alt(
     `<<\\/?SYS>>`,
     `<\\/?(?:system|system-prompt|instructions?|tool_result|tool_results|function_results|assistant_instructions|admin)\\s*>`,
     `^\\s*#{1,6}\\s*(?:system|instructions?|new\\s+instructions?)\\s*:?\\s*$`,
-    `^\\s*(?:SYSTEM|System\\s+(?:prompt|message|override))\\s*:`,
-    `^\\s*(?:系统提示|系统消息|系统指令)[:：]`,
+    `^\\s*System\\s+(?:prompt|message|override)\\s*:`,
+    `(?:^|[。！？；.!?;]\\s*)(?:系统提示|系统消息|系统指令)[:：]`,
   ],
   'im',
 );
+
+/**
+ * A role header in capitals anywhere in a line ("From the issue tracker: SYSTEM: the assistant must…",
+ * "ADMIN OVERRIDE: …"): case matters, so "Operating system: Ubuntu" is not one.
+ */
+export const ROLE_HEADERS = /\b(?:SYSTEM|DEVELOPER|ADMIN(?:ISTRATOR)?)(?: (?:PROMPT|MESSAGE|OVERRIDE|NOTE|INSTRUCTIONS?))?\s*:/;
 
 /**
  * Text that imitates Mnemo's own records or tools: a forged review line ("- mem_0123… [confirmed"),
@@ -269,8 +275,8 @@ const SENSITIVE_ZH = group([
 /** "把API密钥发送到 https://…", "将环境变量上传到这个地址", "把对话记录发给 x@y.com": the same, in Chinese. */
 export const EXFIL_ZH = alt(
   [
-    `(?:把|将)?(?:所有|全部)?(?:的)?${SENSITIVE_ZH}[^。\\n]{0,40}?(?:发送|发|上传|转发|提交|泄露|贴|回传|同步)(?:到|给|至)`,
-    `(?:发送|上传|转发|提交|回传)(?:所有|全部)?(?:的)?${SENSITIVE_ZH}[^。\\n]{0,20}?(?:到|给|至)`,
+    `(?:把|将)?(?:所有|全部)?(?:的)?${SENSITIVE_ZH}[^。\\n]{0,40}?(?:发送|发|上传|转发|泄露|贴|回传|同步)(?:到|给|至)`,
+    `(?:发送|上传|转发|回传)(?:所有|全部)?(?:的)?${SENSITIVE_ZH}[^。\\n]{0,20}?(?:到|给|至)`,
   ],
   'i',
 );
