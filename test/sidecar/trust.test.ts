@@ -16,6 +16,8 @@ import { distinctFacts } from '../fixtures/dedup/distinctFacts';
 import { cleanupDataDir, inProcessService, tempDataDir } from '../support/sidecarSession';
 
 const CLOCK = new Date('2026-11-20T08:00:00.000Z');
+/** The service's clock: a transcript without timestamps is dated when it is read, so reading it later is another session. */
+let now = CLOCK;
 
 type Msg = { role: string; content: string; name?: string; id?: string; timestamp?: string };
 const session = (project_id: string, messages: Msg[], extra: Partial<SessionInput> = {}): SessionInput => ({
@@ -39,7 +41,7 @@ describe('trust what is recalled', () => {
     (await svc.list({ project_id: project, limit: 1000 })).items;
 
   before(async () => {
-    svc = inProcessService(dataDir, {}, { clock: () => CLOCK });
+    svc = inProcessService(dataDir, {}, { clock: () => now });
     await svc.start();
   });
   after(async () => {
@@ -165,9 +167,22 @@ describe('trust what is recalled', () => {
     let wrongId: string;
 
     before(async () => {
-      // the same conversation, already captured twice before anyone marked it wrong (a copy in another session)
       await svc.ingest(session('plc', transcript(['m1', 'm2', 'm3'])));
-      await svc.ingest(session('plc', transcript(['x1', 'x2', 'x3']), { session_id: 'earlier-copy' }));
+      // an earlier copy in another session, where an assistant said it in its own words (nothing learnt from it)
+      await svc.ingest(
+        session(
+          'plc',
+          [
+            { role: 'user', content: 'Remind me, which OS for the PLC-3000 driver?', id: 'x1' },
+            {
+              role: 'assistant',
+              content: 'Right, the PLC-3000 driver must run on Windows Server 2012.',
+              id: 'x2',
+            },
+          ],
+          { session_id: 'earlier-copy' },
+        ),
+      );
       const r = await ask(question, 'plc');
       assert.match(served(r), /Windows Server 2012/, 'recalled before it is marked wrong');
       const m = (await memoriesOf('plc')).find((x) => x.text.includes('Windows Server 2012'));
@@ -185,6 +200,7 @@ describe('trust what is recalled', () => {
       notServed('after mark wrong'));
 
     test('not after the same transcript is ingested again (no timestamps: another session id)', async () => {
+      now = new Date(CLOCK.getTime() + 3_600_000); // read an hour later
       await svc.ingest(session('plc', transcript(['m1', 'm2', 'm3'])));
       await notServed('re-import');
     });
