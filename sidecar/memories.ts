@@ -29,6 +29,9 @@ import { hybridSearch } from './recall/search';
 import { buildWhere } from './store/memoryStore';
 import { clampInt, round } from './util/numbers';
 
+/** Deleting up to this many memories at once also looks for other copies of what they say (turnsSaying.ts). */
+const THOROUGH_DELETE = 20;
+
 export class Memories {
   constructor(private readonly core: Core) {}
 
@@ -330,9 +333,11 @@ export class Memories {
     if (!Array.isArray(ids) || ids.length === 0) throw new InvalidInputError('No memory ids to delete.');
     const found = await core.store.get(ids);
     if (found.length === 0) throw new NotFoundError(`No memory with id ${ids[0]}.`);
-    // What a person deleted does not stay in the evidence: the turns that say it go with it.
+    // What a person deleted does not stay in the evidence: the turns that say it go with it (for many
+    // memories at once, a clean, the turns of their own messages only: one read each).
     const turns = new Set<string>();
-    for (const m of found) for (const e of await turnsSaying(core, m)) turns.add(e.id);
+    const thorough = found.length <= THOROUGH_DELETE;
+    for (const m of found) for (const e of await turnsSaying(core, m, thorough)) turns.add(e.id);
     await core.store.delete(found.map((m) => m.id));
     await core.episodes.delete([...turns]);
     const now = core.now();

@@ -33,23 +33,31 @@ function overlap(memoryWords: Set<string>, sentence: string): number {
   return n / memoryWords.size;
 }
 
-/** The turns of the memory's project (its original one, for a promoted memory) that say it. */
-export async function turnsSaying(core: Core, memory: Memory): Promise<Episode[]> {
+/**
+ * The turns of the memory's project (its original one, for a promoted memory) that say it. `thorough`
+ * (default): also the turns near it by words and by meaning, tested sentence by sentence; otherwise only
+ * the turns of its own messages (one read, for deleting many memories at once).
+ */
+export async function turnsSaying(core: Core, memory: Memory, thorough = true): Promise<Episode[]> {
   if (!core.config.episodes.keep) return [];
   const project = memory.promoted_from ?? memory.project_id;
   const refs = new Set(memory.source_ref.filter((r) => r.startsWith('msg:')).map((r) => r.slice(4)));
   const text = spoken(memory);
   // Without the model (it may be loading or unavailable), the links and the words still find the turns.
-  const vector = await core
-    .requireModel()
-    .then(() => core.embedding.embed([text]))
-    .then(([v]) => v)
-    .catch(() => undefined);
-  const lexical = await core.store.lexicalIndex?.run(
-    'search',
-    (ix) => ix.search(text, { projects: [project], kinds: ['episode'], limit: CANDIDATES }),
-    [] as LexicalHit[],
-  );
+  const vector = thorough
+    ? await core
+        .requireModel()
+        .then(() => core.embedding.embed([text]))
+        .then(([v]) => v)
+        .catch(() => undefined)
+    : undefined;
+  const lexical = thorough
+    ? await core.store.lexicalIndex?.run(
+        'search',
+        (ix) => ix.search(text, { projects: [project], kinds: ['episode'], limit: CANDIDATES }),
+        [] as LexicalHit[],
+      )
+    : [];
   const [byRef, near] = await Promise.all([
     refs.size
       ? core.episodes.find({
