@@ -132,8 +132,8 @@ test('another action or another measure of the same subject is a separate fact, 
       'Redis cache is backed up whenever latency exceeds 200 ms, per ticket K0451.',
     ],
     [
-      'The gateway is restarted when CPU load exceeds 90%.',
-      'The gateway is throttled when error rate exceeds 5%.',
+      'The payments gateway is restarted when the CPU load exceeds 90% for five minutes.',
+      'The payments gateway is throttled when the error rate exceeds 5% for five minutes.',
     ],
     ['Redis 缓存在队列延迟超过 5000 时升级。', 'Redis 缓存在响应时间超过 200 毫秒时备份。'],
   ])
