@@ -101,7 +101,11 @@ install_build() {
   run_npm() { # step, args... (in $dir, with $node_bin's folder first on PATH)
     local step="$1"; shift
     log "$name: $step (log: $logf)"
-    if ! (cd "$dir" && PATH="$(dirname "$node_bin"):$PATH" timeout 1800 npm "$@" >>"$logf" 2>&1); then
+    # Under `npm test` the parent npm exports its own node (NODE, npm_node_execpath, and the
+    # user agent code-server's postinstall reads the node version from): drop them, so that this npm
+    # and every script it runs see $node_bin.
+    if ! (cd "$dir" && env -u NODE -u npm_node_execpath -u npm_execpath -u npm_config_user_agent \
+      -u npm_config_node_gyp PATH="$(dirname "$node_bin"):$PATH" timeout 1800 npm "$@" >>"$logf" 2>&1); then
       tail -n 60 "$logf" >&2
       die "$name: $step failed (full log: $logf)"
     fi
