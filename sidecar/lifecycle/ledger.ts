@@ -65,6 +65,10 @@ export interface LedgerReport {
 }
 
 type Line = ({ type: 'served' } & LedgerEntry) | ({ type: 'report' } & LedgerReport);
+/** The ids a line names: its items' and its report's (`"id":"…"`, `"memory_id":"…"`). */
+const ID_IN_LINE = /"(?:id|memory_id)":"([^"\\]+)"/g;
+/** How every report line starts (`type` is written first). */
+const REPORT_PREFIX = '{"type":"report"';
 
 export interface LedgerFilter {
   limit: number;
@@ -217,8 +221,13 @@ function entryOf(l: Extract<Line, { type: 'served' }>, verdicts?: Map<string, Re
  * Rewrites in place every line `edit` changes (a line: the new one; null: spaces); a rewrite that would
  * not fit (it never should: it has fewer items) leaves nothing of the line. Returns how many changed.
  */
-function rewriteFile(file: string, edit: (l: Line) => Line | null | undefined): number {
+function rewriteFile(
+  file: string,
+  mayName: (raw: string) => boolean,
+  edit: (l: Line) => Line | null | undefined,
+): number {
   return rewriteLinesInPlace(file, (raw) => {
+    if (!mayName(raw)) return undefined; // cheaper than parsing every line
     const line = parse(raw);
     const next = line && edit(line);
     if (next === undefined || !line) return undefined;
@@ -309,10 +318,20 @@ export class RecallLedger {
     this.day = undefined;
   }
 
-  /** Lines newest first, across the files, within the budget. */
-  private *lines(budget: { left: number; cut: boolean }): Generator<Line> {
+  /**
+   * Lines newest first, across the files, within the budget; with `naming`, only reports and the lines
+   * whose text contains it (a cheap test before parsing: the rest cannot match); with `sinceDay`, only
+   * the files of that UTC day and later.
+   */
+  private *lines(
+    budget: { left: number; cut: boolean },
+    naming?: string,
+    sinceDay?: string,
+  ): Generator<Line> {
     for (const p of partsNewestFirst(this.dir)) {
+      if (sinceDay && p.day < sinceDay) return;
       for (const raw of linesBackwards(join(this.dir, p.name), budget)) {
+        if (naming && !raw.includes(naming) && !raw.startsWith(REPORT_PREFIX)) continue;
         const line = parse(raw);
         if (line) yield line;
       }
@@ -327,7 +346,7 @@ export class RecallLedger {
     const verdicts = new Map<string, Map<string, ReportVerdict>>();
     const entries: LedgerEntry[] = [];
     let matched = 0;
-    for (const line of this.lines(budget)) {
+    for (const line of this.lines(budget, f.entry_id || f.memory_id)) {
       if (line.type === 'report') {
         const byMemory = verdicts.get(line.entry) ?? new Map<string, ReportVerdict>();
         if (!byMemory.has(line.memory_id)) byMemory.set(line.memory_id, line.verdict);
@@ -361,7 +380,7 @@ export class RecallLedger {
     const budget = { left: READ_BUDGET_BYTES, cut: false };
     const reported = new Set<string>();
     let seen = false;
-    for (const line of this.lines(budget)) {
+    for (const line of this.lines(budget, memoryId, since.slice(0, 10))) {
       if (line.at < since) break;
       if (!sameClient(line.served_to, client)) continue;
       if (line.type === 'report') {
@@ -379,7 +398,11 @@ export class RecallLedger {
   erase(memoryIds: Iterable<string>): Promise<number> {
     const ids = new Set(memoryIds);
     if (ids.size === 0) return Promise.resolve(0);
-    return this.rewrite((l) => {
+    const names = (raw: string) => {
+      for (const m of raw.matchAll(ID_IN_LINE)) if (ids.has(m[1]!)) return true;
+      return false;
+    };
+    return this.rewrite(names, (l) => {
       if (l.type === 'report') return ids.has(l.memory_id) ? null : undefined;
       const items = l.items.filter((i) => !ids.has(i.id));
       if (items.length === l.items.length) return undefined;
@@ -392,22 +415,35 @@ export class RecallLedger {
    * queries were about it). Returns the lines rewritten.
    */
   wipeProject(project: string): Promise<number> {
-    return this.rewrite((l) => {
-      if (l.type === 'report') return l.project_id === project ? null : undefined;
-      const projects = l.project_ids.filter((p) => p !== project);
-      if (projects.length === l.project_ids.length && !l.items.some((i) => i.project_id === project))
-        return undefined;
-      if (!projects.some((p) => p !== GLOBAL_PROJECT)) return null;
-      const items = l.items.filter((i) => i.project_id !== project);
-      return { ...l, project_ids: projects, items, erased: (l.erased ?? 0) + l.items.length - items.length };
-    });
+    const quoted = JSON.stringify(project);
+    return this.rewrite(
+      (raw) => raw.includes(quoted),
+      (l) => {
+        if (l.type === 'report') return l.project_id === project ? null : undefined;
+        const projects = l.project_ids.filter((p) => p !== project);
+        if (projects.length === l.project_ids.length && !l.items.some((i) => i.project_id === project))
+          return undefined;
+        if (!projects.some((p) => p !== GLOBAL_PROJECT)) return null;
+        const items = l.items.filter((i) => i.project_id !== project);
+        return {
+          ...l,
+          project_ids: projects,
+          items,
+          erased: (l.erased ?? 0) + l.items.length - items.length,
+        };
+      },
+    );
   }
 
-  private async rewrite(edit: (l: Line) => Line | null | undefined): Promise<number> {
+  private async rewrite(
+    mayName: (raw: string) => boolean,
+    edit: (l: Line) => Line | null | undefined,
+  ): Promise<number> {
     if (partsNewestFirst(this.dir).length === 0) return 0;
     return withLock(join(this.dir, 'erase.lock'), LOCK_TIMEOUT_MS, () => {
       let changed = 0;
-      for (const p of partsNewestFirst(this.dir)) changed += rewriteFile(join(this.dir, p.name), edit);
+      for (const p of partsNewestFirst(this.dir))
+        changed += rewriteFile(join(this.dir, p.name), mayName, edit);
       return Promise.resolve(changed);
     });
   }
