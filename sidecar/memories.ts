@@ -5,6 +5,7 @@
  * a memory they confirmed was marked wrong by someone else. Deleting or wiping erases from the ledger too.
  */
 import type { Core } from './core';
+import { errorMessage, InvalidInputError, NotFoundError } from './errors';
 import { diff, snapshot } from './lifecycle/auditChanges';
 import {
   applyReport,
@@ -16,7 +17,6 @@ import {
   type ReportResult,
 } from './lifecycle/report';
 import { GLOBAL_PROJECT, isCategory, type Memory } from './model';
-import { errorMessage, InvalidInputError, NotFoundError } from './errors';
 import { redactText } from './pipeline/redact';
 import type {
   AuditEntry,

@@ -10,7 +10,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { redactTextSync } from '../pipeline/redact';
 import type { ServedTo } from '../protocol';
 import { estimateTokens } from '../recall/format';
-import { recordServed } from '../served';
+import { recordServed, servedTo } from '../served';
 import type { MnemoService } from '../service';
 import { round } from '../util/numbers';
 import type { McpProjects } from './projects';
@@ -45,15 +45,13 @@ export function auditAgentRead(
   }
 }
 
-/** The client as the ledger records it: MCP `clientInfo` name and version, and the tool it called. */
+/**
+ * The client as the ledger records it: MCP `clientInfo` name and version (printable, redacted, cut: the
+ * client chose them), and the tool it called.
+ */
 export function mcpClient(server: McpServer, tool: string): ServedTo {
   const v = server.server.getClientVersion();
-  return {
-    surface: 'mcp',
-    name: v?.name || 'unknown-client',
-    ...(v?.version ? { version: v.version } : {}),
-    tool,
-  };
+  return servedTo({ surface: 'mcp', name: v?.name || 'unknown-client', version: v?.version, tool });
 }
 
 /** A read (search, get, a resource) in the ledger like a recall: what the agent was shown, in `text`'s tokens. */

@@ -1,14 +1,18 @@
 /**
  * The ledger of what agents were shown (sidecar/lifecycle/ledger.ts): append and read back newest first,
  * a torn last line after a crash, day files and retention, a day that grows goes on in parts, bounded
- * reads, erasure of a deleted memory and of a wiped project in place, and which recall a report counts for.
+ * reads, erasure of a deleted memory and of a wiped project in place, which recall a report counts for,
+ * and how a client's own name is kept (sidecar/served.ts).
  */
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { newEntryId, RecallLedger } from '../../sidecar/lifecycle/ledger';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { newEntryId, RecallLedger, sameClient } from '../../sidecar/lifecycle/ledger';
+import { mcpClient } from '../../sidecar/mcp/audit';
+import { servedTo } from '../../sidecar/served';
 import type { LedgerEntry, ServedTo } from '../../sidecar/protocol';
 
 const root = mkdtempSync(join(tmpdir(), 'mnemo-ledger-'));
@@ -263,4 +267,29 @@ test('a report counts for the newest recall of the day that served the memory to
     'the older recall is outside the window',
   );
   ledger.close();
+});
+
+test("a client's own name is printable, redacted and short; an unknown surface is `other`", () => {
+  const to = servedTo({
+    surface: 'telepathy',
+    name: `evil\u001b[2J agent ghp_Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0LmNbVc ${'x'.repeat(300)}`,
+    version: 42,
+  });
+  assert.equal(to.surface, 'other');
+  assert.ok(!to.name.includes('\u001b') && !to.name.includes('ghp_'), to.name);
+  assert.ok(to.name.startsWith('evil [2J agent [REDACTED:github-token]'), to.name);
+  assert.ok(to.name.length <= 100);
+  assert.equal(to.version, undefined, 'a version that is not text is left out');
+  assert.equal(to.tool, 'recall');
+  assert.deepEqual(servedTo(undefined), { surface: 'other', name: 'unknown', tool: 'recall' });
+  assert.deepEqual(servedTo(to), to, 'checking twice changes nothing');
+});
+
+test('an MCP client is recorded, and its reports matched, under the same checked name', () => {
+  const server = {
+    server: { getClientVersion: () => ({ name: 'my\u0007agent', version: '2.0' }) },
+  } as unknown as McpServer;
+  const to = mcpClient(server, 'report');
+  assert.deepEqual(to, { surface: 'mcp', name: 'my agent', version: '2.0', tool: 'report' });
+  assert.ok(sameClient(to, servedTo({ ...to, tool: 'recall' })));
 });
