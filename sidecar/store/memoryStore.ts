@@ -93,6 +93,7 @@ const OPTIONAL_STRING_FIELDS = [
   'captures',
   'may_change',
   'contested_by',
+  'flagged_by',
 ] as const;
 
 export function toMetadata(m: Memory): Metadata {
@@ -119,8 +120,8 @@ export function toMetadata(m: Memory): Metadata {
   // Optional fields are always written ('' = absent) because Chroma's update merges metadata keys.
   for (const k of OPTIONAL_STRING_FIELDS) meta[k] = m[k] ?? '';
   meta.times = m.times?.length ? JSON.stringify(m.times) : '';
-  // The review queue: pending memories and the older ones a pending memory may change.
-  meta.in_review = m.status === 'pending' || !!m.contested_by;
+  // The review queue: pending memories, the older ones a pending memory may change, those an agent flagged.
+  meta.in_review = m.status === 'pending' || !!m.contested_by || !!m.flagged_by;
   // A lone surrogate anywhere makes Chroma refuse the whole batch (400): store U+FFFD instead.
   for (const [k, v] of Object.entries(meta)) if (typeof v === 'string') meta[k] = wellFormed(v);
   return meta;
@@ -715,7 +716,7 @@ export class MemoryStore {
       fields.flatMap((f) =>
         f === 'created_at'
           ? [f, 'created_ts']
-          : f === 'status' || f === 'contested_by'
+          : f === 'status' || f === 'contested_by' || f === 'flagged_by'
             ? [f, 'in_review']
             : [f],
       ),

@@ -556,6 +556,63 @@ describe('Mnemo extension', function () {
     assert.equal(stored.status, 'pending');
   });
 
+  it('What My Agents Saw lists what the language model tool served: client, query, memories; selecting opens them', async function () {
+    if (typeof vscode.lm?.invokeTool !== 'function') this.skip();
+    assert.ok(api.views.ledgerView, 'the view is in the Mnemo view container');
+    const tag = uniqueTag('ledger');
+    const text = `The ${tag} gateway restarts are announced in the ops channel first.`;
+    const id = await remember(text, mainProject());
+    const query = `Where are the ${tag} gateway restarts announced?`;
+    const ledger = api.views.ledger;
+    await ledger.getChildren(); // loaded before the recall: what follows must reload it
+    await waitFor('mnemo_recall to serve the memory', async () => {
+      const r = await vscode.lm.invokeTool('mnemo_recall', {
+        input: { query },
+        toolInvocationToken: undefined,
+      });
+      return r.content.some(
+        (p) => p instanceof vscode.LanguageModelTextPart && p.value.includes('ops channel'),
+      );
+    });
+
+    // No refresh by hand: the view reloads on mnemo/ledger/changed.
+    const row = await waitFor('the recall in What My Agents Saw', async () =>
+      (await ledger.getChildren()).find(
+        (n) => n.kind === 'served' && n.entry.query === query && n.entry.items.some((i) => i.id === id),
+      ),
+    );
+    const item = ledger.getTreeItem(row);
+    assert.equal(item.label, query);
+    assert.match(
+      String(item.description),
+      /^VS Code extension [\d.]+ \(mnemo_recall\) · just now · \d+ items?$/,
+      'who was shown it, when, how much',
+    );
+    const served = (await ledger.getChildren(row)).find((n) => n.kind === 'servedItem' && n.item.id === id);
+    assert.ok(served, 'the recall expands to the memory it served');
+    const memoryItem = ledger.getTreeItem(served);
+    assert.ok(String(memoryItem.label).startsWith(`The ${tag} gateway restarts`), String(memoryItem.label));
+    assert.match(String(memoryItem.description), /^memory · score \d\.\d\d · confirmed$/);
+
+    // Selecting the recall opens its page; selecting the memory its details, which say who was shown it.
+    const page = await vscode.commands.executeCommand<vscode.TextDocument>(
+      item.command!.command,
+      ...(item.command!.arguments ?? []),
+    );
+    assert.match(page.getText(), /^# What VS Code extension [\d.]+ was shown/);
+    assert.ok(page.getText().includes(`**Query:** Where are the ${tag} gateway restarts announced?`));
+    assert.ok(page.getText().includes(`| 1 | The ${tag} gateway restarts`), page.getText());
+    const details = await vscode.commands.executeCommand<vscode.TextDocument>(
+      memoryItem.command!.command,
+      ...(memoryItem.command!.arguments ?? []),
+    );
+    assert.match(
+      details.getText(),
+      /\nServed to agents and people\n {2}\d+ times?:\n.* VS Code extension [\d.]+ \(language model tool, mnemo_recall\) {2}"Where are the/,
+    );
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   /** A response stream that records what the participant writes and the buttons it offers. */
   function recordingStream(): {
     stream: vscode.ChatResponseStream;
