@@ -21,7 +21,16 @@ make_root() {
   debootstrap --variant=minbase --include=ca-certificates,git,python3,procps,iproute2,xz-utils \
     bookworm "$r" http://deb.debian.org/debian >"$r.debootstrap.log" 2>&1 \
     || { tail -20 "$r.debootstrap.log"; exit 1; }
-  cp /etc/apt/sources.list.d/debian.sources "$r/etc/apt/sources.list.d/" 2>/dev/null || true
+  # This machine's Debian sources (in place of debootstrap's sources.list) and the CA certificates its
+  # registries are reached through.
+  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+    cp /etc/apt/sources.list.d/debian.sources "$r/etc/apt/sources.list.d/"
+    rm -f "$r/etc/apt/sources.list"
+  fi
+  if [ -d /usr/local/share/ca-certificates ]; then
+    cp -a /usr/local/share/ca-certificates/. "$r/usr/local/share/ca-certificates/"
+    chroot "$r" update-ca-certificates >/dev/null
+  fi
   # Node.js 20 and npm as this machine kind has them before a session (nodesource build, headers too).
   cp -a /usr/bin/node "$r/usr/bin/node"
   mkdir -p "$r/usr/lib/node_modules" "$r/usr/include"
