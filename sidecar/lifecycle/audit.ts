@@ -8,10 +8,11 @@
  * length (the content replaced by "[erased]", padded with spaces, which JSON ignores), so other
  * processes appending to the same file at the same time lose nothing.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AuditEntry } from '../protocol';
 import { appendFully } from '../util/append';
+import { rewriteLinesInPlace } from '../util/rewriteLines';
 
 /** Marks erased content. */
 export const ERASED = '[erased]';
@@ -106,9 +107,17 @@ export class AuditLog {
   erase(memoryIds: ReadonlySet<string> | string[]): number {
     const ids = memoryIds instanceof Set ? memoryIds : new Set(memoryIds);
     if (ids.size === 0) return 0;
-    return this.rewrite((entry) =>
-      entry.memory_id && ids.has(entry.memory_id) && hasContent(entry) ? eraseContent(entry) : undefined,
-    );
+    return rewriteLinesInPlace(this.file, (raw) => {
+      let entry: AuditEntry | undefined;
+      try {
+        entry = JSON.parse(raw) as AuditEntry;
+      } catch {
+        return undefined; // a torn last line: left alone
+      }
+      return entry?.memory_id && ids.has(entry.memory_id) && hasContent(entry)
+        ? JSON.stringify(eraseContent(entry))
+        : undefined;
+    });
   }
 
   /**
@@ -135,46 +144,20 @@ export class AuditLog {
     });
   }
 
-  /**
-   * Rewrites, in place, the lines `replace` returns a new entry for (each entry parsed in order; a line
-   * that does not parse is left alone and not counted), when the new line is no longer than the old one
-   * (padded with spaces after the JSON: still one valid line). fsyncs; returns how many lines changed.
-   */
+  /** {@link rewriteLinesInPlace} over the entries, numbered in order (a line that does not parse is not one). */
   private rewrite(replace: (entry: AuditEntry, at: number) => AuditEntry | undefined): number {
-    if (!existsSync(this.file)) return 0;
-    const bytes = readFileSync(this.file);
-    const fd = openSync(this.file, 'r+');
-    let changed = 0;
     let at = 0;
-    try {
-      let start = 0;
-      while (start < bytes.length) {
-        let end = bytes.indexOf(0x0a, start);
-        if (end < 0) end = bytes.length; // a torn last line: parsed below, left alone if it does not parse
-        const raw = bytes.subarray(start, end);
-        let entry: AuditEntry | undefined;
-        try {
-          entry = JSON.parse(raw.toString('utf8')) as AuditEntry;
-        } catch {
-          entry = undefined;
-        }
-        const next = entry && typeof entry === 'object' ? replace(entry, at++) : undefined;
-        if (next) {
-          const replacement = Buffer.from(JSON.stringify(next), 'utf8');
-          if (replacement.length <= raw.length) {
-            const line = Buffer.alloc(raw.length, 0x20); // spaces after the JSON: still one valid line
-            replacement.copy(line);
-            writeSync(fd, line, 0, line.length, start);
-            changed++;
-          }
-        }
-        start = end + 1;
+    return rewriteLinesInPlace(this.file, (raw) => {
+      let entry: unknown;
+      try {
+        entry = JSON.parse(raw);
+      } catch {
+        return undefined; // a torn last line: left alone
       }
-      if (changed) fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    return changed;
+      if (!entry || typeof entry !== 'object') return undefined;
+      const next = replace(entry as AuditEntry, at++);
+      return next && JSON.stringify(next);
+    });
   }
 
   /** All entries, oldest first; a torn trailing line (crash mid-write) is skipped. */

@@ -15,6 +15,9 @@ export const enum ContextValue {
   ReviewItem = 'mnemo:review',
   /** Rules imported from one file, waiting together in the review queue. */
   ReviewFile = 'mnemo:reviewFile',
+  /** A recall in "What My Agents Saw", and one memory or turn it served. */
+  Served = 'mnemo:served',
+  ServedItem = 'mnemo:servedItem',
   LoadMore = 'mnemo:loadMore',
   /** The "N hidden" row under a project (wrong, archived, superseded). */
   Hidden = 'mnemo:hidden',

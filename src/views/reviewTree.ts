@@ -1,19 +1,19 @@
 /**
  * `mnemo.views.review`: memories waiting in the review queue (status pending) of the workspace's
  * projects and Global, highest score first, with the reason that kept them. Rules imported from a file
- * wait under that file (reviewGroups.ts), with "Confirm All from <file>" (what the firewall held is left
+ * wait under that file (reviewGroups.ts), with "Confirm All from File" (what the firewall held is left
  * for one-by-one review). Multi-select: confirm or reject many at once.
  */
 import * as vscode from 'vscode';
 import type { Memory } from '../../sidecar/model';
 import { ListRequest } from '../../sidecar/protocol';
 import type { Ctx } from '../ctx';
-import { logFailure } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
 import { ContextValue } from './contextValues';
+import { ListTreeProvider } from './listTree';
 import { explainReason } from './reasons';
 import { describeGroup, groupReview, type ReviewFileGroup } from './reviewGroups';
-import { accessibilityLabel, decorationUri, icon, percent, shortText, tooltip } from './present';
+import { accessibilityLabel, decorationUri, flagged, icon, percent, shortText, tooltip } from './present';
 
 export const REVIEW_LIMIT = 200;
 
@@ -29,48 +29,20 @@ export interface ReviewFileNode {
   children: ReviewNode[];
 }
 
-export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<ReviewNode | undefined | void>();
-  readonly onDidChangeTreeData = this.emitter.event;
-  private items: ReviewNode[] | undefined;
-  private loading: Promise<ReviewNode[]> | undefined;
-
-  constructor(private readonly ctx: Ctx) {}
-
-  dispose(): void {
-    this.emitter.dispose();
-  }
-
-  /** Re-renders the loaded items without reloading them (ages stay true). */
-  repaint(): void {
-    if (this.items) this.emitter.fire();
-  }
-
-  refresh(): void {
-    this.items = undefined;
-    this.loading = undefined;
-    this.emitter.fire();
+export class ReviewTreeProvider
+  extends ListTreeProvider<ReviewNode>
+  implements vscode.TreeDataProvider<ReviewNode>
+{
+  constructor(ctx: Ctx) {
+    super(ctx, 'Loading the review queue');
   }
 
   getTreeItem(node: ReviewNode): vscode.TreeItem {
-    if (node.kind === 'reviewFile') {
-      const g = node.group;
-      const item = new vscode.TreeItem(g.file, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = node.id;
-      item.description = `${describeGroup(g)} · ${projectLabel(g.project_id)}`;
-      item.iconPath = new vscode.ThemeIcon('file');
-      item.contextValue = ContextValue.ReviewFile;
-      item.tooltip = `Imported from ${g.file}: an import is not a confirmation. Confirm All confirms them at once${g.held ? `, except the ${g.held} the firewall held (each needs your own look)` : ''}.`;
-      item.accessibilityInformation = {
-        label: `Imported from ${g.file}, ${describeGroup(g)}, ${projectLabel(g.project_id)}.`,
-        role: 'treeitem',
-      };
-      return item;
-    }
+    if (node.kind === 'reviewFile') return fileItem(node);
     const m = node.memory;
     const item = new vscode.TreeItem(shortText(m.text), vscode.TreeItemCollapsibleState.None);
     item.id = node.id;
-    const why = explainReason(m.reason);
+    const why = m.flagged_by ? flagged(m) : explainReason(m.reason);
     item.description = `${percent(m.confidence_score)} · ${projectLabel(m.project_id)} · ${why}`;
     // The tooltip is built on hover (resolveTreeItem): a reload renders every pending memory.
     item.iconPath = icon(m);
@@ -96,15 +68,7 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
   async getChildren(node?: ReviewNode): Promise<ReviewNode[]> {
     if (node) return node.kind === 'reviewFile' ? node.children : [];
     if (!this.ctx.isRunning || this.ctx.status?.health === 'error') return [];
-    if (this.items) return this.items;
-    this.loading ??= this.load();
-    try {
-      return await this.loading;
-    } catch (err) {
-      this.loading = undefined;
-      logFailure(this.ctx.log, `Loading the review queue`, err);
-      return [];
-    }
+    return this.rows();
   }
 
   /** Pending memories, highest score first (the digest takes the first ten). */
@@ -126,7 +90,8 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
     return all.sort((a, b) => b.score - a.score || b.created_at.localeCompare(a.created_at)).slice(0, limit);
   }
 
-  private async load(): Promise<ReviewNode[]> {
+  /** Imported rules under their file (files first), then the rest, as pending() orders them. */
+  protected async load(): Promise<ReviewNode[]> {
     const { files, single } = groupReview(await this.pending());
     const groups = files.map((group): ReviewFileNode => {
       const node: ReviewFileNode = {
@@ -143,15 +108,25 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
       }));
       return node;
     });
-    this.items = [
+    return [
       ...groups,
       ...single.map((memory): ReviewNode => ({ kind: 'review', id: `r:${memory.id}`, memory })),
     ];
-    return this.items;
   }
+}
 
-  /** The loaded memories, those under a file too (no request). */
-  get loaded(): readonly ReviewNode[] {
-    return (this.items ?? []).flatMap((n) => (n.kind === 'reviewFile' ? [n, ...n.children] : [n]));
-  }
+/** A file's row: its rules wait under it, "Confirm All from File" on it. */
+function fileItem(node: ReviewFileNode): vscode.TreeItem {
+  const g = node.group;
+  const item = new vscode.TreeItem(g.file, vscode.TreeItemCollapsibleState.Expanded);
+  item.id = node.id;
+  item.description = `${describeGroup(g)} · ${projectLabel(g.project_id)}`;
+  item.iconPath = new vscode.ThemeIcon('file');
+  item.contextValue = ContextValue.ReviewFile;
+  item.tooltip = `Imported from ${g.file}: an import is not a confirmation. Confirm All confirms them at once${g.held ? `, except the ${g.held} the firewall held (each needs your own look)` : ''}.`;
+  item.accessibilityInformation = {
+    label: `Imported from ${g.file}, ${describeGroup(g)}, ${projectLabel(g.project_id)}.`,
+    role: 'treeitem',
+  };
+  return item;
 }
