@@ -59,6 +59,9 @@ export const ViewId = {
   ledger: 'mnemo.views.ledger',
 } as const;
 
+/** Mnemo's walkthrough: `<publisher>.<name>#<walkthrough id>` (package.json `contributes.walkthroughs`). */
+export const WALKTHROUGH = 'mnemo.mnemo#gettingStarted';
+
 /** Commands VS Code itself provides that Mnemo runs. */
 export const BuiltinCommand = {
   /** The view container's "show" command: opens the Mnemo side bar. */
@@ -70,6 +73,8 @@ export const BuiltinCommand = {
   setContext: 'setContext',
   /** What Enter does in a list (expand a group). */
   listSelect: 'list.select',
+  /** Opens a walkthrough ({@link WALKTHROUGH}) on the Welcome page. */
+  openWalkthrough: 'workbench.action.openWalkthrough',
   /** Renders a Markdown document (Preview Injection). */
   markdownPreview: 'markdown.showPreview',
 } as const;

@@ -3,7 +3,6 @@
  * 7 days, actionable, pending, and a confidence histogram. Strict CSP (nonce script, no remote
  * content), theme colours through CSS variables; numbers and bars are buttons that filter the tree.
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { GLOBAL_PROJECT, type MemoryStatus } from '../../sidecar/model';
 import { StatsRequest, type ProjectStats, type StatsResult } from '../../sidecar/protocol';
@@ -14,6 +13,7 @@ import { projectLabel, workspaceProjects } from '../projects';
 import { daysAgoUtc, formatLocal, formatUtc } from '../time';
 import type { TreeFilter } from './memoryTree';
 import { BuiltinCommand } from '../commandIds';
+import { escapeHtml as esc, strictCsp } from './webviewHtml';
 
 type Metric = 'total' | 'new7d' | 'actionable' | 'pending' | 'bucket';
 
@@ -126,14 +126,7 @@ export class Dashboard implements vscode.Disposable {
   }
 
   private html(webview: vscode.Webview, stats: StatsResult | undefined, error: string | undefined): string {
-    const nonce = randomBytes(16).toString('base64');
-    const csp = [
-      "default-src 'none'",
-      `style-src 'nonce-${nonce}'`,
-      `script-src 'nonce-${nonce}'`,
-      `img-src ${webview.cspSource} data:`,
-      `font-src ${webview.cspSource}`,
-    ].join('; ');
+    const { nonce, csp } = strictCsp(webview, [`img-src ${webview.cspSource} data:`]);
     const body = error
       ? `<p class="error" role="alert">${esc(error)}</p>`
       : stats
@@ -233,11 +226,4 @@ for (const el of document.querySelectorAll('[data-project]')) {
 <div class="axis"><span>0%</span><span>confidence</span><span>100%</span></div>
 </section>`;
   }
-}
-
-function esc(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 }

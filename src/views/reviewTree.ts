@@ -8,7 +8,7 @@ import type { Memory } from '../../sidecar/model';
 import { ListRequest } from '../../sidecar/protocol';
 import type { Ctx } from '../ctx';
 import { projectLabel, workspaceProjects } from '../projects';
-import { ContextValue } from './contextValues';
+import { ContextKey, ContextValue } from './contextValues';
 import { ListTreeProvider } from './listTree';
 import { explainReason } from './reasons';
 import { accessibilityLabel, decorationUri, flagged, icon, percent, shortText, tooltip } from './present';
@@ -26,7 +26,7 @@ export class ReviewTreeProvider
   implements vscode.TreeDataProvider<ReviewNode>
 {
   constructor(ctx: Ctx) {
-    super(ctx, 'Loading the review queue');
+    super(ctx, 'Loading the review queue', ContextKey.ReviewEmpty);
   }
 
   getTreeItem(node: ReviewNode): vscode.TreeItem {
