@@ -39,6 +39,8 @@ export const Command = {
   disconnectAgent: 'mnemo.disconnectAgent',
   importAgentRules: 'mnemo.importAgentRules',
   promoteToRepository: 'mnemo.promoteToRepository',
+  writeProposedChanges: 'mnemo.writeProposedChanges',
+  cancelProposedChanges: 'mnemo.cancelProposedChanges',
   exportReadable: 'mnemo.exportReadable',
   loadMore: 'mnemo.loadMore',
   showOutput: 'mnemo.showOutput',
@@ -73,6 +75,8 @@ export const BuiltinCommand = {
   setContext: 'setContext',
   /** What Enter does in a list (expand a group). */
   listSelect: 'list.select',
+  /** Opens several files' changes in one changes editor (the proposals of Connect an Agent, Promote). */
+  changes: 'vscode.changes',
   /** Opens a walkthrough ({@link WALKTHROUGH}) on the Welcome page. */
   openWalkthrough: 'workbench.action.openWalkthrough',
   /** Renders a Markdown document (Preview Injection). */

@@ -47,4 +47,6 @@ export const enum ContextKey {
   /** The Review Queue / What My Agents Saw loaded and found nothing (their welcome; unset while loading). */
   ReviewEmpty = 'mnemo.reviewEmpty',
   LedgerEmpty = 'mnemo.ledgerEmpty',
+  /** The active tab is a change Mnemo proposes (its title shows Write / Cancel). */
+  ProposalFocused = 'mnemo.proposalFocused',
 }
