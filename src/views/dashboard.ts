@@ -13,7 +13,7 @@ import { projectLabel, workspaceProjects } from '../projects';
 import { daysAgoUtc, formatLocal, formatUtc } from '../time';
 import type { TreeFilter } from './memoryTree';
 import { BuiltinCommand } from '../commandIds';
-import { escapeHtml as esc, strictCsp } from './webviewHtml';
+import { escapeHtml as esc, strictCsp, pageHead } from './webviewHtml';
 
 type Metric = 'total' | 'new7d' | 'actionable' | 'pending' | 'bucket';
 
@@ -133,13 +133,7 @@ export class Dashboard implements vscode.Disposable {
         ? this.body(stats)
         : '<p>Loading…</p>';
     const heights = Array.from({ length: 21 }, (_, i) => `.h${i}{height:${i * 5}%}`).join('');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>Mnemo Dashboard</title>
+    return `${pageHead(csp, 'Mnemo Dashboard')}
 <style nonce="${nonce}">
 body{font-family:var(--vscode-font-family);font-size:var(--vscode-font-size);color:var(--vscode-foreground);background:var(--vscode-editor-background);padding:0 16px 24px}
 h1{font-size:1.4em;font-weight:600}

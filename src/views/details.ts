@@ -16,7 +16,7 @@ import type { Ctx } from '../ctx';
 import { describeError, errorCode, errorDetail, logFailure } from '../errors';
 import { projectLabel } from '../projects';
 import { servedSection } from './ledgerText';
-import { escapeHtml as esc, strictCsp } from './webviewHtml';
+import { escapeHtml as esc, strictCsp, pageHead } from './webviewHtml';
 import { detailRows, evidenceSection, MATCHED_TURN, shortText, sourceRows, STATUS_LABEL } from './memoryText';
 
 /** What the buttons post (the webview sends exactly these). */
@@ -179,13 +179,7 @@ function section(text: string): string {
 
 function page(webview: vscode.Webview, content: string, scripts: boolean): string {
   const { nonce, csp } = strictCsp(webview);
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>Memory</title>
+  return `${pageHead(csp, 'Memory')}
 <style nonce="${nonce}">
 body{font-family:var(--vscode-font-family);font-size:var(--vscode-font-size);color:var(--vscode-foreground);background:var(--vscode-editor-background);padding:0 20px 24px;max-width:900px;line-height:1.45}
 h1{font-size:1.3em;font-weight:600;white-space:pre-wrap;overflow-wrap:anywhere}

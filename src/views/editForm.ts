@@ -27,7 +27,7 @@ import { projectLabel } from '../projects';
 import { CATEGORY_DETAIL, CATEGORY_LABEL, shortText, SOURCE_LABEL, STATUS_LABEL } from './memoryText';
 import { formatLocal, formatUtc } from '../time';
 import type { StatusBar } from './statusBar';
-import { escapeHtml as esc, strictCsp } from './webviewHtml';
+import { escapeHtml as esc, strictCsp, pageHead } from './webviewHtml';
 
 type Message =
   | { type: 'save'; values: EditValues }
@@ -165,13 +165,7 @@ export class EditForms implements vscode.Disposable {
       ) => `<label class="choice"><input type="radio" name="category" value="${c}"${c === v.category ? ' checked' : ''}>
 <span><b>${esc(CATEGORY_LABEL[c])}</b>${c === m.category ? ' <i>(current)</i>' : ''}<br><small>${esc(CATEGORY_DETAIL[c])}</small></span></label>`,
     ).join('\n');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>Edit Memory</title>
+    return `${pageHead(csp, 'Edit Memory')}
 <style nonce="${nonce}">
 body{font-family:var(--vscode-font-family);font-size:var(--vscode-font-size);color:var(--vscode-foreground);background:var(--vscode-editor-background);padding:0 20px 24px;max-width:760px}
 h1{font-size:1.3em;font-weight:600}

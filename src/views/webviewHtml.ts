@@ -1,4 +1,4 @@
-/** What Mnemo's webviews (edit form, details, dashboard) share: escaping and their strict CSP. */
+/** What Mnemo's webviews (edit form, details, dashboard) share: escaping, their strict CSP, the page's head. */
 import { randomBytes } from 'node:crypto';
 import type * as vscode from 'vscode';
 
@@ -21,4 +21,15 @@ export function strictCsp(webview: vscode.Webview, extra: string[] = []): { nonc
     ...extra,
   ].join('; ');
   return { nonce, csp };
+}
+
+/** A page's start up to its `<style>`: the doctype, the CSP (from {@link strictCsp}), the viewport, the title. */
+export function pageHead(csp: string, title: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>${escapeHtml(title)}</title>`;
 }
