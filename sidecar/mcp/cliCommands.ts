@@ -32,7 +32,7 @@ import {
   type InstructionFile,
   type McpLaunch,
 } from './connect';
-import { promotedIds, renderPromoted } from './promote';
+import { promotedIds, promotionChoices, renderPromoted } from './promote';
 import { isReadableFormat, renderReadable, READABLE_FORMATS } from './readableExport';
 import {
   discoverRuleSources,
@@ -203,8 +203,16 @@ export async function promoteCommand(
   const file = instructionFile(args.file, 'AGENTS.md');
   const path = join(args.projectDir, file);
   await withService(async (svc) => {
-    const confirmed = (await svc.list({ project_id: args.projectId, status: ['confirmed'], limit: 10_000 }))
-      .items;
+    const all = (await svc.list({ project_id: args.projectId, status: ['confirmed'], limit: 10_000 })).items;
+    // Rules imported from this very file are in it already: offering them back would write them twice.
+    const { offer: confirmed, already } = promotionChoices(all, file);
+    if (already.length)
+      out(
+        `Left out ${already.length} already in ${file} (imported from line ${already
+          .map((a) => a.line)
+          .sort((a, b) => a - b)
+          .join(', ')}).`,
+      );
     const wanted = args.ids
       ? args.ids
           .split(',')
@@ -212,11 +220,17 @@ export async function promoteCommand(
           .filter(Boolean)
       : confirmed.map((m) => m.id);
     const byId = new Map(confirmed.map((m) => [m.id, m]));
-    for (const id of wanted)
+    for (const id of wanted) {
+      const there = already.find((a) => a.memory.id === id);
+      if (there)
+        throw new InvalidInputError(
+          `${id} was imported from ${file} (line ${there.line}): it is there already.`,
+        );
       if (!byId.has(id))
         throw new InvalidInputError(
           `${id} is not a confirmed memory of ${args.projectId}; only confirmed memories are promoted.`,
         );
+    }
     const before = readIfExists(path);
     // Memories already in the section stay (when still confirmed), the new ones join them.
     const keep = promotedIds(before).filter((id) => byId.has(id));

@@ -117,9 +117,13 @@ export function register(ctx: Ctx): void {
         ctx.log.info(
           `  ${i.outcome} ${i.source_ref} ${i.text}${i.outcome === 'refused' ? ` (${i.reason})` : ''}`,
         );
+    // The next step that gives value at once: agents outside VS Code recall them once connected.
     void vscode.window
-      .showInformationMessage(`Imported agent rules: ${summary(report)}`, 'Show Details')
-      .then((c) => c && ctx.log.show());
+      .showInformationMessage(`Imported agent rules: ${summary(report)}`, 'Connect an Agent…', 'Show Details')
+      .then((c) => {
+        if (c === 'Connect an Agent…') void vscode.commands.executeCommand(Command.connectAgent);
+        else if (c === 'Show Details') ctx.log.show();
+      });
     return report;
   });
 }

@@ -9,7 +9,7 @@ import type { Memory } from '../../sidecar/model';
 import { ListRequest } from '../../sidecar/protocol';
 import type { Ctx } from '../ctx';
 import { projectLabel, workspaceProjects } from '../projects';
-import { ContextValue } from './contextValues';
+import { ContextKey, ContextValue } from './contextValues';
 import { ListTreeProvider } from './listTree';
 import { explainReason } from './reasons';
 import { describeGroup, groupReview, type ReviewFileGroup } from './reviewGroups';
@@ -34,7 +34,7 @@ export class ReviewTreeProvider
   implements vscode.TreeDataProvider<ReviewNode>
 {
   constructor(ctx: Ctx) {
-    super(ctx, 'Loading the review queue');
+    super(ctx, 'Loading the review queue', ContextKey.ReviewEmpty);
   }
 
   getTreeItem(node: ReviewNode): vscode.TreeItem {

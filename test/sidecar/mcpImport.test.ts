@@ -147,10 +147,11 @@ describe('import-rules, promote-to-repo, export --format', () => {
     assert.ok(!token.text.includes('ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789'), `redacted: ${token.text}`);
   });
 
-  test('promote-to-repo writes confirmed memories into Mnemo’s section as a diff; audited; not re-imported', () => {
+  test('promote-to-repo writes confirmed memories into Mnemo’s section as a diff, not the file’s own rules; audited; not re-imported', () => {
     const plan = mnemo('promote-to-repo');
     assert.equal(plan.code, 0, plan.stderr);
     assert.match(plan.stdout, /\+<!-- mnemo:memories:begin/);
+    assert.match(plan.stdout, /Left out 4 already in AGENTS\.md \(imported from line 5, 6, 8, 15\)\./);
     assert.match(plan.stdout, /Nothing was written; run again with --yes/);
     assert.equal(readFileSync(join(repo, 'AGENTS.md'), 'utf8'), AGENTS_MD, 'nothing written without a yes');
 
@@ -160,7 +161,12 @@ describe('import-rules, promote-to-repo, export --format', () => {
     assert.ok(md.startsWith(AGENTS_MD.trimEnd()), 'the file above the section is untouched');
     assert.match(
       md,
-      /### Rules and decisions\n\n- Use pnpm, not npm, for every package in this repo\. <!-- mem_[0-9a-f]{16} -->/,
+      /### Rules and decisions\n\n- Python services target 3\.11 and use ruff for linting\. <!-- mem_[0-9a-f]{16} -->/,
+    );
+    assert.equal(
+      md.split('Use pnpm, not npm').length,
+      2,
+      "AGENTS.md's own rule is not written a second time",
     );
     assert.equal(
       readFileSync(join(repo, 'AGENTS.md.mnemo-backup'), 'utf8'),
@@ -176,7 +182,7 @@ describe('import-rules, promote-to-repo, export --format', () => {
     assert.equal(
       audit.filter((e) => e.action === 'update' && e.changes?.source_ref?.[1]?.includes('file:AGENTS.md'))
         .length,
-      5,
+      1,
     );
 
     const again = mnemo('import-rules', '--json');
