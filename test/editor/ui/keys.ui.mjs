@@ -1,10 +1,12 @@
 // UI (issue 19): the Memories view by keyboard and from its title bar. F2 on a focused memory opens the
 // edit form on it; Delete asks in a modal naming it (with Mark as Wrong offered instead) and Cancel keeps
-// it; Filter… (view title) narrows the tree to one category and says so in the view's description, Clear
-// Filter brings the rest back. Each test puts the tree back as it found it (no filter): later tests walk it.
+// it; Filter… (view title) narrows the tree to one category and says so in the tree's first row
+// ("Filtered: …"), Clear Filter brings the rest back. Each test puts the tree back as it found it (no
+// filter): later tests walk it.
 import { pollUntil } from '../lib/processes.mjs';
 import {
   CATEGORY_LABEL,
+  detailsTitle,
   openMemories,
   projectRow,
   seeded,
@@ -35,11 +37,11 @@ export const seed = [
 
 /**
  * Clicks a row so the tree has the focus on it (the keybindings need listFocus in the Memories view). The
- * click also opens the memory's details (focus kept in the tree); that editor is waited for, so it does
- * not open later over what the key opens.
+ * click also opens the memory's details page (focus kept in the tree), titled by the memory; that tab is
+ * waited for, so it does not open later over what the key opens.
  */
-async function focusRow(page, row) {
-  const details = page.locator('.part.editor .monaco-editor[data-uri^="mnemo:/memory/"]').first();
+async function focusRow(page, row, m) {
+  const details = page.locator('.part.editor .tab.active', { hasText: detailsTitle(m) }).first();
   for (let attempt = 1; ; attempt++) {
     await row.click();
     try {
@@ -104,7 +106,7 @@ export const tests = [
       const m = seeded(s, EDIT_ME);
       const pane = await openMemories(ctx);
       const row = await showMemory(pane, { category: m.category, sourceType: m.source_type, text: EDIT_ME });
-      await focusRow(page, row);
+      await focusRow(page, row, m);
       await page.keyboard.press('F2');
       await page
         .locator('.part.editor .tab', { hasText: 'Edit:' })
@@ -129,7 +131,7 @@ export const tests = [
       const m = kept(s, 'staging database is reset');
       const pane = await openMemories(ctx);
       const row = await showMemory(pane, { category: m.category, sourceType: m.source_type, text: m.text });
-      await focusRow(page, row);
+      await focusRow(page, row, m);
       await page.keyboard.press('Delete');
       const dialog = page.locator('.monaco-dialog-box').first();
       await dialog.waitFor({ state: 'visible', timeout: 20_000 });
@@ -163,10 +165,12 @@ export const tests = [
         await titleAction(page, wb, pane, 'Filter Memories');
         await pick(page, wb, 'Category');
         await pick(page, wb, label);
-        const header = pane.locator('.pane-header').first();
+        const filterRow = pane.locator('.monaco-list-row', { hasText: 'Filtered:' }).first();
         await pollUntil(
-          async () => ((await header.textContent()) ?? '').includes(`Filter: ${label}`) || undefined,
-          { timeoutMs: 15_000, intervalMs: 200, what: `the view description to say "Filter: ${label}"` },
+          async () =>
+            ((await filterRow.count()) && ((await filterRow.textContent()) ?? '').includes(label)) ||
+            undefined,
+          { timeoutMs: 15_000, intervalMs: 200, what: `the tree's first row to say "Filtered: … ${label}"` },
         );
         if ((await project.getAttribute('aria-expanded')) !== 'true') await project.click();
         await treeRow(pane, 2, label).first().waitFor({ state: 'visible', timeout: 20_000 });
@@ -187,8 +191,8 @@ export const tests = [
         await titleAction(page, wb, pane, 'Filter Memories').catch(() => {});
         await pick(page, wb, 'Clear Filter').catch(() => {});
       }
-      const header = pane.locator('.pane-header').first();
-      await pollUntil(async () => !((await header.textContent()) ?? '').includes('Filter:') || undefined, {
+      const filterRow = pane.locator('.monaco-list-row', { hasText: 'Filtered:' });
+      await pollUntil(async () => !(await filterRow.count()) || undefined, {
         timeoutMs: 15_000,
         intervalMs: 200,
         what: 'the filter to be cleared',
