@@ -414,6 +414,7 @@ export async function main(argv: string[]): Promise<number> {
         `Read all ${report.messages_read} message${report.messages_read === 1 ? '' : 's'}, each whole${report.messages_empty ? ` (${report.messages_empty} more had no text)` : ''}${report.llm_windows ? `; the LLM read it in ${report.llm_windows} window${report.llm_windows === 1 ? '' : 's'}` : ''}.`,
       );
       if (report.skipped) out(`Skipped: ${report.skipped}`);
+      if (report.episodes_error) process.stderr.write(`mnemo: ${report.episodes_error}\n`);
       for (const d of report.decisions) {
         if (d.outcome === 'dropped' && !values.explain) continue;
         const meta =

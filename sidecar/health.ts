@@ -13,6 +13,8 @@ export interface HealthDeps {
   model: ModelGate;
   /** Captures waiting in the durable queue. */
   queued: () => number;
+  /** Of those, captures that failed (not for an unavailable model or store) and wait to be tried again. */
+  failing: () => number;
   send: (s: StatusParams) => void;
 }
 
@@ -77,6 +79,11 @@ export class Health {
     if (health === 'ok' && this.llmError) {
       health = 'warning';
       message = `${this.llmError.replace(/[.。]\s*$/, '')}; Mnemo keeps learning with the rules alone.`;
+    }
+    const failing = this.deps.failing();
+    if (health === 'ok' && failing > 0) {
+      health = 'warning';
+      message = `${failing} capture${failing === 1 ? '' : 's'} could not be processed; kept in the queue and tried again later (see the log).`;
     }
     return { health, message, memory_count, pending_count, queued: this.deps.queued() };
   }

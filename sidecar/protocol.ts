@@ -110,6 +110,11 @@ export interface IngestReport {
   skipped?: string;
   /** How many turns were kept as episodes (the evidence), when episodes are on. */
   episodes?: number;
+  /**
+   * Set (one sentence) when the memories were stored but the turns could not be kept as episodes: a partial
+   * result, reported and logged; the session is not retried or dropped for it.
+   */
+  episodes_error?: string;
   /** Messages read, each whole: a long transcript is read to its end, never cut. */
   messages_read: number;
   /** Messages with no text (after removing control and escape codes): nothing to read in them. */

@@ -111,6 +111,7 @@ export class MnemoService implements Core {
       store: this.store,
       model: this.model,
       queued: () => this.capturer.queued,
+      failing: () => this.capturer.failing,
       send: (s) => this.events.status?.(s),
     });
     this.ingester = new Ingest(this, {

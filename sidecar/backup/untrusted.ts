@@ -110,6 +110,6 @@ export async function checkEpisode(
   if (r.episode.text.length > MAX_EPISODE_CHARS)
     return { refused: 'episode text longer than 4000 characters' };
   const e: Episode = await redactStrings({ ...r.episode, project_id: project });
-  e.id = episodeId(project, e.session_id, e.message_id, e.text);
+  e.id = episodeId(project, e.session_id, e.message_id, e.text, e.occurrence);
   return { record: { ...r, episode: e } };
 }

@@ -260,15 +260,20 @@ export function normalizeSession(input: SessionInput, clock: () => Date = () => 
     }
     const id =
       raw.id !== undefined && raw.id !== null && String(raw.id).trim() !== '' ? String(raw.id) : `m${i}`;
-    const timestamp =
-      raw.timestamp !== undefined && raw.timestamp !== null
-        ? toUtcIso(raw.timestamp)!
-        : clock().toISOString();
+    const dated = raw.timestamp !== undefined && raw.timestamp !== null;
+    const timestamp = dated ? toUtcIso(raw.timestamp!)! : clock().toISOString();
     const speaker =
       typeof raw.name === 'string'
         ? headWindow(cleanText(raw.name).replace(/\s+/g, ' ').trim(), MAX_SPEAKER_CHARS)
         : '';
-    all.push({ id, role: mapRole(raw.role), content, timestamp, ...(speaker ? { speaker } : {}) });
+    all.push({
+      id,
+      role: mapRole(raw.role),
+      content,
+      timestamp,
+      ...(speaker ? { speaker } : {}),
+      ...(dated ? {} : { undated: true as const }),
+    });
   });
   const out = all.map((m) => ({ ...m, content: headWindow(m.content, MAX_MESSAGE_CHARS) }));
   const pieces = all.flatMap((m) =>

@@ -75,6 +75,7 @@ export function episodeMetadata(e: Episode): Metadata {
     created_at: e.created_at,
     ...(e.previous_id !== undefined ? { previous_id: e.previous_id } : {}),
     ...(e.next_id !== undefined ? { next_id: e.next_id } : {}),
+    ...(e.occurrence ? { occurrence: e.occurrence } : {}),
   };
 }
 
@@ -107,6 +108,7 @@ function fromMetadata(id: string, text: string | null, meta: Metadata | null): E
     created_at: str('created_at'),
     ...(typeof md.previous_id === 'string' ? { previous_id: md.previous_id } : {}),
     ...(typeof md.next_id === 'string' ? { next_id: md.next_id } : {}),
+    ...(typeof md.occurrence === 'number' && md.occurrence > 0 ? { occurrence: md.occurrence } : {}),
   };
 }
 
