@@ -26,6 +26,7 @@ import {
   type MemoryStatus,
   type SourceType,
 } from './model';
+import { MAX_KEPT_MESSAGE_CHARS, MESSAGE_KEPT_HEAD, MESSAGE_KEPT_TAIL } from './pipeline/normalize';
 import type { RawMessage } from './pipeline/types';
 import { projectIdFor } from './project';
 import { LexicalIndex } from './recall/lexical';
@@ -411,7 +412,7 @@ export async function main(argv: string[]): Promise<number> {
       );
       // Nothing of a long transcript is cut: say how much was read.
       out(
-        `Read all ${report.messages_read} message${report.messages_read === 1 ? '' : 's'}, each whole${report.messages_empty ? ` (${report.messages_empty} more had no text)` : ''}${report.llm_windows ? `; the LLM read it in ${report.llm_windows} window${report.llm_windows === 1 ? '' : 's'}` : ''}.`,
+        `Read all ${report.messages_read} message${report.messages_read === 1 ? '' : 's'}, ${report.messages_cut ? `${report.messages_cut} of them cut to ${MESSAGE_KEPT_HEAD.toLocaleString('en-US')} characters from the start and ${MESSAGE_KEPT_TAIL.toLocaleString('en-US')} from the end (longer than ${MAX_KEPT_MESSAGE_CHARS.toLocaleString('en-US')}; a note marks the cut), the rest` : 'each'} whole${report.messages_empty ? ` (${report.messages_empty} more had no text)` : ''}${report.llm_windows ? `; the LLM read it in ${report.llm_windows} window${report.llm_windows === 1 ? '' : 's'}` : ''}.`,
       );
       if (report.skipped) out(`Skipped: ${report.skipped}`);
       if (report.episodes_error) process.stderr.write(`mnemo: ${report.episodes_error}\n`);

@@ -119,6 +119,8 @@ export interface IngestReport {
   messages_read: number;
   /** Messages with no text (after removing control and escape codes): nothing to read in them. */
   messages_empty: number;
+  /** Messages cut to the most of one message Mnemo keeps, as {@link CaptureResult.messages_cut}; absent when none was. */
+  messages_cut?: number;
   /** When an LLM extracts too: how many windows of the transcript it was sent (all of them, one call each). */
   llm_windows?: number;
 }
@@ -272,6 +274,11 @@ export interface CaptureResult {
   queue_id: string;
   /** Number of secrets/personal data items redacted before it reached disk. */
   redactions: number;
+  /**
+   * Messages longer than 200,000 characters, cut to their first 150,000 and last 49,000 with a note between
+   * (docs/limits.md); absent when none was.
+   */
+  messages_cut?: number;
 }
 /** Extension -> sidecar: a captured chat or terminal session; redacted, appended to the durable queue, processed in the background. */
 export const CaptureSessionRequest = new RequestType<SessionInput, CaptureResult, void>(

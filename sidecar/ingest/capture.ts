@@ -14,7 +14,7 @@ import type { SessionInput } from '../pipeline/types';
 import type { CaptureResult, IngestReport } from '../protocol';
 import { openCaptureQueue, type DurableQueue } from '../queue';
 import { failpoint } from '../util/failpoint';
-import { validateSession } from './input';
+import { capSession, validateSession } from './input';
 
 export class CaptureWorker {
   private queueInstance: DurableQueue<SessionInput> | undefined;
@@ -60,15 +60,16 @@ export class CaptureWorker {
   /** Redacts and appends a session to the durable queue; returns once it is on disk. */
   async capture(session: SessionInput): Promise<CaptureResult> {
     validateSession(session);
+    const { session: capped, cut } = capSession(session);
     // Every free-text field (contents, ids, speakers, refs, added_by, session id) is redacted before it reaches disk.
     const { session: clean, redactions } = await redactSession({
-      ...session,
-      added_by: session.added_by ?? this.core.config.user,
+      ...capped,
+      added_by: capped.added_by ?? this.core.config.user,
     });
     const entry = this.queue.enqueue(clean, this.core.now());
     this.core.refreshStatus();
     this.kickInBackground();
-    return { queue_id: entry.id, redactions };
+    return { queue_id: entry.id, redactions, ...(cut ? { messages_cut: cut } : {}) };
   }
 
   /** Starts draining when the queue is processed in the background. */

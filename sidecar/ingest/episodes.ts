@@ -11,6 +11,7 @@ import { timesOf } from '../pipeline/attribute';
 import { MAX_EPISODE_CHARS, splitPieces } from '../pipeline/normalize';
 import type { NormalizedMessage, SessionInput } from '../pipeline/types';
 import { episodeSearchText } from '../store/episodeStore';
+import { Slices } from '../util/slices';
 
 /**
  * A session without an id gets one from its content, so the same transcript maps to the same episodes: the
@@ -77,11 +78,18 @@ export async function prepareEpisodes(
       occurred_at: m.timestamp,
       source_type: session.source_type,
       source_ref: [`msg:${m.id}`, ...sessionRefs],
-      times: timesOf(m.content, m.timestamp),
+      times: [],
       memory_ids: [],
       created_at: now,
     };
   });
+  // The times each turn mentions (a date parser over every part of a 1 MB message), in slices: the
+  // event loop (JSON-RPC) gets a turn between them.
+  const slices = new Slices();
+  for (const [i, e] of episodes.entries()) {
+    await slices.turn();
+    e.times = timesOf(e.text, turns[i]!.timestamp);
+  }
   // Each turn knows its neighbours in the session, so recall can quote a question with its answer
   // (recall/context.ts). Two messages of one capture often share a timestamp: order by time cannot tell them apart.
   episodes.forEach((e, i) => {

@@ -22,7 +22,7 @@ import { redactSession, redactText } from '../pipeline/redact';
 import type { Candidate, SessionInput } from '../pipeline/types';
 import type { IngestDecision, IngestParams, IngestReport, RememberParams } from '../protocol';
 import { buildWhere } from '../store/memoryStore';
-import { guessCategory, looksActionable, validateSession } from './input';
+import { capSession, guessCategory, looksActionable, validateSession } from './input';
 import { keepEpisodes, prepareEpisodes, type PreparedEpisodes } from './episodes';
 import { storeCandidates } from './storeCandidates';
 
@@ -67,7 +67,9 @@ export class Ingest {
   /** Processes a session now and reports every decision. */
   async ingest(params: IngestParams): Promise<IngestReport> {
     validateSession(params);
-    return this.process((await redactSession(params)).session, params.explain ?? true);
+    const { session, cut } = capSession(params);
+    const report = await this.process((await redactSession(session)).session, params.explain ?? true);
+    return cut ? { ...report, messages_cut: cut } : report;
   }
 
   /**

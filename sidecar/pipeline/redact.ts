@@ -8,6 +8,7 @@
  * Every pattern is linear-time: repetitions are bounded or start only at a token boundary, so a
  * 1 MB message costs milliseconds, never a catastrophic backtrack. Pure: no I/O.
  */
+import { eventLoopTurn, Slices } from '../util/slices';
 import type { RawMessage, RedactionFinding, SessionInput } from './types';
 
 export type { RedactionFinding };
@@ -674,9 +675,13 @@ function secretlintSpan(text: string, m: SecretlintMessage): Span | undefined {
  * personal data: our rules. Overlapping findings are merged so no fragment of a secret survives.
  * Already-redacted placeholders are left alone (idempotent).
  */
+/** A text this long (characters) is redacted in two turns of the event loop (our rules, then secretlint). */
+const LONG_TEXT = 20_000;
+
 export async function redactText(text: string): Promise<RedactResult> {
   if (text.length === 0) return { text, findings: [] };
   const spans = collectSync(text);
+  if (text.length > LONG_TEXT) await eventLoopTurn(); // two long passes over a long text: JSON-RPC between them
   const lint = await loadSecretlint();
   if (lint) {
     let messages: SecretlintMessage[] = [];
@@ -719,7 +724,9 @@ export async function redactSession<T extends SessionInput>(
   const optional = async (v: unknown): Promise<string | undefined> =>
     typeof v === 'string' ? clean(v) : undefined;
   const messages: RawMessage[] = [];
+  const slices = new Slices(); // a long session: the event loop (JSON-RPC) gets a turn between messages
   for (const m of session.messages) {
+    await slices.turn();
     const out: RawMessage = { ...m, content: await clean(m.content) };
     if (typeof m.id === 'string') out.id = await clean(m.id);
     if (typeof m.name === 'string') out.name = await clean(m.name);
