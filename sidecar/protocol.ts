@@ -631,6 +631,11 @@ export interface InitializationOptions {
   chromaUrl?: string;
   /** From SecretStorage `mnemo.chroma.token`. */
   chromaToken?: string;
+  /**
+   * `mnemo.chroma.allowUnisolated`: where the embedded Chroma cannot be isolated, run it on 127.0.0.1
+   * anyway (default false: it is not started there). Env MNEMO_CHROMA_ALLOW_UNISOLATED=1.
+   */
+  chromaAllowUnisolated?: boolean;
   embedding?: EmbeddingSettingsInput;
   /** `mnemo.pipeline.*` */
   pipeline?: { dedupDistance?: number; reviewScoreThreshold?: number };

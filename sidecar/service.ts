@@ -89,6 +89,7 @@ export class MnemoService implements Core {
       dataDir: this.config.dataDir,
       url: this.config.chromaUrl,
       token: this.config.chromaToken,
+      allowUnisolated: this.config.chromaAllowUnisolated,
       log: (l) => this.log.info(l),
       onHealth: (ok, message) => this.health.setStore(ok, message),
     });
@@ -112,6 +113,7 @@ export class MnemoService implements Core {
       model: this.model,
       queued: () => this.capturer.queued,
       failing: () => this.capturer.failing,
+      notIsolated: () => this.supervisor.notIsolated,
       send: (s) => this.events.status?.(s),
     });
     this.ingester = new Ingest(this, {
@@ -326,8 +328,7 @@ export class MnemoService implements Core {
   // ------------------------------------------------------------------ stats (stats.ts)
 
   stats(projectId?: string): Promise<P.StatsResult> {
-    const chroma = () =>
-      this.supervisor.isRemote ? `remote ${this.config.chromaUrl}` : `embedded (${this.store.describe()})`;
+    const chroma = () => this.supervisor.describe();
     return stats(
       this,
       { queued: () => this.capturer.queued, chroma, llmUsage: this.ingester.llmUsage },

@@ -5,14 +5,16 @@
  * competing one.
  *
  * Chroma 1.0.5 enforces no authentication, so where the platform allows it Chroma runs in a private
- * network namespace reachable only through a Unix socket in the 0700 `chroma/` folder (`isolation.ts`),
- * and this process sends its requests to that socket (`socketFetch.ts`): no Mnemo process listens on a TCP
- * port for it. Elsewhere it binds 127.0.0.1 on a free port, as before, and `describe` says so.
+ * network namespace reachable only through a Unix socket in a 0700 folder (`isolation.ts`), and this
+ * process sends its requests to that socket (`socketFetch.ts`): no Mnemo process listens on a TCP port for
+ * it. Elsewhere it is not started, unless the person allowed it to bind 127.0.0.1 (`allowUnisolated`); then
+ * it runs there with owner-only files, and the endpoint says "not isolated" (status bar, `mnemo stats`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
   chmodSync,
   closeSync,
+  lstatSync,
   createWriteStream,
   existsSync,
   mkdirSync,
@@ -31,7 +33,7 @@ import { writeFailure } from '../util/append';
 import { failpoint } from '../util/failpoint';
 import { lockHolder, pidAlive } from '../util/process';
 import { purgePending, readPending, type PurgeResult } from './erasure';
-import { MAX_SOCKET_PATH, isolatedCommand, isolationAvailable, socketHeartbeat } from './isolation';
+import { isolatedCommand, isolationAvailable, socketHeartbeat, socketPathFor } from './isolation';
 import { defaultArenasEnv } from '../shared/processEnv';
 
 export interface ChromaEndpoint {
@@ -46,6 +48,8 @@ export interface ChromaEndpoint {
   socketPath?: string;
   /** Human description for status and `mnemo stats`. */
   describe: string;
+  /** Set for an embedded server on 127.0.0.1 that other local users can reach: why it is not isolated. */
+  notIsolated?: string;
 }
 
 interface ServerFile {
@@ -124,6 +128,11 @@ export interface ChromaSupervisorOptions {
   startTimeoutMs?: number;
   /** Run Chroma in a private network namespace, reachable only through its socket, where possible (default true). */
   isolate?: boolean;
+  /**
+   * Where it cannot be isolated, run it on 127.0.0.1 anyway, reachable by every local user and process
+   * (default false: refuse, with one sentence saying why and what to do). `mnemo.chroma.allowUnisolated`.
+   */
+  allowUnisolated?: boolean;
 }
 
 export class ChromaSupervisor {
@@ -139,22 +148,38 @@ export class ChromaSupervisor {
   private readonly dbDir: string;
   private readonly serverFile: string;
   private readonly lockFile: string;
-  private readonly socketPath: string;
+  private socketPlace: ReturnType<typeof socketPathFor> | undefined;
 
   constructor(private readonly opts: ChromaSupervisorOptions) {
     this.dbDir = join(opts.dataDir, 'chroma');
     this.serverFile = join(this.dbDir, 'mnemo-server.json');
     this.lockFile = join(this.dbDir, 'mnemo-start.lock');
-    this.socketPath = join(this.dbDir, 'mnemo-chroma.sock');
+  }
+
+  /** Where the isolated server's socket is (isolation.ts `socketPathFor`; found once). */
+  private get socketPath(): string {
+    this.socketPlace ??= socketPathFor(this.dbDir);
+    return 'path' in this.socketPlace ? this.socketPlace.path : '';
   }
 
   /** Why Chroma is not isolated here, or undefined when it can be. */
   private isolationRefused(): string | undefined {
     if (this.opts.isolate === false) return 'isolation is turned off';
-    if (Buffer.byteLength(this.socketPath) > MAX_SOCKET_PATH)
-      return `the data folder path is too long for a Unix socket (${this.socketPath})`;
+    this.socketPlace ??= socketPathFor(this.dbDir);
+    if ('refused' in this.socketPlace) return this.socketPlace.refused;
     const probe = isolationAvailable();
     return probe.ok ? undefined : probe.reason;
+  }
+
+  /** How Chroma runs, for `mnemo stats`: the endpoint's description once connected. */
+  describe(): string {
+    if (this.opts.url) return `remote ${this.opts.url}`;
+    return this.endpoint?.describe ?? 'embedded Chroma (not started yet)';
+  }
+
+  /** Why the embedded server this process uses is not isolated from other local users, when it is not. */
+  get notIsolated(): string | undefined {
+    return this.endpoint?.notIsolated;
   }
 
   /** The endpoint for a server behind a Unix socket: the socket itself (socketFetch.ts). */
@@ -252,12 +277,7 @@ export class ChromaSupervisor {
     }
     this.endpoint = info.socket
       ? this.socketEndpoint(info.pid, true)
-      : {
-          host: '127.0.0.1',
-          port: info.port!,
-          ssl: false,
-          describe: `embedded Chroma (shared, pid ${info.pid}) on 127.0.0.1:${info.port} (not isolated)`,
-        };
+      : tcpEndpoint(info.pid, info.port!, 'another Mnemo process started it on 127.0.0.1', true);
     return this.endpoint;
   }
 
@@ -323,7 +343,8 @@ export class ChromaSupervisor {
 
   private async startOrAdopt(): Promise<ChromaEndpoint> {
     mkdirSync(this.dbDir, { recursive: true, mode: 0o700 });
-    // The data folder and the database are this user's only: 0700 folders (files are created 0600).
+    // The data folder and the database are this user's only: 0700 folders, 0600 files (new ones are
+    // created so; files an earlier version or another umask left readable are closed here).
     for (const dir of [this.opts.dataDir, this.dbDir]) {
       try {
         chmodSync(dir, 0o700);
@@ -331,6 +352,7 @@ export class ChromaSupervisor {
         // not ours to change (a shared folder set up by an administrator)
       }
     }
+    ownerOnly(this.dbDir);
     const adopted = await this.adopt();
     if (adopted) return adopted;
     return this.withStartLock(async () => {
@@ -351,7 +373,7 @@ export class ChromaSupervisor {
   private async stopStrays(): Promise<void> {
     const named = this.readServerFile();
     const keep = named && pidAlive(named.owner_pid) ? named.pid : undefined;
-    for (const pid of chromaProcesses(this.dbDir, [chromaCliPath(), this.socketPath])) {
+    for (const pid of chromaProcesses(this.dbDir, [chromaCliPath(), this.socketPath].filter(Boolean))) {
       if (pid === keep || pid === process.pid) continue;
       this.opts.log?.(`Stopping a Chroma server (pid ${pid}) on this data folder that no Mnemo process owns`);
       await stopPid(pid);
@@ -423,6 +445,10 @@ export class ChromaSupervisor {
     this.purgeErased();
     const previous = this.readServerFile();
     const refused = this.isolationRefused();
+    if (refused && !this.opts.allowUnisolated)
+      throw new StoreUnavailableError(
+        `Mnemo's memory store cannot be isolated from other local users here (${refused.replace(/[.。]\s*$/, '')}), so it is not started; set mnemo.chroma.allowUnisolated (MNEMO_CHROMA_ALLOW_UNISOLATED=1) to run it on 127.0.0.1 anyway, where any local user could read and change your memories, or use a Chroma server of your own (mnemo.chroma.url).`,
+      );
     const port = refused ? await freePort(previous?.port) : 0;
     const cli = chromaCliPath();
     if (!existsSync(cli))
@@ -447,12 +473,19 @@ export class ChromaSupervisor {
         `Starting Chroma in a private network namespace, reachable only through ${this.socketPath} (data ${this.dbDir})`,
       );
     }
-    const child = spawn(command, args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Chroma keeps glibc's default malloc arenas: with two, its filtered queries were 7-10 ms slower at
-      // p50 (docs/benchmarks.md, "Bulk import's memory") for 13 MB less at the peak of an import.
-      env: { ...defaultArenasEnv(), NO_COLOR: '1' },
-    });
+    // The server creates its files 0600 (the umask is inherited at spawn; the isolated host sets its own).
+    const umask = process.umask(0o077);
+    let child: ChildProcess;
+    try {
+      child = spawn(command, args, {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        // Chroma keeps glibc's default malloc arenas: with two, its filtered queries were 7-10 ms slower at
+        // p50 (docs/benchmarks.md, "Bulk import's memory") for 13 MB less at the peak of an import.
+        env: { ...defaultArenasEnv(), NO_COLOR: '1' },
+      });
+    } finally {
+      process.umask(umask);
+    }
     child.once('error', () => undefined); // a spawn failure also ends in 'exit'
     this.child = child;
     child.stdout?.pipe(this.logStream, { end: false });
@@ -487,12 +520,7 @@ export class ChromaSupervisor {
           this.opts.log?.(writeFailure('the Chroma server file', e).message);
         }
         this.endpoint = refused
-          ? {
-              host: '127.0.0.1',
-              port,
-              ssl: false,
-              describe: `embedded Chroma (pid ${child.pid}) on 127.0.0.1:${port} (not isolated: ${refused})`,
-            }
+          ? tcpEndpoint(child.pid!, port, refused, false)
           : this.socketEndpoint(child.pid!, false);
         return this.endpoint;
       }
@@ -559,6 +587,43 @@ export class ChromaSupervisor {
     }
     this.logStream?.end();
     this.logStream = undefined;
+  }
+}
+
+/** An embedded server on 127.0.0.1 (not isolated: any local user can reach it). */
+function tcpEndpoint(pid: number, port: number, why: string, shared: boolean): ChromaEndpoint {
+  return {
+    host: '127.0.0.1',
+    port,
+    ssl: false,
+    describe: `embedded Chroma (${shared ? 'shared, ' : ''}pid ${pid}) on 127.0.0.1:${port}, not isolated from other local users: ${why}`,
+    notIsolated: why,
+  };
+}
+
+/**
+ * Makes every file under `dir` 0600 and every folder 0700 (this user's own; others are left as they are):
+ * a store an earlier version created under a 022 umask had a 0644 `chroma.sqlite3`.
+ */
+function ownerOnly(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const p = join(dir, name);
+    try {
+      const st = lstatSync(p);
+      if (st.isSymbolicLink() || (process.getuid && st.uid !== process.getuid())) continue;
+      if (st.isDirectory()) {
+        if ((st.mode & 0o777) !== 0o700) chmodSync(p, 0o700);
+        ownerOnly(p);
+      } else if ((st.mode & 0o077) !== 0) chmodSync(p, st.mode & 0o700);
+    } catch {
+      // vanished meanwhile, or not ours to change
+    }
   }
 }
 

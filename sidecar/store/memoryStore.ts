@@ -578,10 +578,6 @@ export class MemoryStore {
     return this.activeInfo;
   }
 
-  describe(): string {
-    return this.clientKey ? `Chroma at ${this.clientKey}` : 'Chroma (not connected)';
-  }
-
   /** Closes the idle connections to the server's socket (dispose; a later request opens new ones). */
   disconnect(): void {
     this.socket?.close();
