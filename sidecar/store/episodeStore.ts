@@ -10,7 +10,7 @@ import { isSourceType, type Episode } from '../model';
 import { episodeFacts, type EpisodeFacts } from '../recall/facts';
 import type { LexicalDoc } from '../recall/lexical';
 import type { ActiveCollection, MemoryStore } from './memoryStore';
-import { parseTimes } from './memoryStore';
+import { IDS_PER_REQUEST, inIdBatches, parseTimes } from './memoryStore';
 import { NearestPlanner, readBackInScope, type IdDistance, type Known } from './nearest';
 
 export interface EpisodeNeighbour {
@@ -160,10 +160,11 @@ export class EpisodeStore {
     if (ids.length === 0) return [];
     return this.on(
       'read episodes',
-      async (col) => {
-        const r = await col.get({ ids, include: ['documents', 'metadatas'] });
-        return r.ids.map((id, i) => fromMetadata(id, r.documents[i] ?? null, r.metadatas[i] ?? null));
-      },
+      (col) =>
+        inIdBatches(ids, async (batch) => {
+          const r = await col.get({ ids: batch, include: ['documents', 'metadatas'] });
+          return r.ids.map((id, i) => fromMetadata(id, r.documents[i] ?? null, r.metadatas[i] ?? null));
+        }),
       [],
     );
   }
@@ -303,8 +304,8 @@ export class EpisodeStore {
    * Chroma's log first, then out of the collection, the lexical index and any older model's collection.
    */
   async delete(ids: string[]): Promise<void> {
-    for (let i = 0; i < ids.length; i += 1000) {
-      const batch = ids.slice(i, i + 1000);
+    for (let i = 0; i < ids.length; i += IDS_PER_REQUEST) {
+      const batch = ids.slice(i, i + IDS_PER_REQUEST);
       this.store.noteErased(batch);
       await this.on('delete episodes', (col) => col.delete({ ids: batch }), undefined);
       await this.store.unindexLexical(batch);
