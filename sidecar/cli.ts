@@ -75,6 +75,17 @@ Global options:
 
 class UsageError extends Error {}
 
+/**
+ * Refuses the global project for a command that writes (`ingest`, `mcp`, `import-rules`): memories reach
+ * global only by promotion, so no command-line flag or MNEMO_PROJECT plants one there.
+ */
+function refuseGlobalProject(project: string | undefined, what: string): void {
+  if (project?.trim().toLowerCase() === GLOBAL_PROJECT)
+    throw new UsageError(
+      `Memories reach the global project only by promotion; ${what} into a project, then promote what holds everywhere.`,
+    );
+}
+
 /** Set when stdout's reader went away (`mnemo list | head -1`): the rest of the output is dropped quietly. */
 let stdoutGone = false;
 
@@ -337,6 +348,7 @@ export async function main(argv: string[]): Promise<number> {
       const port = values.port === undefined ? undefined : Number(values.port);
       if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
         throw new UsageError('--port must be a port number (0 for any free port).');
+      refuseGlobalProject(values.project ?? process.env.MNEMO_PROJECT, 'run the MCP server');
       await runMcp(cfg, { http: values.http, port, project: values.project ?? process.env.MNEMO_PROJECT });
       return 0;
     }
@@ -355,6 +367,7 @@ export async function main(argv: string[]): Promise<number> {
       );
       return 0;
     case 'import-rules':
+      refuseGlobalProject(project, 'import rules');
       await importRulesCommand(
         {
           path: positionals[0],
@@ -388,10 +401,7 @@ export async function main(argv: string[]): Promise<number> {
       if (!file) throw new UsageError('ingest needs a transcript file (or - for stdin).');
       const sourceType = (values['source-type'] ?? 'chat') as SourceType;
       if (!isSourceType(sourceType)) throw new UsageError(`Unknown source type "${sourceType}".`);
-      if (project === GLOBAL_PROJECT)
-        throw new UsageError(
-          'Memories reach the global project only by promotion; ingest into a project, then promote what holds everywhere.',
-        );
+      refuseGlobalProject(project, 'ingest');
       const text = readTextInput(file);
       const messages = parseTranscript(text, file === '-' ? 'stdin' : file);
       const report = await withService(cfg, (svc) =>
