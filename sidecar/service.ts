@@ -15,9 +15,10 @@ import { bulkImport } from './ingest/bulkImport';
 import { CaptureWorker } from './ingest/capture';
 import { Ingest } from './ingest/ingest';
 import { AuditLog } from './lifecycle/audit';
+import { RecallLedger } from './lifecycle/ledger';
 import { Maintenance } from './lifecycle/maintenance';
 import type { LlmDeps, LlmProvider } from './llm/index';
-import { Memories } from './memories';
+import { Memories, type ReportParams, type ReportResult } from './memories';
 import type { Memory } from './model';
 import type { SessionInput } from './pipeline/types';
 import type * as P from './protocol';
@@ -26,6 +27,7 @@ import { LazyLexical } from './recall/lexical';
 import { syncLexical } from './recall/lexicalSync';
 import { evidence } from './recall/evidence';
 import { recall } from './recall/recall';
+import { listLedger, recordRecall } from './served';
 import { stats } from './stats';
 import { ChromaSupervisor } from './store/chromaServer';
 import { EpisodeStore } from './store/episodeStore';
@@ -63,6 +65,7 @@ export class MnemoService implements Core {
   readonly episodes: EpisodeStore;
   readonly supervisor: ChromaSupervisor;
   readonly audit: AuditLog;
+  readonly ledger: RecallLedger;
   /** The embedding provider; backup import re-embeds with it when a backup's model differs from the store's. */
   readonly embedding: EmbeddingProvider;
   readonly model: ModelGate;
@@ -103,6 +106,7 @@ export class MnemoService implements Core {
     );
     this.episodes = new EpisodeStore(this.store);
     this.audit = new AuditLog(join(this.config.dataDir, 'audit', 'audit.jsonl'));
+    this.ledger = new RecallLedger(join(this.config.dataDir, 'ledger'));
     this.model = new ModelGate(this.embedding, this.store, this.log, () => {
       this.refreshStatus();
       this.capturer.kickInBackground();
@@ -178,6 +182,7 @@ export class MnemoService implements Core {
     this.config.pipeline = next.pipeline;
     this.config.recall = next.recall;
     this.config.episodes = next.episodes;
+    this.config.ledger = next.ledger;
     this.config.decay = next.decay;
     this.config.backup = next.backup;
     this.ingester.useLlm(next.llm);
@@ -194,6 +199,7 @@ export class MnemoService implements Core {
     await this.store.settled();
     await this.store.lexicalIndex?.close();
     this.audit.close();
+    this.ledger.close();
     await this.embedding.dispose().catch(() => undefined);
     await this.supervisor.stop();
     this.store.disconnect();
@@ -250,7 +256,10 @@ export class MnemoService implements Core {
   // ------------------------------------------------------------------ recall (recall/)
 
   recall(p: P.RecallParams): Promise<P.RecallResult> {
-    return recall(this, p);
+    return recall(this, p).then((r) => recordRecall(this, p, r));
+  }
+  ledgerList(p: P.LedgerListParams): Promise<P.LedgerListResult> {
+    return listLedger(this, p);
   }
 
   evidence(p: P.EvidenceParams): Promise<P.EvidenceResult> {
@@ -281,6 +290,10 @@ export class MnemoService implements Core {
 
   update(p: P.UpdateParams): Promise<Memory> {
     return this.memories.update(p);
+  }
+
+  report(p: ReportParams): Promise<ReportResult> {
+    return this.memories.report(p);
   }
 
   promote(p: P.FeedbackParams): Promise<Memory> {

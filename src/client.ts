@@ -80,6 +80,7 @@ export function buildInitializationOptions(dataDir: string, secrets: Secrets): I
       apiKey: embeddingProvider === 'openai' ? secrets.llmApiKey || undefined : undefined,
     },
     episodes: { keep: config.episodes.keep(), retentionDays: config.episodes.retentionDays() },
+    ledger: { retentionDays: config.ledger.retentionDays() },
     pipeline: {
       dedupDistance: config.pipeline.dedupDistance(),
       reviewScoreThreshold: config.pipeline.reviewScoreThreshold(),

@@ -9,6 +9,7 @@ import * as exportReadable from './exportReadable';
 import * as feedback from './feedback';
 import * as importAgentRules from './importAgentRules';
 import * as importChat from './importChat';
+import * as ledger from './ledger';
 import * as memoryActions from './memoryActions';
 import * as previewInjection from './previewInjection';
 import * as promoteToRepository from './promoteToRepository';
@@ -30,6 +31,7 @@ export function registerCommands(ctx: Ctx, views: Views): void {
     cleanLowConfidence,
     showAuditLog,
     previewInjection,
+    ledger,
     importChat,
     memoryActions,
     sidecar,

@@ -13,6 +13,9 @@ export const enum ContextValue {
   MemoryWrong = 'mnemo:memory:wrong',
   MemoryArchived = 'mnemo:memory:archived',
   ReviewItem = 'mnemo:review',
+  /** A recall in "What My Agents Saw", and one memory or turn it served. */
+  Served = 'mnemo:served',
+  ServedItem = 'mnemo:servedItem',
   LoadMore = 'mnemo:loadMore',
   /** The "N hidden" row under a project (wrong, archived, superseded). */
   Hidden = 'mnemo:hidden',

@@ -16,6 +16,7 @@ import { Dashboard } from './dashboard';
 import { DailyDigest } from './digest';
 import { DOC_SCHEME, MnemoDocuments } from './documents';
 import { EditForms } from './editForm';
+import { LedgerTreeProvider, type LedgerNode } from './ledgerTree';
 import { MemoryTreeProvider, SORT_LABEL, type TreeFilter, type TreeNode } from './memoryTree';
 import { checkNotices } from './notices';
 import { MemoryDecorations } from './present';
@@ -39,6 +40,9 @@ export interface Views {
   memoriesView: vscode.TreeView<TreeNode>;
   review: ReviewTreeProvider;
   reviewView: vscode.TreeView<ReviewNode>;
+  /** "What My Agents Saw": the recalls served to agents and people. */
+  ledger: LedgerTreeProvider;
+  ledgerView: vscode.TreeView<LedgerNode>;
   dashboard: Dashboard;
   documents: MnemoDocuments;
   statusBar: StatusBar;
@@ -69,6 +73,8 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
     treeDataProvider: review,
     canSelectMany: true,
   });
+  const ledger = new LedgerTreeProvider(ctx);
+  const ledgerView = vscode.window.createTreeView(ViewId.ledger, { treeDataProvider: ledger });
   const documents = new MnemoDocuments(ctx);
   const statusBar = new StatusBar(ctx, counts, pause);
   const editForms = new EditForms(ctx, statusBar);
@@ -84,6 +90,7 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
       if (what === 'all') memories.refreshAll();
       else memories.refreshProjects([...what]);
       review.refresh();
+      ledger.refresh(); // a delete or a wipe erases from the ledger; the items' texts change
       documents.refreshOpen();
       void counts.reload();
     },
@@ -138,6 +145,8 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
     memoriesView,
     review,
     reviewView,
+    ledger,
+    ledgerView,
     documents,
     statusBar,
     dashboard,
@@ -148,6 +157,7 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
       const repaint = setInterval(() => {
         if (memoriesView.visible) memories.repaint();
         if (reviewView.visible) review.repaint();
+        if (ledgerView.visible) ledger.repaint();
       }, REPAINT_MS);
       return { dispose: () => clearInterval(repaint) };
     })(),
@@ -166,6 +176,8 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
       if (n > 0) void digest.maybeShow();
     }),
     ctx.onDidChangeMemories(onChange),
+    // Something was served (by this window, an agent's MCP server, the CLI): only this view changes.
+    ctx.onDidChangeLedger(() => ledger.refresh()),
     ctx.onDidChangeStatus((s) => {
       void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.StoreHealth, s.health);
       // The store came back or went away: the views switch between their rows and the welcome view.
@@ -189,6 +201,8 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
     memoriesView,
     review,
     reviewView,
+    ledger,
+    ledgerView,
     dashboard,
     documents,
     statusBar,

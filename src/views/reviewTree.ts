@@ -7,11 +7,11 @@ import * as vscode from 'vscode';
 import type { Memory } from '../../sidecar/model';
 import { ListRequest } from '../../sidecar/protocol';
 import type { Ctx } from '../ctx';
-import { logFailure } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
 import { ContextValue } from './contextValues';
+import { ListTreeProvider } from './listTree';
 import { explainReason } from './reasons';
-import { accessibilityLabel, decorationUri, icon, percent, shortText, tooltip } from './present';
+import { accessibilityLabel, decorationUri, flagged, icon, percent, shortText, tooltip } from './present';
 
 export const REVIEW_LIMIT = 200;
 
@@ -21,34 +21,19 @@ export interface ReviewNode {
   memory: Memory;
 }
 
-export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<ReviewNode | undefined | void>();
-  readonly onDidChangeTreeData = this.emitter.event;
-  private items: ReviewNode[] | undefined;
-  private loading: Promise<ReviewNode[]> | undefined;
-
-  constructor(private readonly ctx: Ctx) {}
-
-  dispose(): void {
-    this.emitter.dispose();
-  }
-
-  /** Re-renders the loaded items without reloading them (ages stay true). */
-  repaint(): void {
-    if (this.items) this.emitter.fire();
-  }
-
-  refresh(): void {
-    this.items = undefined;
-    this.loading = undefined;
-    this.emitter.fire();
+export class ReviewTreeProvider
+  extends ListTreeProvider<ReviewNode>
+  implements vscode.TreeDataProvider<ReviewNode>
+{
+  constructor(ctx: Ctx) {
+    super(ctx, 'Loading the review queue');
   }
 
   getTreeItem(node: ReviewNode): vscode.TreeItem {
     const m = node.memory;
     const item = new vscode.TreeItem(shortText(m.text), vscode.TreeItemCollapsibleState.None);
     item.id = node.id;
-    const why = explainReason(m.reason);
+    const why = m.flagged_by ? flagged(m) : explainReason(m.reason);
     item.description = `${percent(m.confidence_score)} · ${projectLabel(m.project_id)} · ${why}`;
     // The tooltip is built on hover (resolveTreeItem): a reload renders every pending memory.
     item.iconPath = icon(m);
@@ -73,15 +58,7 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
 
   async getChildren(node?: ReviewNode): Promise<ReviewNode[]> {
     if (node || !this.ctx.isRunning || this.ctx.status?.health === 'error') return [];
-    if (this.items) return this.items;
-    this.loading ??= this.load();
-    try {
-      return await this.loading;
-    } catch (err) {
-      this.loading = undefined;
-      logFailure(this.ctx.log, `Loading the review queue`, err);
-      return [];
-    }
+    return this.rows();
   }
 
   /** Pending memories, highest score first (the digest takes the first ten). */
@@ -103,14 +80,8 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
     return all.sort((a, b) => b.score - a.score || b.created_at.localeCompare(a.created_at)).slice(0, limit);
   }
 
-  private async load(): Promise<ReviewNode[]> {
+  protected async load(): Promise<ReviewNode[]> {
     const memories = await this.pending();
-    this.items = memories.map((memory) => ({ kind: 'review', id: `r:${memory.id}`, memory }));
-    return this.items;
-  }
-
-  /** The loaded items (no request). */
-  get loaded(): readonly ReviewNode[] {
-    return this.items ?? [];
+    return memories.map((memory) => ({ kind: 'review', id: `r:${memory.id}`, memory }));
   }
 }
