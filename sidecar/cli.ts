@@ -61,7 +61,8 @@ Commands:
   stats [--json]                                                counts per project
   serve                                                         the sidecar on stdio (JSON-RPC)
   mcp [--http [--port N]] [--project P]                         the MCP server for agents (stdio; HTTP on 127.0.0.1 with a bearer token)
-  connect AGENT [--pointer] [--yes] [--undo]                    MCP config for claude-code, codex, cursor, cline, windsurf, copilot-cli (diff first)
+  connect AGENT [--scope S] [--pointer] [--yes] [--undo]        MCP config for claude-code, codex, cursor, cline, windsurf, copilot-cli (diff first);
+                                                                --scope local|user (yours; the default) or project (committed: portable only)
   import-rules [PATH] [--review] [--memories DIR] [--explain]   AGENTS.md, CLAUDE.md, copilot-instructions, .cursorrules, .cursor/rules -> memories
   promote-to-repo [--file AGENTS.md] [--ids A,B] [--yes]        confirmed memories into Mnemo's section of the instruction file (diff first)
   export --format jsonl|markdown --out FILE|- [--project P]     readable export (redacted, NOT encrypted)
@@ -327,6 +328,7 @@ export async function main(argv: string[]): Promise<number> {
       yes: { type: 'boolean', default: false },
       undo: { type: 'boolean', default: false },
       pointer: { type: 'boolean', default: false },
+      scope: { type: 'string' },
       file: { type: 'string' },
       ids: { type: 'string' },
       client: { type: 'string' },
@@ -361,6 +363,7 @@ export async function main(argv: string[]): Promise<number> {
           agent: positionals[0],
           projectDir: process.cwd(),
           dataDir: values['data-dir'] ?? process.env.MNEMO_DATA_DIR,
+          scope: values.scope,
           yes: values.yes,
           undo: values.undo,
           pointer: values.pointer,

@@ -341,11 +341,7 @@ export class MnemoService implements Core {
   // ------------------------------------------------------------------ stats (stats.ts)
 
   stats(projectId?: string): Promise<P.StatsResult> {
-    const chroma = () => this.supervisor.describe();
-    return stats(
-      this,
-      { queued: () => this.capturer.queued, chroma, llmUsage: this.ingester.llmUsage },
-      projectId,
-    );
+    const deps = { queued: () => this.capturer.queued, chroma: () => this.supervisor.describe() };
+    return stats(this, { ...deps, llmUsage: this.ingester.llmUsage }, projectId);
   }
 }

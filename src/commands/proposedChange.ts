@@ -1,10 +1,10 @@
 /**
  * Shows a file change Mnemo proposes (agent config, instruction-file pointer, promoted memories) as a
- * diff editor and writes it only after the user accepts; the previous file is kept as a backup
- * (sidecar/mcp/connect.ts applyChange). Used by Connect an Agent, Promote to Repository.
+ * diff editor and writes it only after the user accepts; the previous file is kept as a backup in Mnemo's
+ * backup folder (sidecar/mcp/fileChange.ts applyChange). Used by Connect an Agent, Promote to Repository.
  */
 import * as vscode from 'vscode';
-import { applyChange, type FileChange } from '../../sidecar/mcp/connect';
+import { applyChange, backupFolder, type FileChange } from '../../sidecar/mcp/fileChange';
 import type { Ctx } from '../ctx';
 
 const SCHEME = 'mnemo-proposed';
@@ -51,7 +51,9 @@ export async function proposeChanges(ctx: Ctx, changes: FileChange[], what: stri
     `${what}: write ${pending.length === 1 ? vscode.workspace.asRelativePath(pending[0]!.file) : `${pending.length} files`}?`,
     {
       modal: true,
-      detail: `The diff is open. The previous file is kept as <file>.mnemo-backup.\n${pending.map((c) => c.file).join('\n')}`,
+      detail: `The diff is open. The previous file is kept in ${backupFolder()}.\n${pending
+        .flatMap((c) => [c.file, ...(c.notes ?? []).map((n) => `  ${n}`)])
+        .join('\n')}`,
     },
     'Write',
   );
