@@ -60,7 +60,7 @@ Commands:
   (backup password: typed at the terminal, --password-stdin, or MNEMO_BACKUP_PASSWORD)
   stats [--json]                                                counts per project
   serve                                                         the sidecar on stdio (JSON-RPC)
-  mcp [--http [--port N]] [--project P]                         the MCP server for agents (stdio; HTTP on 127.0.0.1 with a bearer token)
+  mcp [--http [--port N]] [--project P]                         the MCP server for agents (stdio; HTTP on 127.0.0.1, the install's port, a bearer token)
   connect AGENT [--scope S] [--pointer] [--yes] [--undo]        MCP config for claude-code, codex, cursor, cline, windsurf, copilot-cli (diff first);
                                                                 --scope local|user (yours; the default) or project (committed: portable only)
   import-rules [PATH] [--review] [--memories DIR] [--explain]   AGENTS.md, CLAUDE.md, copilot-instructions, .cursorrules, .cursor/rules -> memories

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { resolveConfig, type SidecarConfigInput } from '../config';
 import { createEmbeddingProvider } from '../embed/index';
-import { errorMessage } from '../errors';
+import { errorMessage, InvalidInputError } from '../errors';
 import { MnemoService } from '../service';
-import { DEFAULT_MCP_PORT, ensureToken, serveHttp, tokenFile } from './http';
+import { ensureToken, installPort, replaceToken, serveHttp, tokenFile } from './http';
 import { createMcpServer } from './server';
 
 export interface RunMcpOptions {
@@ -68,12 +68,25 @@ export async function runMcp(cfgInput: SidecarConfigInput, opts: RunMcpOptions):
 
   if (opts.http) {
     const token = ensureToken(config.dataDir);
-    const h = await serveHttp({
-      port: opts.port ?? DEFAULT_MCP_PORT,
-      token,
-      log,
-      newServer: () => createMcpServer(svc, { project: opts.project, log }),
-    });
+    let h: Awaited<ReturnType<typeof serveHttp>>;
+    try {
+      h = await serveHttp({
+        port: opts.port ?? installPort(config.dataDir),
+        token,
+        log,
+        newServer: () => createMcpServer(svc, { project: opts.project, log }),
+      });
+    } catch (e) {
+      // Nothing of this server may stay behind: its Chroma (started by the service) stops with it.
+      await svc.dispose().catch(() => undefined);
+      if ((e as { takenByOtherUser?: boolean }).takenByOtherUser) {
+        replaceToken(config.dataDir);
+        throw new InvalidInputError(
+          `${errorMessage(e).replace(/\.$/, '')}. Clients configured for that port may have sent it your bearer token, so the token was replaced (${tokenFile(config.dataDir)}).`,
+        );
+      }
+      throw e;
+    }
     stops.push(() => h.close());
     process.stderr.write(
       `Mnemo MCP server on ${h.url} (streamable HTTP, 127.0.0.1 only).\n` +
