@@ -32,7 +32,7 @@ import { StoreUnavailableError } from '../errors';
 import { writeFailure } from '../util/append';
 import { replaceFile } from '../util/atomicFile';
 import { failpoint } from '../util/failpoint';
-import { lockHolder, pidAlive } from '../util/process';
+import { lockHolder, ownerAlive, pidAlive } from '../util/process';
 import { purgePending, readPending, type PurgeResult } from './erasure';
 import { isolatedCommand, isolationAvailable, socketHeartbeat, socketPathFor } from './isolation';
 import { defaultArenasEnv } from '../shared/processEnv';
@@ -284,7 +284,7 @@ export class ChromaSupervisor {
 
   /**
    * Exclusive start lock across processes (O_EXCL file with our pid). A lock is stale, and broken, when
-   * its holder is dead, or when it holds no valid pid (0-byte after a full disk, garbage, pid <= 0) and is
+   * its holder is dead (or its pid was reused by a process started after the lock was written), or when it holds no valid pid (0-byte after a full disk, garbage, pid <= 0) and is
    * older than {@link LOCK_WRITE_GRACE_MS} (younger: its creator may be about to write the pid).
    */
   private async withStartLock<T>(fn: () => Promise<T>): Promise<T> {
@@ -339,7 +339,7 @@ export class ChromaSupervisor {
     }
     const holder = lockHolder(text);
     if (holder === undefined) return ageMs > LOCK_WRITE_GRACE_MS;
-    return holder === process.pid || !pidAlive(holder);
+    return holder === process.pid || !ownerAlive(holder, Date.now() - ageMs);
   }
 
   private async startOrAdopt(): Promise<ChromaEndpoint> {

@@ -1,11 +1,12 @@
 /**
  * A lock file shared by every Mnemo process on one data folder (the sidecar, CLIs, MCP servers): created
- * with O_EXCL, holding the owner's pid. A lock whose owner is dead, or that holds no valid pid and is
+ * with O_EXCL, holding the owner's pid. A lock whose owner is dead (or whose pid now belongs to a process
+ * that started after the lock was written: pids are reused), or that holds no valid pid and is
  * older than {@link EMPTY_GRACE_MS} (a process killed between create and write, or a full disk), is stale
  * and taken over: a crashed process never locks the others out.
  */
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { pidAlive } from './process';
+import { ownerAlive } from './process';
 
 /** How long a lock file without a valid pid may be someone's lock that is being written. */
 const EMPTY_GRACE_MS = 2_000;
@@ -27,9 +28,10 @@ function ownerOf(file: string): number | undefined {
 /** True when the lock at `file` can be taken over. */
 function isStale(file: string): boolean {
   const pid = ownerOf(file);
-  if (pid !== undefined) return pid !== process.pid && !pidAlive(pid);
   try {
-    return Date.now() - statSync(file).mtimeMs > EMPTY_GRACE_MS;
+    const written = statSync(file).mtimeMs;
+    if (pid !== undefined) return pid !== process.pid && !ownerAlive(pid, written);
+    return Date.now() - written > EMPTY_GRACE_MS;
   } catch {
     return true; // gone already
   }
