@@ -14,6 +14,7 @@ import { errorMessage, InvalidInputError } from '../errors';
 import { MnemoService } from '../service';
 import { ensureToken, installPort, replaceToken, serveHttp, tokenFile } from './http';
 import { createMcpServer } from './server';
+import { FrameGuard, MAX_FRAME_BYTES, refusedFrame } from './stdioFrames';
 
 export interface RunMcpOptions {
   http?: boolean;
@@ -96,7 +97,14 @@ export async function runMcp(cfgInput: SidecarConfigInput, opts: RunMcpOptions):
     return new Promise<void>(() => undefined);
   }
   const mcp = createMcpServer(svc, { project: opts.project, log });
-  const transport = new StdioServerTransport();
+  // Whole lines only, each of at most MAX_FRAME_BYTES: an oversized one is answered with an error, not the end.
+  const frames = process.stdin.pipe(
+    new FrameGuard((id, bytes) => {
+      log(`Refused a message of ${bytes} bytes on stdio (over ${MAX_FRAME_BYTES}).`);
+      process.stdout.write(refusedFrame(id, bytes));
+    }),
+  );
+  const transport = new StdioServerTransport(frames);
   transport.onclose = () => void shutdown('stdin closed');
   process.stdin.once('end', () => void shutdown('stdin ended'));
   await mcp.connect(transport);
