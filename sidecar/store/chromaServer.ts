@@ -13,17 +13,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
   chmodSync,
-  closeSync,
   lstatSync,
   createWriteStream,
   existsSync,
   mkdirSync,
-  openSync,
   readFileSync,
   readdirSync,
   rmSync,
-  statSync,
-  writeFileSync,
   type WriteStream,
 } from 'node:fs';
 import { createServer } from 'node:net';
@@ -32,7 +28,9 @@ import { StoreUnavailableError } from '../errors';
 import { writeFailure } from '../util/append';
 import { replaceFile } from '../util/atomicFile';
 import { failpoint } from '../util/failpoint';
-import { lockHolder, ownerAlive, pidAlive } from '../util/process';
+import { createLock, lockIsStale } from '../util/fileLock';
+import { pidAlive } from '../util/process';
+import { balanceReserve, RESERVE_BYTES, reserveFile } from './diskReserve';
 import { purgePending, readPending, type PurgeResult } from './erasure';
 import { isolatedCommand, isolationAvailable, socketHeartbeat, socketPathFor } from './isolation';
 import { defaultArenasEnv } from '../shared/processEnv';
@@ -110,9 +108,6 @@ export function chromaCliPath(): string {
   for (let i = 0; i < 5 && !existsSync(join(dir, 'package.json')); i++) dir = dirname(dir);
   return join(dir, 'dist', 'cli.mjs');
 }
-
-/** How long a start lock may exist without a pid before it counts as stale (its creator writes the pid at once). */
-const LOCK_WRITE_GRACE_MS = 2000;
 
 export interface ChromaSupervisorOptions {
   /** The data folder; the database lives in `<dataDir>/chroma`. */
@@ -283,9 +278,10 @@ export class ChromaSupervisor {
   }
 
   /**
-   * Exclusive start lock across processes (O_EXCL file with our pid). A lock is stale, and broken, when
-   * its holder is dead (or its pid was reused by a process started after the lock was written), or when it holds no valid pid (0-byte after a full disk, garbage, pid <= 0) and is
-   * older than {@link LOCK_WRITE_GRACE_MS} (younger: its creator may be about to write the pid).
+   * Exclusive start lock across processes (util/fileLock.ts: a link to our pid). It is stale, and broken,
+   * when its holder is dead (or its pid was reused by a process started after the lock was taken), when it
+   * is this process's own, or when it holds no valid pid (a plain lock file an older version left empty
+   * after a full disk) and is older than two seconds.
    */
   private async withStartLock<T>(fn: () => Promise<T>): Promise<T> {
     const deadline = Date.now() + 60_000;
@@ -303,43 +299,42 @@ export class ChromaSupervisor {
     }
   }
 
-  /** One attempt at the start lock (a stale one is broken first): true when this process now holds it. */
+  /**
+   * One attempt at the start lock (a stale one is broken first): true when this process now holds it. The
+   * lock is a link to our pid (util/fileLock.ts): taking it needs no free data block, so a full disk does
+   * not keep Chroma, and every read, from starting.
+   */
   private tryStartLock(): boolean {
     for (let attempt = 0; attempt < 2; attempt++) {
-      let fd: number;
       try {
-        fd = openSync(this.lockFile, 'wx', 0o600);
+        if (createLock(this.lockFile)) return true;
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw writeFailure("Chroma's start lock", e);
-        if (!this.lockIsStale()) return false;
-        rmSync(this.lockFile, { force: true });
-        continue;
-      }
-      try {
-        writeFileSync(fd, String(process.pid));
-      } catch (e) {
-        rmSync(this.lockFile, { force: true }); // never leave a lock without a pid behind
         throw writeFailure("Chroma's start lock", e);
-      } finally {
-        closeSync(fd);
       }
-      return true;
+      if (!lockIsStale(this.lockFile, 'stale')) return false;
+      rmSync(this.lockFile, { force: true });
     }
     return false;
   }
 
-  private lockIsStale(): boolean {
-    let text: string;
-    let ageMs: number;
-    try {
-      text = readFileSync(this.lockFile, 'utf8');
-      ageMs = Date.now() - statSync(this.lockFile).mtimeMs;
-    } catch {
-      return true; // vanished meanwhile
-    }
-    const holder = lockHolder(text);
-    if (holder === undefined) return ageMs > LOCK_WRITE_GRACE_MS;
-    return holder === process.pid || !ownerAlive(holder, Date.now() - ageMs);
+  /**
+   * Chroma's output log. Logging is best effort: a write that fails (a full disk) drops the log, never the
+   * server — its output is still read, so Chroma never blocks on a full pipe; the next start opens it again.
+   */
+  private openLog(): WriteStream {
+    const stream = createWriteStream(join(this.opts.dataDir, 'logs', 'chroma.log'), {
+      flags: 'a',
+      mode: 0o600,
+    });
+    stream.on('error', () => {
+      if (this.logStream === stream) this.logStream = undefined;
+      // the pipes let go of a failed stream; keep reading what Chroma writes
+      setImmediate(() => {
+        this.child?.stdout?.resume();
+        this.child?.stderr?.resume();
+      });
+    });
+    return stream;
   }
 
   private async startOrAdopt(): Promise<ChromaEndpoint> {
@@ -443,6 +438,10 @@ export class ChromaSupervisor {
   }
 
   private async spawnServer(): Promise<ChromaEndpoint> {
+    if (balanceReserve(this.opts.dataDir) === 'released')
+      this.opts.log?.(
+        `The disk is full: released Mnemo's ${RESERVE_BYTES / 1024 / 1024} MiB reserve (${reserveFile(this.opts.dataDir)}) so the store can open; free some space.`,
+      );
     this.purgeErased();
     const previous = this.readServerFile();
     const refused = this.isolationRefused();
@@ -457,10 +456,7 @@ export class ChromaSupervisor {
         `The embedded Chroma server is missing (${cli}); reinstall Mnemo or set mnemo.chroma.url.`,
       );
     mkdirSync(join(this.opts.dataDir, 'logs'), { recursive: true, mode: 0o700 });
-    this.logStream ??= createWriteStream(join(this.opts.dataDir, 'logs', 'chroma.log'), {
-      flags: 'a',
-      mode: 0o600,
-    });
+    this.logStream ??= this.openLog();
     let command = process.execPath;
     let args = [cli, 'run', '--path', this.dbDir, '--port', String(port), '--host', '127.0.0.1'];
     if (refused) {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { openCaptureQueue } from '../../sidecar/queue';
-import { tryLock, unlock } from '../../sidecar/util/fileLock';
+import { readLock, tryLock, unlock } from '../../sidecar/util/fileLock';
 import { ChromaSupervisor, heartbeat } from '../../sidecar/store/chromaServer';
 import { socketHeartbeat } from '../../sidecar/store/isolation';
 import { cleanupDataDir, tempDataDir } from '../support/sidecarSession';
@@ -86,7 +86,7 @@ test(
       writeFileSync(writeLock, String(s.pid));
       written10sAgo(writeLock);
       assert.equal(tryLock(writeLock), true, 'the lock is this process’s now');
-      assert.equal(readFileSync(writeLock, 'utf8'), String(process.pid));
+      assert.equal(readLock(writeLock)?.pid, process.pid);
       unlock(writeLock);
       // The queue of a crashed sidecar whose pid is someone else's now: its captures are adopted, not stranded.
       mkdirSync(join(dataDir, 'queue'));
