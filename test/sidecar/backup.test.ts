@@ -377,9 +377,15 @@ describe('encrypted backup', () => {
       join(work, 'othermodel.zip'),
     );
     const preview = await inspectBackup(other, PACK_PASSWORD, target);
-    assert.equal(preview.needs_reembed, true);
+    assert.equal(
+      preview.needs_reembed,
+      false,
+      'skip (the default) keeps the 5 stored ones: nothing to embed',
+    );
     assert.equal(preview.conflicts.length, 5, 'the 5 ids exist already');
     assert.ok(preview.conflicts.every((c) => c.differs && c.fields.includes('embedding_model')));
+    const asNew = { mode: 'new-project' as const, newProjectId: 'from-tiny' };
+    assert.equal((await inspectBackup(other, PACK_PASSWORD, target, asNew)).needs_reembed, true);
     const o = await importBackup(target, other, PACK_PASSWORD, {
       mode: 'new-project',
       newProjectId: 'from-tiny',
