@@ -137,6 +137,9 @@ function isPassphrase(words: string, assigned: boolean): boolean {
   );
 }
 
+/** The words in a name that say its value is a secret (API_KEY, client_secret, SESSION_SECRET, …). */
+const SECRET_NAME = String.raw`token|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth[_-]?key|signing[_-]?key|password|passwd`;
+
 const VALUE =
   String.raw`("[^"\n]{1,256}"|'[^'\n]{1,256}'|[^\s"'` +
   '`' +
@@ -309,6 +312,23 @@ const RULES: RegexRule[] = [
     re: /\b(?:passphrase|pass phrase|password|passwd|pwd)["']?\s{0,3}(?:[:=]|is|was)\s{0,3}["']?([a-z][a-z0-9]{2,63}(?:[ -][a-z][a-z0-9]{1,63}){1,7})/gi,
     accept: (m) => isPassphrase(m[1]!, /[:=]/.test(m[0].slice(0, m[0].length - m[1]!.length))),
   },
+  // An unquoted passphrase assigned to a secret's name: SESSION_SECRET=correct horse battery staple. The
+  // value rule below stops at the first space (and takes no plain word); here the whole run of words goes.
+  {
+    type: 'secret-assignment',
+    priority: P_ASSIGN + 1,
+    group: 1,
+    re: new RegExp(
+      String.raw`(?<![A-Za-z0-9_.-])(?:export\s{1,4})?[A-Za-z0-9_.-]{0,40}?(?:${SECRET_NAME})[A-Za-z0-9_]{0,20}\s{0,3}[:=]\s{0,3}` +
+        String.raw`([a-z][a-z0-9]{2,63}(?:[ -][a-z][a-z0-9]{1,63}){1,7})(?![A-Za-z0-9])`,
+      'gi',
+    ),
+    // Three words or more, not prose; max_tokens: eight hundred is a count.
+    accept: (m) =>
+      !/tokens[A-Za-z0-9_]*\s*[:=]/i.test(m[0]) &&
+      m[1]!.split(/[ -]/).length >= 3 &&
+      isPassphrase(m[1]!, true),
+  },
   // "the password is sunshine": one lowercase word, unless it is an ordinary word about passwords.
   {
     type: 'password',
@@ -331,7 +351,7 @@ const RULES: RegexRule[] = [
     priority: P_ASSIGN,
     group: 1,
     re: new RegExp(
-      String.raw`(?<![A-Za-z0-9_.-])(?:export\s{1,4})?[A-Za-z0-9_.-]{0,40}?(?:token|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth[_-]?key|signing[_-]?key|password|passwd)[A-Za-z0-9_]{0,20}["']?\s{0,3}(?:[:=]|=>)\s{0,3}` +
+      String.raw`(?<![A-Za-z0-9_.-])(?:export\s{1,4})?[A-Za-z0-9_.-]{0,40}?(?:${SECRET_NAME})[A-Za-z0-9_]{0,20}["']?\s{0,3}(?:[:=]|=>)\s{0,3}` +
         VALUE,
       'gi',
     ),
