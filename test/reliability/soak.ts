@@ -359,7 +359,7 @@ async function main(): Promise<void> {
     console.log(`  ${name} done in ${((Date.now() - t) / 1000).toFixed(0)} s`);
   }
   figures['full-disk run'] =
-    'in npm test (test/reliability/diskFull.test.ts: a real 256 KiB tmpfs where the machine allows)';
+    'in npm test (test/reliability/diskFull.test.ts: a real 160 MB tmpfs where the machine allows)';
   figures['RSS peak (sidecar, CLI, Chroma), MB'] = Math.round(rssPeakMb);
   figures['wall time, s'] = Math.round((Date.now() - started) / 1000);
   console.log('\nFigures:');
