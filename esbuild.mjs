@@ -35,6 +35,8 @@ const common = {
   sourcemap: !production,
   minify: production,
   external: runtimeExternals,
+  // jsonc-parser's main build is UMD, whose require('./impl/…') calls esbuild cannot follow: bundle its ES build.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   logLevel: 'warning',
 };
 

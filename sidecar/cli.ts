@@ -28,6 +28,7 @@ import {
   type SourceType,
 } from './model';
 import { oneLine } from './shared/text';
+import { MAX_KEPT_MESSAGE_CHARS, MESSAGE_KEPT_HEAD, MESSAGE_KEPT_TAIL } from './pipeline/normalize';
 import type { RawMessage } from './pipeline/types';
 import { projectIdFor } from './project';
 import { AuditLog } from './lifecycle/audit';
@@ -64,8 +65,9 @@ Commands:
   (backup password: typed at the terminal, --password-stdin, or MNEMO_BACKUP_PASSWORD)
   stats [--json]                                                counts per project
   serve                                                         the sidecar on stdio (JSON-RPC)
-  mcp [--http [--port N]] [--project P]                         the MCP server for agents (stdio; HTTP on 127.0.0.1 with a bearer token)
-  connect AGENT [--pointer] [--yes] [--undo]                    MCP config for claude-code, codex, cursor, cline, windsurf, copilot-cli (diff first)
+  mcp [--http [--port N]] [--project P]                         the MCP server for agents (stdio; HTTP on 127.0.0.1, the install's port, a bearer token)
+  connect AGENT [--scope S] [--pointer] [--yes] [--undo]        MCP config for claude-code, codex, cursor, cline, windsurf, copilot-cli (diff first);
+                                                                --scope local|user (yours; the default) or project (committed: portable only)
   import-rules [PATH] [--memories DIR] [--explain]            AGENTS.md, CLAUDE.md, copilot-instructions, .cursorrules, .cursor/rules -> memories waiting for review
   promote-to-repo [--file AGENTS.md] [--ids A,B] [--yes]        confirmed memories into Mnemo's section of the instruction file (diff first)
   export --format jsonl|markdown --out FILE|- [--project P]     readable export (redacted, NOT encrypted)
@@ -80,6 +82,17 @@ Global options:
 `;
 
 class UsageError extends Error {}
+
+/**
+ * Refuses the global project for a command that writes (`ingest`, `mcp`, `import-rules`): memories reach
+ * global only by promotion, so no command-line flag or MNEMO_PROJECT plants one there.
+ */
+function refuseGlobalProject(project: string | undefined, what: string): void {
+  if (project?.trim().toLowerCase() === GLOBAL_PROJECT)
+    throw new UsageError(
+      `Memories reach the global project only by promotion; ${what} into a project, then promote what holds everywhere.`,
+    );
+}
 
 /** Set when stdout's reader went away (`mnemo list | head -1`): the rest of the output is dropped quietly. */
 let stdoutGone = false;
@@ -325,6 +338,7 @@ export async function main(argv: string[]): Promise<number> {
       'keep-confirmations': { type: 'boolean', default: false },
       undo: { type: 'boolean', default: false },
       pointer: { type: 'boolean', default: false },
+      scope: { type: 'string' },
       file: { type: 'string' },
       ids: { type: 'string' },
       client: { type: 'string' },
@@ -348,6 +362,7 @@ export async function main(argv: string[]): Promise<number> {
       const port = values.port === undefined ? undefined : Number(values.port);
       if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
         throw new UsageError('--port must be a port number (0 for any free port).');
+      refuseGlobalProject(values.project ?? process.env.MNEMO_PROJECT, 'run the MCP server');
       await runMcp(cfg, { http: values.http, port, project: values.project ?? process.env.MNEMO_PROJECT });
       return 0;
     }
@@ -357,6 +372,7 @@ export async function main(argv: string[]): Promise<number> {
           agent: positionals[0],
           projectDir: process.cwd(),
           dataDir: values['data-dir'] ?? process.env.MNEMO_DATA_DIR,
+          scope: values.scope,
           yes: values.yes,
           undo: values.undo,
           pointer: values.pointer,
@@ -366,6 +382,7 @@ export async function main(argv: string[]): Promise<number> {
       );
       return 0;
     case 'import-rules':
+      refuseGlobalProject(project, 'import rules');
       await importRulesCommand(
         {
           path: positionals[0],
@@ -398,10 +415,7 @@ export async function main(argv: string[]): Promise<number> {
       if (!file) throw new UsageError('ingest needs a transcript file (or - for stdin).');
       const sourceType = (values['source-type'] ?? 'chat') as SourceType;
       if (!isSourceType(sourceType)) throw new UsageError(`Unknown source type "${sourceType}".`);
-      if (project === GLOBAL_PROJECT)
-        throw new UsageError(
-          'Memories reach the global project only by promotion; ingest into a project, then promote what holds everywhere.',
-        );
+      refuseGlobalProject(project, 'ingest');
       const text = readTextInput(file);
       const messages = parseTranscript(text, file === '-' ? 'stdin' : file);
       const report = await withService(cfg, (svc) =>
@@ -422,9 +436,10 @@ export async function main(argv: string[]): Promise<number> {
       );
       // Nothing of a long transcript is cut: say how much was read.
       out(
-        `Read all ${report.messages_read} message${report.messages_read === 1 ? '' : 's'}, each whole${report.messages_empty ? ` (${report.messages_empty} more had no text)` : ''}${report.llm_windows ? `; the LLM read it in ${report.llm_windows} window${report.llm_windows === 1 ? '' : 's'}` : ''}.`,
+        `Read all ${report.messages_read} message${report.messages_read === 1 ? '' : 's'}, ${report.messages_cut ? `${report.messages_cut} of them cut to ${MESSAGE_KEPT_HEAD.toLocaleString('en-US')} characters from the start and ${MESSAGE_KEPT_TAIL.toLocaleString('en-US')} from the end (longer than ${MAX_KEPT_MESSAGE_CHARS.toLocaleString('en-US')}; a note marks the cut), the rest` : 'each'} whole${report.messages_empty ? ` (${report.messages_empty} more had no text)` : ''}${report.llm_windows ? `; the LLM read it in ${report.llm_windows} window${report.llm_windows === 1 ? '' : 's'}` : ''}.`,
       );
       if (report.skipped) out(`Skipped: ${report.skipped}`);
+      if (report.episodes_error) process.stderr.write(`mnemo: ${report.episodes_error}\n`);
       for (const d of report.decisions) {
         if (d.outcome === 'dropped' && !values.explain) continue;
         const meta =

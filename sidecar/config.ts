@@ -72,6 +72,8 @@ export interface SidecarConfig {
   /** Remote/team Chroma server URL; empty = embedded server. */
   chromaUrl?: string;
   chromaToken?: string;
+  /** Run the embedded Chroma on 127.0.0.1 where it cannot be isolated (`mnemo.chroma.allowUnisolated`). */
+  chromaAllowUnisolated: boolean;
   embedding: EmbeddingSettings;
   pipeline: PipelineSettings;
   episodes: EpisodeSettings;
@@ -135,6 +137,11 @@ export function resolveConfig(
     dataDir: input.dataDir || defaultDataDir(env),
     chromaUrl: input.chromaUrl || env.MNEMO_CHROMA_URL || undefined,
     chromaToken: input.chromaToken || env.MNEMO_CHROMA_TOKEN || undefined,
+    chromaAllowUnisolated:
+      input.chromaAllowUnisolated ??
+      (env.MNEMO_CHROMA_ALLOW_UNISOLATED
+        ? env.MNEMO_CHROMA_ALLOW_UNISOLATED === '1'
+        : SETTING_DEFAULTS['chroma.allowUnisolated']),
     embedding: {
       provider,
       model: emb.model || env.MNEMO_EMBEDDING_MODEL || undefined,

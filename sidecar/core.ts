@@ -6,7 +6,7 @@
  */
 import type { SidecarConfig } from './config';
 import type { EmbeddingProvider } from './embed/types';
-import { EmbeddingError, errorMessage } from './errors';
+import { EmbeddingError, errorMessage, StoreUnavailableError } from './errors';
 import type { AuditLog } from './lifecycle/audit';
 import type { RecallLedger } from './lifecycle/ledger';
 import type { EpisodeStore } from './store/episodeStore';
@@ -52,7 +52,8 @@ export interface Core {
   readonly disposed: boolean;
 }
 
-type EmbedState = { state: 'loading' | 'ready' | 'error'; message: string };
+/** `storeDown`: the load failed because the store could not be reached (not the model): said as such. */
+type EmbedState = { state: 'loading' | 'ready' | 'error'; message: string; storeDown?: boolean };
 
 /**
  * The gate in front of the embedding model: loads it in the background, retries a failed load every
@@ -104,8 +105,9 @@ export class ModelGate {
         `Embedding model ready: ${this.embedder.modelId} (${this.embedder.dimension()} dimensions)`,
       );
     } catch (e) {
-      this.embedState = { state: 'error', message: errorMessage(e) };
-      this.log.error(`Embedding model unavailable: ${errorMessage(e)}`);
+      const storeDown = e instanceof StoreUnavailableError;
+      this.embedState = { state: 'error', message: errorMessage(e), storeDown };
+      this.log.error(`${storeDown ? 'Memory store' : 'Embedding model'} unavailable: ${errorMessage(e)}`);
       if (!this.closed) {
         this.retryTimer = setTimeout(() => {
           this.embedState = { state: 'loading', message: 'Loading the embedding model.' };
@@ -127,7 +129,10 @@ export class ModelGate {
   /** Resolves when the model is ready; rejects with the reason when it is not available. */
   async require(): Promise<void> {
     if (this.embedState.state === 'loading') await this.loadOnceOnly();
-    if (this.embedState.state === 'error') throw new EmbeddingError(this.embedState.message);
+    if (this.embedState.state === 'error')
+      throw this.embedState.storeDown
+        ? new StoreUnavailableError(this.embedState.message)
+        : new EmbeddingError(this.embedState.message);
     if (this.mismatch) throw new EmbeddingError(this.mismatch);
   }
 

@@ -13,6 +13,10 @@ export interface HealthDeps {
   model: ModelGate;
   /** Captures waiting in the durable queue. */
   queued: () => number;
+  /** Why the embedded Chroma server is not isolated from other local users, when it is not. */
+  notIsolated: () => string | undefined;
+  /** Of those, captures that failed (not for an unavailable model or store) and wait to be tried again. */
+  failing: () => number;
   send: (s: StatusParams) => void;
 }
 
@@ -77,6 +81,16 @@ export class Health {
     if (health === 'ok' && this.llmError) {
       health = 'warning';
       message = `${this.llmError.replace(/[.。]\s*$/, '')}; Mnemo keeps learning with the rules alone.`;
+    }
+    const failing = this.deps.failing();
+    if (health === 'ok' && failing > 0) {
+      health = 'warning';
+      message = `${failing} capture${failing === 1 ? '' : 's'} could not be processed; kept in the queue and tried again later (see the log).`;
+    }
+    const notIsolated = this.deps.notIsolated();
+    if (health === 'ok' && notIsolated) {
+      health = 'warning';
+      message = `Mnemo is ready, but its memory store is not isolated: other local users can reach it (${notIsolated.replace(/[.。]\s*$/, '')}).`;
     }
     return { health, message, memory_count, pending_count, queued: this.deps.queued() };
   }

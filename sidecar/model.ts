@@ -225,11 +225,28 @@ export interface Episode {
    * `hedge`, `passing`, `status-chatter`, `too-short`): quoted only when a question is about that.
    */
   chatter?: string;
+  /**
+   * How many earlier turns (or parts of a long turn) of its session have the same message id and text:
+   * part of the id (see {@link episodeId}). Absent for the first, which is nearly every turn.
+   */
+  occurrence?: number;
 }
 
-export function episodeId(projectId: string, sessionId: string, messageId: string, text: string): string {
+/**
+ * An episode's id: its project, session, message and text, and (from the second on) its {@link
+ * Episode.occurrence}: ids from content alone collide on repeated content (a pasted log that repeats a
+ * line splits into identical parts of one message).
+ */
+export function episodeId(
+  projectId: string,
+  sessionId: string,
+  messageId: string,
+  text: string,
+  occurrence = 0,
+): string {
   const h = createHash('sha256')
     .update(`${projectId}\u0000${sessionId}\u0000${messageId}\u0000${normalizeText(text)}`)
+    .update(occurrence > 0 ? `\u0000${occurrence}` : '')
     .digest('hex');
   return `ep_${h.slice(0, 16)}`;
 }

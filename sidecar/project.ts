@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { GLOBAL_PROJECT } from './model';
 
 /** `git@github.com:Acme/Repo.git`, `https://user:pw@github.com/acme/repo` -> `github.com/acme/repo`. */
 export function normalizeRemote(url: string): string {
@@ -77,10 +78,15 @@ export function gitRemoteOf(folder: string): string | undefined {
   return remotes.get('origin') ?? remotes.values().next().value;
 }
 
-/** Stable project id for a folder. */
+/**
+ * Stable project id for a folder. Never `global`: a repository whose remote is literally named `global`
+ * (or normalizes to it) gets the id of its folder instead, so no folder maps to the project every other
+ * one recalls.
+ */
 export function projectIdFor(folder: string): string {
   const remote = gitRemoteOf(folder);
-  if (remote) return normalizeRemote(remote);
+  const fromRemote = remote ? normalizeRemote(remote) : '';
+  if (fromRemote && fromRemote !== GLOBAL_PROJECT) return fromRemote;
   const abs = resolve(folder);
   const name =
     basename(abs)

@@ -110,10 +110,17 @@ export interface IngestReport {
   skipped?: string;
   /** How many turns were kept as episodes (the evidence), when episodes are on. */
   episodes?: number;
+  /**
+   * Set (one sentence) when the memories were stored but the turns could not be kept as episodes: a partial
+   * result, reported and logged; the session is not retried or dropped for it.
+   */
+  episodes_error?: string;
   /** Messages read, each whole: a long transcript is read to its end, never cut. */
   messages_read: number;
   /** Messages with no text (after removing control and escape codes): nothing to read in them. */
   messages_empty: number;
+  /** Messages cut to the most of one message Mnemo keeps, as {@link CaptureResult.messages_cut}; absent when none was. */
+  messages_cut?: number;
   /** When an LLM extracts too: how many windows of the transcript it was sent (all of them, one call each). */
   llm_windows?: number;
 }
@@ -268,6 +275,11 @@ export interface CaptureResult {
   queue_id: string;
   /** Number of secrets/personal data items redacted before it reached disk. */
   redactions: number;
+  /**
+   * Messages longer than 200,000 characters, cut to their first 150,000 and last 49,000 with a note between
+   * (docs/limits.md); absent when none was.
+   */
+  messages_cut?: number;
 }
 /** Extension -> sidecar: a captured chat or terminal session; redacted, appended to the durable queue, processed in the background. */
 export const CaptureSessionRequest = new RequestType<SessionInput, CaptureResult, void>(
@@ -737,6 +749,11 @@ export interface InitializationOptions {
   chromaUrl?: string;
   /** From SecretStorage `mnemo.chroma.token`. */
   chromaToken?: string;
+  /**
+   * `mnemo.chroma.allowUnisolated`: where the embedded Chroma cannot be isolated, run it on 127.0.0.1
+   * anyway (default false: it is not started there). Env MNEMO_CHROMA_ALLOW_UNISOLATED=1.
+   */
+  chromaAllowUnisolated?: boolean;
   embedding?: EmbeddingSettingsInput;
   /** `mnemo.pipeline.*` */
   pipeline?: { dedupDistance?: number; reviewScoreThreshold?: number };

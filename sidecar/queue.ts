@@ -14,11 +14,12 @@ import {
   readdirSync,
   renameSync,
   rmSync,
+  statSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { appendFully } from './util/append';
 import { replaceFile } from './util/atomicFile';
-import { pidAlive } from './util/process';
+import { ownerAlive } from './util/process';
 
 export interface QueueEntry<T> {
   id: string;
@@ -180,6 +181,15 @@ export class DurableQueue<T> {
   }
 }
 
+/** Whether the process a queue file is named after still owns it (its pid not reused by a later process). */
+function queueOwnerAlive(file: string, pid: number): boolean {
+  try {
+    return ownerAlive(pid, statSync(file).mtimeMs);
+  } catch {
+    return true; // adopted or removed meanwhile: not ours to take
+  }
+}
+
 /**
  * Opens this process's capture queue in `dir` (`capture-<pid>.jsonl`), so that several sidecars on one data
  * folder never process the same entries; the pending entries of queues whose process died (a crash, kill -9)
@@ -191,7 +201,7 @@ export function openCaptureQueue<T>(dir: string, pid = process.pid): DurableQueu
   const own = new DurableQueue<T>(join(dir, `capture-${pid}.jsonl`));
   const orphans = readdirSync(dir)
     .map((name) => ({ name, m: /^capture-(\d+)\.jsonl$/.exec(name) }))
-    .filter((x) => x.m && Number(x.m[1]) !== pid && !pidAlive(Number(x.m[1])));
+    .filter((x) => x.m && Number(x.m[1]) !== pid && !queueOwnerAlive(join(dir, x.name), Number(x.m[1])));
   for (const { name } of orphans) {
     const claimed = join(dir, `adopting-${pid}-${name}`);
     try {

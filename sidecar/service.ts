@@ -92,6 +92,7 @@ export class MnemoService implements Core {
       dataDir: this.config.dataDir,
       url: this.config.chromaUrl,
       token: this.config.chromaToken,
+      allowUnisolated: this.config.chromaAllowUnisolated,
       log: (l) => this.log.info(l),
       onHealth: (ok, message) => this.health.setStore(ok, message),
     });
@@ -110,6 +111,8 @@ export class MnemoService implements Core {
       store: this.store,
       model: this.model,
       queued: () => this.capturer.queued,
+      failing: () => this.capturer.failing,
+      notIsolated: () => this.supervisor.notIsolated,
       send: (s) => this.events.status?.(s),
     });
     this.ingester = new Ingest(this, {
@@ -336,12 +339,7 @@ export class MnemoService implements Core {
   // ------------------------------------------------------------------ stats (stats.ts)
 
   stats(projectId?: string): Promise<P.StatsResult> {
-    const chroma = () =>
-      this.supervisor.isRemote ? `remote ${this.config.chromaUrl}` : `embedded (${this.store.describe()})`;
-    return stats(
-      this,
-      { queued: () => this.capturer.queued, chroma, llmUsage: this.ingester.llmUsage },
-      projectId,
-    );
+    const deps = { queued: () => this.capturer.queued, chroma: () => this.supervisor.describe() };
+    return stats(this, { ...deps, llmUsage: this.ingester.llmUsage }, projectId);
   }
 }

@@ -71,6 +71,7 @@ export function buildInitializationOptions(dataDir: string, secrets: Secrets): I
     user: currentUser(),
     chromaUrl: config.chroma.url() || undefined,
     chromaToken: secrets.chromaToken || undefined,
+    chromaAllowUnisolated: config.chroma.allowUnisolated() || undefined,
     embedding: {
       provider: embeddingProvider,
       model: config.embedding.model() || undefined,

@@ -123,6 +123,8 @@ export const config = {
   chroma: {
     /** Remote/team Chroma server; empty = the sidecar runs an embedded one in the extension's storage. */
     url: (): string => str('chroma.url'),
+    /** Run the embedded Chroma on 127.0.0.1 where it cannot be isolated (other local users can reach it). */
+    allowUnisolated: (): boolean => bool('chroma.allowUnisolated'),
   },
   display: {
     /** IANA time zone override, or undefined for the system zone. Invalid names fall back to local. */
@@ -155,6 +157,7 @@ export const config = {
  */
 export const REQUIRES_SIDECAR_RESTART: readonly `mnemo.${SettingKey}`[] = [
   'mnemo.chroma.url',
+  'mnemo.chroma.allowUnisolated',
   'mnemo.embedding.provider',
   'mnemo.embedding.model',
   'mnemo.embedding.modelPath',

@@ -76,7 +76,11 @@ function check(token?: CancellationFlag): void {
     throw new CancelledError('The backup was cancelled; no file was written.');
 }
 
-/** Where the backup goes: `out` itself, or a default name inside the folder `out`. */
+/**
+ * Where the backup goes: `out` itself, or a default name inside the folder `out` (a folder named with a
+ * trailing slash is created, as for scheduled backups). A file goes only into a folder that exists: a typo
+ * in its path is said, not made into new folders.
+ */
 export function resolveBackupTarget(out: string, projectId: string | undefined, at: Date): string {
   if (typeof out !== 'string' || !out.trim())
     throw new InvalidInputError('Say where to write the backup (a file or a folder).');
@@ -86,7 +90,10 @@ export function resolveBackupTarget(out: string, projectId: string | undefined, 
     mkdirSync(abs, { recursive: true });
     return join(abs, defaultBackupName(projectId, at));
   }
-  mkdirSync(dirname(abs), { recursive: true });
+  if (!existsSync(dirname(abs)) || !statSync(dirname(abs)).isDirectory())
+    throw new InvalidInputError(
+      `The folder ${dirname(abs)} does not exist; create it first, or write the backup somewhere else.`,
+    );
   return abs;
 }
 

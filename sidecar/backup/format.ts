@@ -406,6 +406,11 @@ export function parseEpisode(line: string, dim: number | null): EpisodeRecord | 
       return `${k} is not an episode id`;
     episode[k] = v;
   }
+  if (o.occurrence !== undefined) {
+    if (!Number.isSafeInteger(o.occurrence) || (o.occurrence as number) < 0)
+      return 'occurrence is not a count';
+    if (o.occurrence) episode.occurrence = o.occurrence as number;
+  }
   if (o.vector === undefined) return { episode };
   if (typeof o.vector !== 'string') return 'vector is not a base64 string';
   const vector = decodeVector(o.vector);

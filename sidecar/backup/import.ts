@@ -129,6 +129,7 @@ export async function inspectBackup(
   const b = await loadBackup(file, password, opts.limits ?? BACKUP_LIMITS);
   const m = b.manifest;
   const active = against?.store.active;
+  const plan = against ? await planImport(against, b, { ...opts, mode }) : undefined;
   const preview: BackupPreview = {
     file: b.file,
     format_version: m.format_version,
@@ -140,8 +141,11 @@ export async function inspectBackup(
     embedding: m.embedding,
     vectors_included: b.records.some((r) => r.vector),
     ...(active ? { store: { model: active.model, dim: active.dim } } : {}),
-    needs_reembed:
-      b.records.length > 0 && (!active || !vectorsUsable(b, active) || b.records.some((r) => !r.vector)),
+    // What the import would write, embedded for the collection it would write to (without a store: all of it,
+    // for no known collection).
+    needs_reembed: plan
+      ? reembedNeeded(b, [...plan.toWrite, ...plan.episodes], collectionFor(against!, b))
+      : reembedNeeded(b, b.records, undefined),
     conflicts: [],
     mode,
     targets: [],
@@ -150,8 +154,7 @@ export async function inspectBackup(
     needs_consent: false,
     confirmations: claimedConfirmations(b.records),
   };
-  if (against) {
-    const plan = await planImport(against, b, { ...opts, mode });
+  if (plan) {
     preview.conflicts = plan.conflicts;
     preview.targets = [...plan.targets.values()].sort((x, y) => x.project_id.localeCompare(y.project_id));
     preview.refused = refusals(plan);
@@ -417,10 +420,7 @@ export async function importBackup(
   const usable = (v?: number[]): boolean => !!active && !!v && vectorsUsable(backup, active);
   let reembedded = 0;
   const episodes = plan.episodes;
-  if (
-    (toWrite.length > 0 || episodes.length > 0) &&
-    (!active || toWrite.some((r) => !usable(r.vector)) || episodes.some((e) => !usable(e.vector)))
-  ) {
+  if (reembedNeeded(backup, [...toWrite, ...episodes], active)) {
     progress({ message: 'Loading the embedding model', percent: 15 });
     await svc.requireModel();
     active = svc.store.active;
@@ -570,8 +570,39 @@ function differentText(stored: Memory | undefined, record: Memory): boolean {
 }
 
 /** The backup's vectors fit the collection: same model and dimension. */
-function vectorsUsable(b: LoadedBackup, active: ActiveCollection): boolean {
+function vectorsUsable(b: LoadedBackup, active: Pick<ActiveCollection, 'model' | 'dim'>): boolean {
   return b.manifest.embedding.model === active.model && b.manifest.embedding.dim === active.dim;
+}
+
+/**
+ * Whether writing `written` (records and turns) into the collection `target` embeds texts again: one
+ * without a vector, or the backup's vectors of another model; with no target known, whenever any is written.
+ */
+function reembedNeeded(
+  b: LoadedBackup,
+  written: Array<{ vector?: number[] }>,
+  target: Pick<ActiveCollection, 'model' | 'dim'> | undefined,
+): boolean {
+  if (written.length === 0) return false;
+  return !target || !vectorsUsable(b, target) || written.some((r) => !r.vector);
+}
+
+/**
+ * The collection an import would write to, before the model is loaded: the store's active one when it is
+ * of the configured model (the import loads that model first), else the configured model's. Its dimension
+ * is known once the model is ready; until then a backup of the same model id has the same dimension.
+ */
+function collectionFor(svc: BackupHost, b: LoadedBackup): Pick<ActiveCollection, 'model' | 'dim'> {
+  const model = svc.embedding.modelId;
+  const active = svc.store.active;
+  if (active?.model === model) return active;
+  let dim: number;
+  try {
+    dim = svc.embedding.dimension();
+  } catch {
+    dim = (b.manifest.embedding.model === model ? b.manifest.embedding.dim : null) ?? 0; // 0: not the backup's
+  }
+  return { model, dim };
 }
 
 async function getMany(svc: BackupHost, ids: string[]): Promise<Map<string, Memory>> {

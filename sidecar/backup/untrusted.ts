@@ -173,7 +173,7 @@ export async function checkEpisode(
   if (r.episode.text.length > MAX_EPISODE_CHARS)
     return { refused: 'episode text longer than 4000 characters' };
   const e: Episode = await redactStrings({ ...r.episode, project_id: project });
-  e.id = episodeId(project, e.session_id, e.message_id, e.text);
+  e.id = episodeId(project, e.session_id, e.message_id, e.text, e.occurrence);
   // Its tier and hold are this store's judgement: the file's claims are kept only from the user's own backup.
   const claimed = isTier(e.tier) ? e.tier : tierOfRole(e.role);
   e.tier = keepConfirmations ? claimed : lowerTier(claimed, 'outside');

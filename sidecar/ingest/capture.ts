@@ -2,8 +2,9 @@
  * The capture worker: a captured session is redacted and appended to the durable queue (on disk before
  * the request returns), then processed in the background in order. While the model or the store is
  * unavailable — the model is loading or missing, the embedding worker crashed, Chroma is down — a capture
- * stays queued and is retried (backing off from 1 s to a minute); only a capture that fails for another
- * reason three times is dropped.
+ * stays queued and the queue is retried (backing off from 1 s to a minute). A capture that fails for
+ * another reason is never dropped: it stays queued (across restarts) and is retried after a backoff of its
+ * own (2 s, 4 s, 8 s … at most an hour) while the captures behind it go on; the status counts it.
  */
 import { join } from 'node:path';
 import type { Core } from '../core';
@@ -13,14 +14,17 @@ import type { SessionInput } from '../pipeline/types';
 import type { CaptureResult, IngestReport } from '../protocol';
 import { openCaptureQueue, type DurableQueue } from '../queue';
 import { failpoint } from '../util/failpoint';
-import { validateSession } from './input';
+import { capSession, validateSession } from './input';
 
 export class CaptureWorker {
   private queueInstance: DurableQueue<SessionInput> | undefined;
   private draining: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
+  private failingTimer: NodeJS.Timeout | undefined;
   /** Consecutive drains stopped by an unavailable model or store; sets the retry delay. */
   private unavailableStreak = 0;
+  /** Captures that failed for another reason, by queue id: when each is due again (epoch ms). */
+  private readonly failingUntil = new Map<string, number>();
 
   constructor(
     private readonly core: Core,
@@ -48,18 +52,24 @@ export class CaptureWorker {
     return this.queueInstance?.size ?? 0;
   }
 
+  /** Captures kept after failing for a reason other than an unavailable model or store, retried later. */
+  get failing(): number {
+    return this.failingUntil.size;
+  }
+
   /** Redacts and appends a session to the durable queue; returns once it is on disk. */
   async capture(session: SessionInput): Promise<CaptureResult> {
     validateSession(session);
+    const { session: capped, cut } = capSession(session);
     // Every free-text field (contents, ids, speakers, refs, added_by, session id) is redacted before it reaches disk.
     const { session: clean, redactions } = await redactSession({
-      ...session,
-      added_by: session.added_by ?? this.core.config.user,
+      ...capped,
+      added_by: capped.added_by ?? this.core.config.user,
     });
     const entry = this.queue.enqueue(clean, this.core.now());
     this.core.refreshStatus();
     this.kickInBackground();
-    return { queue_id: entry.id, redactions };
+    return { queue_id: entry.id, redactions, ...(cut ? { messages_cut: cut } : {}) };
   }
 
   /**
@@ -86,13 +96,17 @@ export class CaptureWorker {
     });
   }
 
-  /** Processes queued sessions in order; stops (keeping them queued) while the model is unavailable. */
+  /**
+   * Processes queued sessions in order; stops (keeping them queued) while the model or store is
+   * unavailable, and passes over a failing capture until its backoff is over.
+   */
   async drain(): Promise<void> {
     const { core } = this;
     for (;;) {
       if (core.disposed || !core.model.ready) return;
-      const next = this.queue.pending()[0];
-      if (!next) return;
+      const now = Date.now();
+      const next = this.queue.pending().find((e) => (this.failingUntil.get(e.id) ?? 0) <= now);
+      if (!next) return this.retryFailingLater();
       try {
         const report = await this.process(next.payload, next.id, this.queue.size > 1);
         core.log.info(
@@ -100,6 +114,7 @@ export class CaptureWorker {
         );
         failpoint('capture-processed');
         this.queue.markDone(next.id);
+        this.failingUntil.delete(next.id);
         this.unavailableStreak = 0;
       } catch (e) {
         if (e instanceof EmbeddingError || e instanceof StoreUnavailableError) {
@@ -108,11 +123,12 @@ export class CaptureWorker {
           return;
         }
         this.queue.markFailed(next.id, errorMessage(e));
-        core.log.error(`Capture ${next.id.slice(0, 8)} failed: ${errorMessage(e)}`);
-        if (next.attempts >= 3) {
-          core.log.error(`Capture ${next.id.slice(0, 8)} dropped after 3 failed attempts.`);
-          this.queue.markDone(next.id);
-        }
+        const delay = failedCaptureDelay(next.attempts);
+        this.failingUntil.set(next.id, Date.now() + delay);
+        core.log.error(
+          `Capture ${next.id.slice(0, 8)} failed (attempt ${next.attempts}): ${errorMessage(e)} It stays queued and is tried again in ${Math.round(delay / 1000)} s.`,
+        );
+        core.refreshStatus();
       }
     }
   }
@@ -126,6 +142,20 @@ export class CaptureWorker {
       this.kick();
     }, delay);
     this.retryTimer.unref?.();
+  }
+
+  /** Drains again when the first failing capture is due (when processing in the background). */
+  private retryFailingLater(): void {
+    if (!this.background || this.failingTimer || this.core.disposed || this.failingUntil.size === 0) return;
+    const due = Math.min(...this.failingUntil.values());
+    this.failingTimer = setTimeout(
+      () => {
+        this.failingTimer = undefined;
+        this.kick();
+      },
+      Math.max(0, due - Date.now()),
+    );
+    this.failingTimer.unref?.();
   }
 
   /** Waits until the queue is empty (or the timeout passes); returns how many remain. */
@@ -142,7 +172,13 @@ export class CaptureWorker {
   /** Waits for the drain in flight, then closes the queue file. */
   async close(): Promise<void> {
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.failingTimer) clearTimeout(this.failingTimer);
     await this.draining?.catch(() => undefined);
     this.queueInstance?.close();
   }
+}
+
+/** How long a capture that failed `attempts` times waits before it is tried again: 2 s doubling, at most an hour. */
+export function failedCaptureDelay(attempts: number): number {
+  return Math.min(3_600_000, 2000 * 2 ** Math.max(0, Math.min(attempts, 20) - 1));
 }

@@ -6,17 +6,21 @@
  */
 import { createHash } from 'node:crypto';
 import type { Core } from '../core';
-import { episodeId, tierOfRole, type Episode } from '../model';
+import { episodeId, normalizeText, tierOfRole, type Episode } from '../model';
 import { timesOf } from '../pipeline/attribute';
 import { MAX_EPISODE_CHARS, splitPieces } from '../pipeline/normalize';
 import type { AnalyzeResult, NormalizedMessage, SessionInput } from '../pipeline/types';
 import { episodeSearchText } from '../store/episodeStore';
+import { Slices } from '../util/slices';
 
-/** A session without an id gets one from its content, so the same transcript maps to the same episodes. */
+/**
+ * A session without an id gets one from its content, so the same transcript maps to the same episodes: the
+ * time of a message without one of its own (the time it was read) is no part of it.
+ */
 export function sessionIdOf(session: SessionInput, messages: NormalizedMessage[]): string {
   if (typeof session.session_id === 'string' && session.session_id.trim()) return session.session_id.trim();
   const h = createHash('sha256');
-  for (const m of messages) h.update(`${m.id}\u0000${m.timestamp}\u0000${m.content}\u0001`);
+  for (const m of messages) h.update(`${m.id}\u0000${m.undated ? '' : m.timestamp}\u0000${m.content}\u0001`);
   return `s_${h.digest('hex').slice(0, 16)}`;
 }
 
@@ -29,6 +33,8 @@ export interface PreparedEpisodes {
   vectors: number[][];
   /** What an earlier ingest of the same turns stored, by episode id. */
   before: Map<string, Episode>;
+  /** Episodes of turns without a time of their own: ingested again, they keep the time they were first read. */
+  undated: Set<string>;
 }
 
 /**
@@ -57,24 +63,40 @@ export async function prepareEpisodes(
   const sessionId = sessionIdOf(session, messages);
   const now = core.now();
   const sessionRefs = (session.source_ref ?? []).filter((r) => typeof r === 'string' && r.length > 0);
-  const episodes: Episode[] = turns.map((m) => ({
-    id: episodeId(session.project_id, sessionId, m.id, m.content),
-    project_id: session.project_id,
-    session_id: sessionId,
-    message_id: m.id,
-    role: m.role,
-    speaker: m.speaker ?? m.role,
-    text: m.content,
-    occurred_at: m.timestamp,
-    source_type: session.source_type,
-    source_ref: [`msg:${m.id}`, ...sessionRefs],
-    times: timesOf(m.content, m.timestamp),
-    memory_ids: [],
-    created_at: now,
-    tier: marks.guard.tiers.get(m.id) ?? tierOfRole(m.role),
-    ...(marks.guard.held.has(m.id) ? { held: marks.guard.held.get(m.id) } : {}),
-    ...(marks.chatter.has(m.id) ? { chatter: marks.chatter.get(m.id) } : {}),
-  }));
+  // The nth turn (or part) with the same message id and text gets n in its id: a log that repeats one
+  // line splits into identical parts, which must stay distinct (and stable when ingested again).
+  const seen = new Map<string, number>();
+  const episodes: Episode[] = turns.map((m) => {
+    const key = `${m.id}\u0000${normalizeText(m.content)}`;
+    const occurrence = seen.get(key) ?? 0;
+    seen.set(key, occurrence + 1);
+    return {
+      id: episodeId(session.project_id, sessionId, m.id, m.content, occurrence),
+      ...(occurrence > 0 ? { occurrence } : {}),
+      project_id: session.project_id,
+      session_id: sessionId,
+      message_id: m.id,
+      role: m.role,
+      speaker: m.speaker ?? m.role,
+      text: m.content,
+      occurred_at: m.timestamp,
+      source_type: session.source_type,
+      source_ref: [`msg:${m.id}`, ...sessionRefs],
+      times: [],
+      memory_ids: [],
+      created_at: now,
+      tier: marks.guard.tiers.get(m.id) ?? tierOfRole(m.role),
+      ...(marks.guard.held.has(m.id) ? { held: marks.guard.held.get(m.id) } : {}),
+      ...(marks.chatter.has(m.id) ? { chatter: marks.chatter.get(m.id) } : {}),
+    };
+  });
+  // The times each turn mentions (a date parser over every part of a 1 MB message), in slices: the
+  // event loop (JSON-RPC) gets a turn between them.
+  const slices = new Slices();
+  for (const [i, e] of episodes.entries()) {
+    await slices.turn();
+    e.times = timesOf(e.text, turns[i]!.timestamp);
+  }
   // Each turn knows its neighbours in the session, so recall can quote a question with its answer
   // (recall/context.ts). Two messages of one capture often share a timestamp: order by time cannot tell them apart.
   episodes.forEach((e, i) => {
@@ -85,7 +107,8 @@ export async function prepareEpisodes(
     core.episodes.get(episodes.map((e) => e.id)).then((old) => new Map(old.map((e) => [e.id, e]))),
     embed(episodes.map(episodeSearchText)),
   ]);
-  return { episodes, vectors, before };
+  const undated = new Set(episodes.filter((_, i) => turns[i]!.undated).map((e) => e.id));
+  return { episodes, vectors, before, undated };
 }
 
 /**
@@ -98,12 +121,16 @@ export async function keepEpisodes(
   links: Map<string, string[]>,
 ): Promise<number> {
   if (!prepared) return 0;
-  const { episodes, vectors, before } = prepared;
+  const { episodes, vectors, before, undated } = prepared;
   for (const e of episodes) {
     const old = before.get(e.id);
     const linked = links.get(e.message_id) ?? [];
     e.memory_ids = old ? [...new Set([...old.memory_ids, ...linked])] : linked;
     if (old) e.created_at = old.created_at || e.created_at;
+    if (old && undated.has(e.id)) {
+      e.occurred_at = old.occurred_at;
+      e.times = old.times;
+    }
   }
   await core.episodes.upsert(episodes.map((episode, i) => ({ episode, vector: vectors[i]! })));
   return episodes.length;

@@ -5,7 +5,7 @@
  */
 import type { Core } from '../core';
 import { cosineDistance } from '../embed/vectors';
-import { errorMessage, InvalidInputError } from '../errors';
+import { EmbeddingError, errorMessage, InvalidInputError, StoreUnavailableError } from '../errors';
 import { createLlmProvider, type LlmDeps, type LlmProvider, type LlmSettings } from '../llm/index';
 import { LlmUsageCounter } from '../llm/usage';
 import {
@@ -31,8 +31,8 @@ import { redactSession, redactText } from '../pipeline/redact';
 import type { Candidate, SessionInput } from '../pipeline/types';
 import type { IngestDecision, IngestParams, IngestReport, RememberParams } from '../protocol';
 import { buildWhere } from '../store/memoryStore';
-import { guessCategory, looksActionable, validateSession } from './input';
-import { keepEpisodes, prepareEpisodes } from './episodes';
+import { capSession, guessCategory, looksActionable, validateSession } from './input';
+import { keepEpisodes, prepareEpisodes, type PreparedEpisodes } from './episodes';
 import { storeCandidates } from './storeCandidates';
 
 /** Embedding cosine distance under which an LLM fact and a rule candidate say the same (agreement). */
@@ -76,7 +76,9 @@ export class Ingest {
   /** Processes a session now and reports every decision. */
   async ingest(params: IngestParams): Promise<IngestReport> {
     validateSession(params);
-    return this.process((await redactSession(params)).session, params.explain ?? true);
+    const { session, cut } = capSession(params);
+    const report = await this.process((await redactSession(session)).session, params.explain ?? true);
+    return cut ? { ...report, messages_cut: cut } : report;
   }
 
   /**
@@ -173,9 +175,29 @@ export class Ingest {
       }
       if (changed.length) core.notifyChanged([session.project_id], changed);
     }
-    if (preparing) report.episodes = await keepEpisodes(core, await preparing, links);
+    if (preparing) await this.keepTurns(preparing, links, report);
     core.refreshStatus();
     return report;
+  }
+
+  /**
+   * Keeps the session's turns once its memories are stored. A store that is unavailable (or a model that
+   * is) fails the session, which stays queued and is retried; any other failure to keep the turns is a
+   * partial result (`episodes_error`): what was learned stays learned, and the capture is not lost for it.
+   */
+  private async keepTurns(
+    preparing: Promise<PreparedEpisodes | undefined>,
+    links: Map<string, string[]>,
+    report: IngestReport,
+  ): Promise<void> {
+    try {
+      report.episodes = await keepEpisodes(this.core, await preparing, links);
+    } catch (e) {
+      if (e instanceof StoreUnavailableError || e instanceof EmbeddingError) throw e;
+      report.episodes = 0;
+      report.episodes_error = `The turns could not be kept as evidence: ${errorMessage(e).replace(/[.。]\s*$/, '')}.`;
+      this.core.log.warn(`${report.episodes_error} The memories of the session are stored.`);
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 /** Checks and guesses shared by capture, ingest, remember and bulk import. */
 import { InvalidInputError } from '../errors';
 import { GLOBAL_PROJECT, isSourceType, type Category } from '../model';
+import { capMessage } from '../pipeline/normalize';
 import type { SessionInput } from '../pipeline/types';
 
 /** Throws InvalidInputError (one sentence) unless the session has a project, a known source type and text messages. */
@@ -17,6 +18,22 @@ export function validateSession(s: SessionInput): void {
       throw new InvalidInputError(`Message ${i + 1} has no text content.`);
     }
   });
+}
+
+/**
+ * The session with every message longer than `MAX_KEPT_MESSAGE_CHARS` (pipeline/normalize.ts) cut to its head and tail with a
+ * note (`capMessage`), and how many were cut: the first thing done to a validated session, before
+ * redaction, so no stage reads more than the cap of one message.
+ */
+export function capSession<T extends SessionInput>(s: T): { session: T; cut: number } {
+  let cut = 0;
+  const messages = s.messages.map((m) => {
+    const c = capMessage(m.content);
+    if (!c.cut) return m;
+    cut++;
+    return { ...m, content: c.text };
+  });
+  return { session: cut ? { ...s, messages } : s, cut };
 }
 
 /**

@@ -16,22 +16,29 @@ import {
   INSTRUCTION_FILES,
   POINTER_BEGIN,
   POINTER_END,
-  applyChange,
-  applyUndo,
-  configPath,
+  SCOPE_LABEL,
+  configTarget,
   instructionFileFor,
   isAgent,
-  planChange,
+  isScope,
   planConnect,
+  planDisconnect,
   planPointer,
-  planUndo,
-  readIfExists,
-  removeFromConfig,
-  removeSection,
-  type FileChange,
+  scopesOf,
+  type ConnectScope,
   type InstructionFile,
   type McpLaunch,
 } from './connect';
+import {
+  applyChange,
+  applyUndo,
+  backupFolder,
+  planChange,
+  planUndo,
+  readIfExists,
+  removeSection,
+  type FileChange,
+} from './fileChange';
 import { promotedIds, promotionChoices, renderPromoted } from './promote';
 import { isReadableFormat, renderReadable, READABLE_FORMATS } from './readableExport';
 import {
@@ -61,7 +68,10 @@ async function confirmWrite(changes: FileChange[], yes: boolean, out: Out): Prom
     out('Already up to date; nothing to write.');
     return false;
   }
-  for (const c of pending) out(c.diff.trimEnd());
+  for (const c of pending) {
+    out(c.diff.trimEnd());
+    for (const n of c.notes ?? []) out(`Note: ${n}`);
+  }
   if (yes) return true;
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     out('Nothing was written; run again with --yes to write it.');
@@ -85,11 +95,24 @@ function instructionFile(v: string | undefined, fallback: InstructionFile): Inst
   return v as InstructionFile;
 }
 
+/** The scope asked for, else the agent's first (a per-user one: the committed file only when asked for). */
+function connectScope(agent: (typeof AGENTS)[number], v: string | undefined): ConnectScope {
+  if (v === undefined) return scopesOf(agent)[0]!;
+  if (!isScope(v) || !scopesOf(agent).includes(v))
+    throw new InvalidInputError(
+      `${AGENT_LABEL[agent]} can be connected with --scope ${scopesOf(agent).join(' or ')} (${scopesOf(agent)
+        .map((s) => `${s}: ${SCOPE_LABEL[s]}`)
+        .join('; ')}).`,
+    );
+  return v;
+}
+
 export async function connectCommand(
   args: {
     agent?: string;
     projectDir: string;
     dataDir?: string;
+    scope?: string;
     yes: boolean;
     undo: boolean;
     pointer: boolean;
@@ -105,32 +128,30 @@ export async function connectCommand(
     );
   }
   const agent = args.agent;
+  const target = configTarget(agent, { projectDir: args.projectDir }, connectScope(agent, args.scope));
   const file = instructionFile(args.file, instructionFileFor(agent));
+  const pointerPath = join(args.projectDir, file);
   if (args.undo) {
-    const changes = [
-      planUndo(configPath(agent, { projectDir: args.projectDir }), (t) => removeFromConfig(agent, t)),
-    ];
+    const changes = [planDisconnect(target)];
     if (args.pointer)
-      changes.push(
-        planUndo(join(args.projectDir, file), (t) => removeSection(t, POINTER_BEGIN, POINTER_END)),
-      );
+      changes.push(planUndo(pointerPath, (t) => removeSection(t, POINTER_BEGIN, POINTER_END, pointerPath)));
     if (await confirmWrite(changes, args.yes, out)) {
       changes.forEach(applyUndo);
       out(
         `Undone: ${changes
           .filter((c) => c.changed)
           .map((c) => c.file)
-          .join(', ')}.`,
+          .join(', ')} (the files as they were are in ${backupFolder()}).`,
       );
     }
     return;
   }
-  const changes = [planConnect(agent, cliLaunch(args.dataDir), { projectDir: args.projectDir })];
+  const changes = [planConnect(target, cliLaunch(args.dataDir))];
   if (args.pointer) changes.push(planPointer(agent, args.projectDir, file));
   if (await confirmWrite(changes, args.yes, out)) {
     changes.forEach(applyChange);
     out(
-      `${AGENT_LABEL[agent]} now starts Mnemo's MCP server (${changes[0]!.file}); restart it to pick the change up. Undo with: mnemo connect ${agent} --undo${args.pointer ? ' --pointer' : ''}`,
+      `${AGENT_LABEL[agent]} now starts Mnemo's MCP server (${target.file}, ${target.scope} scope: ${SCOPE_LABEL[target.scope]}); restart it to pick the change up. Undo with: mnemo connect ${agent} --scope ${target.scope} --undo${args.pointer ? ' --pointer' : ''}`,
     );
   }
 }
@@ -239,7 +260,7 @@ export async function promoteCommand(
       throw new InvalidInputError(
         `${args.projectId} has no confirmed memories to promote; confirm some in the Mnemo view or with mnemo confirm ID.`,
       );
-    const change = planChange(path, renderPromoted(before, chosen));
+    const change = planChange(path, renderPromoted(before, chosen, path));
     if (!(await confirmWrite([change], args.yes, out))) return;
     applyChange(change);
     const ref = `file:${file}`;

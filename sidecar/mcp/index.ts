@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { resolveConfig, type SidecarConfigInput } from '../config';
 import { createEmbeddingProvider } from '../embed/index';
-import { errorMessage } from '../errors';
+import { errorMessage, InvalidInputError } from '../errors';
 import { MnemoService } from '../service';
-import { DEFAULT_MCP_PORT, ensureToken, serveHttp, tokenFile } from './http';
+import { ensureToken, installPort, replaceToken, serveHttp, tokenFile } from './http';
 import { createMcpServer } from './server';
+import { FrameGuard, MAX_FRAME_BYTES, refusedFrame } from './stdioFrames';
 
 export interface RunMcpOptions {
   http?: boolean;
@@ -68,12 +69,25 @@ export async function runMcp(cfgInput: SidecarConfigInput, opts: RunMcpOptions):
 
   if (opts.http) {
     const token = ensureToken(config.dataDir);
-    const h = await serveHttp({
-      port: opts.port ?? DEFAULT_MCP_PORT,
-      token,
-      log,
-      newServer: () => createMcpServer(svc, { project: opts.project, log }),
-    });
+    let h: Awaited<ReturnType<typeof serveHttp>>;
+    try {
+      h = await serveHttp({
+        port: opts.port ?? installPort(config.dataDir),
+        token,
+        log,
+        newServer: () => createMcpServer(svc, { project: opts.project, log }),
+      });
+    } catch (e) {
+      // Nothing of this server may stay behind: its Chroma (started by the service) stops with it.
+      await svc.dispose().catch(() => undefined);
+      if ((e as { takenByOtherUser?: boolean }).takenByOtherUser) {
+        replaceToken(config.dataDir);
+        throw new InvalidInputError(
+          `${errorMessage(e).replace(/\.$/, '')}. Clients configured for that port may have sent it your bearer token, so the token was replaced (${tokenFile(config.dataDir)}).`,
+        );
+      }
+      throw e;
+    }
     stops.push(() => h.close());
     process.stderr.write(
       `Mnemo MCP server on ${h.url} (streamable HTTP, 127.0.0.1 only).\n` +
@@ -83,7 +97,14 @@ export async function runMcp(cfgInput: SidecarConfigInput, opts: RunMcpOptions):
     return new Promise<void>(() => undefined);
   }
   const mcp = createMcpServer(svc, { project: opts.project, log });
-  const transport = new StdioServerTransport();
+  // Whole lines only, each of at most MAX_FRAME_BYTES: an oversized one is answered with an error, not the end.
+  const frames = process.stdin.pipe(
+    new FrameGuard((id, bytes) => {
+      log(`Refused a message of ${bytes} bytes on stdio (over ${MAX_FRAME_BYTES}).`);
+      process.stdout.write(refusedFrame(id, bytes));
+    }),
+  );
+  const transport = new StdioServerTransport(frames);
   transport.onclose = () => void shutdown('stdin closed');
   process.stdin.once('end', () => void shutdown('stdin ended'));
   await mcp.connect(transport);

@@ -3,10 +3,12 @@
  * instruction file (`AGENTS.md` by default), so a team shares decisions through git review. The section
  * is delimited by markers and updated in place; text outside it is never touched. The change is shown as
  * a diff first; each promoted memory gets `file:<instruction file>` in its provenance (an audited update).
- * Pure rendering here; writing goes through connect.ts's planChange/applyChange (backup, atomic rename).
+ * Pure rendering here; writing goes through fileChange.ts's planChange/applyChange (backup, atomic rename). A
+ * memory's text can neither close the section nor hide lines after it (`<!--`, `-->` are made inert), and a
+ * file whose markers are not one well-formed pair is refused rather than guessed at.
  */
 import type { Memory } from '../model';
-import { upsertSection } from './connect';
+import { inertInMarkdown, upsertSection } from './fileChange';
 
 export const PROMOTED_BEGIN =
   '<!-- mnemo:memories:begin (managed by Mnemo: promote memories to update; edits inside are replaced) -->';
@@ -63,7 +65,7 @@ export function promotionChoices(
  * The instruction file with the section holding these memories (plus those already there that are still
  * given in `keep`), grouped by category, oldest first. Idempotent.
  */
-export function renderPromoted(existing: string | undefined, memories: Memory[]): string {
+export function renderPromoted(existing: string | undefined, memories: Memory[], file = 'the file'): string {
   const byId = new Map<string, Memory>();
   for (const m of memories) byId.set(m.id, m);
   const all = [...byId.values()].sort(
@@ -78,7 +80,7 @@ export function renderPromoted(existing: string | undefined, memories: Memory[])
     const ms = all.filter((m) => m.category === cat);
     if (ms.length === 0) continue;
     lines.push('', `### ${HEADING[cat]}`, '');
-    for (const m of ms) lines.push(`- ${m.text.replace(/\s*\n\s*/g, ' ')} <!-- ${m.id} -->`);
+    for (const m of ms) lines.push(`- ${inertInMarkdown(m.text.replace(/\s*\n\s*/g, ' '))} <!-- ${m.id} -->`);
   }
-  return upsertSection(existing, PROMOTED_BEGIN, PROMOTED_END, lines.join('\n'));
+  return upsertSection(existing, PROMOTED_BEGIN, PROMOTED_END, lines.join('\n'), file);
 }

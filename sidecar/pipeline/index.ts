@@ -8,7 +8,8 @@ import { attributeCandidates } from './attribute';
 import { MAX_MESSAGE_CHARS, normalizeSession, splitPieces } from './normalize';
 import { mergeFindings, redactText, redactTextSync } from './redact';
 import { guardCandidates, inspectMessages } from './firewall';
-import { applyRules, chatterOf } from './rules';
+import { applyRulesInSlices, chatterOf } from './rules';
+import { Slices } from '../util/slices';
 import { isTerminalSession, terminalCandidates } from './terminal';
 import { scoreCandidates, type Scorer } from './score';
 import type { AnalyzeResult, SessionInput } from './types';
@@ -42,6 +43,8 @@ export interface AnalyzeOptions {
  * @throws InvalidSessionError when the session is malformed.
  */
 export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions = {}): Promise<AnalyzeResult> {
+  // Each long step gives the event loop (JSON-RPC: status, stats, recall) a turn when it ran its slice.
+  const slices = new Slices();
   const { all, skipped, empty } = normalizeSession(input, opts.clock);
 
   // Every message is redacted once, whole; the rules read it in pieces (nothing of a long transcript
@@ -49,6 +52,7 @@ export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions =
   const findings = [];
   const redacted = [];
   for (const m of all) {
+    await slices.turn();
     const r = await redactText(m.content);
     findings.push(r.findings);
     const speaker = m.speaker && redactTextSync(m.speaker).text;
@@ -71,9 +75,11 @@ export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions =
       guard,
       chatter: new Map(),
     };
+  await slices.turn();
   const pieces = redacted.flatMap((m) =>
     splitPieces(m.content, MAX_MESSAGE_CHARS).map((content) => ({ ...m, content })),
   );
+  await slices.turn();
 
   // Commands and their output are not sentences to parse: a terminal session goes through its own stage.
   const terminal =
@@ -81,7 +87,7 @@ export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions =
     isTerminalSession(pieces);
   const ruled = terminal
     ? terminalCandidates(pieces, input.source_type)
-    : applyRules(pieces, input.source_type);
+    : await applyRulesInSlices(pieces, input.source_type);
   const { dropped } = ruled;
   const candidates = attributeCandidates(ruled.candidates, redacted);
   const sessionRefs = (input.source_ref ?? []).filter((r) => typeof r === 'string' && r.length > 0);

@@ -17,6 +17,16 @@ export const MAX_SESSION_CHARS = 4000;
 export const MIN_SUBSTANTIVE_LINES = 2;
 /** A longer message is kept as several episodes (parts) of at most this many characters: nothing is cut. */
 export const MAX_EPISODE_CHARS = 4000;
+/**
+ * The most of one message Mnemo keeps, in characters (UTF-16 units): a longer one (a pasted log, a tool's
+ * output, a file dump) keeps its first {@link MESSAGE_KEPT_HEAD} and last {@link MESSAGE_KEPT_TAIL} characters
+ * with a note between them saying how much was left out (docs/limits.md). Cut before anything else reads it.
+ */
+export const MAX_KEPT_MESSAGE_CHARS = 200_000;
+/** Of a cut message: the head kept (most of it: what was asked, the command, the start of the output). */
+export const MESSAGE_KEPT_HEAD = 150_000;
+/** Of a cut message: the tail kept (how it ended: the error at the end of a log). */
+export const MESSAGE_KEPT_TAIL = 49_000;
 /** The longest speaker name kept. */
 const MAX_SPEAKER_CHARS = 80;
 
@@ -32,8 +42,6 @@ export interface NormalizeResult {
   all: NormalizedMessage[];
   /** Messages with no text left after cleaning (nothing to read). */
   empty: number;
-  /** Every message in pieces of at most {@link MAX_MESSAGE_CHARS}, cut at sentence ends: what the rules read (nothing is skipped). */
-  pieces: NormalizedMessage[];
   /** Why the whole session should not be analyzed; unset when it should. */
   skipped?: string;
 }
@@ -136,6 +144,51 @@ export function tailWindow(text: string, max: number): string {
     start = i;
   }
   return cps.slice(start).join('').trimStart();
+}
+
+/** The note that stands where a message was cut (see {@link MAX_KEPT_MESSAGE_CHARS}). */
+function cutNote(left: number, total: number): string {
+  const n = (x: number): string => x.toLocaleString('en-US');
+  return `\n[… ${n(left)} characters of this ${n(total)}-character message left out: Mnemo keeps the first ${n(MESSAGE_KEPT_HEAD)} and the last ${n(MESSAGE_KEPT_TAIL)} of a message …]\n`;
+}
+
+/**
+ * A message longer than {@link MAX_KEPT_MESSAGE_CHARS}: its head and tail with a note between them (the
+ * cuts at line breaks where one is near, never inside a token, so no half secret escapes redaction);
+ * `cut` is set when it was cut. One pass over the text. A message that fits is returned as it is.
+ */
+export function capMessage(text: string): { text: string; cut?: { kept: number; total: number } } {
+  if (text.length <= MAX_KEPT_MESSAGE_CHARS) return { text };
+  const near = 2000; // how far back (or forward) a line break is looked for
+  let headEnd = text.lastIndexOf('\n', MESSAGE_KEPT_HEAD);
+  if (headEnd < MESSAGE_KEPT_HEAD - near) headEnd = tokenStart(text, cutIndex(text, MESSAGE_KEPT_HEAD));
+  let tailStart = text.indexOf('\n', text.length - MESSAGE_KEPT_TAIL);
+  if (tailStart < 0 || tailStart > text.length - MESSAGE_KEPT_TAIL + near)
+    tailStart = tokenEnd(text, cutIndex(text, text.length - MESSAGE_KEPT_TAIL));
+  const head = text.slice(0, headEnd).trimEnd();
+  const tail = text.slice(tailStart).trimStart();
+  const kept = head.length + tail.length;
+  return { text: head + cutNote(text.length - kept, text.length) + tail, cut: { kept, total: text.length } };
+}
+
+/** `i`, or `i - 1` when `i` is inside a surrogate pair. */
+function cutIndex(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  return c >= 0xdc00 && c <= 0xdfff ? i - 1 : i;
+}
+/** Where the token around `i` starts (`i` itself when it is not inside one). */
+function tokenStart(text: string, i: number): number {
+  let j = i;
+  if (TOKEN_CHAR.test(text[i - 1] ?? '') && TOKEN_CHAR.test(text[i] ?? ''))
+    while (j > 0 && TOKEN_CHAR.test(text[j - 1]!)) j--;
+  return j;
+}
+/** Where the token around `i` ends (`i` itself when it is not inside one). */
+function tokenEnd(text: string, i: number): number {
+  let j = i;
+  if (TOKEN_CHAR.test(text[i - 1] ?? '') && TOKEN_CHAR.test(text[i] ?? ''))
+    while (j < text.length && TOKEN_CHAR.test(text[j]!)) j++;
+  return j;
 }
 
 const ISO_RE =
@@ -260,20 +313,22 @@ export function normalizeSession(input: SessionInput, clock: () => Date = () => 
     }
     const id =
       raw.id !== undefined && raw.id !== null && String(raw.id).trim() !== '' ? String(raw.id) : `m${i}`;
-    const timestamp =
-      raw.timestamp !== undefined && raw.timestamp !== null
-        ? toUtcIso(raw.timestamp)!
-        : clock().toISOString();
+    const dated = raw.timestamp !== undefined && raw.timestamp !== null;
+    const timestamp = dated ? toUtcIso(raw.timestamp!)! : clock().toISOString();
     const speaker =
       typeof raw.name === 'string'
         ? headWindow(cleanText(raw.name).replace(/\s+/g, ' ').trim(), MAX_SPEAKER_CHARS)
         : '';
-    all.push({ id, role: mapRole(raw.role), content, timestamp, ...(speaker ? { speaker } : {}) });
+    all.push({
+      id,
+      role: mapRole(raw.role),
+      content,
+      timestamp,
+      ...(speaker ? { speaker } : {}),
+      ...(dated ? {} : { undated: true as const }),
+    });
   });
   const out = all.map((m) => ({ ...m, content: headWindow(m.content, MAX_MESSAGE_CHARS) }));
-  const pieces = all.flatMap((m) =>
-    splitPieces(m.content, MAX_MESSAGE_CHARS).map((content) => ({ ...m, content })),
-  );
 
   // Session window: walk back from the newest message (one separator character between messages).
   let budget = MAX_SESSION_CHARS;
@@ -301,33 +356,59 @@ export function normalizeSession(input: SessionInput, clock: () => Date = () => 
   for (const m of all) {
     if (m.role === 'system') continue;
     for (const line of m.content.split('\n')) if (isSubstantiveLine(line)) substantive++;
+    if (substantive >= MIN_SUBSTANTIVE_LINES) break; // enough: a 1 MB log need not be read line by line
   }
   if (substantive < MIN_SUBSTANTIVE_LINES) {
     return {
       messages,
       all,
-      pieces,
       empty,
       skipped: `too short: ${substantive} substantive line${substantive === 1 ? '' : 's'} (need at least ${MIN_SUBSTANTIVE_LINES})`,
     };
   }
-  return { messages, all, pieces, empty };
+  return { messages, all, empty };
 }
 
-/** Cuts a text into pieces of at most `max` code points, each ending at a sentence end or line break where one is near. */
+/** A sentence end or line break (with the blanks after it): where a piece of a long text likes to end. */
+const PIECE_END = /[.!?。！？；;\n]\s*/gu;
+
+/**
+ * Cuts a text into pieces of at most `max` code points, each ending at a sentence end or line break in the
+ * second half of its window where there is one, else at the window's end (never inside a token, as
+ * {@link headWindow}). One pass: each window is walked once, so a 1 MB message splits in linear time (it
+ * used to re-walk the whole remainder for every piece: 117 s for 1 MB).
+ */
 export function splitPieces(text: string, max: number): string[] {
   const pieces: string[] = [];
-  let rest = text;
-  while (codePoints(rest).length > max) {
-    const head = codePoints(rest).slice(0, max).join('');
-    // the last sentence end or line break in the second half of the window, else the window itself
+  let pos = 0;
+  for (;;) {
+    // The window: the next `max` code points, in UTF-16 units; `whole` when the rest fits in it.
+    let end = pos;
+    let n = 0;
+    while (end < text.length && n < max) {
+      const c = text.charCodeAt(end);
+      end += c >= 0xd800 && c <= 0xdbff && end + 1 < text.length ? 2 : 1;
+      n++;
+    }
+    if (end >= text.length) break;
     let cut = -1;
-    for (const m of head.matchAll(/[.!?。！？；;\n]\s*/gu))
-      if (m.index! + m[0].length >= max / 2) cut = m.index! + m[0].length;
-    const piece = cut > 0 ? head.slice(0, cut) : headWindow(rest, max);
-    pieces.push(piece.trim());
-    rest = rest.slice(piece.length).trimStart();
+    // searched in the window alone: a text without sentence ends must not be searched to its end each time
+    for (const m of text.slice(pos, end).matchAll(PIECE_END))
+      if (m.index + m[0].length >= max / 2) cut = m.index + m[0].length;
+    if (cut < 0) {
+      cut = end - pos;
+      if (TOKEN_CHAR.test(text[end - 1]!) && TOKEN_CHAR.test(text[end]!)) {
+        let i = end - 1;
+        while (i > pos && TOKEN_CHAR.test(text[i - 1]!)) i--;
+        if (i > pos) cut = i - pos;
+      }
+    }
+    const piece = text.slice(pos, pos + cut).trim();
+    if (piece) pieces.push(piece);
+    pos += cut;
+    while (pos < text.length && /\s/.test(text[pos]!)) pos++;
   }
-  if (rest.trim()) pieces.push(rest.trim());
-  return pieces.filter(Boolean);
+  const rest = text.slice(pos).trim();
+  if (rest) pieces.push(rest);
+  return pieces;
 }

@@ -8,6 +8,7 @@
  * Every pattern is linear-time: repetitions are bounded or start only at a token boundary, so a
  * 1 MB message costs milliseconds, never a catastrophic backtrack. Pure: no I/O.
  */
+import { eventLoopTurn, Slices } from '../util/slices';
 import type { RawMessage, RedactionFinding, SessionInput } from './types';
 
 export type { RedactionFinding };
@@ -135,6 +136,9 @@ function isPassphrase(words: string, assigned: boolean): boolean {
     )
   );
 }
+
+/** The words in a name that say its value is a secret (API_KEY, client_secret, SESSION_SECRET, …). */
+const SECRET_NAME = String.raw`token|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth[_-]?key|signing[_-]?key|password|passwd`;
 
 const VALUE =
   String.raw`("[^"\n]{1,256}"|'[^'\n]{1,256}'|[^\s"'` +
@@ -308,6 +312,23 @@ const RULES: RegexRule[] = [
     re: /\b(?:passphrase|pass phrase|password|passwd|pwd)["']?\s{0,3}(?:[:=]|is|was)\s{0,3}["']?([a-z][a-z0-9]{2,63}(?:[ -][a-z][a-z0-9]{1,63}){1,7})/gi,
     accept: (m) => isPassphrase(m[1]!, /[:=]/.test(m[0].slice(0, m[0].length - m[1]!.length))),
   },
+  // An unquoted passphrase assigned to a secret's name: SESSION_SECRET=correct horse battery staple. The
+  // value rule below stops at the first space (and takes no plain word); here the whole run of words goes.
+  {
+    type: 'secret-assignment',
+    priority: P_ASSIGN + 1,
+    group: 1,
+    re: new RegExp(
+      String.raw`(?<![A-Za-z0-9_.-])(?:export\s{1,4})?[A-Za-z0-9_.-]{0,40}?(?:${SECRET_NAME})[A-Za-z0-9_]{0,20}\s{0,3}[:=]\s{0,3}` +
+        String.raw`([a-z][a-z0-9]{2,63}(?:[ -][a-z][a-z0-9]{1,63}){1,7})(?![A-Za-z0-9])`,
+      'gi',
+    ),
+    // Three words or more, not prose; max_tokens: eight hundred is a count.
+    accept: (m) =>
+      !/tokens[A-Za-z0-9_]*\s*[:=]/i.test(m[0]) &&
+      m[1]!.split(/[ -]/).length >= 3 &&
+      isPassphrase(m[1]!, true),
+  },
   // "the password is sunshine": one lowercase word, unless it is an ordinary word about passwords.
   {
     type: 'password',
@@ -330,7 +351,7 @@ const RULES: RegexRule[] = [
     priority: P_ASSIGN,
     group: 1,
     re: new RegExp(
-      String.raw`(?<![A-Za-z0-9_.-])(?:export\s{1,4})?[A-Za-z0-9_.-]{0,40}?(?:token|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth[_-]?key|signing[_-]?key|password|passwd)[A-Za-z0-9_]{0,20}["']?\s{0,3}(?:[:=]|=>)\s{0,3}` +
+      String.raw`(?<![A-Za-z0-9_.-])(?:export\s{1,4})?[A-Za-z0-9_.-]{0,40}?(?:${SECRET_NAME})[A-Za-z0-9_]{0,20}["']?\s{0,3}(?:[:=]|=>)\s{0,3}` +
         VALUE,
       'gi',
     ),
@@ -674,9 +695,13 @@ function secretlintSpan(text: string, m: SecretlintMessage): Span | undefined {
  * personal data: our rules. Overlapping findings are merged so no fragment of a secret survives.
  * Already-redacted placeholders are left alone (idempotent).
  */
+/** A text this long (characters) is redacted in two turns of the event loop (our rules, then secretlint). */
+const LONG_TEXT = 20_000;
+
 export async function redactText(text: string): Promise<RedactResult> {
   if (text.length === 0) return { text, findings: [] };
   const spans = collectSync(text);
+  if (text.length > LONG_TEXT) await eventLoopTurn(); // two long passes over a long text: JSON-RPC between them
   const lint = await loadSecretlint();
   if (lint) {
     let messages: SecretlintMessage[] = [];
@@ -719,7 +744,9 @@ export async function redactSession<T extends SessionInput>(
   const optional = async (v: unknown): Promise<string | undefined> =>
     typeof v === 'string' ? clean(v) : undefined;
   const messages: RawMessage[] = [];
+  const slices = new Slices(); // a long session: the event loop (JSON-RPC) gets a turn between messages
   for (const m of session.messages) {
+    await slices.turn();
     const out: RawMessage = { ...m, content: await clean(m.content) };
     if (typeof m.id === 'string') out.id = await clean(m.id);
     if (typeof m.name === 'string') out.name = await clean(m.name);

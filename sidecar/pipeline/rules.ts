@@ -10,6 +10,7 @@
 import { createRequire } from 'node:module';
 import { normalizeText, type Category, type SourceType } from '../model';
 import { jieba } from '../util/jieba';
+import { runAtOnce, runInSlices } from '../util/slices';
 import {
   ASSISTANT_KEEP,
   BE_PAST_EN,
@@ -796,6 +797,19 @@ function buildCandidate(
  * ("把这个加到知识库") applies to the sentence before it.
  */
 export function applyRules(messages: NormalizedMessage[], sourceType: SourceType): RulesResult {
+  return runAtOnce(ruleSteps(messages, sourceType));
+}
+
+/** {@link applyRules}, giving the event loop a turn between slices of messages (a 1 MB capture, util/slices.ts). */
+export function applyRulesInSlices(
+  messages: NormalizedMessage[],
+  sourceType: SourceType,
+): Promise<RulesResult> {
+  return runInSlices(ruleSteps(messages, sourceType));
+}
+
+/** The rules, one step per message. */
+function* ruleSteps(messages: NormalizedMessage[], sourceType: SourceType): Generator<void, RulesResult> {
   const candidates: Candidate[] = [];
   const dropped: Dropped[] = [];
   const seen = new Map<string, Candidate>();
@@ -820,6 +834,7 @@ export function applyRules(messages: NormalizedMessage[], sourceType: SourceType
   };
 
   for (const msg of messages) {
+    yield;
     let inFence = false;
     const lines: string[] = [];
     for (const line of msg.content.split('\n')) {

@@ -16,6 +16,8 @@ export interface NormalizedMessage {
   timestamp: string;
   /** Who said it: the message's `name` when given (a person in a multi-party transcript). */
   speaker?: string;
+  /** Set when the message had no time of its own: `timestamp` is when it was read, not when it was said. */
+  undated?: true;
 }
 
 /** Something worth remembering, with the reason that kept it. */

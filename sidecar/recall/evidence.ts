@@ -9,6 +9,7 @@ import { InvalidInputError, NotFoundError } from '../errors';
 import type { Episode } from '../model';
 import type { EvidenceParams, EvidenceResult, EvidenceSession } from '../protocol';
 import { clampInt } from '../util/numbers';
+import { inIdBatches } from '../store/memoryStore';
 
 /** Turns shown around the memory's own, by default. */
 const CONTEXT = 12;
@@ -27,9 +28,10 @@ export async function evidence(core: Core, p: EvidenceParams): Promise<EvidenceR
   if (!core.config.episodes.keep)
     return none('Sessions are not kept (mnemo.episodes.keep is off), so the source turns cannot be shown.');
   const project = memory.promoted_from ?? memory.project_id;
-  const byMessage: Where =
-    messageIds.length === 1 ? { message_id: messageIds[0]! } : { message_id: { $in: messageIds } };
-  const hits = await core.episodes.find({ $and: [{ project_id: project }, byMessage] });
+  const hits = await inIdBatches(messageIds, (batch) => {
+    const byMessage: Where = batch.length === 1 ? { message_id: batch[0]! } : { message_id: { $in: batch } };
+    return core.episodes.find({ $and: [{ project_id: project }, byMessage] });
+  });
   // The same message id may occur in several sessions: prefer those whose turns link to this memory.
   const linked = hits.filter((e) => e.memory_ids.includes(memory.id));
   const sessionIds = [...new Set((linked.length ? linked : hits).map((e) => e.session_id))];

@@ -37,6 +37,7 @@ export const SETTING_DEFAULTS = {
   'embedding.remoteHost': '',
   'embedding.baseUrl': '',
   'chroma.url': '',
+  'chroma.allowUnisolated': false,
   'display.timeZone': '',
   'review.dailyDigest': true,
   'backup.schedule': 'off',

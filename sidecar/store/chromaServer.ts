@@ -5,23 +5,21 @@
  * competing one.
  *
  * Chroma 1.0.5 enforces no authentication, so where the platform allows it Chroma runs in a private
- * network namespace reachable only through a Unix socket in the 0700 `chroma/` folder (`isolation.ts`),
- * and this process sends its requests to that socket (`socketFetch.ts`): no Mnemo process listens on a TCP
- * port for it. Elsewhere it binds 127.0.0.1 on a free port, as before, and `describe` says so.
+ * network namespace reachable only through a Unix socket in a 0700 folder (`isolation.ts`), and this
+ * process sends its requests to that socket (`socketFetch.ts`): no Mnemo process listens on a TCP port for
+ * it. Elsewhere it is not started, unless the person allowed it to bind 127.0.0.1 (`allowUnisolated`); then
+ * it runs there with owner-only files, and the endpoint says "not isolated" (status bar, `mnemo stats`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
   chmodSync,
-  closeSync,
+  lstatSync,
   createWriteStream,
   existsSync,
   mkdirSync,
-  openSync,
   readFileSync,
   readdirSync,
   rmSync,
-  statSync,
-  writeFileSync,
   type WriteStream,
 } from 'node:fs';
 import { createServer } from 'node:net';
@@ -30,9 +28,11 @@ import { StoreUnavailableError } from '../errors';
 import { writeFailure } from '../util/append';
 import { replaceFile } from '../util/atomicFile';
 import { failpoint } from '../util/failpoint';
-import { lockHolder, pidAlive } from '../util/process';
+import { createLock, lockIsStale } from '../util/fileLock';
+import { pidAlive } from '../util/process';
+import { balanceReserve, RESERVE_BYTES, reserveFile } from './diskReserve';
 import { purgePending, readPending, type PurgeResult } from './erasure';
-import { MAX_SOCKET_PATH, isolatedCommand, isolationAvailable, socketHeartbeat } from './isolation';
+import { isolatedCommand, isolationAvailable, socketHeartbeat, socketPathFor } from './isolation';
 import { defaultArenasEnv } from '../shared/processEnv';
 
 export interface ChromaEndpoint {
@@ -47,6 +47,8 @@ export interface ChromaEndpoint {
   socketPath?: string;
   /** Human description for status and `mnemo stats`. */
   describe: string;
+  /** Set for an embedded server on 127.0.0.1 that other local users can reach: why it is not isolated. */
+  notIsolated?: string;
 }
 
 interface ServerFile {
@@ -107,9 +109,6 @@ export function chromaCliPath(): string {
   return join(dir, 'dist', 'cli.mjs');
 }
 
-/** How long a start lock may exist without a pid before it counts as stale (its creator writes the pid at once). */
-const LOCK_WRITE_GRACE_MS = 2000;
-
 export interface ChromaSupervisorOptions {
   /** The data folder; the database lives in `<dataDir>/chroma`. */
   dataDir: string;
@@ -125,6 +124,11 @@ export interface ChromaSupervisorOptions {
   startTimeoutMs?: number;
   /** Run Chroma in a private network namespace, reachable only through its socket, where possible (default true). */
   isolate?: boolean;
+  /**
+   * Where it cannot be isolated, run it on 127.0.0.1 anyway, reachable by every local user and process
+   * (default false: refuse, with one sentence saying why and what to do). `mnemo.chroma.allowUnisolated`.
+   */
+  allowUnisolated?: boolean;
 }
 
 export class ChromaSupervisor {
@@ -140,22 +144,38 @@ export class ChromaSupervisor {
   private readonly dbDir: string;
   private readonly serverFile: string;
   private readonly lockFile: string;
-  private readonly socketPath: string;
+  private socketPlace: ReturnType<typeof socketPathFor> | undefined;
 
   constructor(private readonly opts: ChromaSupervisorOptions) {
     this.dbDir = join(opts.dataDir, 'chroma');
     this.serverFile = join(this.dbDir, 'mnemo-server.json');
     this.lockFile = join(this.dbDir, 'mnemo-start.lock');
-    this.socketPath = join(this.dbDir, 'mnemo-chroma.sock');
+  }
+
+  /** Where the isolated server's socket is (isolation.ts `socketPathFor`; found once). */
+  private get socketPath(): string {
+    this.socketPlace ??= socketPathFor(this.dbDir);
+    return 'path' in this.socketPlace ? this.socketPlace.path : '';
   }
 
   /** Why Chroma is not isolated here, or undefined when it can be. */
   private isolationRefused(): string | undefined {
     if (this.opts.isolate === false) return 'isolation is turned off';
-    if (Buffer.byteLength(this.socketPath) > MAX_SOCKET_PATH)
-      return `the data folder path is too long for a Unix socket (${this.socketPath})`;
+    this.socketPlace ??= socketPathFor(this.dbDir);
+    if ('refused' in this.socketPlace) return this.socketPlace.refused;
     const probe = isolationAvailable();
     return probe.ok ? undefined : probe.reason;
+  }
+
+  /** How Chroma runs, for `mnemo stats`: the endpoint's description once connected. */
+  describe(): string {
+    if (this.opts.url) return `remote ${this.opts.url}`;
+    return this.endpoint?.describe ?? 'embedded Chroma (not started yet)';
+  }
+
+  /** Why the embedded server this process uses is not isolated from other local users, when it is not. */
+  get notIsolated(): string | undefined {
+    return this.endpoint?.notIsolated;
   }
 
   /** The endpoint for a server behind a Unix socket: the socket itself (socketFetch.ts). */
@@ -253,19 +273,15 @@ export class ChromaSupervisor {
     }
     this.endpoint = info.socket
       ? this.socketEndpoint(info.pid, true)
-      : {
-          host: '127.0.0.1',
-          port: info.port!,
-          ssl: false,
-          describe: `embedded Chroma (shared, pid ${info.pid}) on 127.0.0.1:${info.port} (not isolated)`,
-        };
+      : tcpEndpoint(info.pid, info.port!, 'another Mnemo process started it on 127.0.0.1', true);
     return this.endpoint;
   }
 
   /**
-   * Exclusive start lock across processes (O_EXCL file with our pid). A lock is stale, and broken, when
-   * its holder is dead, or when it holds no valid pid (0-byte after a full disk, garbage, pid <= 0) and is
-   * older than {@link LOCK_WRITE_GRACE_MS} (younger: its creator may be about to write the pid).
+   * Exclusive start lock across processes (util/fileLock.ts: a link to our pid). It is stale, and broken,
+   * when its holder is dead (or its pid was reused by a process started after the lock was taken), when it
+   * is this process's own, or when it holds no valid pid (a plain lock file an older version left empty
+   * after a full disk) and is older than two seconds.
    */
   private async withStartLock<T>(fn: () => Promise<T>): Promise<T> {
     const deadline = Date.now() + 60_000;
@@ -283,48 +299,48 @@ export class ChromaSupervisor {
     }
   }
 
-  /** One attempt at the start lock (a stale one is broken first): true when this process now holds it. */
+  /**
+   * One attempt at the start lock (a stale one is broken first): true when this process now holds it. The
+   * lock is a link to our pid (util/fileLock.ts): taking it needs no free data block, so a full disk does
+   * not keep Chroma, and every read, from starting.
+   */
   private tryStartLock(): boolean {
     for (let attempt = 0; attempt < 2; attempt++) {
-      let fd: number;
       try {
-        fd = openSync(this.lockFile, 'wx', 0o600);
+        if (createLock(this.lockFile)) return true;
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw writeFailure("Chroma's start lock", e);
-        if (!this.lockIsStale()) return false;
-        rmSync(this.lockFile, { force: true });
-        continue;
-      }
-      try {
-        writeFileSync(fd, String(process.pid));
-      } catch (e) {
-        rmSync(this.lockFile, { force: true }); // never leave a lock without a pid behind
         throw writeFailure("Chroma's start lock", e);
-      } finally {
-        closeSync(fd);
       }
-      return true;
+      if (!lockIsStale(this.lockFile, 'stale')) return false;
+      rmSync(this.lockFile, { force: true });
     }
     return false;
   }
 
-  private lockIsStale(): boolean {
-    let text: string;
-    let ageMs: number;
-    try {
-      text = readFileSync(this.lockFile, 'utf8');
-      ageMs = Date.now() - statSync(this.lockFile).mtimeMs;
-    } catch {
-      return true; // vanished meanwhile
-    }
-    const holder = lockHolder(text);
-    if (holder === undefined) return ageMs > LOCK_WRITE_GRACE_MS;
-    return holder === process.pid || !pidAlive(holder);
+  /**
+   * Chroma's output log. Logging is best effort: a write that fails (a full disk) drops the log, never the
+   * server — its output is still read, so Chroma never blocks on a full pipe; the next start opens it again.
+   */
+  private openLog(): WriteStream {
+    const stream = createWriteStream(join(this.opts.dataDir, 'logs', 'chroma.log'), {
+      flags: 'a',
+      mode: 0o600,
+    });
+    stream.on('error', () => {
+      if (this.logStream === stream) this.logStream = undefined;
+      // the pipes let go of a failed stream; keep reading what Chroma writes
+      setImmediate(() => {
+        this.child?.stdout?.resume();
+        this.child?.stderr?.resume();
+      });
+    });
+    return stream;
   }
 
   private async startOrAdopt(): Promise<ChromaEndpoint> {
     mkdirSync(this.dbDir, { recursive: true, mode: 0o700 });
-    // The data folder and the database are this user's only: 0700 folders (files are created 0600).
+    // The data folder and the database are this user's only: 0700 folders, 0600 files (new ones are
+    // created so; files an earlier version or another umask left readable are closed here).
     for (const dir of [this.opts.dataDir, this.dbDir]) {
       try {
         chmodSync(dir, 0o700);
@@ -332,6 +348,7 @@ export class ChromaSupervisor {
         // not ours to change (a shared folder set up by an administrator)
       }
     }
+    ownerOnly(this.dbDir);
     const adopted = await this.adopt();
     if (adopted) return adopted;
     return this.withStartLock(async () => {
@@ -352,7 +369,7 @@ export class ChromaSupervisor {
   private async stopStrays(): Promise<void> {
     const named = this.readServerFile();
     const keep = named && pidAlive(named.owner_pid) ? named.pid : undefined;
-    for (const pid of chromaProcesses(this.dbDir, [chromaCliPath(), this.socketPath])) {
+    for (const pid of chromaProcesses(this.dbDir, [chromaCliPath(), this.socketPath].filter(Boolean))) {
       if (pid === keep || pid === process.pid) continue;
       this.opts.log?.(`Stopping a Chroma server (pid ${pid}) on this data folder that no Mnemo process owns`);
       await stopPid(pid);
@@ -421,9 +438,17 @@ export class ChromaSupervisor {
   }
 
   private async spawnServer(): Promise<ChromaEndpoint> {
+    if (balanceReserve(this.opts.dataDir) === 'released')
+      this.opts.log?.(
+        `The disk is full: released Mnemo's ${RESERVE_BYTES / 1024 / 1024} MiB reserve (${reserveFile(this.opts.dataDir)}) so the store can open; free some space.`,
+      );
     this.purgeErased();
     const previous = this.readServerFile();
     const refused = this.isolationRefused();
+    if (refused && !this.opts.allowUnisolated)
+      throw new StoreUnavailableError(
+        `Mnemo's memory store cannot be isolated from other local users here (${refused.replace(/[.。]\s*$/, '')}), so it is not started; set mnemo.chroma.allowUnisolated (MNEMO_CHROMA_ALLOW_UNISOLATED=1) to run it on 127.0.0.1 anyway, where any local user could read and change your memories, or use a Chroma server of your own (mnemo.chroma.url).`,
+      );
     const port = refused ? await freePort(previous?.port) : 0;
     const cli = chromaCliPath();
     if (!existsSync(cli))
@@ -431,10 +456,7 @@ export class ChromaSupervisor {
         `The embedded Chroma server is missing (${cli}); reinstall Mnemo or set mnemo.chroma.url.`,
       );
     mkdirSync(join(this.opts.dataDir, 'logs'), { recursive: true, mode: 0o700 });
-    this.logStream ??= createWriteStream(join(this.opts.dataDir, 'logs', 'chroma.log'), {
-      flags: 'a',
-      mode: 0o600,
-    });
+    this.logStream ??= this.openLog();
     let command = process.execPath;
     let args = [cli, 'run', '--path', this.dbDir, '--port', String(port), '--host', '127.0.0.1'];
     if (refused) {
@@ -448,12 +470,19 @@ export class ChromaSupervisor {
         `Starting Chroma in a private network namespace, reachable only through ${this.socketPath} (data ${this.dbDir})`,
       );
     }
-    const child = spawn(command, args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Chroma keeps glibc's default malloc arenas: with two, its filtered queries were 7-10 ms slower at
-      // p50 (docs/benchmarks.md, "Bulk import's memory") for 13 MB less at the peak of an import.
-      env: { ...defaultArenasEnv(), NO_COLOR: '1' },
-    });
+    // The server creates its files 0600 (the umask is inherited at spawn; the isolated host sets its own).
+    const umask = process.umask(0o077);
+    let child: ChildProcess;
+    try {
+      child = spawn(command, args, {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        // Chroma keeps glibc's default malloc arenas: with two, its filtered queries were 7-10 ms slower at
+        // p50 (docs/benchmarks.md, "Bulk import's memory") for 13 MB less at the peak of an import.
+        env: { ...defaultArenasEnv(), NO_COLOR: '1' },
+      });
+    } finally {
+      process.umask(umask);
+    }
     child.once('error', () => undefined); // a spawn failure also ends in 'exit'
     this.child = child;
     child.stdout?.pipe(this.logStream, { end: false });
@@ -488,12 +517,7 @@ export class ChromaSupervisor {
           this.opts.log?.(writeFailure('the Chroma server file', e).message);
         }
         this.endpoint = refused
-          ? {
-              host: '127.0.0.1',
-              port,
-              ssl: false,
-              describe: `embedded Chroma (pid ${child.pid}) on 127.0.0.1:${port} (not isolated: ${refused})`,
-            }
+          ? tcpEndpoint(child.pid!, port, refused, false)
           : this.socketEndpoint(child.pid!, false);
         return this.endpoint;
       }
@@ -560,6 +584,43 @@ export class ChromaSupervisor {
     }
     this.logStream?.end();
     this.logStream = undefined;
+  }
+}
+
+/** An embedded server on 127.0.0.1 (not isolated: any local user can reach it). */
+function tcpEndpoint(pid: number, port: number, why: string, shared: boolean): ChromaEndpoint {
+  return {
+    host: '127.0.0.1',
+    port,
+    ssl: false,
+    describe: `embedded Chroma (${shared ? 'shared, ' : ''}pid ${pid}) on 127.0.0.1:${port}, not isolated from other local users: ${why}`,
+    notIsolated: why,
+  };
+}
+
+/**
+ * Makes every file under `dir` 0600 and every folder 0700 (this user's own; others are left as they are):
+ * a store an earlier version created under a 022 umask had a 0644 `chroma.sqlite3`.
+ */
+function ownerOnly(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const p = join(dir, name);
+    try {
+      const st = lstatSync(p);
+      if (st.isSymbolicLink() || (process.getuid && st.uid !== process.getuid())) continue;
+      if (st.isDirectory()) {
+        if ((st.mode & 0o777) !== 0o700) chmodSync(p, 0o700);
+        ownerOnly(p);
+      } else if ((st.mode & 0o077) !== 0) chmodSync(p, st.mode & 0o700);
+    } catch {
+      // vanished meanwhile, or not ours to change
+    }
   }
 }
 

@@ -11,7 +11,7 @@ import { episodeFacts, type EpisodeFacts } from '../recall/facts';
 import type { LexicalDoc } from '../recall/lexical';
 import type { MemoryStore } from './memoryStore';
 import type { ActiveCollection } from './storeState';
-import { parseTimes } from './memoryStore';
+import { IDS_PER_REQUEST, inIdBatches, parseTimes } from './memoryStore';
 import { NearestPlanner, readBackInScope, type IdDistance, type Known } from './nearest';
 
 export interface EpisodeNeighbour {
@@ -80,6 +80,7 @@ export function episodeMetadata(e: Episode): Metadata {
     tier: e.tier ?? '',
     held: e.held ?? '',
     chatter: e.chatter ?? '',
+    ...(e.occurrence ? { occurrence: e.occurrence } : {}),
   };
 }
 
@@ -115,6 +116,7 @@ function fromMetadata(id: string, text: string | null, meta: Metadata | null): E
     ...(isTier(md.tier) ? { tier: md.tier } : {}),
     ...(str('held') ? { held: str('held') } : {}),
     ...(str('chatter') ? { chatter: str('chatter') } : {}),
+    ...(typeof md.occurrence === 'number' && md.occurrence > 0 ? { occurrence: md.occurrence } : {}),
   };
 }
 
@@ -187,10 +189,11 @@ export class EpisodeStore {
     if (ids.length === 0) return [];
     return this.on(
       'read episodes',
-      async (col) => {
-        const r = await col.get({ ids, include: ['documents', 'metadatas'] });
-        return r.ids.map((id, i) => fromMetadata(id, r.documents[i] ?? null, r.metadatas[i] ?? null));
-      },
+      (col) =>
+        inIdBatches(ids, async (batch) => {
+          const r = await col.get({ ids: batch, include: ['documents', 'metadatas'] });
+          return r.ids.map((id, i) => fromMetadata(id, r.documents[i] ?? null, r.metadatas[i] ?? null));
+        }),
       [],
     );
   }
@@ -330,8 +333,8 @@ export class EpisodeStore {
    * Chroma's log first, then out of the collection, the lexical index and any older model's collection.
    */
   async delete(ids: string[]): Promise<void> {
-    for (let i = 0; i < ids.length; i += 1000) {
-      const batch = ids.slice(i, i + 1000);
+    for (let i = 0; i < ids.length; i += IDS_PER_REQUEST) {
+      const batch = ids.slice(i, i + IDS_PER_REQUEST);
       this.store.noteErased(batch);
       await this.on('delete episodes', (col) => col.delete({ ids: batch }), undefined);
       await this.store.unindexLexical(batch);

@@ -278,6 +278,27 @@ function isConnectionError(e: unknown): boolean {
 }
 
 /** Chroma 1.0's answer to a query restricted to ids when one of them is not in the collection. */
+/**
+ * The most ids one Chroma request names. Chroma's SQLite refuses a statement of more than 32,766
+ * variables: a lookup of the turns of a 33,000-message transcript by all their ids at once failed with
+ * "too many SQL variables" (after its memories were stored). Every get, update and delete by ids goes in
+ * batches of this many ({@link inIdBatches}).
+ */
+export const IDS_PER_REQUEST = 1000;
+
+/** Runs `run` over consecutive batches of at most {@link IDS_PER_REQUEST} items, results in order. */
+export async function inIdBatches<T, R = never>(
+  items: readonly T[],
+  run: (batch: T[]) => Promise<R[] | void>,
+): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += IDS_PER_REQUEST) {
+    const r = await run(items.slice(i, i + IDS_PER_REQUEST));
+    if (r) out.push(...r);
+  }
+  return out;
+}
+
 const MISSING_ID = /Error finding id/i;
 
 /**
@@ -506,7 +527,9 @@ export class MemoryStore {
     if (!info) return;
     const present = await this.withChroma('check memories', async (c) => {
       const col = await this.collection(c, info);
-      return new Set((await col.get({ ids, include: [] })).ids);
+      return new Set(
+        await inIdBatches(ids, async (batch) => (await col.get({ ids: batch, include: [] })).ids),
+      );
     });
     const gone = ids.filter((id) => !present.has(id));
     if (!gone.length) return;
@@ -572,10 +595,6 @@ export class MemoryStore {
   /** The collection memories are read from and written to, once known. */
   get active(): ActiveCollection | undefined {
     return this.activeInfo;
-  }
-
-  describe(): string {
-    return this.clientKey ? `Chroma at ${this.clientKey}` : 'Chroma (not connected)';
   }
 
   /** Closes the idle connections to the server's socket (dispose; a later request opens new ones). */
@@ -697,12 +716,14 @@ export class MemoryStore {
     }
     await this.withChroma('store memories', async (c) => {
       const col = await this.collection(c, info);
-      await col.upsert({
-        ids: records.map((r) => r.memory.id),
-        embeddings: records.map((r) => r.vector),
-        documents: records.map((r) => wellFormed(r.memory.text)),
-        metadatas: records.map((r) => toMetadata(r.memory)),
-      });
+      await inIdBatches(records, (batch) =>
+        col.upsert({
+          ids: batch.map((r) => r.memory.id),
+          embeddings: batch.map((r) => r.vector),
+          documents: batch.map((r) => wellFormed(r.memory.text)),
+          metadatas: batch.map((r) => toMetadata(r.memory)),
+        }),
+      );
     });
     if (info.name === this.activeInfo?.name)
       await this.indexLexical(records.map((r) => memoryLexicalDoc(r.memory)));
@@ -718,7 +739,9 @@ export class MemoryStore {
     const info = this.activeInfo;
     await this.withChroma('update memories', async (c) => {
       const col = await this.collection(c, info);
-      await col.update({ ids: memories.map((m) => m.id), metadatas: memories.map(toMetadata) });
+      await inIdBatches(memories, (batch) =>
+        col.update({ ids: batch.map((m) => m.id), metadatas: batch.map(toMetadata) }),
+      );
     });
     await this.moveLexical(memories.map((m) => ({ id: m.id, project: m.project_id, facts: memoryFacts(m) })));
   }
@@ -743,7 +766,9 @@ export class MemoryStore {
       Object.fromEntries(Object.entries(toMetadata(m)).filter(([k]) => keys.has(k))) as Metadata;
     await this.withChroma('update memories', async (c) => {
       const col = await this.collection(c, info);
-      await col.update({ ids: memories.map((m) => m.id), metadatas: memories.map(pick) });
+      await inIdBatches(memories, (batch) =>
+        col.update({ ids: batch.map((m) => m.id), metadatas: batch.map(pick) }),
+      );
     });
     // recall filters and ranks by the facts in the lexical index: they change with these fields
     if (fields.some((f) => FACT_FIELDS.has(f)))
@@ -763,8 +788,10 @@ export class MemoryStore {
     const info = this.activeInfo;
     return this.withChroma('read memories', async (c) => {
       const col = await this.collection(c, info);
-      const r = await col.get({ ids, include: ['documents', 'metadatas'] });
-      return r.ids.map((id, i) => fromMetadata(id, r.documents[i] ?? null, r.metadatas[i] ?? null));
+      return inIdBatches(ids, async (batch) => {
+        const r = await col.get({ ids: batch, include: ['documents', 'metadatas'] });
+        return r.ids.map((id, i) => fromMetadata(id, r.documents[i] ?? null, r.metadatas[i] ?? null));
+      });
     });
   }
 
@@ -955,7 +982,7 @@ export class MemoryStore {
     this.noteErased(ids);
     await this.withChroma('delete memories', async (c) => {
       const col = await this.collection(c, info);
-      await col.delete({ ids });
+      await inIdBatches(ids, async (batch) => void (await col.delete({ ids: batch })));
     });
     if (info.name === this.activeInfo?.name) {
       await this.unindexLexical(ids);
@@ -977,7 +1004,7 @@ export class MemoryStore {
         const cols = await c.listCollections({ limit: 100, offset });
         for (const col of cols) {
           if (!col.name.startsWith('mnemo_') || col.name === active || col.name === activeEpisodes) continue;
-          await col.delete({ ids: [...ids] });
+          await inIdBatches(ids, async (batch) => void (await col.delete({ ids: batch })));
         }
         if (cols.length < 100) break;
       }

@@ -1,11 +1,15 @@
 /**
- * A lock file shared by every Mnemo process on one data folder (the sidecar, CLIs, MCP servers): created
- * with O_EXCL, holding the owner's pid. A lock whose owner is dead, or that holds no valid pid and is
- * older than {@link EMPTY_GRACE_MS} (a process killed between create and write, or a full disk), is stale
- * and taken over: a crashed process never locks the others out.
+ * A lock shared by every Mnemo process on one data folder (the sidecar, CLIs, MCP servers): a symbolic link
+ * whose target is the owner's pid, created atomically (it fails when the name is taken). A link keeps its
+ * short target in its own inode, so taking a lock needs no free data block: on a full disk, reads that take
+ * a lock (starting Chroma, opening the index) still work (a lock file with the pid written into it could
+ * not be written, and even `mnemo list` failed). A lock whose owner is dead (or whose pid now belongs to a
+ * process that started after the lock was taken: pids are reused), or that holds no valid pid and is older
+ * than {@link EMPTY_GRACE_MS} (a plain lock file an older version left half-written), is stale and taken
+ * over: a crashed process never locks the others out.
  */
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { pidAlive } from './process';
+import { lstatSync, readFileSync, readlinkSync, symlinkSync, unlinkSync } from 'node:fs';
+import { lockHolder, ownerAlive } from './process';
 
 /** How long a lock file without a valid pid may be someone's lock that is being written. */
 const EMPTY_GRACE_MS = 2_000;
@@ -14,60 +18,53 @@ export class LockTimeoutError extends Error {
   override name = 'LockTimeoutError';
 }
 
-/** The pid in a lock file, or undefined when it holds none (empty, torn, not a number, <= 0). */
-function ownerOf(file: string): number | undefined {
+/** A lock as found: its owner's pid (undefined when it holds none) and when it was taken; undefined when there is none. */
+export function readLock(file: string): { pid: number | undefined; takenMs: number } | undefined {
   try {
-    const pid = Number(readFileSync(file, 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    const st = lstatSync(file);
+    const text = st.isSymbolicLink() ? readlinkSync(file) : readFileSync(file, 'utf8');
+    return { pid: lockHolder(text), takenMs: st.mtimeMs };
   } catch {
     return undefined;
   }
 }
 
-/** True when the lock at `file` can be taken over. */
-function isStale(file: string): boolean {
-  const pid = ownerOf(file);
-  if (pid !== undefined) return pid !== process.pid && !pidAlive(pid);
+/** Creates the lock naming this process; false when it exists. Other failures (a read-only folder) throw. */
+export function createLock(file: string): boolean {
   try {
-    return Date.now() - statSync(file).mtimeMs > EMPTY_GRACE_MS;
-  } catch {
-    return true; // gone already
+    symlinkSync(String(process.pid), file);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
   }
+}
+
+/** True when the lock at `file` can be taken over (its owner is gone; or, for `mine`, it is this process's own). */
+export function lockIsStale(file: string, mine: 'wait' | 'stale' = 'wait'): boolean {
+  const held = readLock(file);
+  if (!held) return true; // gone already
+  if (held.pid === undefined) return Date.now() - held.takenMs > EMPTY_GRACE_MS;
+  if (held.pid === process.pid) return mine === 'stale';
+  return !ownerAlive(held.pid, held.takenMs);
 }
 
 /** One attempt: true when this process now holds the lock. */
 export function tryLock(file: string): boolean {
   for (let attempt = 0; attempt < 2; attempt++) {
-    let fd: number;
+    if (createLock(file)) return true;
+    if (!lockIsStale(file)) return false;
     try {
-      fd = openSync(file, 'wx', 0o600);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      if (!isStale(file)) return false;
-      try {
-        unlinkSync(file);
-      } catch {
-        // someone else removed it first; try again
-      }
-      continue;
-    }
-    try {
-      const text = Buffer.from(String(process.pid));
-      let done = 0;
-      while (done < text.length) done += writeSync(fd, text, done);
-    } catch (e) {
-      closeSync(fd);
       unlinkSync(file);
-      throw e;
+    } catch {
+      // someone else removed it first; try again
     }
-    closeSync(fd);
-    return true;
   }
   return false;
 }
 
 export function unlock(file: string): void {
-  if (ownerOf(file) !== process.pid) return;
+  if (readLock(file)?.pid !== process.pid) return;
   try {
     unlinkSync(file);
   } catch {

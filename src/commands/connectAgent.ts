@@ -13,18 +13,18 @@ import {
   AGENT_LABEL,
   POINTER_BEGIN,
   POINTER_END,
-  applyUndo,
-  configPath,
+  SCOPE_LABEL,
+  configTarget,
   instructionFileFor,
-  isProjectScoped,
   planConnect,
+  planDisconnect,
   planPointer,
-  planUndo,
-  removeFromConfig,
-  removeSection,
+  scopesOf,
   type AgentId,
+  type ConnectScope,
   type LocationContext,
 } from '../../sidecar/mcp/connect';
+import { applyUndo, backupFolder, planUndo, removeSection } from '../../sidecar/mcp/fileChange';
 import { buildInitializationOptions } from '../client';
 import type { Ctx } from '../ctx';
 import { UserError } from '../errors';
@@ -45,15 +45,34 @@ async function pickFolder(): Promise<vscode.WorkspaceFolder> {
 
 async function pickAgent(placeHolder: string): Promise<AgentId> {
   const pick = await vscode.window.showQuickPick(
-    AGENTS.map((a) => ({
-      label: AGENT_LABEL[a],
-      description: isProjectScoped(a) ? 'project config' : 'user config',
-      agent: a,
-    })),
+    AGENTS.map((a) => ({ label: AGENT_LABEL[a], agent: a })),
     { placeHolder },
   );
   if (!pick) throw new vscode.CancellationError();
   return pick.agent;
+}
+
+/**
+ * Where the agent's entry goes: a per-user scope first (this machine's paths belong to this user); the
+ * committed file only when picked, and then with the portable `mnemo mcp` alone.
+ */
+async function pickScope(agent: AgentId, placeHolder: string): Promise<ConnectScope> {
+  const scopes = scopesOf(agent);
+  if (scopes.length === 1) return scopes[0]!;
+  const pick = await vscode.window.showQuickPick(
+    scopes.map((scope) => ({
+      label: SCOPE_LABEL[scope],
+      description: scope,
+      detail:
+        scope === 'project'
+          ? 'A file in the repository: only `mnemo mcp`, which each teammate needs on their PATH.'
+          : 'Your own configuration: this editor’s Mnemo and data folder.',
+      scope,
+    })),
+    { placeHolder },
+  );
+  if (!pick) throw new vscode.CancellationError();
+  return pick.scope;
 }
 
 function location(ctx: Ctx, folder: vscode.WorkspaceFolder): LocationContext {
@@ -71,12 +90,17 @@ export function register(ctx: Ctx): void {
         ? (agentArg as AgentId)
         : await pickAgent('Connect which agent to Mnemo’s memory?');
     const folder = await pickFolder();
+    const target = configTarget(
+      agent,
+      location(ctx, folder),
+      await pickScope(agent, `Connect ${AGENT_LABEL[agent]} for whom?`),
+    );
     const launch = mcpLaunchFor({
       execPath: process.execPath,
       extensionPath: ctx.extension.extensionPath,
       options: buildInitializationOptions(ctx.extension.globalStorageUri.fsPath, {}),
     });
-    const changes = [planConnect(agent, launch, location(ctx, folder))];
+    const changes = [planConnect(target, launch)];
     const file = instructionFileFor(agent);
     const pointer = await vscode.window.showQuickPick(
       [
@@ -109,11 +133,10 @@ export function register(ctx: Ctx): void {
         ? (agentArg as AgentId)
         : await pickAgent('Undo the connection of which agent?');
     const folder = await pickFolder();
+    const pointer = path.join(folder.uri.fsPath, instructionFileFor(agent));
     const changes = [
-      planUndo(configPath(agent, location(ctx, folder)), (t) => removeFromConfig(agent, t)),
-      planUndo(path.join(folder.uri.fsPath, instructionFileFor(agent)), (t) =>
-        removeSection(t, POINTER_BEGIN, POINTER_END),
-      ),
+      ...scopesOf(agent).map((scope) => planDisconnect(configTarget(agent, location(ctx, folder), scope))),
+      planUndo(pointer, (t) => removeSection(t, POINTER_BEGIN, POINTER_END, pointer)),
     ].filter((c) => c.changed);
     if (changes.length === 0) {
       void vscode.window.showInformationMessage(`${AGENT_LABEL[agent]} has no Mnemo configuration to undo.`);
@@ -123,12 +146,12 @@ export function register(ctx: Ctx): void {
       `Undo Connect ${AGENT_LABEL[agent]}?`,
       {
         modal: true,
-        detail: changes
+        detail: `${changes
           .map(
             (c) =>
-              `${c.file}: ${c.restore ? 'restore the backup Mnemo kept' : c.after === undefined ? 'remove (Mnemo created it)' : 'remove Mnemo’s entry'}`,
+              `${c.file}: ${c.after === undefined ? 'remove (nothing else is in it)' : 'take Mnemo’s entry out'}`,
           )
-          .join('\n'),
+          .join('\n')}\nThe files as they are now are kept in ${backupFolder()}.`,
       },
       'Undo',
     );

@@ -7,7 +7,8 @@
 import { Command } from '../commandIds';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { INSTRUCTION_FILES, planChange, readIfExists } from '../../sidecar/mcp/connect';
+import { INSTRUCTION_FILES } from '../../sidecar/mcp/connect';
+import { planChange, readIfExists } from '../../sidecar/mcp/fileChange';
 import { promotedIds, promotionChoices, renderPromoted } from '../../sidecar/mcp/promote';
 import type { Memory } from '../../sidecar/model';
 import { ListRequest, UpdateRequest } from '../../sidecar/protocol';
@@ -76,7 +77,7 @@ export function register(ctx: Ctx): void {
     if (
       !(await proposeChanges(
         ctx,
-        [planChange(file, renderPromoted(before, chosen))],
+        [planChange(file, renderPromoted(before, chosen, file))],
         `Promote ${chosen.length} ${chosen.length === 1 ? 'memory' : 'memories'} to ${fileName}`,
       ))
     )

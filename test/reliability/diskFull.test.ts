@@ -3,9 +3,9 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import * as P from '../../sidecar/protocol';
-import { SidecarSession, testConfig } from '../support/sidecarSession';
+import { SidecarSession, testConfig, waitFor } from '../support/sidecarSession';
 import { mountSmallDisk, type SmallDisk } from '../support/smallDisk';
-import { killChromaServers } from './support';
+import { chromaServers, cli, killChromaServers } from './support';
 
 // Small-scale rerun of the audit's full-disk run on a real tmpfs: captures on a full disk are stored or
 // refused with one sentence, never acknowledged and lost; the sidecar survives its drain failing; after
@@ -109,3 +109,35 @@ test(
     }
   },
 );
+
+// Issue 39, item 14: on a full disk even `list` and `recall` failed: the start lock could not be written,
+// and Chroma's SQLite needs a few pages to open its database. The lock needs no data block now, and the
+// data folder's reserve (store/diskReserve.ts) is released so Chroma can open.
+test('a full disk: list and recall still answer', { skip, timeout: 5 * 60_000 }, async () => {
+  const readDir = join(disk!.dir, 'reads');
+  const s = await SidecarSession.start(testConfig(readDir));
+  try {
+    await s.request(P.RememberRequest, {
+      text: 'The billing API timeout is 1500 ms for every region.',
+      project_id: 'reads',
+    });
+  } finally {
+    await s.stop();
+  }
+  killChromaServers(readDir);
+  await waitFor('Chroma stopped', () => chromaServers(readDir).length === 0 || undefined);
+  const filler = disk!.fill(0);
+  try {
+    const listed = await cli(readDir, ['list', '--project', 'reads', '--json'], { boundMs: 120_000 });
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /1500 ms/);
+    const recalled = await cli(readDir, ['recall', '--project', 'reads', 'billing API timeout'], {
+      boundMs: 120_000,
+    });
+    assert.equal(recalled.code, 0, recalled.stderr);
+    assert.match(recalled.stdout, /1500 ms/);
+  } finally {
+    killChromaServers(readDir);
+    rmSync(filler, { force: true });
+  }
+});

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { cleanupDataDir, tempDataDir } from '../support/sidecarSession';
@@ -58,3 +58,20 @@ test('a transcript with a UTF-8 BOM is accepted and learned', { timeout: 3 * 60_
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /1 stored|2 stored/);
 });
+
+// Issue 39, item 14: `export --out /nonexistent/x.zip` made the missing folders. A typo in the path is said.
+test(
+  'a backup into a folder that does not exist is refused and makes no folders',
+  { timeout: 3 * 60_000 },
+  async () => {
+    const missing = join(dataDir, 'no-such-folder', 'deeper');
+    const r = await cli(dataDir, ['export', '--out', join(missing, 'x.zip'), '--password-stdin'], {
+      input: 'correct-horse-battery\n',
+    });
+    assert.equal(r.hung, false);
+    assert.notEqual(r.code, 0);
+    oneSentence(r.stderr);
+    assert.match(r.stderr, /no-such-folder.deeper does not exist; create it first/);
+    assert.equal(existsSync(join(dataDir, 'no-such-folder')), false, 'no folder was created');
+  },
+);

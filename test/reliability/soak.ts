@@ -1,11 +1,13 @@
 /**
  * `npm run soak`: the reliability runs at the audit's scale (not part of `npm test`), printing the
  * figures: kills, acknowledged captures lost and doubled, hangs, orphaned Chroma servers, RSS peak.
- * `--quick` runs every part at a small scale; `--scale N` multiplies the quick scale (default: the audit's).
+ * `--quick` runs every part at a small scale; `--scale N` multiplies the quick scale (default: the audit's);
+ * `--only WORD` runs the parts whose name holds WORD (`--only mcp`).
  *
  *   sidecar kill -9s (a third of them right after the capture was acknowledged, mid-drain),
  *   CLI kill -9s during a 500-message ingest, Chroma kill -9s under a running sidecar,
- *   short CLI runs bounded for hangs, concurrent recalls counting their uses.
+ *   `mnemo mcp` kill -9s right after a `remember` was answered (or mid-request), short CLI runs bounded
+ *   for hangs, concurrent recalls counting their uses.
  */
 import { writeFileSync, readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -26,15 +28,26 @@ import { chromaServers, cli, killChromaServers } from './support';
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const scaleAt = args.indexOf('--scale');
+const onlyAt = args.indexOf('--only');
+const only = onlyAt >= 0 ? args[onlyAt + 1] : undefined;
 const AUDIT = {
   sidecarKills: 100,
   midCapture: 35,
   cliKills: 70,
   chromaKills: 20,
+  mcpKills: 12,
   shortRuns: 100,
   recalls: 20,
 };
-const QUICK = { sidecarKills: 6, midCapture: 2, cliKills: 3, chromaKills: 2, shortRuns: 6, recalls: 20 };
+const QUICK = {
+  sidecarKills: 6,
+  midCapture: 2,
+  cliKills: 3,
+  chromaKills: 2,
+  mcpKills: 2,
+  shortRuns: 6,
+  recalls: 20,
+};
 const scale = scaleAt >= 0 ? Number(args[scaleAt + 1]) : undefined;
 const N =
   scale !== undefined
@@ -194,6 +207,91 @@ async function chromaKills(): Promise<void> {
   figures['orphaned Chroma servers after the Chroma kills'] = chromaServers(dataDir).length;
 }
 
+/** One `mnemo mcp` on stdio: sends JSON-RPC lines, resolves each answer by id. */
+function mcpProcess(dataDir: string) {
+  const p = spawn(process.execPath, [CLI_JS, 'mcp', '--project', 'soak-mcp'], {
+    env: {
+      ...process.env,
+      MNEMO_DATA_DIR: dataDir,
+      MNEMO_EMBEDDING_MODEL: TEST_MODEL,
+      MNEMO_EMBEDDING_MODEL_PATH: testModelPath(),
+    },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  const waiting = new Map<number, (m: { result?: { structuredContent?: { outcome?: string } } }) => void>();
+  let buf = '';
+  p.stdout!.on('data', (d: Buffer) => {
+    buf += d.toString();
+    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+      const m = JSON.parse(buf.slice(0, nl)) as {
+        id?: number;
+        result?: { structuredContent?: { outcome?: string } };
+      };
+      buf = buf.slice(nl + 1);
+      if (typeof m.id === 'number') waiting.get(m.id)?.(m);
+    }
+  });
+  p.stdin!.on('error', () => undefined); // killed while writing
+  let next = 1;
+  const request = (method: string, params: unknown) => {
+    const id = next++;
+    const answered = new Promise<{ result?: { structuredContent?: { outcome?: string } } }>((r) =>
+      waiting.set(id, r),
+    );
+    p.stdin!.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    return answered;
+  };
+  const exited = new Promise<void>((r) => p.once('exit', () => r()));
+  return { p, request, exited };
+}
+
+async function mcpKills(): Promise<void> {
+  const dataDir = fresh('mcp');
+  const acknowledged: string[] = [];
+  for (let round = 0; round < N.mcpKills; round++) {
+    const m = mcpProcess(dataDir);
+    await m.request('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'soak', version: '1' },
+    });
+    m.p.stdin!.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    const marker = `A${round}`;
+    const answer = m.request('tools/call', {
+      name: 'remember',
+      arguments: { text: `We decided: ${FACTS[round % FACTS.length]} for agent run ${marker}.` },
+    });
+    // Even rounds die right after the answer; odd ones mid-request (acknowledged only if answered first).
+    const outcome = await (round % 2
+      ? Promise.race([
+          answer,
+          new Promise<undefined>((r) => setTimeout(() => r(undefined), 300 + ((round * 577) % 1500))),
+        ])
+      : answer);
+    const o = outcome?.result?.structuredContent?.outcome;
+    if (o === 'stored' || o === 'pending') acknowledged.push(marker);
+    sampleRss(m.p.pid);
+    m.p.kill('SIGKILL');
+    await m.exited;
+  }
+  const listed = await cli(dataDir, ['list', '--project', 'soak-mcp', '--status', 'pending', '--json'], {
+    boundMs: 120_000,
+  });
+  const items = (JSON.parse(listed.stdout) as { items: Array<{ text: string }> }).items;
+  let lost = 0;
+  let doubled = 0;
+  for (const marker of acknowledged) {
+    const n = items.filter((x) => x.text.includes(`agent run ${marker}.`)).length;
+    if (n === 0) lost++;
+    if (n > 1) doubled++;
+  }
+  figures['mnemo mcp kill -9s'] = `${N.mcpKills} (${Math.floor(N.mcpKills / 2)} mid-request)`;
+  figures['acknowledged remembers'] = acknowledged.length;
+  figures['acknowledged remembers lost'] = lost;
+  figures['acknowledged remembers doubled'] = doubled;
+  figures['orphaned Chroma servers after the mcp kills'] = chromaServers(dataDir).length;
+}
+
 async function shortRuns(): Promise<void> {
   const dataDir = fresh('hang');
   const first = await cli(dataDir, ['list', '--project', 'soak-hang']);
@@ -251,15 +349,17 @@ async function main(): Promise<void> {
     ['sidecar kills', sidecarKills],
     ['CLI kills', cliKills],
     ['Chroma kills', chromaKills],
+    ['mnemo mcp kills', mcpKills],
     ['short CLI runs', shortRuns],
     ['concurrent recalls', recalls],
   ] as const) {
+    if (only && !name.includes(only)) continue;
     const t = Date.now();
     await run();
     console.log(`  ${name} done in ${((Date.now() - t) / 1000).toFixed(0)} s`);
   }
   figures['full-disk run'] =
-    'in npm test (test/reliability/diskFull.test.ts: a real 256 KiB tmpfs where the machine allows)';
+    'in npm test (test/reliability/diskFull.test.ts: a real 160 MB tmpfs where the machine allows)';
   figures['RSS peak (sidecar, CLI, Chroma), MB'] = Math.round(rssPeakMb);
   figures['wall time, s'] = Math.round((Date.now() - started) / 1000);
   console.log('\nFigures:');

@@ -15,7 +15,7 @@ export interface CliRun {
 export function cli(
   dataDir: string,
   args: string[],
-  opts: { boundMs?: number; input?: string; env?: Record<string, string> } = {},
+  opts: { boundMs?: number; input?: string; env?: Record<string, string>; cwd?: string } = {},
 ): Promise<CliRun> {
   return new Promise((resolve) => {
     const p = spawn(process.execPath, [CLI_JS, ...args], {
@@ -28,6 +28,7 @@ export function cli(
         ...opts.env,
       },
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(opts.cwd ? { cwd: opts.cwd } : {}),
     });
     let stdout = '';
     let stderr = '';

@@ -303,6 +303,34 @@ describe('encrypted backup', () => {
     );
   });
 
+  // Issue 39, item 14: a dry-run promised a re-embed the import then did not do (a store whose model was not
+  // loaded yet, records the import skips). The preview decides as the import does.
+  test('the preview promises a re-embed only when the import does one', async () => {
+    const target = fresh();
+    await target.start(); // the model is not loaded: the store has no collection yet
+    const preview = await inspectBackup(backupFile, PASSWORD, target, { consent: true });
+    assert.equal(preview.needs_reembed, false, 'same model, vectors included');
+    const r = await importBackup(target, backupFile, PASSWORD, { mode: 'skip', consent: true });
+    assert.equal(r.inserted, 100);
+    assert.equal(r.reembedded, 0);
+    const noVec = await exportBackup(source, {
+      out: join(work, 'novec-preview.zip'),
+      password: PASSWORD,
+      includeVectors: false,
+    });
+    const all = fresh();
+    await all.start();
+    assert.equal((await inspectBackup(noVec.file, PASSWORD, all, { consent: true })).needs_reembed, true);
+    // Into a store that holds every memory already, skip writes none and embeds none.
+    assert.equal(
+      (await inspectBackup(noVec.file, PASSWORD, target, { mode: 'skip', consent: true })).needs_reembed,
+      false,
+    );
+    const again = await importBackup(target, noVec.file, PASSWORD, { mode: 'skip', consent: true });
+    assert.equal(again.inserted, 0);
+    assert.equal(again.reembedded, 0);
+  });
+
   test('without vectors (or another model) the texts are re-embedded with the store model', async (t) => {
     const target = fresh();
     await target.start();
@@ -361,9 +389,15 @@ describe('encrypted backup', () => {
       join(work, 'othermodel.zip'),
     );
     const preview = await inspectBackup(other, PACK_PASSWORD, target);
-    assert.equal(preview.needs_reembed, true);
+    assert.equal(
+      preview.needs_reembed,
+      false,
+      'skip (the default) keeps the 5 stored ones: nothing to embed',
+    );
     assert.equal(preview.conflicts.length, 5, 'the 5 ids exist already');
     assert.ok(preview.conflicts.every((c) => c.differs && c.fields.includes('embedding_model')));
+    const asNew = { mode: 'new-project' as const, newProjectId: 'from-tiny' };
+    assert.equal((await inspectBackup(other, PACK_PASSWORD, target, asNew)).needs_reembed, true);
     const o = await importBackup(target, other, PACK_PASSWORD, {
       mode: 'new-project',
       newProjectId: 'from-tiny',

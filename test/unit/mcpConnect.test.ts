@@ -1,6 +1,6 @@
 /**
- * The config writers of `mnemo connect` / "Connect an Agent…": each agent's documented file and dialect,
- * other entries kept, idempotent, a broken file never overwritten, and undo back to the previous file.
+ * The config writers of `mnemo connect` / "Connect an Agent…": each agent's documented file and dialect in
+ * each scope, other entries kept, idempotent, a broken file never overwritten, undo of Mnemo's part only.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
@@ -12,22 +12,29 @@ import type { parse as ParseToml } from 'smol-toml' with { 'resolution-mode': 'i
 const { parse: parseToml } = require('smol-toml') as { parse: typeof ParseToml };
 import {
   AGENTS,
+  PORTABLE_LAUNCH,
   POINTER_BEGIN,
   POINTER_END,
   POINTER_TEXT,
+  configTarget,
+  planConnect,
+  planDisconnect,
+  planPointer,
+  removeFromConfig,
+  renderConfig,
+  scopesOf,
+  type ConfigTarget,
+  type McpLaunch,
+} from '../../sidecar/mcp/connect';
+import {
   applyChange,
   applyUndo,
   backupPath,
-  configPath,
-  planConnect,
-  planPointer,
+  editJson,
   planUndo,
-  removeFromConfig,
   removeSection,
-  renderConfig,
   upsertSection,
-  type McpLaunch,
-} from '../../sidecar/mcp/connect';
+} from '../../sidecar/mcp/fileChange';
 import { mcpLaunchFor } from '../../src/mcpLaunch';
 
 const launch: McpLaunch = {
@@ -35,78 +42,118 @@ const launch: McpLaunch = {
   args: ['/opt/mnemo/dist/cli.js', 'mcp', '--data-dir', '/home/u/.mnemo data'],
   env: { MNEMO_EMBEDDING_MODEL: 'Xenova/all-MiniLM-L6-v2' },
 };
+const ctx = { projectDir: '/w/repo', home: '/home/u', env: {}, platform: 'linux' as const };
+const target = (agent: (typeof AGENTS)[number], scope?: 'local' | 'user' | 'project'): ConfigTarget =>
+  configTarget(agent, ctx, scope);
+const render = (t: ConfigTarget, existing: string | undefined, l = launch): string =>
+  renderConfig(t, existing, l).text;
 
 describe('connect: where each agent reads its MCP servers', () => {
-  const ctx = { projectDir: '/w/repo', home: '/home/u', env: {}, platform: 'linux' as const };
-  test('documented locations', () => {
-    assert.equal(configPath('claude-code', ctx), '/w/repo/.mcp.json');
-    assert.equal(configPath('cursor', ctx), '/w/repo/.cursor/mcp.json');
-    assert.equal(configPath('codex', ctx), '/home/u/.codex/config.toml');
-    assert.equal(configPath('codex', { ...ctx, env: { CODEX_HOME: '/c' } }), '/c/config.toml');
-    assert.equal(configPath('windsurf', ctx), '/home/u/.codeium/windsurf/mcp_config.json');
-    assert.equal(configPath('copilot-cli', ctx), '/home/u/.copilot/mcp-config.json');
-    assert.equal(configPath('copilot-cli', { ...ctx, env: { COPILOT_HOME: '/cp' } }), '/cp/mcp-config.json');
+  test('documented locations, a per-user scope first', () => {
+    assert.deepEqual(scopesOf('claude-code'), ['local', 'user', 'project']);
+    assert.deepEqual(scopesOf('cursor'), ['user', 'project']);
+    assert.deepEqual(target('claude-code'), {
+      agent: 'claude-code',
+      scope: 'local',
+      file: '/home/u/.claude.json',
+      format: 'json',
+      serversPath: ['projects', '/w/repo', 'mcpServers'],
+    });
+    assert.deepEqual(target('claude-code', 'user').serversPath, ['mcpServers']);
+    assert.equal(target('claude-code', 'project').file, '/w/repo/.mcp.json');
+    assert.equal(target('cursor').file, '/home/u/.cursor/mcp.json');
+    assert.equal(target('cursor', 'project').file, '/w/repo/.cursor/mcp.json');
+    assert.equal(target('codex').file, '/home/u/.codex/config.toml');
+    assert.equal(configTarget('codex', { ...ctx, env: { CODEX_HOME: '/c' } }).file, '/c/config.toml');
+    assert.equal(target('windsurf').file, '/home/u/.codeium/windsurf/mcp_config.json');
+    assert.equal(target('copilot-cli').file, '/home/u/.copilot/mcp-config.json');
     assert.equal(
-      configPath('cline', ctx),
+      configTarget('copilot-cli', { ...ctx, env: { COPILOT_HOME: '/cp' } }).file,
+      '/cp/mcp-config.json',
+    );
+    assert.equal(
+      target('cline').file,
       '/home/u/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json',
     );
     assert.equal(
-      configPath('cline', { ...ctx, platform: 'darwin' }),
+      configTarget('cline', { ...ctx, platform: 'darwin' }).file,
       '/home/u/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json',
     );
     assert.equal(
-      configPath('cline', { ...ctx, vscodeUserDir: '/x/User' }),
+      configTarget('cline', { ...ctx, vscodeUserDir: '/x/User' }).file,
       '/x/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json',
     );
+    assert.throws(() => target('codex', 'project'), /Codex keeps its MCP servers in the user scope/);
   });
 });
 
 describe('connect: rendering', () => {
-  test('every agent: a valid file holding Mnemo, rendering twice changes nothing', () => {
-    for (const agent of AGENTS) {
-      const once = renderConfig(agent, undefined, launch);
-      assert.equal(renderConfig(agent, once, launch), once, `${agent} is idempotent`);
-      if (agent === 'codex') {
-        const t = JSON.parse(JSON.stringify(parseToml(once))) as {
-          mcp_servers: { mnemo: { command: string; args: string[]; env: Record<string, string> } };
-        };
-        assert.deepEqual(t.mcp_servers.mnemo, {
-          command: launch.command,
-          args: launch.args,
-          env: launch.env,
-        });
-      } else {
-        const j = JSON.parse(once) as { mcpServers: { mnemo: Record<string, unknown> } };
-        assert.equal(j.mcpServers.mnemo.command, launch.command);
-        assert.deepEqual(j.mcpServers.mnemo.args, launch.args);
-        assert.deepEqual(j.mcpServers.mnemo.env, launch.env);
+  test('every agent in every scope: a valid file holding Mnemo, rendering twice changes nothing', () => {
+    for (const agent of AGENTS)
+      for (const scope of scopesOf(agent)) {
+        const t = target(agent, scope);
+        const once = render(t, undefined);
+        assert.equal(render(t, once), once, `${agent} ${scope} is idempotent`);
+        if (agent === 'codex') {
+          const toml = JSON.parse(JSON.stringify(parseToml(once))) as {
+            mcp_servers: { mnemo: { command: string; args: string[]; env: Record<string, string> } };
+          };
+          assert.deepEqual(toml.mcp_servers.mnemo, {
+            command: launch.command,
+            args: launch.args,
+            env: launch.env,
+          });
+          continue;
+        }
+        let node = JSON.parse(once) as Record<string, unknown>;
+        for (const k of t.serversPath) node = node[k] as Record<string, unknown>;
+        const entry = node.mnemo as Record<string, unknown>;
+        assert.equal(entry.command, launch.command);
+        assert.deepEqual(entry.args, launch.args);
+        assert.deepEqual(entry.env, launch.env);
       }
+  });
+
+  test('a file meant to be committed gets the portable launch only, with a note', () => {
+    for (const agent of ['claude-code', 'cursor'] as const) {
+      const plan = planConnect(
+        configTarget(agent, { projectDir: mkdtempSync(join(tmpdir(), 'mnemo-p-')) }, 'project'),
+        launch,
+      );
+      const entry = (JSON.parse(plan.after!) as { mcpServers: { mnemo: unknown } }).mcpServers.mnemo;
+      assert.deepEqual(entry, { command: PORTABLE_LAUNCH.command, args: PORTABLE_LAUNCH.args });
+      assert.ok(
+        !plan.after!.includes('/opt/mnemo') && !plan.after!.includes('/home/u'),
+        'no path of this machine',
+      );
+      assert.match(plan.notes!.join(' '), /meant to be committed/);
     }
   });
 
   test('agent dialects: Cline disabled/autoApprove, Copilot CLI type local with tools', () => {
-    const cline = JSON.parse(renderConfig('cline', undefined, launch)) as {
+    const cline = JSON.parse(render(target('cline'), undefined)) as {
       mcpServers: { mnemo: Record<string, unknown> };
     };
     assert.equal(cline.mcpServers.mnemo.disabled, false);
     assert.deepEqual(cline.mcpServers.mnemo.autoApprove, []);
-    const cp = JSON.parse(renderConfig('copilot-cli', undefined, launch)) as {
+    const cp = JSON.parse(render(target('copilot-cli'), undefined)) as {
       mcpServers: { mnemo: Record<string, unknown> };
     };
     assert.equal(cp.mcpServers.mnemo.type, 'local');
     assert.deepEqual(cp.mcpServers.mnemo.tools, ['*']);
   });
 
-  test('JSON: other servers and keys kept; a changed launch replaces only Mnemo', () => {
+  test('JSON: other servers and keys kept; a changed launch replaces only what Mnemo sets', () => {
+    const t = target('cursor');
     const existing = JSON.stringify({ mcpServers: { github: { command: 'gh-mcp' } }, other: 1 });
-    const out = JSON.parse(renderConfig('cursor', existing, launch)) as {
+    const out = JSON.parse(render(t, existing)) as {
       mcpServers: Record<string, { command: string }>;
       other: number;
     };
     assert.equal(out.other, 1);
     assert.equal(out.mcpServers.github!.command, 'gh-mcp');
     const moved = JSON.parse(
-      renderConfig('cursor', JSON.stringify(out), { ...launch, command: '/new/node' }),
+      render(t, JSON.stringify(out), { ...launch, command: '/new/node' }),
     ) as typeof out;
     assert.equal(moved.mcpServers.mnemo!.command, '/new/node');
     assert.equal(Object.keys(moved.mcpServers).length, 2);
@@ -128,7 +175,7 @@ describe('connect: rendering', () => {
       'command = "gh"',
       '',
     ].join('\n');
-    const out = renderConfig('codex', existing, launch);
+    const out = render(target('codex'), existing);
     assert.match(out, /^# my codex config\nmodel = "gpt-5"\n/);
     const t = parseToml(out) as {
       model: string;
@@ -137,43 +184,59 @@ describe('connect: rendering', () => {
     assert.equal(t.model, 'gpt-5');
     assert.equal(t.mcp_servers.github!.command, 'gh');
     assert.equal(t.mcp_servers.mnemo!.command, '/usr/bin/node');
-    assert.deepEqual({ ...t.mcp_servers.mnemo!.env }, launch.env);
+    assert.deepEqual(
+      { ...t.mcp_servers.mnemo!.env },
+      { X: '1', ...launch.env },
+      'the person’s own env is kept',
+    );
     assert.ok(
       out.indexOf('[mcp_servers.mnemo]') < out.indexOf('[mcp_servers.github]'),
       'replaced where it was',
     );
-    assert.equal(renderConfig('codex', out, launch), out);
+    assert.equal(render(target('codex'), out), out);
   });
 
   test('a file that does not parse is never overwritten: one clear sentence', () => {
     assert.throws(
-      () => renderConfig('windsurf', '{ "mcpServers": ', launch, '/f/mcp_config.json'),
+      () => render({ ...target('windsurf'), file: '/f/mcp_config.json' }, '{ "mcpServers": '),
       /\/f\/mcp_config\.json is not valid JSON .*Mnemo did not change it\./,
     );
     assert.throws(
-      () => renderConfig('codex', 'model = ', launch, '/f/config.toml'),
+      () => render({ ...target('codex'), file: '/f/config.toml' }, 'model = '),
       /\/f\/config\.toml is not valid TOML/,
     );
     assert.throws(
-      () => renderConfig('cursor', '{"mcpServers": []}', launch, 'x'),
+      () => render({ ...target('cursor'), file: 'x' }, '{"mcpServers": []}'),
       /"mcpServers" in x is not an object/,
     );
   });
 
-  test('removing Mnemo keeps the rest; nothing left means no file', () => {
+  test('removing Mnemo keeps the rest; nothing left means no file (never the user configuration of Claude Code)', () => {
     for (const agent of AGENTS)
-      assert.equal(removeFromConfig(agent, renderConfig(agent, undefined, launch)), undefined, agent);
-    const both = renderConfig('windsurf', JSON.stringify({ mcpServers: { a: { command: 'a' } } }), launch);
-    assert.deepEqual(JSON.parse(removeFromConfig('windsurf', both)!), {
-      mcpServers: { a: { command: 'a' } },
-    });
-    const toml = renderConfig('codex', 'model = "x"\n', launch);
-    assert.deepEqual({ ...parseToml(removeFromConfig('codex', toml)!) }, { model: 'x' });
+      for (const scope of scopesOf(agent)) {
+        const t = target(agent, scope);
+        const left = removeFromConfig(t, render(t, undefined));
+        if (t.serversPath.length > 1)
+          assert.ok(left !== undefined && !left.includes('"mnemo"'), `${agent} ${scope}`);
+        else assert.equal(left, undefined, `${agent} ${scope}`);
+      }
+    const t = target('windsurf');
+    const both = render(t, JSON.stringify({ mcpServers: { a: { command: 'a' } } }));
+    assert.deepEqual(JSON.parse(removeFromConfig(t, both)!), { mcpServers: { a: { command: 'a' } } });
+    const toml = render(target('codex'), 'model = "x"\n');
+    assert.deepEqual({ ...parseToml(removeFromConfig(target('codex'), toml)!) }, { model: 'x' });
+  });
+
+  test('editJson changes one value and keeps every other byte', () => {
+    const text = '\uFEFF{\n    // mine\n    "n": 12345678901234567890,\n    "a": [1, 2],\n}\n';
+    const out = editJson(text, ['mcpServers', 'mnemo'], { command: 'x' });
+    assert.ok(out.startsWith('\uFEFF{\n    // mine\n    "n": 12345678901234567890,'), out);
+    assert.match(out, /\n {4}"mcpServers": \{\n {8}"mnemo": \{\n {12}"command": "x"/);
   });
 });
 
 describe('connect: the instruction-file pointer', () => {
-  test('appended once, replaced in place, removable', () => {
+  test('appended once, replaced in place, removable; markers out of order are refused', () => {
     const doc = '# Repo\n\nBuild with make.\n';
     const once = upsertSection(doc, POINTER_BEGIN, POINTER_END, POINTER_TEXT);
     assert.ok(once.startsWith(doc.trimEnd()));
@@ -195,41 +258,54 @@ describe('connect: the instruction-file pointer', () => {
       ),
       undefined,
     );
+    for (const bad of [
+      `${doc}${POINTER_BEGIN}\nmine\n`,
+      `${POINTER_END}\n${doc}${POINTER_BEGIN}\n`,
+      `${once}\n${POINTER_BEGIN}\n`,
+    ])
+      assert.throws(
+        () => upsertSection(bad, POINTER_BEGIN, POINTER_END, POINTER_TEXT, 'CLAUDE.md'),
+        /CLAUDE\.md has Mnemo's section markers out of order/,
+      );
   });
 });
 
 describe('connect: writing with a diff, a backup and undo', () => {
-  test('plan shows a diff, applying twice writes once, undo restores the previous file', () => {
+  test('plan shows a diff, applying twice writes once, undo takes Mnemo’s entry out', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mnemo-connect-'));
+    const state = process.env.XDG_STATE_HOME;
+    process.env.XDG_STATE_HOME = join(dir, 'state');
     try {
-      const file = join(dir, '.cursor', 'mcp.json');
+      const t = configTarget('cursor', { projectDir: dir }, 'project');
       mkdirSync(join(dir, '.cursor'));
       const original = JSON.stringify({ mcpServers: { github: { command: 'gh' } } }, null, 2) + '\n';
-      writeFileSync(file, original);
-      const plan = planConnect('cursor', launch, { projectDir: dir });
+      writeFileSync(t.file, original);
+      const plan = planConnect(t, launch);
       assert.ok(plan.changed);
       assert.match(plan.diff, /\+\s+"mnemo": \{/);
-      assert.equal(readFileSync(file, 'utf8'), original, 'planning writes nothing');
+      assert.equal(readFileSync(t.file, 'utf8'), original, 'planning writes nothing');
       applyChange(plan);
-      assert.equal(readFileSync(backupPath(file), 'utf8'), original, 'the previous file is kept');
-      const again = planConnect('cursor', launch, { projectDir: dir });
+      assert.equal(readFileSync(backupPath(t.file), 'utf8'), original, 'the previous file is kept');
+      assert.ok(
+        backupPath(t.file).startsWith(join(dir, 'state', 'mnemo', 'file-backups')),
+        'outside the repository',
+      );
+      const again = planConnect(t, launch);
       assert.equal(again.changed, false);
       assert.equal(again.diff, '');
-      const undo = planUndo(file, (t) => removeFromConfig('cursor', t));
-      assert.ok(undo.restore);
-      applyUndo(undo);
-      assert.equal(readFileSync(file, 'utf8'), original);
-      assert.equal(existsSync(backupPath(file)), false);
+      applyUndo(planDisconnect(t));
+      assert.deepEqual(JSON.parse(readFileSync(t.file, 'utf8')), JSON.parse(original));
 
       // A file Mnemo created: undo removes it.
       const pointer = planPointer('claude-code', dir);
       assert.equal(pointer.before, undefined);
       applyChange(pointer);
       assert.match(readFileSync(join(dir, 'CLAUDE.md'), 'utf8'), /mnemo:pointer:begin/);
-      const u = planUndo(join(dir, 'CLAUDE.md'), (t) => removeSection(t, POINTER_BEGIN, POINTER_END));
-      applyUndo(u);
+      applyUndo(planUndo(join(dir, 'CLAUDE.md'), (x) => removeSection(x, POINTER_BEGIN, POINTER_END)));
       assert.equal(existsSync(join(dir, 'CLAUDE.md')), false);
     } finally {
+      if (state === undefined) delete process.env.XDG_STATE_HOME;
+      else process.env.XDG_STATE_HOME = state;
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -3,7 +3,11 @@
  * instruction files, the promoted section and the readable export.
  */
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { gateAgentFact } from '../../sidecar/mcp/gate';
 import { resolveProjects, rootFolders } from '../../sidecar/mcp/projects';
 import {
@@ -16,6 +20,7 @@ import {
 import { renderReadable } from '../../sidecar/mcp/readableExport';
 import { parseRules } from '../../sidecar/mcp/rulesImport';
 import type { Memory } from '../../sidecar/model';
+import { projectIdFor } from '../../sidecar/project';
 
 function mem(id: string, text: string, extra: Partial<Memory> = {}): Memory {
   return {
@@ -59,17 +64,56 @@ describe('agent facts: the rules gate', () => {
 });
 
 describe('MCP roots → projects', () => {
-  test('file roots only; none means the working folder; a pinned project wins', () => {
+  test('file roots that are folders; no roots capability means the working folder; a pinned project wins', () => {
     assert.deepEqual(
       rootFolders([{ uri: 'file:///w/a' }, { uri: 'https://x' }, { uri: 'file:///w/b%20c' }]),
       ['/w/a', '/w/b c'],
     );
-    assert.equal(resolveProjects({ cwd: '/tmp/x', roots: [] }).from, 'cwd');
+    assert.equal(resolveProjects({ cwd: '/tmp/x' }).from, 'cwd');
     assert.deepEqual(resolveProjects({ cwd: '/tmp/x', pinned: 'p' }).ids, ['p']);
-    const r = resolveProjects({ cwd: '/tmp', roots: [{ uri: 'file:///w/one' }, { uri: 'file:///w/two' }] });
-    assert.equal(r.from, 'roots');
-    assert.equal(r.ids.length, 2);
-    assert.equal(r.primary, r.ids[0]);
+    const base = mkdtempSync(join(tmpdir(), 'mnemo-roots-'));
+    try {
+      for (const d of ['one', 'two']) mkdirSync(join(base, d));
+      const r = resolveProjects({
+        cwd: '/tmp',
+        roots: ['one', 'two', 'gone'].map((d) => ({ uri: pathToFileURL(join(base, d)).href })),
+      });
+      assert.equal(r.from, 'roots');
+      assert.deepEqual(
+        r.folders,
+        [join(base, 'one'), join(base, 'two')],
+        'a root that is no folder is left out',
+      );
+      assert.equal(r.ids.length, 2);
+      assert.equal(r.primary, r.ids[0]);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  test('an empty roots list, roots that name no folder and a pinned global are refused (issue 39, item 6)', () => {
+    assert.throws(() => resolveProjects({ cwd: '/tmp', roots: [] }), /lists no workspace folder/);
+    assert.throws(
+      () => resolveProjects({ cwd: '/tmp', roots: [{ uri: 'file:///no/such/folder' }] }),
+      /None of this client's MCP roots is an existing folder/,
+    );
+    for (const pinned of ['global', ' Global '])
+      assert.throws(() => resolveProjects({ cwd: '/tmp', pinned }), /cannot work in the global project/);
+  });
+
+  test('a folder whose git remote is "global" maps to its own project, never global (issue 39, item 6)', () => {
+    const base = mkdtempSync(join(tmpdir(), 'mnemo-remote-'));
+    try {
+      for (const url of ['global', 'GLOBAL.git', 'ssh://global/']) {
+        mkdirSync(join(base, '.git'), { recursive: true });
+        writeFileSync(join(base, '.git', 'config'), `[remote "origin"]\n\turl = ${url}\n`);
+        const id = projectIdFor(base);
+        assert.notEqual(id, 'global', url);
+        assert.match(id, /^mnemo-remote-\w+-[0-9a-f]{6}$/, url);
+      }
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import {
   InvalidSessionError,
+  MAX_KEPT_MESSAGE_CHARS,
   MAX_MESSAGE_CHARS,
   MAX_SESSION_CHARS,
+  capMessage,
   cleanText,
   mapRole,
   normalizeSession,
+  splitPieces,
   toUtcIso,
 } from '../../sidecar/pipeline/normalize';
 import type { RawMessage, SessionInput } from '../../sidecar/pipeline/types';
@@ -210,4 +213,52 @@ describe('normalizeSession', () => {
       );
     }
   });
+});
+
+test('splitPieces: pieces of at most max code points, cut at sentence ends, nothing lost', () => {
+  const text =
+    'First sentence here. Second one follows! 第三句。 Then a long token sk_live_abcdefghijklmnop and 😀 end.';
+  for (const max of [7, 20, 40]) {
+    const pieces = splitPieces(text, max);
+    for (const p of pieces) assert.ok([...p].length <= max, `${JSON.stringify(p)} is longer than ${max}`);
+    assert.equal(pieces.join(' ').replace(/\s+/g, ''), text.replace(/\s+/g, ''));
+  }
+  assert.deepEqual(splitPieces('One two three. Four five six. Seven eight.', 20), [
+    'One two three.',
+    'Four five six.',
+    'Seven eight.',
+  ]);
+  assert.deepEqual(splitPieces('short', 500), ['short']);
+});
+
+test('splitPieces reads a text without sentence ends in one pass (a 1 MB log)', () => {
+  const text = 'abc '.repeat(250_000);
+  const pieces = splitPieces(text, 500);
+  assert.equal(pieces.length, 2000);
+  assert.ok(pieces.every((p) => p.length <= 500));
+});
+
+test('capMessage keeps the head and the tail of a long message with a note, at line breaks', () => {
+  const line = (i: number): string => `line ${i} of the build log, all fine\n`;
+  let text = '';
+  for (let i = 0; text.length < 300_000; i++) text += line(i);
+  const { text: kept, cut } = capMessage(text);
+  assert.ok(cut && cut.total === text.length && cut.kept < MAX_KEPT_MESSAGE_CHARS);
+  assert.ok(kept.length <= MAX_KEPT_MESSAGE_CHARS);
+  assert.ok(kept.startsWith(line(0)) && kept.endsWith(text.slice(-line(0).length).trimStart()));
+  assert.match(
+    kept,
+    /\n\[… [\d,]+ characters of this [\d,]+-character message left out: Mnemo keeps the first 150,000 and the last 49,000 of a message …\]\n/,
+  );
+  assert.ok(
+    kept.split('\n').every((l) => /^line \d+ of the build log, all fine$|^\[…|^$/.test(l)),
+    'cut at line breaks',
+  );
+  assert.deepEqual(capMessage(kept), { text: kept }, 'a cut message is not cut again');
+  assert.deepEqual(capMessage('short'), { text: 'short' });
+  // A token straddling the cut is left out whole: no half secret reaches the redact stage.
+  const token = `sk-${'a'.repeat(60)}`;
+  const noLines = 'x '.repeat(75_000 - 30) + token + ' y'.repeat(100_000);
+  const c = capMessage(noLines).text;
+  assert.ok(!/sk-a+/.test(c) || c.includes(token));
 });
