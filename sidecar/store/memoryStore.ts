@@ -523,7 +523,7 @@ export class MemoryStore {
    * then the index: an id only the index has is a deleted memory).
    */
   private async unindexGone(ids: string[]): Promise<void> {
-    const info = this.activeInfo;
+    const info = this.known();
     if (!info) return;
     const present = await this.withChroma('check memories', async (c) => {
       const col = await this.collection(c, info);
@@ -561,7 +561,7 @@ export class MemoryStore {
   }
 
   private async checkListing(): Promise<void> {
-    const info = this.activeInfo;
+    const info = this.known();
     const lexical = this.lexical;
     if (!info || !lexical) {
       this.listing = { ok: false, at: Date.now() };
@@ -594,7 +594,16 @@ export class MemoryStore {
 
   /** The collection memories are read from and written to, once known. */
   get active(): ActiveCollection | undefined {
-    return this.activeInfo;
+    return this.known();
+  }
+
+  /**
+   * The active collection: the one this process claimed, or else the one another process (an MCP server,
+   * a CLI run) claimed since this one started. Before, a sidecar whose model was still loading listed
+   * nothing of what an agent had just stored through `mnemo mcp`.
+   */
+  private known(): ActiveCollection | undefined {
+    return (this.activeInfo ??= this.state.read());
   }
 
   /** Closes the idle connections to the server's socket (dispose; a later request opens new ones). */
@@ -734,9 +743,10 @@ export class MemoryStore {
    * Passing documents here would make the Chroma client try to embed them itself.
    */
   async updateMetadata(memories: Memory[]): Promise<void> {
-    if (memories.length === 0 || !this.activeInfo) return;
+    const info = this.known();
+    if (memories.length === 0 || !info) return;
     await this.settled();
-    const info = this.activeInfo;
+
     await this.withChroma('update memories', async (c) => {
       const col = await this.collection(c, info);
       await inIdBatches(memories, (batch) =>
@@ -751,8 +761,9 @@ export class MemoryStore {
    * here never overwrites a change another writer made to the other fields meanwhile.
    */
   async updateFields(memories: Memory[], fields: readonly (keyof Memory)[]): Promise<void> {
-    if (memories.length === 0 || !this.activeInfo) return;
-    const info = this.activeInfo;
+    const info = this.known();
+    if (memories.length === 0 || !info) return;
+
     const keys = new Set<string>(
       fields.flatMap((f) =>
         f === 'created_at'
@@ -784,8 +795,9 @@ export class MemoryStore {
 
   /** {@link get} as stored in Chroma, without the uses not yet written (the counter write reads this). */
   async read(ids: string[]): Promise<Memory[]> {
-    if (ids.length === 0 || !this.activeInfo) return [];
-    const info = this.activeInfo;
+    const info = this.known();
+    if (ids.length === 0 || !info) return [];
+
     return this.withChroma('read memories', async (c) => {
       const col = await this.collection(c, info);
       return inIdBatches(ids, async (batch) => {
@@ -800,7 +812,7 @@ export class MemoryStore {
     where: Where | undefined,
     opts: { withVectors?: boolean; collection?: ActiveCollection } = {},
   ): Promise<{ memory: Memory; vector?: number[] }[]> {
-    const info = opts.collection ?? this.activeInfo;
+    const info = opts.collection ?? this.known();
     if (!info) return [];
     return this.withChroma('list memories', async (c) => {
       const col = await this.collection(c, info);

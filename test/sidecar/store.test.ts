@@ -56,3 +56,25 @@ test('a vector of the wrong dimension is refused with both dimensions named, and
     'a different model does not switch the active collection',
   );
 });
+
+test('a store opened before another process claimed the collection lists what that process stored', async () => {
+  // A sidecar whose model is still loading, and an MCP server that stored an agent's memory meanwhile.
+  const dir = tempDataDir();
+  const chroma = new ChromaSupervisor({ dataDir: dir });
+  try {
+    const sidecar = new MemoryStore(chroma, dir);
+    const mcp = new MemoryStore(chroma, dir);
+    assert.equal(await mcp.useModel('test-model', 4), true);
+    await mcp.upsert([{ memory: mem('stored by the MCP server', 4), vector: [0, 1, 0, 0] }]);
+    const listed = await sidecar.find(undefined);
+    assert.deepEqual(
+      listed.map((r) => r.memory.text),
+      ['stored by the MCP server'],
+      'the review queue shows the agent memory before the sidecar has loaded its model',
+    );
+    assert.equal(sidecar.active?.model, 'test-model');
+  } finally {
+    await chroma.stop();
+    cleanupDataDir(dir);
+  }
+});
