@@ -127,5 +127,10 @@ export function registerHandlers(
       }),
     ),
     handle(P.FlushQueueRequest, async (p) => ({ remaining: await svc.flush(p?.timeout_ms) })),
+    handle(P.SourcesListRequest, (p) => svc.sourcesList(p)),
+    handle(P.SourcesCaptureRequest, (p, token) =>
+      svc.sourcesCapture(p, { onProgress: progress(p?.progress_token), token }),
+    ),
+    handle(P.SourcesConfigureRequest, (p) => svc.sourcesConfigure(p)),
   ];
 }

@@ -6,10 +6,10 @@
  * cli.ts calls it directly.
  */
 import { join } from 'node:path';
+import { AgentCapture, type CaptureRun } from './capture/room';
 import type { SidecarConfig } from './config';
 import { createLogger, ModelGate, type Core, type Logger, type LogLevel } from './core';
 import type { EmbeddingProvider } from './embed/types';
-import { checkCancelled } from './errors';
 import { Health } from './health';
 import { bulkImport } from './ingest/bulkImport';
 import { CaptureWorker } from './ingest/capture';
@@ -77,6 +77,7 @@ export class MnemoService implements Core {
   private readonly memories: Memories;
   private readonly maintenance: Maintenance;
   private readonly reembedder: Reembedder;
+  private readonly agents: AgentCapture;
 
   constructor(opts: ServiceOptions) {
     this.config = opts.config;
@@ -123,6 +124,7 @@ export class MnemoService implements Core {
       (s, id, backlog) => this.ingester.process(s, false, id, backlog),
       this.background,
     );
+    this.agents = new AgentCapture(this, this.capturer, this.background);
     this.memories = new Memories(this);
     this.maintenance = new Maintenance(this, this.memories);
     this.reembedder = new Reembedder(
@@ -141,10 +143,6 @@ export class MnemoService implements Core {
   /** Resolves when the model is ready; rejects with the reason when it is not available. */
   requireModel(): Promise<void> {
     return this.model.require();
-  }
-
-  get modelReady(): boolean {
-    return this.model.ready;
   }
 
   /** Memories changed (also outside the service's own methods, e.g. backup import): refresh those projects and the status. */
@@ -184,6 +182,7 @@ export class MnemoService implements Core {
   async dispose(): Promise<void> {
     this.disposed = true;
     this.ingester.dispose();
+    this.agents.dispose();
     this.model.close();
     this.maintenance.dispose();
     this.health.close();
@@ -200,11 +199,6 @@ export class MnemoService implements Core {
     return this.health.compute();
   }
 
-  /** Throws CancelledError when the token was cancelled. */
-  static check(token?: Token): void {
-    checkCancelled(token);
-  }
-
   // ------------------------------------------------------------------ capture and ingest (ingest/)
 
   /** This process's durable capture queue (opened on first use; adopts queues of crashed processes). */
@@ -214,10 +208,6 @@ export class MnemoService implements Core {
 
   capture(session: SessionInput): Promise<P.CaptureResult> {
     return this.capturer.capture(session);
-  }
-
-  kickQueue(): void {
-    this.capturer.kick();
   }
 
   drain(): Promise<void> {
@@ -242,6 +232,18 @@ export class MnemoService implements Core {
     token?: Token,
   ): Promise<P.BulkImportResult> {
     return bulkImport(this, memories, onProgress, token);
+  }
+
+  // ------------------------------------------------------------------ agents' transcripts (capture/)
+
+  sourcesList(p: P.SourcesParams): Promise<P.SourcesListResult> {
+    return this.agents.list(p);
+  }
+  sourcesCapture(p: P.SourcesCaptureParams, run?: CaptureRun): Promise<P.SourcesCaptureResult> {
+    return this.agents.capture(p, run);
+  }
+  sourcesConfigure(p: P.SourcesConfigureParams): { watching: number } {
+    return this.agents.configure(p);
   }
 
   // ------------------------------------------------------------------ recall (recall/)

@@ -21,6 +21,8 @@ export class CaptureWorker {
   private retryTimer: NodeJS.Timeout | undefined;
   /** Consecutive drains stopped by an unavailable model or store; sets the retry delay. */
   private unavailableStreak = 0;
+  /** Told when a queued capture was processed (its report) or dropped after failing (no report). */
+  private readonly processedListeners = new Set<(captureId: string, report?: IngestReport) => void>();
 
   constructor(
     private readonly core: Core,
@@ -62,6 +64,16 @@ export class CaptureWorker {
     return { queue_id: entry.id, redactions };
   }
 
+  /** Calls `fn` for every capture processed from now on (or dropped: no report); returns the unsubscribe. */
+  onProcessed(fn: (captureId: string, report?: IngestReport) => void): () => void {
+    this.processedListeners.add(fn);
+    return () => this.processedListeners.delete(fn);
+  }
+
+  private processed(captureId: string, report?: IngestReport): void {
+    for (const fn of this.processedListeners) fn(captureId, report);
+  }
+
   /** Starts draining when the queue is processed in the background. */
   kickInBackground(): void {
     if (this.background) this.kick();
@@ -91,6 +103,7 @@ export class CaptureWorker {
         failpoint('capture-processed');
         this.queue.markDone(next.id);
         this.unavailableStreak = 0;
+        this.processed(next.id, report);
       } catch (e) {
         if (e instanceof EmbeddingError || e instanceof StoreUnavailableError) {
           core.log.warn(`Capture ${next.id.slice(0, 8)} stays queued: ${errorMessage(e)}`);
@@ -102,6 +115,7 @@ export class CaptureWorker {
         if (next.attempts >= 3) {
           core.log.error(`Capture ${next.id.slice(0, 8)} dropped after 3 failed attempts.`);
           this.queue.markDone(next.id);
+          this.processed(next.id);
         }
       }
     }
