@@ -139,6 +139,12 @@ export async function readLines(path: string, offset: number, maxBytes = PASS_BY
     for (;;) {
       if (pos - offset >= maxBytes) {
         out.more = true;
+        // Inside a record longer than a line may be: its bytes so far are skipped for good, so a file of
+        // one endless line (binary junk, a 2 GB blob) moves on instead of being read again from here.
+        if (oversized) {
+          skip(`a record over ${MAX_LINE_BYTES / 1024 / 1024} MB`);
+          out.end = pos;
+        }
         break;
       }
       let n: number;
@@ -165,7 +171,7 @@ export async function readLines(path: string, offset: number, maxBytes = PASS_BY
           break;
         }
         const lineEnd = pos + nl + 1;
-        if (oversized) {
+        if (oversized || pendingBytes + (nl - from) > MAX_LINE_BYTES) {
           skip(`a record over ${MAX_LINE_BYTES / 1024 / 1024} MB`);
           oversized = false;
         } else {

@@ -72,7 +72,10 @@ export function replayMutationLog(
   skipped: Record<string, number>,
 ): Record<string, unknown> | undefined {
   let state: unknown;
-  for (const raw of text.split('\n')) {
+  // A last line without its newline is still being appended: read next time, not counted as bad.
+  const lines = text.split('\n');
+  if (!text.endsWith('\n')) lines.pop();
+  for (const raw of lines) {
     if (!raw.trim()) continue;
     const e = obj(parseJson(raw));
     if (!e || typeof e.kind !== 'number') {
