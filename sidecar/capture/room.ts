@@ -95,41 +95,11 @@ export class AgentCapture {
   }
 
   private folders(p: SourcesParams): string[] {
-    if (!p || !Array.isArray(p.folders) || p.folders.some((f) => typeof f !== 'string'))
-      throw new InvalidInputError('"folders" must be a list of folder paths.');
-    return p.folders.map((f) => resolve(f));
+    return foldersOf(p);
   }
 
-  async list(p: SourcesParams): Promise<SourcesListResult> {
-    const folders = this.folders(p);
-    const env = sourceEnv(folders, p.editor);
-    const prefs = this.runner.prefs();
-    const scope = scopeFor(folders, prefs);
-    const ids = this.runner.adapters.map((a) => a.id);
-    const { files, other, found } = await this.runner.discover(env, ids, scope);
-    return {
-      sources: ids.map((id): SourceSummary => {
-        const cursors = this.runner.cursors.all(id);
-        const learned = cursors.filter((c) => c.messages > 0);
-        const last = learned
-          .map((c) => c.capturedAt ?? '')
-          .sort()
-          .at(-1);
-        return {
-          id,
-          label: CAPTURE_SOURCE_LABEL[id],
-          detected: (found.get(id) ?? 0) > 0,
-          sessions: files.filter((f) => f.source === id).length,
-          other_sessions: other.get(id) ?? 0,
-          ...(prefs.sources[id] !== undefined ? { enabled: prefs.sources[id] } : {}),
-          ...(last ? { last_capture_at: last } : {}),
-          captured_sessions: learned.length,
-          captured_messages: learned.reduce((n, c) => n + c.messages, 0),
-          locations: this.runner.adapter(id).roots(env),
-          ...(UNVERIFIED[id] ? { note: UNVERIFIED[id] } : {}),
-        };
-      }),
-    };
+  list(p: SourcesParams): Promise<SourcesListResult> {
+    return listSources(this.runner, this.folders(p), p.editor);
   }
 
   /** The transcript file a path names: found by the agents' own discovery, else read as the first named agent's. */
@@ -287,4 +257,47 @@ export function summaryLine(s: SourceCaptureSummary): string {
     s.injected ? `${s.injected} of Mnemo's own left out` : '',
   ].filter(Boolean);
   return `${s.label}: ${s.sessions} session${s.sessions === 1 ? '' : 's'}, ${s.messages} message${s.messages === 1 ? '' : 's'} → ${s.stored} stored, ${s.refreshed} refreshed, ${s.pending} pending, ${s.dropped} dropped${extra.length ? `; ${extra.join(', ')}` : ''}.`;
+}
+
+/** The folders of a request, checked and absolute. */
+export function foldersOf(p: SourcesParams): string[] {
+  if (!p || !Array.isArray(p.folders) || p.folders.some((f) => typeof f !== 'string'))
+    throw new InvalidInputError('"folders" must be a list of folder paths.');
+  return p.folders.map((f) => resolve(f));
+}
+
+/** The agents found for these folders, with their counts and what was learned from each (no message read). */
+export async function listSources(
+  runner: TranscriptCapture,
+  folders: string[],
+  editor?: SourcesParams['editor'],
+): Promise<SourcesListResult> {
+  const env = sourceEnv(folders, editor);
+  const prefs = runner.prefs();
+  const scope = scopeFor(folders, prefs);
+  const ids = runner.adapters.map((a) => a.id);
+  const { files, other, found } = await runner.discover(env, ids, scope);
+  return {
+    sources: ids.map((id): SourceSummary => {
+      const cursors = runner.cursors.all(id);
+      const learned = cursors.filter((c) => c.messages > 0);
+      const last = learned
+        .map((c) => c.capturedAt ?? '')
+        .sort()
+        .at(-1);
+      return {
+        id,
+        label: CAPTURE_SOURCE_LABEL[id],
+        detected: (found.get(id) ?? 0) > 0,
+        sessions: files.filter((f) => f.source === id).length,
+        other_sessions: other.get(id) ?? 0,
+        ...(prefs.sources[id] !== undefined ? { enabled: prefs.sources[id] } : {}),
+        ...(last ? { last_capture_at: last } : {}),
+        captured_sessions: learned.length,
+        captured_messages: learned.reduce((n, c) => n + c.messages, 0),
+        locations: runner.adapter(id).roots(env),
+        ...(UNVERIFIED[id] ? { note: UNVERIFIED[id] } : {}),
+      };
+    }),
+  };
 }
