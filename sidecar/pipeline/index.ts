@@ -1,8 +1,10 @@
 /**
  * The pure part of the pipeline, in data-flow order: normalize -> redact -> rules (or, for a terminal
- * session, the terminal stage) -> attribute (who and when) -> score.
+ * session, the terminal stage) -> attribute (who and when) -> score -> the agent gate (sessions captured
+ * from an agent's transcript).
  * (extract/dedup/store live elsewhere: they need a model or the database.)
  */
+import { gateAgentCandidates } from './agentGate';
 import { attributeCandidates } from './attribute';
 import { MAX_MESSAGE_CHARS, normalizeSession, splitPieces } from './normalize';
 import { mergeFindings, redactText, redactTextSync } from './redact';
@@ -77,9 +79,10 @@ export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions =
   const scoreOpts: { scorer?: Scorer; reviewThreshold?: number } = {};
   if (opts.scorer) scoreOpts.scorer = opts.scorer;
   if (opts.reviewScoreThreshold !== undefined) scoreOpts.reviewThreshold = opts.reviewScoreThreshold;
+  const gated = gateAgentCandidates(scoreCandidates(withRefs, scoreOpts), input);
   const result: AnalyzeResult = {
-    candidates: scoreCandidates(withRefs, scoreOpts),
-    dropped,
+    candidates: gated.candidates,
+    dropped: [...dropped, ...gated.dropped],
     episodes: redacted,
     empty,
   };

@@ -15,3 +15,4 @@ export * from './values';
 export * from './references';
 export * from './life';
 export * from './chatter';
+export * from './agentTasks';

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { AGENT_MIN_SCORE, gateAgentCandidates } from '../../sidecar/pipeline/agentGate';
+import { analyzeSession } from '../../sidecar/pipeline';
+import type { Candidate, SessionInput } from '../../sidecar/pipeline/types';
+
+const agentSession = (messages: SessionInput['messages']): SessionInput => ({
+  project_id: 'shop',
+  source_type: 'chat',
+  messages,
+  source_ref: ['agent:claude-code', 'session:claude-code:s1'],
+});
+
+test('in an agent session a request for one change is no memory; the same words elsewhere still are', async () => {
+  const messages = [
+    { id: 'u1', role: 'user', content: 'Add a --dry-run flag to the deploy script and document it.' },
+    {
+      id: 'a1',
+      role: 'assistant',
+      name: 'Claude Code',
+      content: 'Done, the flag is documented in README.md.',
+    },
+    {
+      id: 'u2',
+      role: 'user',
+      content: 'Set the retry limit of the billing worker to 5, because the vendor throttles us.',
+    },
+    { id: 'u3', role: 'user', content: '以后这个仓库统一用 pnpm，不要再用 npm。' },
+  ];
+  const captured = await analyzeSession(agentSession(messages));
+  const texts = captured.candidates.map((c) => c.text);
+  assert.ok(!texts.some((t) => t.includes('--dry-run')), texts.join('\n'));
+  assert.ok(
+    texts.some((t) => t.includes('retry limit')),
+    'a value and a reason make it a fact',
+  );
+  assert.ok(
+    texts.some((t) => t.includes('pnpm')),
+    'a rule for every time',
+  );
+  assert.ok(captured.dropped.some((d) => d.reason.startsWith('drop:agent-task')));
+  const plain = await analyzeSession({ ...agentSession(messages), source_ref: [] });
+  assert.ok(
+    plain.candidates.some((c) => c.text.includes('--dry-run')),
+    'without an agent the rules keep it as before',
+  );
+});
+
+const cand = (over: Partial<Candidate>): Candidate => ({
+  text: 'x',
+  category: 'instruction',
+  source_type: 'chat',
+  is_actionable: false,
+  source_ref: [],
+  message_ids: ['m'],
+  reason: 'rule:cognitive-verb(confirmed)',
+  score: 8,
+  confidence: 0.9,
+  pending: false,
+  features: {
+    role: 'assistant',
+    rule: 'cognitive-verb',
+    explicit_request: false,
+    has_number: false,
+    tech_terms: 1,
+    vent: false,
+    unverified_claim: false,
+    length: 40,
+  },
+  ...over,
+});
+
+test("the agent's own claims need a higher score and never wait in the person's review queue", () => {
+  const refs = { source_ref: ['agent:codex'] };
+  const { candidates, dropped } = gateAgentCandidates(
+    [
+      cand({ text: 'strong', score: AGENT_MIN_SCORE + 1 }),
+      cand({ text: 'weak', score: AGENT_MIN_SCORE - 1 }),
+      cand({ text: 'unsure', score: 9, pending: true, pending_reason: 'unverified hard claim' }),
+      cand({
+        text: 'a fix',
+        reason: 'rule:terminal-fix(npm exit 1 -> exit 0)',
+        features: undefined,
+        score: 3,
+      }),
+    ],
+    refs,
+  );
+  assert.deepEqual(
+    candidates.map((c) => c.text),
+    ['strong', 'a fix'],
+  );
+  assert.deepEqual(
+    dropped.map((d) => d.reason.split('(')[0]),
+    ['drop:agent-claim', 'drop:agent-unreviewed'],
+  );
+  assert.equal(
+    gateAgentCandidates([cand({ score: 1 })], { source_ref: [] }).candidates.length,
+    1,
+    'not an agent session',
+  );
+});
