@@ -560,6 +560,37 @@ export const BulkImportRequest = new RequestType<BulkImportParams, BulkImportRes
   'mnemo/memory/import',
 );
 
+// ---------------------------------------------------------------- the review queue (sidecar/lifecycle/review.ts)
+
+export interface ReviewApplyParams {
+  /** confirm: the person vouches for them; reject: marked wrong (never recalled, not learned again); archive: kept, never recalled. */
+  action: 'confirm' | 'reject' | 'archive';
+  ids: string[];
+  /** Who decides, user@machine (default: the sidecar's user). */
+  by?: string;
+}
+export interface ReviewApplyResult {
+  /** Memories changed. */
+  changed: number;
+  /** Ids that could not be changed (unknown, or changed by someone else meanwhile). */
+  failed: string[];
+  /** Undoes the whole step with mnemo/review/undo (the sidecar keeps the last 20 steps while it runs). */
+  undo_token: string;
+}
+/** Extension/CLI -> sidecar: confirm, reject or archive many memories of the review queue as one step, undoable; audited. */
+export const ReviewApplyRequest = new RequestType<ReviewApplyParams, ReviewApplyResult, void>(
+  'mnemo/review/apply',
+);
+
+export interface ReviewUndoParams {
+  undo_token: string;
+  by?: string;
+}
+/** Extension/CLI -> sidecar: put every memory a review step changed back as it was before it; audited. */
+export const ReviewUndoRequest = new RequestType<ReviewUndoParams, { restored: number }, void>(
+  'mnemo/review/undo',
+);
+
 // ---------------------------------------------------------------- agent transcripts (sidecar/capture, docs/capture.md)
 
 /** What only the editor knows exactly: its user folder and this workspace's storage folder. */
@@ -738,6 +769,8 @@ export interface InitializationOptions {
   };
   /** `mnemo.decay.*` */
   decay?: { factor?: number; confirmedFactor?: number; floor?: number };
+  /** `mnemo.review.*` the sidecar needs. */
+  review?: { archivePendingAfterDays?: number };
   /** `mnemo.backup.*`, plus the saved password (SecretStorage `mnemo.backup.password`) scheduled backups need. */
   backup?: { schedule?: 'off' | 'daily' | 'weekly'; folder?: string; keep?: number; password?: string };
   /** `mnemo.llm.*`; the CLI may also pass a preset name and timeouts (MNEMO_LLM_*). */

@@ -132,5 +132,7 @@ export function registerHandlers(
       svc.sourcesCapture(p, { onProgress: progress(p?.progress_token), token }),
     ),
     handle(P.SourcesConfigureRequest, (p) => svc.sourcesConfigure(p)),
+    handle(P.ReviewApplyRequest, (p) => svc.reviewApply(p)),
+    handle(P.ReviewUndoRequest, (p) => svc.reviewUndo(p)),
   ];
 }

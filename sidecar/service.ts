@@ -16,6 +16,7 @@ import { CaptureWorker } from './ingest/capture';
 import { Ingest } from './ingest/ingest';
 import { AuditLog } from './lifecycle/audit';
 import { Maintenance } from './lifecycle/maintenance';
+import { Review } from './lifecycle/review';
 import type { LlmDeps, LlmProvider } from './llm/index';
 import { Memories } from './memories';
 import type { Memory } from './model';
@@ -78,6 +79,7 @@ export class MnemoService implements Core {
   private readonly maintenance: Maintenance;
   private readonly reembedder: Reembedder;
   private readonly agents: AgentCapture;
+  private readonly review: Review;
 
   constructor(opts: ServiceOptions) {
     this.config = opts.config;
@@ -127,6 +129,7 @@ export class MnemoService implements Core {
     this.agents = new AgentCapture(this, this.capturer, this.background);
     this.memories = new Memories(this);
     this.maintenance = new Maintenance(this, this.memories);
+    this.review = new Review(this, this.memories);
     this.reembedder = new Reembedder(
       this,
       (p) => this.events.progress?.(p),
@@ -165,7 +168,7 @@ export class MnemoService implements Core {
     // starting a second one, which would check the whole store against the lexical index again.
     void this.model.loadOnceOnly();
     this.refreshStatus();
-    if (this.background) this.maintenance.startTimers();
+    if (this.background) [this.maintenance, this.review].forEach((r) => r.startTimers());
   }
 
   /** Applies settings that need no restart (thresholds, recall, decay, backup, LLM). */
@@ -174,6 +177,7 @@ export class MnemoService implements Core {
     this.config.recall = next.recall;
     this.config.episodes = next.episodes;
     this.config.decay = next.decay;
+    this.config.review = next.review;
     this.config.backup = next.backup;
     this.ingester.useLlm(next.llm);
     this.log.info('Settings updated (pipeline, recall, decay).');
@@ -185,6 +189,7 @@ export class MnemoService implements Core {
     this.agents.dispose();
     this.model.close();
     this.maintenance.dispose();
+    this.review.dispose();
     this.health.close();
     await this.capturer.close();
     await this.store.settled();
@@ -208,10 +213,6 @@ export class MnemoService implements Core {
 
   capture(session: SessionInput): Promise<P.CaptureResult> {
     return this.capturer.capture(session);
-  }
-
-  drain(): Promise<void> {
-    return this.capturer.drain();
   }
 
   flush(timeoutMs?: number): Promise<number> {
@@ -304,6 +305,13 @@ export class MnemoService implements Core {
 
   auditList(p: { memory_id?: string; project_id?: string; limit?: number }): P.AuditEntry[] {
     return this.memories.auditList(p);
+  }
+
+  reviewApply(p: P.ReviewApplyParams): Promise<P.ReviewApplyResult> {
+    return this.review.apply(p);
+  }
+  reviewUndo(p: P.ReviewUndoParams): Promise<{ restored: number }> {
+    return this.review.undo(p);
   }
 
   // ------------------------------------------------------------------ maintenance (lifecycle/, store/reembed.ts)
