@@ -40,7 +40,8 @@ import {
   type HookLaunch,
 } from './hooks';
 import { readPrefs } from './prefs';
-import { listSources, summaryLine } from './room';
+import { listSources } from './room';
+import { summaryLine } from '../shared/captureSummary';
 import type { SidecarConfig, SidecarConfigInput } from '../config';
 import type { MnemoService } from '../service';
 import { rolloutOfThread } from './sources/codex';

@@ -1,6 +1,6 @@
 /**
  * Keeps up with the agents the person switched on, in the sidecar's background: every second it looks at
- * the transcripts written in the last hour (a size and a time, no read), every half minute at all of them
+ * the transcripts written in the last hour (a size and a time, no read), every ten seconds at all of them
  * and for new ones, and captures a file that changed (capture.ts: from its cursor, holding back what is still
  * being written; a held file is looked at again until it settles). A new turn reaches the ingest queue a
  * couple of seconds after its file is written. A source being captured by a request (the backfill) is left
@@ -15,7 +15,7 @@ import type { SourceEnv, TranscriptFile } from './types';
 /** How often active transcripts are looked at. */
 export const POLL_MS = 1_000;
 /** How often every transcript is looked at and new ones are found. */
-export const REDISCOVER_MS = 30_000;
+export const REDISCOVER_MS = 10_000;
 /** A transcript written within this long is active: looked at every {@link POLL_MS}. */
 const ACTIVE_MS = 60 * 60_000;
 

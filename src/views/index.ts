@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { Memory } from '../../sidecar/model';
 import { BuiltinCommand, ViewId } from '../commandIds';
+import type { AgentSessions } from '../capture/agents';
 import type { CapturePause } from '../capture/pause';
 import type { Ctx, MemoriesChange } from '../ctx';
 import { errorDetail } from '../errors';
@@ -21,6 +22,7 @@ import { checkNotices } from './notices';
 import { MemoryDecorations } from './present';
 import { RefreshGate } from './refreshGate';
 import { ReviewTreeProvider, type ReviewNode } from './reviewTree';
+import { SourcesTreeProvider, type SourceNode } from './sourcesTree';
 import { StatusBar } from './statusBar';
 import { WorkspaceCounts } from './workspaceCounts';
 
@@ -42,8 +44,12 @@ export interface Views {
   dashboard: Dashboard;
   documents: MnemoDocuments;
   statusBar: StatusBar;
-  /** Pause / Resume of terminal and chat capture. */
+  /** Pause / Resume of terminal, chat and agent capture. */
   pause: CapturePause;
+  /** Agents' sessions: consent, settings, captures (capture/agents.ts). */
+  agents: AgentSessions;
+  sources: SourcesTreeProvider;
+  sourcesView: vscode.TreeView<SourceNode>;
   digest: DailyDigest;
   /** The edit forms (one webview tab per memory being edited). */
   editForms: EditForms;
@@ -56,7 +62,7 @@ export interface Views {
   selectedMemories(viewId?: string): Memory[];
 }
 
-export function createViews(ctx: Ctx, pause: CapturePause): Views {
+export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessions): Views {
   const counts = new WorkspaceCounts(ctx);
   const memories = new MemoryTreeProvider(ctx, counts, ctx.extension.workspaceState);
   const memoriesView = vscode.window.createTreeView(ViewId.memories, {
@@ -64,11 +70,14 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
     showCollapseAll: true,
     canSelectMany: true,
   });
-  const review = new ReviewTreeProvider(ctx);
+  const review = new ReviewTreeProvider(ctx, ctx.extension.workspaceState);
   const reviewView = vscode.window.createTreeView(ViewId.review, {
     treeDataProvider: review,
     canSelectMany: true,
   });
+  reviewView.description = review.groupingLabel;
+  const sources = new SourcesTreeProvider(ctx, agents, pause);
+  const sourcesView = vscode.window.createTreeView(ViewId.sources, { treeDataProvider: sources });
   const documents = new MnemoDocuments(ctx);
   const statusBar = new StatusBar(ctx, counts, pause);
   const editForms = new EditForms(ctx, statusBar);
@@ -138,6 +147,10 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
     memoriesView,
     review,
     reviewView,
+    sources,
+    sourcesView,
+    sourcesView.onDidChangeVisibility((e) => e.visible && sources.shown()),
+    review.onDidChangeTreeData(() => (reviewView.description = review.groupingLabel)),
     documents,
     statusBar,
     dashboard,
@@ -193,6 +206,9 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
     documents,
     statusBar,
     pause,
+    agents,
+    sources,
+    sourcesView,
     digest,
     editForms,
     counts,

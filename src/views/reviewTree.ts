@@ -1,7 +1,8 @@
 /**
  * `mnemo.views.review`: memories waiting in the review queue (status pending) of the workspace's
- * projects and Global, highest score first, with the reason that kept them. Multi-select: confirm or
- * reject many at once.
+ * projects and Global, highest score first, with the reason that kept them — as one ranked list, or grouped
+ * by session, source or topic (reviewGroups.ts; "Group Review Queue…" picks, remembered per workspace).
+ * Multi-select: confirm or reject many at once; a group is confirmed or rejected whole, as one undoable step.
  */
 import * as vscode from 'vscode';
 import type { Memory } from '../../sidecar/model';
@@ -10,16 +11,17 @@ import type { Ctx } from '../ctx';
 import { logFailure } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
 import { ContextValue } from './contextValues';
+import { groupReview, GROUPING_LABEL, REVIEW_GROUPINGS, type ReviewGrouping } from './reviewGroups';
 import { explainReason } from './reasons';
 import { accessibilityLabel, decorationUri, icon, percent, shortText, tooltip } from './present';
 
 export const REVIEW_LIMIT = 200;
 
-export interface ReviewNode {
-  kind: 'review';
-  id: string;
-  memory: Memory;
-}
+export type ReviewNode =
+  | { kind: 'review'; id: string; memory: Memory }
+  | { kind: 'reviewGroup'; id: string; label: string; memories: Memory[]; items: ReviewNode[] };
+
+const GROUPING_KEY = 'mnemo.review.grouping';
 
 export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<ReviewNode | undefined | void>();
@@ -27,7 +29,25 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
   private items: ReviewNode[] | undefined;
   private loading: Promise<ReviewNode[]> | undefined;
 
-  constructor(private readonly ctx: Ctx) {}
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly state?: vscode.Memento,
+  ) {}
+
+  get grouping(): ReviewGrouping {
+    const g = this.state?.get<string>(GROUPING_KEY);
+    return (REVIEW_GROUPINGS as readonly string[]).includes(g ?? '') ? (g as ReviewGrouping) : 'ranked';
+  }
+
+  async setGrouping(g: ReviewGrouping): Promise<void> {
+    await this.state?.update(GROUPING_KEY, g);
+    this.refresh();
+  }
+
+  /** "By session" (shown in the view's description), or undefined when ranked. */
+  get groupingLabel(): string | undefined {
+    return this.grouping === 'ranked' ? undefined : GROUPING_LABEL[this.grouping];
+  }
 
   dispose(): void {
     this.emitter.dispose();
@@ -45,6 +65,14 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
   }
 
   getTreeItem(node: ReviewNode): vscode.TreeItem {
+    if (node.kind === 'reviewGroup') {
+      const g = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
+      g.id = node.id;
+      g.description = `${node.memories.length} pending`;
+      g.contextValue = ContextValue.ReviewGroup;
+      g.iconPath = new vscode.ThemeIcon('list-tree');
+      return g;
+    }
     const m = node.memory;
     const item = new vscode.TreeItem(shortText(m.text), vscode.TreeItemCollapsibleState.None);
     item.id = node.id;
@@ -63,7 +91,7 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
 
   /** A memory's tooltip (its text and fields in words), built when the pointer rests on it. */
   resolveTreeItem(item: vscode.TreeItem, node: ReviewNode): vscode.TreeItem {
-    item.tooltip ??= tooltip(node.memory);
+    if (node.kind === 'review') item.tooltip ??= tooltip(node.memory);
     return item;
   }
 
@@ -72,6 +100,7 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
   }
 
   async getChildren(node?: ReviewNode): Promise<ReviewNode[]> {
+    if (node?.kind === 'reviewGroup') return node.items;
     if (node || !this.ctx.isRunning || this.ctx.status?.health === 'error') return [];
     if (this.items) return this.items;
     this.loading ??= this.load();
@@ -105,12 +134,23 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
 
   private async load(): Promise<ReviewNode[]> {
     const memories = await this.pending();
-    this.items = memories.map((memory) => ({ kind: 'review', id: `r:${memory.id}`, memory }));
+    const leaf = (memory: Memory): ReviewNode => ({ kind: 'review', id: `r:${memory.id}`, memory });
+    const groups = groupReview(memories, this.grouping);
+    this.items =
+      this.grouping === 'ranked'
+        ? (groups[0]?.memories ?? []).map(leaf)
+        : groups.map((g) => ({
+            kind: 'reviewGroup' as const,
+            id: `g:${g.key}`,
+            label: g.label,
+            memories: g.memories,
+            items: g.memories.map(leaf),
+          }));
     return this.items;
   }
 
-  /** The loaded items (no request). */
-  get loaded(): readonly ReviewNode[] {
-    return this.items ?? [];
+  /** The loaded memories (no request). */
+  get loaded(): readonly Memory[] {
+    return (this.items ?? []).flatMap((n) => (n.kind === 'review' ? [n.memory] : n.memories));
   }
 }
