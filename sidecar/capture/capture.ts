@@ -212,7 +212,7 @@ export class TranscriptCapture {
       skipped: {},
       queueIds: [],
     };
-    const stamped = await stampOf(file.path);
+    const stamped = adapter.stamp ? await adapter.stamp(file) : await stampOf(file.path);
     if (!stamped.ok) return { ...out, problem: stamped.reason };
     const stamp = stamped.stamp;
     this.cursors.refresh(file.source); // another process may have learned from this agent meanwhile

@@ -5,6 +5,7 @@
  * (capture.ts), the same for every agent. Adding an agent is one adapter file and its fixture.
  */
 import type { CaptureSourceId } from '../shared/agentSources';
+import type { Stamped } from './read';
 
 /** Where an adapter looks: the home folder, environment and platform, and what the editor knows exactly. */
 export interface SourceEnv {
@@ -127,4 +128,6 @@ export interface SourceAdapter {
   ): Promise<ReadResult>;
   /** Why this agent's store cannot be read right now (one sentence), checked before reading. */
   unavailable?(file: TranscriptFile): Promise<string | undefined>;
+  /** The stamp of a transcript that is not a file of its own (a chat in a database); default: the file's. */
+  stamp?(file: TranscriptFile): Promise<Stamped>;
 }

@@ -84,7 +84,9 @@ export class CaptureWatcher {
         if (this.opts.busy(f.source)) continue;
         let key: string;
         try {
-          const st = await lstat(f.path);
+          const st = await lstat(f.path.replace(/#[^/#]*$/, '')); // a chat in a database: the database file
+          if (f.path.includes('#') && st.isFile() && this.seen.has(f.path) && now - st.mtimeMs > ACTIVE_MS)
+            continue;
           if (!full && now - st.mtimeMs > ACTIVE_MS && this.seen.has(f.path)) continue;
           key = `${st.size}:${st.mtimeMs}`;
         } catch {

@@ -180,8 +180,8 @@ export function vscodeUserDir(env: SourceEnv, product = 'Code'): string {
   if (product === 'Code' && env.vscodeUserDir) return env.vscodeUserDir;
   if (env.platform === 'darwin') return join(env.home, 'Library', 'Application Support', product, 'User');
   if (env.platform === 'win32')
-    return join(env.env.APPDATA ?? join(env.home, 'AppData', 'Roaming'), product, 'User');
-  return join(env.env.XDG_CONFIG_HOME ?? join(env.home, '.config'), product, 'User');
+    return join(env.env.APPDATA || join(env.home, 'AppData', 'Roaming'), product, 'User');
+  return join(env.env.XDG_CONFIG_HOME || join(env.home, '.config'), product, 'User');
 }
 
 /** A `file://` URI as a local path (VS Code's workspace.json, chat references), else undefined. */

@@ -4,6 +4,7 @@ import { claudeCode } from './claudeCode';
 import { cline } from './cline';
 import { codex } from './codex';
 import { copilotCli } from './copilotCli';
+import { cursor } from './cursor';
 import { geminiCli } from './geminiCli';
 import { rooCode } from './rooCode';
 import { vscodeChat } from './vscodeChat';
@@ -16,4 +17,5 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   cline,
   rooCode,
   geminiCli,
+  cursor,
 ];
