@@ -111,7 +111,7 @@ const CORRECTIONS_ZH = [
 
 function testOutput(r: Rand, pass: boolean, big: boolean): string {
   const lines = [`> jest --ci`, ''];
-  const n = big ? int(r, 300, 1500) : int(r, 5, 40);
+  const n = big ? int(r, 150, 900) : int(r, 4, 25);
   for (let i = 0; i < n; i++)
     lines.push(`${pass || i % 17 ? 'PASS' : 'FAIL'} test/case-${i}.spec.ts (${int(r, 1, 900)} ms)`);
   lines.push(pass ? `Tests: ${n} passed, ${n} total` : `Tests: 1 failed, ${n - 1} passed, ${n} total`);
@@ -119,7 +119,7 @@ function testOutput(r: Rand, pass: boolean, big: boolean): string {
 }
 
 function fileDump(r: Rand, f: string): string {
-  const n = int(r, 200, 2500);
+  const n = int(r, 15, 150);
   const lines = [`// ${f}`];
   for (let i = 0; i < n; i++)
     lines.push(`export const value${i} = compute(${i}, ${int(r, 0, 999)}); // line ${i}`);
