@@ -63,12 +63,13 @@ export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions =
     splitPieces(m.content, MAX_MESSAGE_CHARS).map((content) => ({ ...m, content })),
   );
 
-  // Commands and their output are not sentences to parse: a terminal session goes through its own stage.
+  // Commands and their output are not sentences to parse: a terminal session goes through its own stage,
+  // which reads each command and its output whole (an output longer than a piece is still one result).
   const terminal =
     (input.source_type === 'terminal' || input.source_type === 'troubleshooting_log') &&
-    isTerminalSession(pieces);
+    isTerminalSession(redacted);
   const ruled = terminal
-    ? terminalCandidates(pieces, input.source_type)
+    ? terminalCandidates(redacted, input.source_type)
     : applyRules(pieces, input.source_type);
   const { dropped } = ruled;
   const candidates = attributeCandidates(ruled.candidates, redacted);

@@ -13,4 +13,3 @@ export function summaryLine(s: SourceCaptureSummary): string {
   ].filter(Boolean);
   return `${s.label}: ${s.sessions} session${s.sessions === 1 ? '' : 's'}, ${s.messages} message${s.messages === 1 ? '' : 's'} → ${s.stored} stored, ${s.refreshed} refreshed, ${s.pending} pending, ${s.dropped} dropped${extra.length ? `; ${extra.join(', ')}` : ''}.`;
 }
-

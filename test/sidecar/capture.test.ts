@@ -158,6 +158,96 @@ describe("capturing agents' transcripts", () => {
     );
   });
 
+  test('a pasted log repeating one line and a megabyte tool output: the session is learned, the output cut', async () => {
+    // Issue 39 items 2 and 3 (fixed on branch rel): a repeated line once gave two identical pieces one id, and a
+    // megabyte message froze the sidecar. Capture cuts the output before ingest; the pasted log goes through.
+    const file = join(
+      home,
+      '.claude',
+      'projects',
+      claudeSlug(shop),
+      'c1c2c3c4-0000-4000-8000-000000000039.jsonl',
+    );
+    const common = {
+      cwd: shop,
+      sessionId: 'c1c2c3c4',
+      isSidechain: false,
+      timestamp: '2026-10-14T12:00:00.000Z',
+    };
+    const log = 'WARN pool exhausted, retrying in 250 ms\n'.repeat(500);
+    const huge = `BEGIN ${'0123456789abcdef'.repeat(65_536)} END`;
+    writeFileSync(
+      file,
+      [
+        {
+          ...common,
+          type: 'user',
+          uuid: 'p1',
+          message: { role: 'user', content: `The worker logs this all night:\n${log}` },
+        },
+        {
+          ...common,
+          type: 'user',
+          uuid: 'p2',
+          message: {
+            role: 'user',
+            content: 'We decided to raise the pool size to 40 connections for the billing worker.',
+          },
+        },
+        {
+          ...common,
+          type: 'assistant',
+          uuid: 'p3',
+          message: {
+            id: 'msg_P3',
+            role: 'assistant',
+            content: [
+              {
+                type: 'tool_use',
+                id: 'toolu_big',
+                name: 'Bash',
+                input: { command: 'cat /var/log/worker.log' },
+              },
+            ],
+          },
+        },
+        {
+          ...common,
+          type: 'user',
+          uuid: 'p4',
+          message: {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 'toolu_big', content: huge }],
+          },
+        },
+        {
+          ...common,
+          type: 'assistant',
+          uuid: 'p5',
+          message: {
+            id: 'msg_P5',
+            role: 'assistant',
+            content: [{ type: 'text', text: 'The pool size is now 40.' }],
+          },
+        },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n') + '\n',
+    );
+    backdate(file);
+    const started = Date.now();
+    const r = await s.request(P.SourcesCaptureRequest, { folders: [shop], sources: ['claude-code'] });
+    assert.ok(Date.now() - started < 120_000, 'no freeze');
+    assert.equal(r.sources[0]!.queued, 0, JSON.stringify(r.sources[0]));
+    const list = await s.request(P.ListRequest, { project_id: project, limit: 500 });
+    assert.ok(
+      list.items.some((m) => m.text.includes('pool size to 40')),
+      list.items.map((m) => m.text).join('\n'),
+    );
+    const stats = await s.request(P.StatsRequest, {});
+    assert.ok(stats.total > 0, 'the sidecar answers during and after');
+  });
+
   test('each turn is kept once as evidence', async () => {
     await s.stop();
     const svc = inProcessService(dataDir);
@@ -172,6 +262,11 @@ describe("capturing agents' transcripts", () => {
         'no recall block as a turn',
       );
       assert.ok(turns.some((e) => e.speaker === 'Claude Code'));
+      const big = turns.filter((e) => e.text.includes('BEGIN') || e.text.includes('output truncated'));
+      assert.ok(
+        big.length >= 1 && big.every((e) => e.text.length < 9_000),
+        'the megabyte output is cut, with a note',
+      );
     } finally {
       await svc.dispose();
     }

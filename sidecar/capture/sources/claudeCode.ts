@@ -17,7 +17,7 @@ import type {
   TranscriptFile,
 } from '../types';
 import { firstLines, listDir, parseJson, readLines } from '../read';
-import { arr, exitCodeIn, MessageList, obj, skip, str, textOf, toolCall, utc } from './common';
+import { arr, exitCodeIn, MessageList, obj, skip, str, textOf, toolCall, utc, finishRead } from './common';
 
 const SPEAKER = 'Claude Code';
 
@@ -104,7 +104,6 @@ async function read(
   if (r.error) skip(skipped, r.error);
   const list = new MessageList();
   let cwd = str(state?.cwd);
-  let lastAssistant: string | undefined;
   for (const line of r.lines) {
     const rec = obj(parseJson(line.text));
     if (!rec) {
@@ -129,7 +128,6 @@ async function read(
         skip(skipped, 'a reply without an id');
         continue;
       }
-      lastAssistant = id;
       const text = textOf(arr(content).filter((b) => obj(b)?.type === 'text')).trim();
       if (text)
         list.add(
@@ -179,18 +177,7 @@ async function read(
     else list.add({ id: uuid, role: 'user', text, ...base });
   }
   // A reply streamed as several lines may go on while the file is being written.
-  if (!opts.settled && lastAssistant) {
-    const last = list.get(lastAssistant);
-    if (last && last === list.messages.at(-1)) last.open = true;
-  }
-  for (const m of list.messages) if (m.role === 'tool' && m.open && opts.final) m.open = false;
-  return {
-    messages: list.messages,
-    endOffset: r.end,
-    state: cwd ? { cwd } : {},
-    ...(cwd ? { cwd } : {}),
-    skipped,
-  };
+  return finishRead(list, opts, { end: r.end, state: cwd ? { cwd } : {}, cwd, skipped });
 }
 
 export const claudeCode: SourceAdapter = {

@@ -21,7 +21,18 @@ import type {
   TranscriptFile,
 } from '../types';
 import { firstLines, parseJson, readLines, walkFiles } from '../read';
-import { exitCodeIn, MessageList, obj, shellJoin, skip, str, textOf, toolCall, utc } from './common';
+import {
+  exitCodeIn,
+  MessageList,
+  obj,
+  shellJoin,
+  skip,
+  str,
+  textOf,
+  toolCall,
+  utc,
+  finishRead,
+} from './common';
 
 const SPEAKER = 'Codex';
 
@@ -209,15 +220,13 @@ async function read(
     }
     if (!item || !QUIET_ITEMS.has(item)) skip(skipped, `unknown response item "${String(item)}"`);
   }
-  if (opts.final) for (const m of list.messages) m.open = false;
-  return {
-    messages: list.messages,
-    endOffset: r.end,
+  return finishRead(list, opts, {
+    end: r.end,
     state: { ...(cwd ? { cwd } : {}), ...(sub ? { sub } : {}), ...(sessionId ? { sessionId } : {}) },
-    ...(cwd ? { cwd } : {}),
-    ...(sessionId ? { sessionId } : {}),
+    cwd,
+    sessionId,
     skipped,
-  };
+  });
 }
 
 export const codex: SourceAdapter = {

@@ -5,7 +5,15 @@
  */
 import { join } from 'node:path';
 import { toUtcIso } from '../../pipeline/normalize';
-import type { CapturedMessage, SkippedRecords, SourceEnv, ToolRecord } from '../types';
+import type {
+  AdapterState,
+  CapturedMessage,
+  ReadOptions,
+  ReadResult,
+  SkippedRecords,
+  SourceEnv,
+  ToolRecord,
+} from '../types';
 
 /** UTC ISO-8601 of a transcript's time (ISO with any offset, epoch seconds or milliseconds), else undefined. */
 export function utc(value: unknown): string | undefined {
@@ -196,4 +204,27 @@ export function fileUriPath(uri: unknown): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The end of a read of an append-only transcript: a reply at its end may still be streaming while the file
+ * is written (open until it settles); once the session ended nothing stays open; the result with the state
+ * to resume from.
+ */
+export function finishRead(
+  list: MessageList,
+  opts: ReadOptions,
+  r: { end?: number; state: AdapterState; cwd?: string; sessionId?: string; skipped: SkippedRecords },
+): ReadResult {
+  const last = list.messages.at(-1);
+  if (!opts.settled && last?.role === 'assistant') last.open = true;
+  if (opts.final) for (const m of list.messages) m.open = false;
+  return {
+    messages: list.messages,
+    ...(r.end !== undefined ? { endOffset: r.end } : {}),
+    state: r.state,
+    ...(r.cwd ? { cwd: r.cwd } : {}),
+    ...(r.sessionId ? { sessionId: r.sessionId } : {}),
+    skipped: r.skipped,
+  };
 }

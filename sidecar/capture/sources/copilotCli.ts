@@ -19,7 +19,7 @@ import type {
   TranscriptFile,
 } from '../types';
 import { firstLines, listDir, parseJson, readLines, readWholeFile } from '../read';
-import { arr, exitCodeIn, MessageList, obj, skip, str, textOf, toolCall, utc } from './common';
+import { arr, exitCodeIn, MessageList, obj, skip, str, textOf, toolCall, utc, finishRead } from './common';
 
 const SPEAKER = 'Copilot CLI';
 const SHELL_TOOLS = new Set(['bash', 'shell', 'powershell', 'run_in_terminal']);
@@ -153,16 +153,7 @@ async function read(
     }
     if (!QUIET.test(type)) skip(skipped, `unknown event "${type}"`);
   }
-  const last = list.messages.at(-1);
-  if (!opts.settled && last?.role === 'assistant') last.open = true;
-  if (opts.final) for (const m of list.messages) m.open = false;
-  return {
-    messages: list.messages,
-    endOffset: r.end,
-    state: cwd ? { cwd } : {},
-    ...(cwd ? { cwd } : {}),
-    skipped,
-  };
+  return finishRead(list, opts, { end: r.end, state: cwd ? { cwd } : {}, cwd, skipped });
 }
 
 export const copilotCli: SourceAdapter = {

@@ -19,7 +19,7 @@ import type {
   TranscriptFile,
 } from '../types';
 import { listDir, parseJson, readJsonFile, readLines, readWholeFile, firstLines } from '../read';
-import { arr, exitCodeIn, MessageList, obj, skip, str, toolCall, utc } from './common';
+import { arr, exitCodeIn, MessageList, obj, skip, str, toolCall, utc, finishRead } from './common';
 
 const SPEAKER = 'Gemini CLI';
 /** What the CLI itself ignores in user records: slash commands, help, injected context. */
@@ -226,17 +226,13 @@ async function read(
     if (!whole.ok) skip(skipped, whole.reason);
     else use(obj(parseJson(whole.text)));
   }
-  const last = list.messages.at(-1);
-  if (!opts.settled && last?.role === 'assistant') last.open = true;
-  if (opts.final) for (const m of list.messages) m.open = false;
-  return {
-    messages: list.messages,
-    ...(end !== undefined ? { endOffset: end } : {}),
+  return finishRead(list, opts, {
+    end,
     state: { ...(sub ? { sub } : {}), ...(sessionId ? { sessionId } : {}), ...(cwd ? { cwd } : {}) },
-    ...(cwd ? { cwd } : {}),
-    ...(sessionId ? { sessionId } : {}),
+    cwd,
+    sessionId,
     skipped,
-  };
+  });
 }
 
 export const geminiCli: SourceAdapter = {
