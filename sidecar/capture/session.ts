@@ -16,8 +16,8 @@ import type { CapturedMessage } from './types';
 
 /** The longest turn kept whole (characters); a longer one keeps its head and tail and says how much was cut. */
 export const MAX_TURN_CHARS = 12_000;
-/** Output kept per shell command (bytes, head and tail), as terminal capture's default. */
-export const MAX_TOOL_OUTPUT_BYTES = 8192;
+/** Output kept per shell command of an agent (bytes, head and tail): the first error and the end, where results are; each kept byte is embedded as evidence. */
+export const MAX_TOOL_OUTPUT_BYTES = 3072;
 
 export interface BuiltSessions {
   sessions: SessionInput[];
