@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one test command (`npm test`): installs what it needs, builds, then runs unit, sidecar,
-# extension-host and UI tests, and ends with one line "N passed, N failed".
+# extension-host and UI tests (in the oldest VS Code engines.vscode allows and in today's), and ends with
+# the 10 slowest tests, the total time and one line "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -50,21 +51,27 @@ run_node_tests sidecar test/sidecar/*.test.ts
 run_node_tests reliability test/reliability/*.test.ts
 
 if [ "${MNEMO_SKIP_EDITOR_TESTS:-}" != "1" ]; then
-  step "editor tests (code-server + headless Chromium)"
+  step "packaging the VSIX the editor tests install (npm run package)"
   if npm run --silent package; then
-    node test/editor/run.mjs --vsix "$(ls -t "$ROOT"/*.vsix | head -1)" 2>&1 | tee "$ART/editor.log"
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$ART/editor.log" | tail -1)
-    if [ -n "$line" ]; then
-      PASSED=$((PASSED + $(echo "$line" | awk '{print $1}')))
-      FAILED=$((FAILED + $(echo "$line" | awk '{print $3}')))
-    else
-      fail_step "editor tests produced no result line"
-    fi
+    VSIX="$(ls -t "$ROOT"/*.vsix | head -1)"
+    # The oldest VS Code that engines.vscode allows, then today's (test/editor/lib/builds.mjs).
+    for build in oldest latest; do
+      step "editor tests on the $build VS Code (code-server + headless Chromium)"
+      node test/editor/run.mjs --vscode "$build" --vsix "$VSIX" 2>&1 | tee "$ART/editor-$build.log"
+      line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$ART/editor-$build.log" | tail -1)
+      if [ -n "$line" ]; then
+        PASSED=$((PASSED + $(echo "$line" | awk '{print $1}')))
+        FAILED=$((FAILED + $(echo "$line" | awk '{print $3}')))
+      else
+        fail_step "editor tests on the $build VS Code produced no result line"
+      fi
+    done
   else
     fail_step "packaging the VSIX (npm run package)"
   fi
 fi
 
+node scripts/slowest.mjs "$ART" "$SECONDS" 10
 echo
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -32,6 +32,7 @@ import { LexicalIndex } from './recall/lexical';
 import { MnemoService } from './service';
 import { ChromaSupervisor, purgeLine } from './store/chromaServer';
 import { backupPreviewLines } from './shared/backupPreview';
+import { ledgerCommand, servedSummary } from './ledgerCommand';
 import { connectCommand, importRulesCommand, promoteCommand, readableExportCommand } from './mcp/cliCommands';
 import { captureCommands } from './capture/cli';
 import { runMcp } from './mcp/index';
@@ -43,7 +44,8 @@ Commands:
   ingest [--project P] [--source-type T] [--explain] FILE|-   learn from a transcript (JSON messages)
   recall [--project P] [--top-k K] [--json] QUERY              recall memories for a query
   list [--project P] [--status S] [--json]                      list memories, newest first
-  show ID                                                       one memory with its metadata
+  show ID                                                       one memory with its metadata, and when and to whom it was served
+  ledger [ID] [--limit N] [--client C] [--json]                 what agents and people were shown (recalls served), newest first
   confirm ID | mark-wrong ID                                    feedback on a memory
   review [--project P]                                          today's digest: top 10 pending memories
   decay [--as-of DATE] [--apply]                                preview (default) or apply monthly confidence decay
@@ -320,6 +322,7 @@ export async function main(argv: string[]): Promise<number> {
       pointer: { type: 'boolean', default: false },
       file: { type: 'string' },
       ids: { type: 'string' },
+      client: { type: 'string' },
       review: { type: 'boolean', default: false },
       memories: { type: 'string' },
       format: { type: 'string' },
@@ -450,7 +453,13 @@ export async function main(argv: string[]): Promise<number> {
       if (topK !== undefined && !(Number.isInteger(topK) && topK > 0))
         throw new UsageError('--top-k must be a positive whole number.');
       const res = await withService(cfg, (svc) =>
-        svc.recall({ query, project_ids: [project], top_k: topK, locale: process.env.LANG }),
+        svc.recall({
+          query,
+          project_ids: [project],
+          top_k: topK,
+          locale: process.env.LANG,
+          served_to: { surface: 'cli', name: 'cli' },
+        }),
       );
       if (values.json) {
         out(
@@ -505,10 +514,27 @@ export async function main(argv: string[]): Promise<number> {
     case 'show': {
       const id = positionals[0];
       if (!id) throw new UsageError('show needs a memory id.');
-      const m = await withService(cfg, (svc) => svc.get(id));
-      out(JSON.stringify(m, null, 2));
+      const shown = await withService(cfg, async (svc) => ({
+        ...(await svc.get(id)),
+        served: servedSummary(await svc.ledgerList({ memory_id: id, limit: 20 })),
+      }));
+      out(JSON.stringify(shown, null, 2));
       return 0;
     }
+    case 'ledger':
+      ledgerCommand(
+        {
+          dataDir: resolveConfig(cfg).dataDir,
+          limit: positiveInt('--limit', values.limit, 50),
+          client: values.client,
+          memoryId: positionals[0],
+          projectIds: values.project ? [project] : undefined,
+          json: values.json,
+        },
+        out,
+        printable,
+      );
+      return 0;
     case 'confirm':
     case 'mark-wrong': {
       const id = positionals[0];

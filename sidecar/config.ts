@@ -31,6 +31,12 @@ export interface EpisodeSettings {
   retentionDays: number;
 }
 
+/** The ledger of what agents were shown (lifecycle/ledger.ts). */
+export interface LedgerSettings {
+  /** `mnemo.ledger.retentionDays`: days older than this are deleted (at least 1). Default 90. */
+  retentionDays: number;
+}
+
 export interface RecallSettings {
   /** Vector channel top-k. Default 3. */
   topK: number;
@@ -76,6 +82,7 @@ export interface SidecarConfig {
   embedding: EmbeddingSettings;
   pipeline: PipelineSettings;
   episodes: EpisodeSettings;
+  ledger: LedgerSettings;
   recall: RecallSettings;
   /**
    * LLM extraction (sidecar/llm): provider `off` (default: rules only, nothing leaves the machine),
@@ -103,6 +110,9 @@ export const DEFAULT_PIPELINE: PipelineSettings = {
 export const DEFAULT_EPISODES: EpisodeSettings = {
   keep: SETTING_DEFAULTS['episodes.keep'],
   retentionDays: SETTING_DEFAULTS['episodes.retentionDays'],
+};
+export const DEFAULT_LEDGER: LedgerSettings = {
+  retentionDays: SETTING_DEFAULTS['ledger.retentionDays'],
 };
 /** The defaults of package.json; weakSimilarity and minSimilarity are not settings (docs/design.md, Recall). */
 export const DEFAULT_RECALL: RecallSettings = {
@@ -147,6 +157,7 @@ export function resolveConfig(
       ...definedOnly(input.episodes ?? {}),
       ...(env.MNEMO_EPISODES === '0' ? { keep: false } : {}),
     },
+    ledger: { retentionDays: days(input.ledger?.retentionDays ?? env.MNEMO_LEDGER_RETENTION_DAYS) },
     recall: { ...DEFAULT_RECALL, ...definedOnly(input.recall ?? {}) },
     decay: { ...DEFAULT_DECAY, ...definedOnly(input.decay ?? {}) },
     review: {
@@ -164,6 +175,12 @@ export function resolveConfig(
     llm: resolveLlmSettings(input.llm, env),
     user: input.user || env.MNEMO_USER || currentUser(env),
   };
+}
+
+/** A retention in whole days, at least 1 (anything else: the default). */
+function days(v: unknown): number {
+  const n = Math.round(Number(v));
+  return v !== undefined && v !== '' && Number.isFinite(n) && n >= 1 ? n : DEFAULT_LEDGER.retentionDays;
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {

@@ -8,6 +8,7 @@ import type { SidecarConfig } from './config';
 import type { EmbeddingProvider } from './embed/types';
 import { EmbeddingError, errorMessage } from './errors';
 import type { AuditLog } from './lifecycle/audit';
+import type { RecallLedger } from './lifecycle/ledger';
 import type { EpisodeStore } from './store/episodeStore';
 import type { MemoryStore } from './store/memoryStore';
 
@@ -32,6 +33,8 @@ export interface Core {
   /** Every turn of every ingested session, verbatim (redacted): the evidence. */
   readonly episodes: EpisodeStore;
   readonly audit: AuditLog;
+  /** What was served to agents and people (recalls, reads, reports): erased with what it names. */
+  readonly ledger: RecallLedger;
   /** The embedding provider; use it only after {@link requireModel} (or {@link ModelGate.ready}). */
   readonly embedding: EmbeddingProvider;
   readonly model: ModelGate;

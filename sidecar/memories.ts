@@ -1,11 +1,21 @@
 /**
  * Memories as a person sees them: browse (list, get), search (keyword or by meaning), the mutations a
- * person makes (confirm, mark wrong, edit, promote, delete — each audited and announced), the audit log,
- * and the notices a user gets when a memory they confirmed was marked wrong by someone else.
+ * person makes (confirm, mark wrong, edit, promote, delete — each audited and announced), an agent's
+ * report on a memory it was served (lifecycle/report.ts), the audit log, and the notices a user gets when
+ * a memory they confirmed was marked wrong by someone else. Deleting or wiping erases from the ledger too.
  */
 import type { Core } from './core';
-import { InvalidInputError, NotFoundError } from './errors';
+import { errorMessage, InvalidInputError, NotFoundError } from './errors';
 import { diff, snapshot } from './lifecycle/auditChanges';
+import {
+  applyReport,
+  isAgent,
+  REPORT_WINDOW_MS,
+  reportNote,
+  reportRefusal,
+  type ReportParams,
+  type ReportResult,
+} from './lifecycle/report';
 import { GLOBAL_PROJECT, isCategory, type Memory } from './model';
 import { redactText } from './pipeline/redact';
 import type {
@@ -23,9 +33,15 @@ import type {
 } from './protocol';
 import { hybridSearch } from './recall/search';
 import { buildWhere } from './store/memoryStore';
+import { cutText } from './shared/text';
 import { clampInt, round } from './util/numbers';
 
+export type { ReportParams, ReportResult } from './lifecycle/report';
+
 export class Memories {
+  /** Reports run one at a time: two at once could count the same recall twice. */
+  private reporting: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly core: Core) {}
 
   // ------------------------------------------------------------------ browse and search
@@ -167,6 +183,8 @@ export class Memories {
       ...(m.may_change ? { may_change: undefined, supersedes: m.may_change } : {}),
       // Confirming the older of a pair in review keeps it: it is no longer contested.
       contested_by: undefined,
+      // A person decides what an agent flagged.
+      flagged_by: undefined,
     }));
     if (confirmed.supersedes) await this.settleContest(confirmed.supersedes, confirmed.id, by, 'superseded');
     return confirmed;
@@ -203,6 +221,14 @@ export class Memories {
 
   async markWrong(p: FeedbackParams): Promise<Memory> {
     const by = p.by ?? this.core.config.user;
+    // An agent never marks wrong what a person confirmed: it is flagged for that person's review instead.
+    if (isAgent(by)) {
+      const confirmed = await this.get(p.id);
+      if (confirmed.status === 'confirmed')
+        return this.change(p.id, by, 'report', (m) => applyReport(m, 'wrong', by), {
+          note: reportNote(confirmed, 'wrong', undefined),
+        });
+    }
     const at = this.core.now();
     const wrong = await this.change(p.id, by, 'wrong', (m) => ({
       ...m,
@@ -211,6 +237,7 @@ export class Memories {
       wrong_by: by,
       wrong_at: at,
       contested_by: undefined,
+      flagged_by: undefined,
       // Whoever confirmed it is told, in their editor, the next time they open the project.
       ...(m.confirmed_by && m.confirmed_by !== by ? { notify_user: m.confirmed_by } : {}),
     }));
@@ -280,11 +307,21 @@ export class Memories {
         changes: snapshot(m, true),
       })),
     );
+    await this.eraseFromLedger(() => core.ledger.erase(found.map((m) => m.id)));
     core.notifyChanged(
       [...new Set(found.map((m) => m.project_id))],
       found.map((m) => m.id),
     );
     return found.length;
+  }
+
+  /** The ledger forgets what was deleted; a failure is logged (the memory is gone: only its id is left there). */
+  private async eraseFromLedger(erase: () => Promise<number>): Promise<void> {
+    try {
+      await erase();
+    } catch (e) {
+      this.core.log.error(`The ledger of what agents were shown could not be erased: ${errorMessage(e)}`);
+    }
   }
 
   /**
@@ -316,11 +353,50 @@ export class Memories {
     }
     const episodes = await core.episodes.deleteProject(project);
     await core.store.unindexProject(project);
+    await this.eraseFromLedger(() => core.ledger.wipeProject(project));
     core.notifyChanged(
       [project],
       ids.map((m) => m.id),
     );
     return { memories: ids.length, episodes };
+  }
+
+  /**
+   * An agent's report on a memory it was served (MCP `report`): counted once per recall of the last day
+   * that served it to this client, recorded in the ledger first (a crash never counts it twice), then
+   * applied and audited (lifecycle/report.ts).
+   */
+  report(p: ReportParams): Promise<ReportResult> {
+    const run = this.reporting.then(() => this.reportNow(p));
+    this.reporting = run.catch(() => undefined);
+    return run;
+  }
+
+  private async reportNow(p: ReportParams): Promise<ReportResult> {
+    const { core } = this;
+    const memory = await this.get(p.id);
+    const refused = reportRefusal(memory);
+    if (refused) throw new InvalidInputError(refused);
+    const since = new Date(core.clock().getTime() - REPORT_WINDOW_MS).toISOString();
+    const served = core.ledger.unreported(p.id, p.served_to, since);
+    if (served === 'none')
+      throw new InvalidInputError(
+        `${p.id} was not served to ${p.served_to.name} in the last 24 hours; report only what recall, search or get gave you.`,
+      );
+    if (served === 'reported') return { memory, counted: false };
+    core.ledger.appendReport({
+      at: core.now(),
+      entry: served.entry.id,
+      memory_id: p.id,
+      project_id: memory.project_id,
+      verdict: p.verdict,
+      served_to: p.served_to,
+    });
+    const why = p.note?.trim() ? cutText((await redactText(p.note.trim())).text, 500) : undefined;
+    const after = await this.change(p.id, p.by, 'report', (m) => applyReport(m, p.verdict, p.by), {
+      note: reportNote(memory, p.verdict, served.entry.id, why),
+    });
+    return { memory: after, counted: true };
   }
 
   auditList(p: { memory_id?: string; project_id?: string; limit?: number }): AuditEntry[] {

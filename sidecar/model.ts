@@ -96,6 +96,11 @@ export interface Memory {
   /** The pending memory that may change this one: in review beside it, still recalled until decided. */
   contested_by?: string;
   /**
+   * Who reported it wrong without being able to decide it (`agent:<client>`): in the review queue until a
+   * person confirms it (which clears this) or marks it wrong; recalled meanwhile at its confidence.
+   */
+  flagged_by?: string;
+  /**
    * The durable queue ids of the last captures that created or refreshed it (space-separated, newest
    * last, at most {@link MAX_CAPTURE_IDS}): a capture replayed after a crash changes no counter twice.
    */

@@ -229,7 +229,8 @@ export interface AuditEntry {
     | 'refresh'
     | 'promote'
     | 'import'
-    | 'export';
+    | 'export'
+    | 'report';
   memory_id?: string;
   project_id?: string;
   /** user@machine */
@@ -311,6 +312,8 @@ export interface RecallParams {
   mark_used?: boolean;
   /** Also return the nearest memories that were not recalled, each with the reason (default false; previews). */
   explain?: boolean;
+  /** Who the block is served to, recorded in the ledger (absent: `{ surface: 'other', name: 'unknown' }`). */
+  served_to?: ServedTo;
 }
 /** Extension/agent/CLI -> sidecar: recall memories for a query and format the injection block. */
 export const RecallRequest = new RequestType<RecallParams, RecallResult, void>('mnemo/memory/recall');
@@ -451,6 +454,92 @@ export const AuditListRequest = new RequestType<
   { entries: AuditEntry[] },
   void
 >('mnemo/audit/list');
+
+// ---------------------------------------------------------------- the ledger of what agents were shown
+
+/**
+ * Where a recall was served: an MCP client (`mcp`), VS Code's language model tool (`lm-tool`), the
+ * `@mnemo` chat participant (`chat`), Preview Injection (`preview`), `mnemo recall` (`cli`); `other`
+ * when the caller did not say.
+ */
+export type LedgerSurface = 'mcp' | 'lm-tool' | 'chat' | 'preview' | 'cli' | 'other';
+
+/** Who a recall is served to, as the ledger records it. */
+export interface ServedTo {
+  surface: LedgerSurface;
+  /** The client: MCP `clientInfo.name`, `VS Code chat` (the LM tool), `@mnemo`, `Preview Injection`, `cli`. */
+  name: string;
+  /** MCP `clientInfo.version`, VS Code's version for the LM tool. */
+  version?: string;
+  /** What it called: `recall` (default), `search`, `get`, `resources/read`, `/recall`, `/forget`, `answer`. */
+  tool?: string;
+}
+
+/** What an agent said about a memory it was served: it used it, or it found it wrong. */
+export type ReportVerdict = 'used' | 'wrong';
+
+export interface LedgerItem {
+  /** `mem_…` (a memory) or `ep_…` (a quoted turn). */
+  id: string;
+  kind: 'memory' | 'evidence';
+  /** Its score in that recall (0..1). */
+  score: number;
+  project_id: string;
+  /** The last report about it by the client it was served to, for this recall. */
+  verdict?: ReportVerdict;
+  /** With `with_text`: its text now (absent when it no longer exists). */
+  text?: string;
+  /** With `with_text`: a memory's status now. */
+  status?: MemoryStatus;
+}
+
+/** One recall (or read) served to an agent or a person. */
+export interface LedgerEntry {
+  /** `srv_` + 16 hex. */
+  id: string;
+  /** UTC ISO-8601 with Z. */
+  at: string;
+  served_to: ServedTo;
+  /** The projects it was served in (global is always searched too). */
+  project_ids: string[];
+  /** The query, redacted as everything Mnemo stores; '' for a read by id. */
+  query: string;
+  /** What was served, in the order served. */
+  items: LedgerItem[];
+  /** Estimated tokens of what was served (the block, for a recall). */
+  tokens: number;
+  /** Items removed since because their memory was deleted or their project wiped. */
+  erased?: number;
+}
+
+export interface LedgerListParams {
+  /** At most this many entries, newest first (default 100, at most 1000). */
+  limit?: number;
+  /** Only entries served to this client (its name, case-insensitive). */
+  client?: string;
+  /** Only entries that served this memory. */
+  memory_id?: string;
+  /** Only this entry. */
+  entry_id?: string;
+  /** Only entries served in one of these projects. */
+  project_ids?: string[];
+  /** Fill each item's `text` and `status` from the store (default false). */
+  with_text?: boolean;
+}
+export interface LedgerListResult {
+  entries: LedgerEntry[];
+  /** Every matching entry in the ledger, when it was read to its end (a `memory_id` filter always is). */
+  total?: number;
+  /** More entries match than were returned, or the read stopped at its byte budget. */
+  more: boolean;
+}
+/** Extension/CLI -> sidecar: the recalls served to agents and people, newest first ("What My Agents Saw", a memory's details). */
+export const LedgerListRequest = new RequestType<LedgerListParams, LedgerListResult, void>(
+  'mnemo/ledger/list',
+);
+
+/** Sidecar -> extension: the ledger got entries (from this or another process on the data folder); the "What My Agents Saw" view reloads. */
+export const LedgerChangedNotification = new NotificationType<Record<string, never>>('mnemo/ledger/changed');
 
 /** Extension -> sidecar: wait until the capture queue is drained (tests, shutdown, "flush"). */
 export const FlushQueueRequest = new RequestType<{ timeout_ms?: number }, { remaining: number }, void>(
@@ -759,6 +848,8 @@ export interface InitializationOptions {
   pipeline?: { dedupDistance?: number; reviewScoreThreshold?: number };
   /** `mnemo.episodes.*` */
   episodes?: { keep?: boolean; retentionDays?: number };
+  /** `mnemo.ledger.*` */
+  ledger?: { retentionDays?: number };
   /** `mnemo.recall.*`; weakSimilarity and minSimilarity are not settings (CLI and tests only). */
   recall?: {
     topK?: number;

@@ -8,17 +8,16 @@ import { randomUUID } from 'node:crypto';
 import {
   closeSync,
   existsSync,
-  fsyncSync,
   mkdirSync,
   openSync,
   readFileSync,
   readdirSync,
   renameSync,
   rmSync,
-  writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { appendFully } from './util/append';
+import { replaceFile } from './util/atomicFile';
 import { pidAlive } from './util/process';
 
 export interface QueueEntry<T> {
@@ -144,24 +143,16 @@ export class DurableQueue<T> {
    */
   compact(): void {
     this.close();
-    const tmp = `${this.file}.tmp`;
     const body = this.pending()
       .map(
         (e) => JSON.stringify({ op: 'add', id: e.id, at: e.at, payload: e.payload } satisfies Line<T>) + '\n',
       )
       .join('');
     try {
-      writeFileSync(tmp, body, { mode: 0o600 });
-      const fd = openSync(tmp, 'r+');
-      try {
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, this.file);
+      replaceFile(this.file, body);
       this.bytes = Buffer.byteLength(body);
     } catch {
-      rmSync(tmp, { force: true });
+      // the current file stays, and is still correct
     }
   }
 

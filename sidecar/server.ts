@@ -92,6 +92,7 @@ export function registerHandlers(
     handle(P.WipeProjectRequest, (p) => svc.wipeProject(p)),
     handle(P.StatsRequest, (p) => svc.stats(p?.project_id)),
     handle(P.AuditListRequest, (p) => ({ entries: svc.auditList(p ?? {}) })),
+    handle(P.LedgerListRequest, (p) => svc.ledgerList(p ?? {})),
     handle(P.DecayRequest, (p) => svc.decay(p ?? {})),
     handle(P.CleanPreviewRequest, (p) => svc.cleanPreview(p ?? {})),
     handle(P.CleanRequest, async (p) => ({ changed: await svc.clean(p) })),

@@ -15,10 +15,11 @@ import { bulkImport } from './ingest/bulkImport';
 import { CaptureWorker } from './ingest/capture';
 import { Ingest } from './ingest/ingest';
 import { AuditLog } from './lifecycle/audit';
+import { RecallLedger } from './lifecycle/ledger';
 import { Maintenance } from './lifecycle/maintenance';
 import { Review } from './lifecycle/review';
 import type { LlmDeps, LlmProvider } from './llm/index';
-import { Memories } from './memories';
+import { Memories, type ReportParams, type ReportResult } from './memories';
 import type { Memory } from './model';
 import type { SessionInput } from './pipeline/types';
 import type * as P from './protocol';
@@ -27,6 +28,7 @@ import { LazyLexical } from './recall/lexical';
 import { syncLexical } from './recall/lexicalSync';
 import { evidence } from './recall/evidence';
 import { recall } from './recall/recall';
+import { listLedger, recordRecall } from './served';
 import { stats } from './stats';
 import { ChromaSupervisor } from './store/chromaServer';
 import { EpisodeStore } from './store/episodeStore';
@@ -64,6 +66,7 @@ export class MnemoService implements Core {
   readonly episodes: EpisodeStore;
   readonly supervisor: ChromaSupervisor;
   readonly audit: AuditLog;
+  readonly ledger: RecallLedger;
   /** The embedding provider; backup import re-embeds with it when a backup's model differs from the store's. */
   readonly embedding: EmbeddingProvider;
   readonly model: ModelGate;
@@ -105,6 +108,7 @@ export class MnemoService implements Core {
     );
     this.episodes = new EpisodeStore(this.store);
     this.audit = new AuditLog(join(this.config.dataDir, 'audit', 'audit.jsonl'));
+    this.ledger = new RecallLedger(join(this.config.dataDir, 'ledger'));
     this.model = new ModelGate(this.embedding, this.store, this.log, () => {
       this.refreshStatus();
       this.capturer.kickInBackground();
@@ -176,6 +180,7 @@ export class MnemoService implements Core {
     this.config.pipeline = next.pipeline;
     this.config.recall = next.recall;
     this.config.episodes = next.episodes;
+    this.config.ledger = next.ledger;
     this.config.decay = next.decay;
     this.config.review = next.review;
     this.config.backup = next.backup;
@@ -195,6 +200,7 @@ export class MnemoService implements Core {
     await this.store.settled();
     await this.store.lexicalIndex?.close();
     this.audit.close();
+    this.ledger.close();
     await this.embedding.dispose().catch(() => undefined);
     await this.supervisor.stop();
     this.store.disconnect();
@@ -250,7 +256,10 @@ export class MnemoService implements Core {
   // ------------------------------------------------------------------ recall (recall/)
 
   recall(p: P.RecallParams): Promise<P.RecallResult> {
-    return recall(this, p);
+    return recall(this, p).then((r) => recordRecall(this, p, r));
+  }
+  ledgerList(p: P.LedgerListParams): Promise<P.LedgerListResult> {
+    return listLedger(this, p);
   }
 
   evidence(p: P.EvidenceParams): Promise<P.EvidenceResult> {
@@ -262,47 +271,39 @@ export class MnemoService implements Core {
   list(p: P.ListParams = {}): Promise<P.ListResult> {
     return this.memories.list(p);
   }
-
   get(id: string): Promise<Memory> {
     return this.memories.get(id);
   }
-
   search(p: P.SearchParams): Promise<P.SearchResult> {
     return this.memories.search(p);
   }
-
   confirm(p: P.FeedbackParams): Promise<Memory> {
     return this.memories.confirm(p);
   }
-
   markWrong(p: P.FeedbackParams): Promise<Memory> {
     return this.memories.markWrong(p);
   }
-
   update(p: P.UpdateParams): Promise<Memory> {
     return this.memories.update(p);
   }
-
+  report(p: ReportParams): Promise<ReportResult> {
+    return this.memories.report(p);
+  }
   promote(p: P.FeedbackParams): Promise<Memory> {
     return this.memories.promote(p);
   }
-
   delete(ids: string[], by?: string): Promise<number> {
     return this.memories.delete(ids, by);
   }
-
   wipeProject(p: P.WipeProjectParams): Promise<P.WipeProjectResult> {
     return this.memories.wipeProject(p);
   }
-
   notices(p: { user?: string; project_ids?: string[] }): Promise<P.Notice[]> {
     return this.memories.notices(p);
   }
-
   ackNotices(p: { ids: string[]; user?: string }): Promise<number> {
     return this.memories.ackNotices(p);
   }
-
   auditList(p: { memory_id?: string; project_id?: string; limit?: number }): P.AuditEntry[] {
     return this.memories.auditList(p);
   }

@@ -23,12 +23,14 @@ import type { LogLevel } from './core';
 import {
   ConfigChangedNotification,
   LlmCompleteRequest,
+  LedgerChangedNotification,
   LogNotification,
   MemoriesChangedNotification,
   ProgressNotification,
   StatusNotification,
   type InitializationOptions,
 } from './protocol';
+import { watchLedger } from './lifecycle/ledger';
 import { tailAuditLog } from './mcp/auditTail';
 import { registerHandlers } from './server';
 import { MnemoService } from './service';
@@ -106,7 +108,14 @@ export function serveStdio(overrides: InitializationOptions = {}): MessageConnec
       (projectIds, ids) =>
         void conn.sendNotification(MemoriesChangedNotification, { project_ids: projectIds, ids }),
     );
-    conn.onClose(() => tail.close());
+    // What agents are shown (by any process) reaches the "What My Agents Saw" view.
+    const ledger = watchLedger(join(config.dataDir, 'ledger'), () => {
+      void conn.sendNotification(LedgerChangedNotification, {});
+    });
+    conn.onClose(() => {
+      tail.close();
+      ledger.close();
+    });
     log(`Mnemo sidecar ${SIDECAR_VERSION} (pid ${process.pid}), data in ${config.dataDir}`);
     const svc = service;
     void svc.start().catch((e: unknown) => {

@@ -80,6 +80,7 @@ export function buildInitializationOptions(dataDir: string, secrets: Secrets): I
     },
     episodes: { keep: config.episodes.keep(), retentionDays: config.episodes.retentionDays() },
     review: { archivePendingAfterDays: config.review.archivePendingAfterDays() },
+    ledger: { retentionDays: config.ledger.retentionDays() },
     pipeline: {
       dedupDistance: config.pipeline.dedupDistance(),
       reviewScoreThreshold: config.pipeline.reviewScoreThreshold(),

@@ -14,6 +14,7 @@ export const Command = {
   editMemoryText: 'mnemo.editMemoryText',
   openSource: 'mnemo.openSource',
   showMemory: 'mnemo.showMemory',
+  showServedRecall: 'mnemo.showServedRecall',
   copyMemory: 'mnemo.copyMemory',
   promoteMemory: 'mnemo.promoteMemory',
   deleteMemory: 'mnemo.deleteMemory',
@@ -65,6 +66,7 @@ export const ViewId = {
   memories: 'mnemo.views.memories',
   review: 'mnemo.views.review',
   sources: 'mnemo.views.sources',
+  ledger: 'mnemo.views.ledger',
 } as const;
 
 /** Commands VS Code itself provides that Mnemo runs. */

@@ -89,6 +89,9 @@ export const config = {
     keep: (): boolean => bool('episodes.keep'),
     retentionDays: (): number => Math.round(num('episodes.retentionDays', 0, 36_500)),
   },
+  ledger: {
+    retentionDays: (): number => Math.round(num('ledger.retentionDays', 1, 3650)),
+  },
   pipeline: {
     dedupDistance: (): number => num('pipeline.dedupDistance', 0, 2),
     reviewScoreThreshold: (): number => num('pipeline.reviewScoreThreshold', 0, 10),
@@ -178,6 +181,7 @@ export const REQUIRES_SIDECAR_RESTART: readonly `mnemo.${SettingKey}`[] = [
 export const SIDECAR_LIVE_SECTIONS = [
   'mnemo.pipeline',
   'mnemo.episodes',
+  'mnemo.ledger',
   'mnemo.recall',
   'mnemo.decay',
   'mnemo.llm',

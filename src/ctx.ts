@@ -12,6 +12,7 @@ import { State } from 'vscode-languageclient/node';
 import type { NotificationType, RequestType } from 'vscode-jsonrpc';
 import {
   ConfigChangedNotification,
+  LedgerChangedNotification,
   LlmCompleteRequest,
   LogNotification,
   MemoriesChangedNotification,
@@ -88,10 +89,19 @@ export class Ctx implements vscode.Disposable {
    * views reload (one-way data flow; no command refreshes a view by hand).
    */
   readonly onDidChangeMemories = this.memoriesEmitter.event;
+  private readonly ledgerEmitter = new vscode.EventEmitter<void>();
+  /** Fires on `mnemo/ledger/changed`: something was served to an agent or a person ("What My Agents Saw"). */
+  readonly onDidChangeLedger = this.ledgerEmitter.event;
 
   constructor(readonly extension: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel('Mnemo', { log: true });
-    this.pushExtension(this.log, this.stateEmitter, this.statusEmitter, this.memoriesEmitter);
+    this.pushExtension(
+      this.log,
+      this.stateEmitter,
+      this.statusEmitter,
+      this.memoriesEmitter,
+      this.ledgerEmitter,
+    );
     this.pushExtension(
       vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)),
       vscode.workspace.onDidChangeWorkspaceFolders(() => clearProjectCache()),
@@ -197,6 +207,7 @@ export class Ctx implements vscode.Disposable {
       onNotification(client, MemoriesChangedNotification, (p: MemoriesChangedParams) =>
         this.memoriesEmitter.fire(p.project_ids?.length ? { projectIds: p.project_ids, ids: p.ids } : {}),
       ),
+      onNotification(client, LedgerChangedNotification, () => this.ledgerEmitter.fire()),
       onNotification(client, ProgressNotification, (p) => this.onProgress(p)),
       onNotification(client, LogNotification, (p) =>
         this.log[p.level === 'error' || p.level === 'warn' ? p.level : 'info'](`[sidecar] ${p.message}`),

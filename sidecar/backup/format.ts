@@ -245,6 +245,7 @@ const AUDIT_ACTIONS = [
   'promote',
   'import',
   'export',
+  'report',
 ];
 
 /** One JSONL line as an object, or why it is not one. */

@@ -20,7 +20,8 @@ import type {
   BackupTarget,
 } from '../protocol';
 import { episodeSearchText } from '../store/episodeStore';
-import { buildWhere, type ActiveCollection } from '../store/memoryStore';
+import { buildWhere } from '../store/memoryStore';
+import type { ActiveCollection } from '../store/storeState';
 import {
   BACKUP_LIMITS,
   canonical,

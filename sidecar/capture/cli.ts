@@ -29,7 +29,7 @@ import {
 } from '../shared/agentSources';
 import { pidAlive, lowerPriority } from '../util/process';
 import { sourceEnv, TranscriptCapture } from './capture';
-import { writeFileAtomic } from './cursors';
+import { replaceFile } from '../util/atomicFile';
 import {
   HOOK_AGENTS,
   hookSentence,
@@ -109,7 +109,7 @@ function requestsDir(dataDir: string): string {
 export function recordRequest(dataDir: string, r: HookRequest): string {
   const name = `${r.at.replace(/[:.]/g, '-')}-${randomUUID()}.json`;
   const file = join(requestsDir(dataDir), name);
-  writeFileAtomic(file, JSON.stringify(r));
+  replaceFile(file, JSON.stringify(r));
   return file;
 }
 

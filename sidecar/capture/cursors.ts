@@ -15,23 +15,20 @@
  * memory and turn ids are content hashes). A cursor never runs ahead of what was queued, so nothing is lost.
  * When a transcript disappears (an agent's retention), its cursor stays and nothing learned is touched.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import {
   appendFileSync,
   closeSync,
-  fsyncSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
   readSync,
-  renameSync,
-  rmSync,
   statSync,
-  writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import type { CaptureSourceId } from '../shared/agentSources';
+import { replaceFile } from '../util/atomicFile';
 import type { FileStamp } from './read';
 import type { AdapterState } from './types';
 
@@ -51,29 +48,6 @@ export interface FileCursor {
   capturedAt?: string;
   /** Messages that were still open (held back) at the last read: read again when the file settles. */
   held: number;
-}
-
-/** Writes `text` to `file` atomically (unique temporary name, fsync, rename), mode 0600. */
-export function writeFileAtomic(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    const buf = Buffer.from(text, 'utf8');
-    let done = 0;
-    while (done < buf.length) done += writeSync(fd, buf, done);
-    fsyncSync(fd);
-  } catch (e) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-  closeSync(fd);
-  try {
-    renameSync(tmp, file);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
 }
 
 function hash(text: string, n = 40): string {
@@ -107,7 +81,7 @@ export class CursorStore {
   }
 
   put(cursor: FileCursor): void {
-    writeFileAtomic(this.fileOf(cursor.source, cursor.path), JSON.stringify(cursor));
+    replaceFile(this.fileOf(cursor.source, cursor.path), JSON.stringify(cursor));
   }
 
   /** Every cursor of a source (for the counts `mnemo sources` and the view show). */

@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isCaptureSource, type CaptureSourceId } from '../shared/agentSources';
-import { writeFileAtomic } from './cursors';
+import { replaceFile } from '../util/atomicFile';
 
 export interface CapturePrefs {
   /** The user's answer per source: true on, false off; absent when never asked. */
@@ -71,7 +71,7 @@ export function writePrefs(
     updatedAt: now,
   };
   mkdirSync(join(dataDir, 'capture'), { recursive: true, mode: 0o700 });
-  writeFileAtomic(file(dataDir), JSON.stringify(next, null, 2));
+  replaceFile(file(dataDir), JSON.stringify(next, null, 2));
   return next;
 }
 

@@ -8,10 +8,11 @@
  * length (the content replaced by "[erased]", padded with spaces, which JSON ignores), so other
  * processes appending to the same file at the same time lose nothing.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AuditEntry } from '../protocol';
 import { appendFully } from '../util/append';
+import { rewriteLinesInPlace } from '../util/rewriteLines';
 
 /** Marks erased content. */
 export const ERASED = '[erased]';
@@ -105,38 +106,18 @@ export class AuditLog {
    */
   erase(memoryIds: ReadonlySet<string> | string[]): number {
     const ids = memoryIds instanceof Set ? memoryIds : new Set(memoryIds);
-    if (ids.size === 0 || !existsSync(this.file)) return 0;
-    const bytes = readFileSync(this.file);
-    const fd = openSync(this.file, 'r+');
-    let changed = 0;
-    try {
-      let start = 0;
-      while (start < bytes.length) {
-        let end = bytes.indexOf(0x0a, start);
-        if (end < 0) end = bytes.length; // a torn last line: parsed below, left alone if it does not parse
-        const raw = bytes.subarray(start, end);
-        let entry: AuditEntry | undefined;
-        try {
-          entry = JSON.parse(raw.toString('utf8')) as AuditEntry;
-        } catch {
-          entry = undefined;
-        }
-        if (entry?.memory_id && ids.has(entry.memory_id) && hasContent(entry)) {
-          const replacement = Buffer.from(JSON.stringify(eraseContent(entry)), 'utf8');
-          if (replacement.length <= raw.length) {
-            const line = Buffer.alloc(raw.length, 0x20); // spaces after the JSON: still one valid line
-            replacement.copy(line);
-            writeSync(fd, line, 0, line.length, start);
-            changed++;
-          }
-        }
-        start = end + 1;
+    if (ids.size === 0) return 0;
+    return rewriteLinesInPlace(this.file, (raw) => {
+      let entry: AuditEntry | undefined;
+      try {
+        entry = JSON.parse(raw) as AuditEntry;
+      } catch {
+        return undefined; // a torn last line: left alone
       }
-      if (changed) fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    return changed;
+      return entry?.memory_id && ids.has(entry.memory_id) && hasContent(entry)
+        ? JSON.stringify(eraseContent(entry))
+        : undefined;
+    });
   }
 
   /** All entries, oldest first; a torn trailing line (crash mid-write) is skipped. */

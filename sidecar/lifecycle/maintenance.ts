@@ -1,6 +1,7 @@
 /**
  * Keeping the store healthy over time: applying the monthly decay plan (decay.ts), the clean preview and
- * clean, and the background timers — decay now and every six hours, scheduled backups (backup/schedule.ts).
+ * clean, and the background timers — decay, the retention of kept turns and of the ledger now and every six
+ * hours, scheduled backups (backup/schedule.ts).
  */
 import { startBackupSchedule } from '../backup/schedule';
 import type { Core } from '../core';
@@ -44,9 +45,19 @@ export class Maintenance {
         (e: unknown) => core.log.error(`Deleting old kept turns failed: ${errorMessage(e)}`),
       );
     };
+    const runLedgerRetention = () => {
+      try {
+        const n = core.ledger.prune(core.config.ledger.retentionDays, core.clock());
+        if (n)
+          core.log.info(`Deleted ${n} ledger files older than ${core.config.ledger.retentionDays} days.`);
+      } catch (e) {
+        core.log.error(`Deleting old ledger files failed: ${errorMessage(e)}`);
+      }
+    };
     const daily = () => {
       runDecay();
       runRetention();
+      runLedgerRetention();
     };
     daily();
     this.decayTimer = setInterval(daily, DECAY_EVERY_MS);

@@ -4,7 +4,8 @@
  * CLI and the sidecar may share a data folder) and replaces it atomically (write + rename), so a
  * crash never leaves half a file; a concurrent update from another process can at worst be lost.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { replaceFile } from '../util/atomicFile';
 import { dirname, join } from 'node:path';
 import type { LlmUsage } from './types';
 
@@ -81,9 +82,7 @@ export class LlmUsageCounter {
     t.updated_at = now;
     try {
       mkdirSync(dirname(this.file), { recursive: true });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify(t, null, 2) + '\n');
-      renameSync(tmp, this.file);
+      replaceFile(this.file, JSON.stringify(t, null, 2) + '\n');
     } catch {
       // a full disk must not stop learning; the counter is advisory
     }

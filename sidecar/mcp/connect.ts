@@ -291,7 +291,7 @@ export const POINTER_TEXT = [
   '',
   '- At the start of every task, call the `recall` tool with the task as the query, and follow what it returns.',
   '- When a decision, setting or convention is made or discovered, call `remember` with one self-contained sentence and `why`.',
-  '- When a recalled memory turns out to be wrong, call `mark_wrong` with its id and the reason.',
+  '- When you rely on a recalled memory, call `report` with its id and `used`; when one turns out to be wrong, call `report` with `wrong` and a note (a person reviews it).',
 ].join('\n');
 
 /** Replaces or appends a marker-delimited section Mnemo owns in a Markdown file. Pure and idempotent. */

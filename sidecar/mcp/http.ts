@@ -5,7 +5,8 @@
  * One MCP session (and one McpServer) per client; DNS-rebinding protection allows only our own host.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createFileOnce, replaceFile } from '../util/atomicFile';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -28,9 +29,12 @@ export function ensureToken(dataDir: string): string {
     if (t.length >= 32) return t;
   }
   mkdirSync(join(dataDir, 'mcp'), { recursive: true, mode: 0o700 });
+  // Two servers starting at once agree on one token: the first one written wins, the other reads it.
   const token = randomBytes(32).toString('base64url');
-  writeFileSync(file, token + '\n', { mode: 0o600 });
-  chmodSync(file, 0o600);
+  if (createFileOnce(file, token + '\n')) return token;
+  const theirs = readFileSync(file, 'utf8').trim();
+  if (theirs.length >= 32) return theirs;
+  replaceFile(file, token + '\n'); // a damaged token file
   return token;
 }
 

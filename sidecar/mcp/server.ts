@@ -1,12 +1,13 @@
 /**
  * Mnemo's MCP server (official `@modelcontextprotocol/sdk`): the tools `recall`, `remember`,
- * `mark_wrong`, `search` and `get`, and the project's memories as resources, all over the public
+ * `mark_wrong`, `report`, `search` and `get`, and the project's memories as resources, all over the public
  * methods of one {@link MnemoService} — the same core and data folder as the extension's sidecar.
  * One McpServer per client connection (stdio: one; HTTP: one per session), all sharing one service.
  *
  * Isolation: every call works in the projects of the client's MCP roots (else the working folder) plus
  * global, as recall does in the editor; a memory of another project is "not found" here.
- * Audit: every call is in the audit log with the client's name from `initialize` (see audit.ts).
+ * Audit: every call is in the audit log with the client's name from `initialize` (see audit.ts); every
+ * recall and read is in the ledger of what agents were shown, with the client's name and version.
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
@@ -14,7 +15,7 @@ import { z } from 'zod';
 import { MnemoError, NotFoundError, errorMessage } from '../errors';
 import { CATEGORIES, GLOBAL_PROJECT, type Memory, type MemoryStatus } from '../model';
 import type { MnemoService } from '../service';
-import { agentName, auditAgentRead } from './audit';
+import { agentName, auditAgentRead, ledgerAgentRead, mcpClient } from './audit';
 import { gateAgentFact } from './gate';
 import { resolveProjects, type McpProjects } from './projects';
 import { cutText } from '../shared/text';
@@ -58,6 +59,11 @@ const ITEM = z.object({
   speaker: z.string().optional(),
   occurred_at: z.string().optional(),
 });
+
+/** A memory id argument (mark_wrong, report, get). */
+const MEMORY_ID = z
+  .string()
+  .regex(/^mem_[0-9a-f]{16}$/, 'id must be a memory id like mem_0123456789abcdef (from recall or search).');
 
 /**
  * Chroma 1.x answers a query on a collection whose first vectors are not flushed yet with "Error creating
@@ -201,7 +207,12 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
     ({ query, top_k }) =>
       run('recall', async () => {
         const p = await currentProjects();
-        const r = await svc.recall({ query, project_ids: p.ids, top_k });
+        const r = await svc.recall({
+          query,
+          project_ids: p.ids,
+          top_k,
+          served_to: mcpClient(server, 'recall'),
+        });
         const items = r.items.map((i) => ({
           ...provenance(i.memory),
           score: i.score,
@@ -306,14 +317,9 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
     {
       title: 'Mark a memory wrong',
       description:
-        'Mark a memory of this project as wrong (by its id from recall or search), with the reason. It is never recalled again and the same fact is not re-learned; whoever confirmed it is told.',
+        'Mark a memory of this project as wrong (by its id from recall or search), with the reason. It is never recalled again and the same fact is not re-learned. A memory a person confirmed is not changed by an agent: it is flagged for their review instead.',
       inputSchema: {
-        id: z
-          .string()
-          .regex(
-            /^mem_[0-9a-f]{16}$/,
-            'id must be a memory id like mem_0123456789abcdef (from recall or search).',
-          ),
+        id: MEMORY_ID,
         reason: z
           .string()
           .trim()
@@ -331,7 +337,74 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
         const client = agentName(server);
         const m = await svc.markWrong({ id, by: `agent:${client}` });
         auditAgentRead(svc, server, 'mark_wrong', p, [id], `reason: ${reason}`);
+        if (m.status !== 'wrong')
+          return ok(
+            `${id} was confirmed by ${m.confirmed_by ?? 'a person'}, so it is not marked wrong by an agent: it waits for their review.`,
+            { id: m.id, status: m.status },
+          );
         return ok(`${id} is marked wrong; it will not be recalled again.`, { id: m.id, status: m.status });
+      }),
+  );
+
+  server.registerTool(
+    'report',
+    {
+      title: 'Report a recalled memory as used or wrong',
+      description:
+        'Say whether a memory that recall, search or get gave you in this task helped (`used`) or turned out wrong (`wrong`), by its id, with a short note. `used` raises its confidence a little; `wrong` lowers it and puts it before a person in the review queue — a memory a person confirmed is only flagged, never changed by an agent. Counted once per recall that served it to you in the last 24 hours; audited.',
+      inputSchema: {
+        id: MEMORY_ID,
+        verdict: z.enum(['used', 'wrong']).describe('used: it helped; wrong: it is not true (any more).'),
+        note: z
+          .string()
+          .trim()
+          .max(500, '"note" is longer than 500 characters.')
+          .optional()
+          .describe('Why, in a sentence (kept in the audit log).'),
+      },
+      outputSchema: {
+        id: z.string(),
+        verdict: z.enum(['used', 'wrong']),
+        counted: z.boolean(),
+        status: z.string(),
+        confidence_score: z.number(),
+        in_review: z.boolean(),
+      },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    },
+    ({ id, verdict, note }) =>
+      run('report', async () => {
+        await visible(id);
+        const client = agentName(server);
+        const r = await svc.report({
+          id,
+          verdict,
+          note,
+          served_to: mcpClient(server, 'report'),
+          by: `agent:${client}`,
+        });
+        const m = r.memory;
+        const confidence = `${Math.round(m.confidence_score * 100)}%`;
+        const what = !r.counted
+          ? `Already counted: every recall that served ${id} to you was reported on; nothing changed.`
+          : verdict === 'used'
+            ? `Counted: ${id} was used (confidence ${confidence}).`
+            : m.status === 'confirmed'
+              ? `${id} was confirmed by ${m.confirmed_by ?? 'a person'}; it waits for their review, unchanged.`
+              : `${id} waits for a person's review (confidence lowered to ${confidence}).`;
+        return ok(what, {
+          id,
+          verdict,
+          counted: r.counted,
+          status: m.status,
+          confidence_score: m.confidence_score,
+          in_review: m.status === 'pending' || !!m.contested_by || !!m.flagged_by,
+        });
       }),
   );
 
@@ -387,10 +460,9 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
           items.map((i) => i.id),
         );
         const lines = items.map((i) => `- ${i.id} [${i.status}, ${i.category}] ${i.text}`);
-        return ok(items.length ? lines.join('\n') : `No memories match in ${p.ids.join(', ')}.`, {
-          project_ids: p.ids,
-          items,
-        });
+        const shown = items.length ? lines.join('\n') : `No memories match in ${p.ids.join(', ')}.`;
+        await ledgerAgentRead(svc, server, { tool: 'search', projects: p, query, items, text: shown });
+        return ok(shown, { project_ids: p.ids, items });
       }),
   );
 
@@ -401,12 +473,7 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
       description:
         'One memory of this project by id, with its evidence: where it came from (source_ref: messages, commands, file:line) and its history in the audit log (created, confirmed, refreshed, marked wrong, by whom).',
       inputSchema: {
-        id: z
-          .string()
-          .regex(
-            /^mem_[0-9a-f]{16}$/,
-            'id must be a memory id like mem_0123456789abcdef (from recall or search).',
-          ),
+        id: MEMORY_ID,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -425,7 +492,9 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
           reason: m.reason,
           history,
         };
-        return ok(JSON.stringify(evidence, null, 2), evidence);
+        const shown = JSON.stringify(evidence, null, 2);
+        await ledgerAgentRead(svc, server, { tool: 'get', projects: p, query: '', items: [m], text: shown });
+        return ok(shown, evidence);
       }),
   );
 
@@ -461,6 +530,8 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
             `- **${m.category}** ${m.text} _(${m.status}, ${m.id}${m.project_id === GLOBAL_PROJECT ? ', global' : ''})_`,
         ),
       ].join('\n');
+      const read = { tool: 'resources/read mnemo://memories', projects: p, query: '', items: all, text };
+      await ledgerAgentRead(svc, server, read);
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
     },
   );
@@ -493,11 +564,10 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
       const p = await currentProjects();
       const m = await visible(String(vars.id));
       auditAgentRead(svc, server, 'resources/read mnemo://memory', p, [m.id]);
-      return {
-        contents: [
-          { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(provenance(m), null, 2) },
-        ],
-      };
+      const text = JSON.stringify(provenance(m), null, 2);
+      const read = { tool: 'resources/read mnemo://memory', projects: p, query: '', items: [m], text };
+      await ledgerAgentRead(svc, server, read);
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
     },
   );
   return server;

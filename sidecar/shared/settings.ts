@@ -22,6 +22,7 @@ export const SETTING_DEFAULTS = {
   'pipeline.reviewScoreThreshold': 4,
   'episodes.keep': true,
   'episodes.retentionDays': 0,
+  'ledger.retentionDays': 90,
   'recall.topK': 3,
   'recall.minConfidence': 0.6,
   'recall.tokenBudget': 800,

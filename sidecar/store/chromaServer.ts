@@ -28,6 +28,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { StoreUnavailableError } from '../errors';
 import { writeFailure } from '../util/append';
+import { replaceFile } from '../util/atomicFile';
 import { failpoint } from '../util/failpoint';
 import { lockHolder, pidAlive } from '../util/process';
 import { purgePending, readPending, type PurgeResult } from './erasure';
@@ -480,7 +481,7 @@ export class ChromaSupervisor {
               owner_pid: process.pid,
             };
         try {
-          writeFileSync(this.serverFile, JSON.stringify(info), { mode: 0o600 });
+          replaceFile(this.serverFile, JSON.stringify(info));
         } catch (e) {
           // A full disk: this process still uses the server; other processes cannot adopt it meanwhile.
           rmSync(this.serverFile, { force: true });

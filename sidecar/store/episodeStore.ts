@@ -9,7 +9,8 @@ import { DimensionMismatchError } from '../errors';
 import { isSourceType, type Episode } from '../model';
 import { episodeFacts, type EpisodeFacts } from '../recall/facts';
 import type { LexicalDoc } from '../recall/lexical';
-import type { ActiveCollection, MemoryStore } from './memoryStore';
+import type { MemoryStore } from './memoryStore';
+import type { ActiveCollection } from './storeState';
 import { parseTimes } from './memoryStore';
 import { NearestPlanner, readBackInScope, type IdDistance, type Known } from './nearest';
 

@@ -24,14 +24,13 @@ import {
   readFileSync,
   readdirSync,
   readlinkSync,
-  renameSync,
   rmSync,
   statSync,
-  writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
 import { appendFully } from '../util/append';
+import { replaceFile } from '../util/atomicFile';
 import { pidAlive } from '../util/process';
 
 /** The pending-erasure file: one id per line, 0600. */
@@ -94,9 +93,7 @@ function dropPending(dataDir: string, bytes: number): void {
     rmSync(file, { force: true });
     return;
   }
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, rest, { mode: 0o600 });
-  renameSync(tmp, file);
+  replaceFile(file, rest);
 }
 
 /**

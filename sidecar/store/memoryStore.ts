@@ -5,7 +5,7 @@
  * (the supervisor restarts it), and every write checks the vector dimension first.
  */
 import { ChromaClient, type Collection, type Metadata, type Where } from 'chromadb';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DimensionMismatchError, InvalidInputError, StoreUnavailableError, errorMessage } from '../errors';
 import { isCategory, isSourceType, isStatus, type Memory, type MemoryStatus, type TimeSpan } from '../model';
@@ -14,17 +14,12 @@ import { memoryFacts, type MemoryFacts } from '../recall/facts';
 import type { Indexed, LazyLexical, LexicalDoc } from '../recall/lexical';
 import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
 import { recordErasure } from './erasure';
+import { collectionNameFor, StoreState, type ActiveCollection } from './storeState';
 import { socketClient, type SocketClient } from './socketFetch';
 import { MAX_LISTED, NearestPlanner, readBackInScope, type IdDistance, type Known } from './nearest';
 import { isNoSpace, writeFailure } from '../util/append';
 import { LockTimeoutError, withLock } from '../util/fileLock';
 import { wellFormed } from '../shared/text';
-
-export interface ActiveCollection {
-  name: string;
-  model: string;
-  dim: number;
-}
 
 /** The fields recall's used-marks change. */
 interface UsedMark {
@@ -83,16 +78,6 @@ const FACT_FIELDS: ReadonlySet<keyof Memory> = new Set<keyof Memory>([
 const USED_QUIET_MS = 1000;
 const USED_MAX_WAIT_MS = 10_000;
 
-/** Chroma collection name for a model id and dimension: 3..63 chars of [a-z0-9_-]. */
-export function collectionNameFor(model: string, dim: number): string {
-  const slug = model
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 40);
-  return `mnemo_${slug}_${dim}`;
-}
-
 const OPTIONAL_STRING_FIELDS = [
   'confirmed_by',
   'last_used_at',
@@ -108,6 +93,7 @@ const OPTIONAL_STRING_FIELDS = [
   'captures',
   'may_change',
   'contested_by',
+  'flagged_by',
 ] as const;
 
 export function toMetadata(m: Memory): Metadata {
@@ -134,8 +120,8 @@ export function toMetadata(m: Memory): Metadata {
   // Optional fields are always written ('' = absent) because Chroma's update merges metadata keys.
   for (const k of OPTIONAL_STRING_FIELDS) meta[k] = m[k] ?? '';
   meta.times = m.times?.length ? JSON.stringify(m.times) : '';
-  // The review queue: pending memories and the older ones a pending memory may change.
-  meta.in_review = m.status === 'pending' || !!m.contested_by;
+  // The review queue: pending memories, the older ones a pending memory may change, those an agent flagged.
+  meta.in_review = m.status === 'pending' || !!m.contested_by || !!m.flagged_by;
   // A lone surrogate anywhere makes Chroma refuse the whole batch (400): store U+FFFD instead.
   for (const [k, v] of Object.entries(meta)) if (typeof v === 'string') meta[k] = wellFormed(v);
   return meta;
@@ -301,7 +287,7 @@ export class MemoryStore {
   /** Whether the lexical index was last found to hold every memory ({@link listingTrusted}). */
   private listing: { ok: boolean; at: number; checking?: Promise<void> } = { ok: false, at: 0 };
   private activeInfo: ActiveCollection | undefined;
-  private readonly stateFile: string;
+  private readonly state: StoreState;
   /** Writes done behind an answer (recall's "used" marks); every write of this store waits for them first. */
   private behind: Promise<void> = Promise.resolve();
   /** Use counts being written now, by memory id (absolute values; see {@link withUses}). */
@@ -327,18 +313,10 @@ export class MemoryStore {
     private readonly log: (line: string) => void = () => {},
   ) {
     mkdirSync(dataDir, { recursive: true });
-    this.stateFile = join(dataDir, 'store.json');
+    this.state = new StoreState(dataDir);
     this.usedLock = join(dataDir, 'used.lock');
     this.writeLock = join(dataDir, 'write.lock');
-    if (existsSync(this.stateFile)) {
-      try {
-        this.activeInfo = (
-          JSON.parse(readFileSync(this.stateFile, 'utf8')) as { active?: ActiveCollection }
-        ).active;
-      } catch {
-        this.activeInfo = undefined;
-      }
-    }
+    this.activeInfo = this.state.read();
   }
 
   /**
@@ -666,29 +644,20 @@ export class MemoryStore {
     return col;
   }
 
-  private saveState(): void {
-    const tmp = `${this.stateFile}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ active: this.activeInfo }, null, 2), { mode: 0o600 });
-    renameSync(tmp, this.stateFile);
-  }
-
   /**
    * Makes sure a collection exists for this model. The first model ever used becomes active; a different
    * model later does not switch the store (that is what re-embedding does) and returns false.
    */
   async useModel(model: string, dim: number): Promise<boolean> {
-    if (!this.activeInfo) {
-      this.activeInfo = { name: collectionNameFor(model, dim), model, dim };
-      this.saveState();
-    }
+    this.activeInfo ??= this.state.claim({ name: collectionNameFor(model, dim), model, dim });
     await this.withChroma('open the memory collection', (c) => this.collection(c, this.activeInfo!));
     return this.activeInfo.model === model && this.activeInfo.dim === dim;
   }
 
   /** Switches the active collection (after a complete re-embed). */
   async switchTo(info: ActiveCollection): Promise<void> {
+    this.state.switchTo(info);
     this.activeInfo = info;
-    this.saveState();
   }
 
   private requireActive(): ActiveCollection {
@@ -747,7 +716,7 @@ export class MemoryStore {
       fields.flatMap((f) =>
         f === 'created_at'
           ? [f, 'created_ts']
-          : f === 'status' || f === 'contested_by'
+          : f === 'status' || f === 'contested_by' || f === 'flagged_by'
             ? [f, 'in_review']
             : [f],
       ),

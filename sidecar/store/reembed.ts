@@ -6,7 +6,7 @@
 import type { Core } from '../core';
 import { checkCancelled, EmbeddingError, InvalidInputError } from '../errors';
 import type { ProgressParams, ReembedParams, ReembedResult } from '../protocol';
-import { collectionNameFor, type ActiveCollection } from './memoryStore';
+import { collectionNameFor, type ActiveCollection } from './storeState';
 
 const BATCH = 64;
 

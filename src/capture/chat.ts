@@ -11,6 +11,7 @@ import {
   CaptureSessionRequest,
   RecallRequest,
   RememberRequest,
+  type RecallParams,
   type RecallResult,
 } from '../../sidecar/protocol';
 import { currentUser } from '../client';
@@ -168,10 +169,12 @@ export class ChatCapture implements vscode.Disposable {
     return { metadata: { command: 'remember', memoryIds: decision.id ? [decision.id] : [] } };
   }
 
+  /** `tool`: what the person asked `@mnemo` (`answer`, `/recall`, `/forget`), as the ledger records it. */
   private recallParams(
     query: string,
+    tool: string,
     extra: Partial<{ top_k: number; min_confidence: number; mark_used: boolean }> = {},
-  ) {
+  ): RecallParams {
     return {
       query,
       project_ids: workspaceProjectIds(),
@@ -179,6 +182,7 @@ export class ChatCapture implements vscode.Disposable {
       min_confidence: config.recall.minConfidence(),
       token_budget: config.recall.tokenBudget(),
       locale: vscode.env.language.startsWith('zh') ? 'zh' : 'en',
+      served_to: { surface: 'chat', name: '@mnemo', tool },
       ...extra,
     };
   }
@@ -194,7 +198,7 @@ export class ChatCapture implements vscode.Disposable {
       return { metadata: { command: 'recall' } };
     }
     stream.progress('Recalling memories…');
-    const result = await this.ctx.request(RecallRequest, this.recallParams(query), token);
+    const result = await this.ctx.request(RecallRequest, this.recallParams(query, '/recall'), token);
     if (result.items.length === 0) {
       stream.markdown(`Nothing recalled above ${percent(config.recall.minConfidence())} confidence.`);
     } else {
@@ -219,7 +223,7 @@ export class ChatCapture implements vscode.Disposable {
     stream.progress('Looking for the memory…');
     const result = await this.ctx.request(
       RecallRequest,
-      this.recallParams(query, { top_k: 3, min_confidence: 0, mark_used: false }),
+      this.recallParams(query, '/forget', { top_k: 3, min_confidence: 0, mark_used: false }),
       token,
     );
     const best = result.items[0];
@@ -252,7 +256,7 @@ export class ChatCapture implements vscode.Disposable {
     stream.progress('Recalling memories…');
     const recalled = await this.ctx.request(
       RecallRequest,
-      this.recallParams(prompt || 'project conventions'),
+      this.recallParams(prompt || 'project conventions', 'answer'),
       token,
     );
     const model: vscode.LanguageModelChat | undefined =

@@ -44,7 +44,8 @@ export class LanguageModelTools implements vscode.Disposable {
         prepareInvocation: (options) => ({
           invocationMessage: `Recalling memories about “${shortText(options.input.query ?? '', 60)}”`,
         }),
-        invoke: (options, token) => this.recall(options.input, token),
+        invoke: (options, token) =>
+          this.recall(options.input, token, options.toolInvocationToken !== undefined),
       }),
       lm.registerTool<RememberToolInput>(REMEMBER_TOOL, {
         prepareInvocation: (options) => ({
@@ -60,9 +61,11 @@ export class LanguageModelTools implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
   }
 
+  /** `inChat`: VS Code says the call comes from a chat request (agent mode, a participant), not an extension. */
   private async recall(
     input: RecallToolInput,
     token: vscode.CancellationToken,
+    inChat: boolean,
   ): Promise<vscode.LanguageModelToolResult> {
     const query = typeof input?.query === 'string' ? input.query.trim() : '';
     if (!query) return text('mnemo_recall needs a non-empty "query".');
@@ -79,6 +82,12 @@ export class LanguageModelTools implements vscode.Disposable {
           top_k: topK,
           min_confidence: config.recall.minConfidence(),
           token_budget: config.recall.tokenBudget(),
+          served_to: {
+            surface: 'lm-tool',
+            name: inChat ? 'VS Code chat' : 'VS Code extension',
+            version: vscode.version,
+            tool: RECALL_TOOL,
+          },
         },
         token,
       );

@@ -10,6 +10,7 @@ import * as exportReadable from './exportReadable';
 import * as feedback from './feedback';
 import * as importAgentRules from './importAgentRules';
 import * as importChat from './importChat';
+import * as ledger from './ledger';
 import * as memoryActions from './memoryActions';
 import * as previewInjection from './previewInjection';
 import * as promoteToRepository from './promoteToRepository';
@@ -31,6 +32,7 @@ export function registerCommands(ctx: Ctx, views: Views): void {
     cleanLowConfidence,
     showAuditLog,
     previewInjection,
+    ledger,
     importChat,
     memoryActions,
     sidecar,

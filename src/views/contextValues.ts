@@ -20,6 +20,9 @@ export const enum ContextValue {
   SourceOff = 'mnemo:agent:off',
   SourceUnasked = 'mnemo:agent:unasked',
   SourceMissing = 'mnemo:agent:missing',
+  /** A recall in "What My Agents Saw", and one memory or turn it served. */
+  Served = 'mnemo:served',
+  ServedItem = 'mnemo:servedItem',
   LoadMore = 'mnemo:loadMore',
   /** The "N hidden" row under a project (wrong, archived, superseded). */
   Hidden = 'mnemo:hidden',

@@ -3,7 +3,10 @@
  * - `mnemo:/audit/<name>.log?project=<id>&memory=<id>`: the audit log, times in the user's zone with UTC beside;
  * - `mnemo:/injection/<name>.md?q=<query>`: Markdown (shown rendered) of what an agent would receive for a
  *   query: the recalled memories, the near misses with why each was not recalled, the block itself;
- * - `mnemo:/memory/<name>.txt?id=<id>`: a memory's details and the session turns it came from.
+ * - `mnemo:/memory/<name>.txt?id=<id>`: a memory's details, the session turns it came from, and when and to
+ *   whom it was served;
+ * - `mnemo:/served/<name>.md?id=<entry id>`: Markdown (shown rendered) of one recall served to an agent or a
+ *   person, from the ledger: when, to whom, the query, each item as it reads now.
  * The content is computed from the URI, so a restored editor regenerates it.
  */
 import * as vscode from 'vscode';
@@ -12,8 +15,10 @@ import {
   AuditListRequest,
   EvidenceRequest,
   GetRequest,
+  LedgerListRequest,
   RecallRequest,
   type AuditEntry,
+  type LedgerEntry,
 } from '../../sidecar/protocol';
 import { resolveFileRef } from '../commands/fileRef';
 import { parseFileRef } from '../commands/sourceRef';
@@ -22,7 +27,15 @@ import type { Ctx } from '../ctx';
 import { describeError, errorDetail, logFailure } from '../errors';
 import { projectLabel, workspaceProjectIds } from '../projects';
 import { formatLocalWithUtc, zoneName } from '../time';
-import { evidenceSection, MATCHED_TURN, memoryDetail, nearMissReason } from './memoryText';
+import {
+  evidenceSection,
+  markdownCell,
+  markdownText,
+  MATCHED_TURN,
+  memoryDetail,
+  nearMissReason,
+} from './memoryText';
+import { servedMarkdown, servedSection } from './ledgerText';
 import { CATEGORY_LABEL, percent, shortText } from './present';
 
 export const DOC_SCHEME = 'mnemo';
@@ -40,23 +53,28 @@ export function auditUri(scope: { projectId?: string; memoryId?: string }): vsco
   return vscode.Uri.from({ scheme: DOC_SCHEME, path: `/audit/${name}.log`, query: query.toString() });
 }
 
-/** `mnemo:/memory/<short text>.txt?id=<id>`: a memory's details in words (regenerated when it changes). */
-export function memoryUri(memory: Memory): vscode.Uri {
-  const name = shortText(memory.text, 40).replace(/[^\p{L}\p{N}_-]+/gu, '-') || 'memory';
+/** `mnemo:/<kind>/<short text><ext>?<query>`: a file name any editor tab shows well. */
+function docUri(kind: string, text: string, ext: string, query: Record<string, string>): vscode.Uri {
+  const name = shortText(text, 40).replace(/[^\p{L}\p{N}_-]+/gu, '-') || kind;
   return vscode.Uri.from({
     scheme: DOC_SCHEME,
-    path: `/memory/${name}.txt`,
-    query: new URLSearchParams({ id: memory.id }).toString(),
+    path: `/${kind}/${name}${ext}`,
+    query: new URLSearchParams(query).toString(),
   });
 }
 
+/** `mnemo:/memory/<short text>.txt?id=<id>`: a memory's details in words (regenerated when it changes). */
+export function memoryUri(memory: Memory): vscode.Uri {
+  return docUri('memory', memory.text, '.txt', { id: memory.id });
+}
+
+/** `mnemo:/served/<client>.md?id=<entry id>`: one recall from the ledger (regenerated from it). */
+export function servedUri(entry: Pick<LedgerEntry, 'id' | 'served_to'>): vscode.Uri {
+  return docUri('served', entry.served_to.name, '.md', { id: entry.id });
+}
+
 export function injectionUri(query: string): vscode.Uri {
-  const name = shortText(query, 40).replace(/[^\p{L}\p{N}_-]+/gu, '-') || 'query';
-  return vscode.Uri.from({
-    scheme: DOC_SCHEME,
-    path: `/injection/${name}.md`,
-    query: new URLSearchParams({ q: query, t: String(Date.now()) }).toString(),
-  });
+  return docUri('injection', query, '.md', { q: query, t: String(Date.now()) });
 }
 
 function isDetail(uri: vscode.Uri): boolean {
@@ -139,7 +157,7 @@ export class MnemoDocuments
   /** Regenerates the open Mnemo documents (memories changed, or a refresh was asked for). */
   refreshOpen(): void {
     for (const doc of vscode.workspace.textDocuments)
-      if (doc.uri.scheme === DOC_SCHEME && /^\/(audit|memory)\//.test(doc.uri.path))
+      if (doc.uri.scheme === DOC_SCHEME && /^\/(audit|memory|served)\//.test(doc.uri.path))
         this.emitter.fire(doc.uri);
   }
 
@@ -165,8 +183,20 @@ export class MnemoDocuments
           });
         return (
           memoryDetail(memory, { projectLabel, timeZone, isFileRef: (r) => parseFileRef(r) !== undefined }) +
-          evidenceSection(evidence, { timeZone })
+          evidenceSection(evidence, { timeZone }) +
+          (await this.served(memory.id, token))
         );
+      }
+      if (uri.path.startsWith('/served/')) {
+        const id = q.get('id') ?? '';
+        const { entries } = await this.ctx.request(
+          LedgerListRequest,
+          { entry_id: id, with_text: true },
+          token,
+        );
+        if (!entries[0])
+          return `# Not in the ledger\n\nThe recall ${markdownText(id)} is no longer in the ledger (older than mnemo.ledger.retentionDays, or its project was wiped).\n`;
+        return servedMarkdown(entries[0], { timeZone: config.display.timeZone(), projectLabel });
       }
       if (uri.path.startsWith('/injection/')) {
         return await this.injection(q.get('q') ?? '', token);
@@ -175,6 +205,17 @@ export class MnemoDocuments
     } catch (err) {
       logFailure(this.ctx.log, `Rendering ${uri.toString()}`, err);
       return `${describeError(err)}\n`;
+    }
+  }
+
+  /** A memory's details: when and to whom it was served (the ledger). */
+  private async served(memoryId: string, token: vscode.CancellationToken): Promise<string> {
+    try {
+      const r = await this.ctx.request(LedgerListRequest, { memory_id: memoryId, limit: 10 }, token);
+      return servedSection(r, memoryId, { timeZone: config.display.timeZone() });
+    } catch (err) {
+      this.ctx.log.warn(`When ${memoryId} was served could not be read: ${errorDetail(err)}`);
+      return `\nServed to agents and people\n  could not be read: ${describeError(err)}\n`;
     }
   }
 
@@ -220,17 +261,18 @@ export class MnemoDocuments
         // A preview must not count as a use (it would change ranking and decay).
         mark_used: false,
         explain: true,
+        served_to: { surface: 'preview', name: 'Preview Injection' },
       },
       token,
     );
-    const cell = (text: string) => md(text).replace(/\|/g, '\\|');
+    const cell = markdownCell;
     const projects = [...workspaceProjectIds().map(projectLabel), 'Global'].join(', ');
     const lines = [
       `# What an agent would receive`,
       '',
-      `**Query:** ${md(query)}`,
+      `**Query:** ${markdownText(query)}`,
       '',
-      `Searched ${md(projects)}: up to ${topK} memories above ${percent(minConfidence)} confidence, within ${tokenBudget} tokens.`,
+      `Searched ${markdownText(projects)}: up to ${topK} memories above ${percent(minConfidence)} confidence, within ${tokenBudget} tokens.`,
       '',
       `## Recalled (${result.items.length})`,
       '',
@@ -277,11 +319,6 @@ export class MnemoDocuments
 
 /** How a recalled item was found, in words. */
 const CHANNEL_WORD: Record<string, string> = { vector: 'meaning', lexical: 'words', rule: 'shared names' };
-
-/** Text safe inside Markdown (no emphasis, links or HTML from a memory's text). */
-function md(text: string): string {
-  return text.replace(/[\\`*_{}[\]<>#]/g, '\\$&');
-}
 
 export function formatAuditEntry(e: AuditEntry): string {
   const parts = [

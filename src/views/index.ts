@@ -17,6 +17,7 @@ import { Dashboard } from './dashboard';
 import { DailyDigest } from './digest';
 import { DOC_SCHEME, MnemoDocuments } from './documents';
 import { EditForms } from './editForm';
+import { LedgerTreeProvider, type LedgerNode } from './ledgerTree';
 import { MemoryTreeProvider, SORT_LABEL, type TreeFilter, type TreeNode } from './memoryTree';
 import { checkNotices } from './notices';
 import { MemoryDecorations } from './present';
@@ -41,6 +42,9 @@ export interface Views {
   memoriesView: vscode.TreeView<TreeNode>;
   review: ReviewTreeProvider;
   reviewView: vscode.TreeView<ReviewNode>;
+  /** "What My Agents Saw": the recalls served to agents and people. */
+  ledger: LedgerTreeProvider;
+  ledgerView: vscode.TreeView<LedgerNode>;
   dashboard: Dashboard;
   documents: MnemoDocuments;
   statusBar: StatusBar;
@@ -78,6 +82,8 @@ export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessions
   reviewView.description = review.groupingLabel;
   const sources = new SourcesTreeProvider(ctx, agents, pause);
   const sourcesView = vscode.window.createTreeView(ViewId.sources, { treeDataProvider: sources });
+  const ledger = new LedgerTreeProvider(ctx);
+  const ledgerView = vscode.window.createTreeView(ViewId.ledger, { treeDataProvider: ledger });
   const documents = new MnemoDocuments(ctx);
   const statusBar = new StatusBar(ctx, counts, pause);
   const editForms = new EditForms(ctx, statusBar);
@@ -93,6 +99,7 @@ export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessions
       if (what === 'all') memories.refreshAll();
       else memories.refreshProjects([...what]);
       review.refresh();
+      ledger.refresh(); // a delete or a wipe erases from the ledger; the items' texts change
       documents.refreshOpen();
       void counts.reload();
     },
@@ -151,6 +158,8 @@ export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessions
     sourcesView,
     sourcesView.onDidChangeVisibility((e) => e.visible && sources.shown()),
     review.onDidChangeTreeData(() => (reviewView.description = review.groupingLabel)),
+    ledger,
+    ledgerView,
     documents,
     statusBar,
     dashboard,
@@ -161,6 +170,7 @@ export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessions
       const repaint = setInterval(() => {
         if (memoriesView.visible) memories.repaint();
         if (reviewView.visible) review.repaint();
+        if (ledgerView.visible) ledger.repaint();
       }, REPAINT_MS);
       return { dispose: () => clearInterval(repaint) };
     })(),
@@ -179,6 +189,8 @@ export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessions
       if (n > 0) void digest.maybeShow();
     }),
     ctx.onDidChangeMemories(onChange),
+    // Something was served (by this window, an agent's MCP server, the CLI): only this view changes.
+    ctx.onDidChangeLedger(() => ledger.refresh()),
     ctx.onDidChangeStatus((s) => {
       void vscode.commands.executeCommand(BuiltinCommand.setContext, ContextKey.StoreHealth, s.health);
       // The store came back or went away: the views switch between their rows and the welcome view.
@@ -202,6 +214,8 @@ export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessions
     memoriesView,
     review,
     reviewView,
+    ledger,
+    ledgerView,
     dashboard,
     documents,
     statusBar,

@@ -91,6 +91,11 @@ export function marks(m: Memory): string[] {
   return out;
 }
 
+/** Why a memory an agent reported wrong is in the review queue. */
+export function flagged(m: Memory): string {
+  return `reported wrong by ${m.flagged_by}: waiting for your review`;
+}
+
 /** `86% · 3 days ago · pending · actionable` */
 /** The agent a memory was learned from (its `agent:<id>` reference), by name: "Claude Code". */
 export function agentLabel(m: Pick<Memory, 'source_ref'>): string | undefined {
@@ -142,7 +147,12 @@ export function tooltipRows(m: Memory, c: TooltipContext): [string, string][] {
       'Project',
       c.projectLabel(m.project_id) + (m.promoted_from ? ` (promoted from ${m.promoted_from})` : ''),
     ],
-    ['Status', (STATUS_LABEL[m.status] ?? m.status) + (m.confirmed_by ? ` by ${m.confirmed_by}` : '')],
+    [
+      'Status',
+      (STATUS_LABEL[m.status] ?? m.status) +
+        (m.confirmed_by ? ` by ${m.confirmed_by}` : '') +
+        (m.flagged_by ? ` · ${flagged(m)}` : ''),
+    ],
     [
       'Confidence',
       `${percent(m.confidence_score)} — how likely it still holds (it fades when unused, rises when confirmed)`,
@@ -207,7 +217,8 @@ export function memoryDetail(m: Memory, c: TooltipContext & { isFileRef: (ref: s
       'Status',
       (STATUS_LABEL[m.status] ?? m.status) +
         (m.confirmed_by ? ` by ${m.confirmed_by}` : '') +
-        (m.wrong_by ? ` · marked wrong by ${m.wrong_by}` : ''),
+        (m.wrong_by ? ` · marked wrong by ${m.wrong_by}` : '') +
+        (m.flagged_by ? ` · ${flagged(m)}` : ''),
     ],
     [
       'Confidence',
@@ -244,6 +255,16 @@ export function memoryDetail(m: Memory, c: TooltipContext & { isFileRef: (ref: s
       `  ${ref.length + 2 > refWidth ? `${ref}  ` : ref.padEnd(refWidth)}${describeSourceRef(ref, c.isFileRef(ref))}`,
     );
   return `${lines.join('\n')}\n`;
+}
+
+/** Text safe inside Markdown (no emphasis, links or HTML from a memory's text). */
+export function markdownText(text: string): string {
+  return text.replace(/[\\`*_{}[\]<>#]/g, '\\$&');
+}
+
+/** Text safe inside a Markdown table cell. */
+export function markdownCell(text: string): string {
+  return markdownText(text).replace(/\|/g, '\\|');
 }
 
 /** Marks a turn the memory came from in the detail view (documents.ts highlights these lines). */

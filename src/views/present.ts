@@ -12,6 +12,7 @@ export {
   CATEGORY_ICON,
   CATEGORY_LABEL,
   description,
+  flagged,
   LOW_CONFIDENCE,
   marks,
   matchedBy,

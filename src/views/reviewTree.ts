@@ -8,12 +8,12 @@ import * as vscode from 'vscode';
 import type { Memory } from '../../sidecar/model';
 import { ListRequest } from '../../sidecar/protocol';
 import type { Ctx } from '../ctx';
-import { logFailure } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
 import { ContextValue } from './contextValues';
+import { ListTreeProvider } from './listTree';
 import { groupReview, GROUPING_LABEL, REVIEW_GROUPINGS, type ReviewGrouping } from './reviewGroups';
 import { explainReason } from './reasons';
-import { accessibilityLabel, decorationUri, icon, percent, shortText, tooltip } from './present';
+import { accessibilityLabel, decorationUri, flagged, icon, percent, shortText, tooltip } from './present';
 
 export const REVIEW_LIMIT = 200;
 
@@ -23,16 +23,16 @@ export type ReviewNode =
 
 const GROUPING_KEY = 'mnemo.review.grouping';
 
-export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<ReviewNode | undefined | void>();
-  readonly onDidChangeTreeData = this.emitter.event;
-  private items: ReviewNode[] | undefined;
-  private loading: Promise<ReviewNode[]> | undefined;
-
+export class ReviewTreeProvider
+  extends ListTreeProvider<ReviewNode>
+  implements vscode.TreeDataProvider<ReviewNode>
+{
   constructor(
-    private readonly ctx: Ctx,
+    ctx: Ctx,
     private readonly state?: vscode.Memento,
-  ) {}
+  ) {
+    super(ctx, 'Loading the review queue');
+  }
 
   get grouping(): ReviewGrouping {
     const g = this.state?.get<string>(GROUPING_KEY);
@@ -49,21 +49,6 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
     return this.grouping === 'ranked' ? undefined : GROUPING_LABEL[this.grouping];
   }
 
-  dispose(): void {
-    this.emitter.dispose();
-  }
-
-  /** Re-renders the loaded items without reloading them (ages stay true). */
-  repaint(): void {
-    if (this.items) this.emitter.fire();
-  }
-
-  refresh(): void {
-    this.items = undefined;
-    this.loading = undefined;
-    this.emitter.fire();
-  }
-
   getTreeItem(node: ReviewNode): vscode.TreeItem {
     if (node.kind === 'reviewGroup') {
       const g = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
@@ -76,7 +61,7 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
     const m = node.memory;
     const item = new vscode.TreeItem(shortText(m.text), vscode.TreeItemCollapsibleState.None);
     item.id = node.id;
-    const why = explainReason(m.reason);
+    const why = m.flagged_by ? flagged(m) : explainReason(m.reason);
     item.description = `${percent(m.confidence_score)} · ${projectLabel(m.project_id)} · ${why}`;
     // The tooltip is built on hover (resolveTreeItem): a reload renders every pending memory.
     item.iconPath = icon(m);
@@ -102,15 +87,7 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
   async getChildren(node?: ReviewNode): Promise<ReviewNode[]> {
     if (node?.kind === 'reviewGroup') return node.items;
     if (node || !this.ctx.isRunning || this.ctx.status?.health === 'error') return [];
-    if (this.items) return this.items;
-    this.loading ??= this.load();
-    try {
-      return await this.loading;
-    } catch (err) {
-      this.loading = undefined;
-      logFailure(this.ctx.log, `Loading the review queue`, err);
-      return [];
-    }
+    return this.rows();
   }
 
   /** Pending memories, highest score first (the digest takes the first ten). */
@@ -132,25 +109,18 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<ReviewNode>, 
     return all.sort((a, b) => b.score - a.score || b.created_at.localeCompare(a.created_at)).slice(0, limit);
   }
 
-  private async load(): Promise<ReviewNode[]> {
+  protected async load(): Promise<ReviewNode[]> {
     const memories = await this.pending();
     const leaf = (memory: Memory): ReviewNode => ({ kind: 'review', id: `r:${memory.id}`, memory });
     const groups = groupReview(memories, this.grouping);
-    this.items =
-      this.grouping === 'ranked'
-        ? (groups[0]?.memories ?? []).map(leaf)
-        : groups.map((g) => ({
-            kind: 'reviewGroup' as const,
-            id: `g:${g.key}`,
-            label: g.label,
-            memories: g.memories,
-            items: g.memories.map(leaf),
-          }));
-    return this.items;
-  }
-
-  /** The loaded memories (no request). */
-  get loaded(): readonly Memory[] {
-    return (this.items ?? []).flatMap((n) => (n.kind === 'review' ? [n.memory] : n.memories));
+    return this.grouping === 'ranked'
+      ? (groups[0]?.memories ?? []).map(leaf)
+      : groups.map((g) => ({
+          kind: 'reviewGroup' as const,
+          id: `g:${g.key}`,
+          label: g.label,
+          memories: g.memories,
+          items: g.memories.map(leaf),
+        }));
   }
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Editor test harness: runs Mnemo's tests inside a real VS Code (code-server
-// 4.100.3 = VS Code 1.100) driven by headless Debian Chromium.
+// Editor test harness: runs Mnemo's tests inside a real VS Code (code-server)
+// driven by headless Debian Chromium, on one of two builds (lib/builds.mjs):
+// --vscode oldest (default; the oldest VS Code engines.vscode allows) or
+// --vscode latest (the newest code-server on the registry, on Node 24).
 //
 //   bash test/editor/setup.sh                      # once; quick when already done
-//   node test/editor/run.mjs [--ext-host] [--ui] [--vsix path/to/mnemo.vsix]
+//   node test/editor/run.mjs [--vscode oldest|latest] [--ext-host] [--ui] [--vsix path/to/mnemo.vsix]
 //
 // Phases (both when neither flag is given):
 //   --ext-host  bundles test/editor/suite (index.ts + *.test.ts) with esbuild to
@@ -18,7 +20,7 @@
 //               playwright, one screenshot per test.
 // Output: one line per test, then exactly `N passed, N failed`; exit 1 on any
 // failure. Artifacts (screenshots, logs, results, code-server state) go to
-// test-artifacts/editor/.
+// test-artifacts/editor/<build>/.
 //
 // Other options: --ext-dev-path DIR (default: repo root), --expect-ext-id ID,
 // --suite DIR (*.test.ts to run, default test/editor/suite), --ui-tests DIR,
@@ -38,6 +40,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { launchBrowser } from './lib/browser.mjs';
+import { buildNamed } from './lib/builds.mjs';
 import { installVsix, prepareState, startCodeServer } from './lib/code-server.mjs';
 import { killAllSync, withTimeout } from './lib/processes.mjs';
 import { globalStorageDir, seedMemories } from './lib/seed.mjs';
@@ -53,12 +56,13 @@ const { values: opt } = parseArgs({
     'ext-host': { type: 'boolean', default: false },
     ui: { type: 'boolean', default: false },
     vsix: { type: 'string' },
+    vscode: { type: 'string', default: 'oldest' },
     'ext-dev-path': { type: 'string', default: REPO },
     'expect-ext-id': { type: 'string' },
     suite: { type: 'string', default: path.join(HERE, 'suite') },
     'ui-tests': { type: 'string', default: path.join(HERE, 'ui') },
     workspace: { type: 'string', default: path.join(REPO, 'test', 'fixtures', 'workspace') },
-    artifacts: { type: 'string', default: path.join(REPO, 'test-artifacts', 'editor') },
+    artifacts: { type: 'string' },
     grep: { type: 'string' },
     'ext-host-timeout': { type: 'string', default: '300' },
     'ui-test-timeout': { type: 'string', default: '90' },
@@ -87,7 +91,9 @@ const runExtHost = opt['ext-host'] || !opt.ui;
 const runUi = opt.ui || !opt['ext-host'];
 const extDevPath = path.resolve(opt['ext-dev-path']);
 const workspace = path.resolve(opt.workspace);
-const ARTIFACTS = path.resolve(opt.artifacts);
+const BUILD = buildNamed(opt.vscode);
+const VSCODE = BUILD.vscodeVersion() ?? '?';
+const ARTIFACTS = path.resolve(opt.artifacts ?? path.join(REPO, 'test-artifacts', 'editor', BUILD.name));
 const extHostTimeoutMs = Number(opt['ext-host-timeout']) * 1000;
 const uiTestTimeoutMs = Number(opt['ui-test-timeout']) * 1000;
 // code-server state (user data, extensions, HOME, XDG dirs) lives in a short
@@ -101,7 +107,7 @@ function record(r) {
   results.push(r);
   const ms = r.ms !== undefined ? ` (${Math.round(r.ms)} ms)` : '';
   const mark = r.skipped ? '-' : r.ok ? '✓' : '✗';
-  console.log(`  ${mark} ${r.phase} › ${r.name}${ms}${r.skipped ? ' [skipped]' : ''}`);
+  console.log(`  ${mark} ${r.phase}@${VSCODE} › ${r.name}${ms}${r.skipped ? ' [skipped]' : ''}`);
   if (!r.ok && r.error) console.log(`      ${String(r.error).split('\n').slice(0, 12).join('\n      ')}`);
 }
 const errText = (e) => (e instanceof Error ? e.message : String(e));
@@ -275,9 +281,15 @@ async function extHostPhase() {
     loadUserSettings(),
   );
   cleanups.push(() => collectServerLogs(dirs, path.join(dir, 'server-logs')));
-  const server = await startCodeServer({ dirs, env, logFile: path.join(dir, 'code-server.log') });
+  const server = await startCodeServer({
+    build: BUILD,
+    dirs,
+    env,
+    logFile: path.join(dir, 'code-server.log'),
+    extraArgs: BUILD.testRunnerArgs,
+  });
   cleanups.push(() => server.stop());
-  console.log(`[editor] ext-host: code-server on ${server.url}`);
+  console.log(`[editor] ext-host: code-server (VS Code ${VSCODE}) on ${server.url}`);
 
   let resolveExit;
   let rejectExit;
@@ -446,7 +458,13 @@ async function uiPhase() {
   const { dirs, env } = prepareState(path.join(STATE_ROOT, 'ui'), {}, settings);
   cleanups.push(() => collectServerLogs(dirs, path.join(dir, 'server-logs')));
   const t0 = Date.now();
-  const installed = await installVsix({ dirs, env, vsix, logFile: path.join(dir, 'install-extension.log') });
+  const installed = await installVsix({
+    build: BUILD,
+    dirs,
+    env,
+    vsix,
+    logFile: path.join(dir, 'install-extension.log'),
+  });
   const extensionPath = installed[0];
   const manifest = readManifest(extensionPath);
   const extensionId = `${manifest.publisher}.${manifest.name}`;
@@ -476,9 +494,14 @@ async function uiPhase() {
     );
   }
 
-  const server = await startCodeServer({ dirs, env, logFile: path.join(dir, 'code-server.log') });
+  const server = await startCodeServer({
+    build: BUILD,
+    dirs,
+    env,
+    logFile: path.join(dir, 'code-server.log'),
+  });
   cleanups.push(() => server.stop());
-  console.log(`[editor] ui: code-server on ${server.url}`);
+  console.log(`[editor] ui: code-server (VS Code ${VSCODE}) on ${server.url}`);
   const consoleLog = appendLine(path.join(dir, 'browser-console.log'));
   const browser = await launchBrowser({
     userDataDir: path.join(dirs.root, 'chromium'),
@@ -507,6 +530,7 @@ async function uiPhase() {
       manifest,
       extensionId,
       extensionPath,
+      vscodeVersion: VSCODE,
       workspace,
       seed,
       settings,
@@ -565,7 +589,7 @@ async function main() {
   const skipped = results.filter((r) => r.skipped).length;
   fs.writeFileSync(
     path.join(ARTIFACTS, 'summary.json'),
-    JSON.stringify({ passed, failed, skipped, results }, null, 2),
+    JSON.stringify({ build: BUILD.name, vscode: VSCODE, passed, failed, skipped, results }, null, 2),
   );
   console.log(
     `[editor] artifacts: ${path.relative(process.cwd(), ARTIFACTS) || ARTIFACTS} (${Math.round((Date.now() - t0) / 1000)}s)`,

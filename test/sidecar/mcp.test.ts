@@ -5,89 +5,28 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as P from '../../sidecar/protocol';
 import { projectIdFor } from '../../sidecar/project';
+import { CLI, mcpEnv, projectFolder, stdioAgent, toolText } from '../support/mcpAgent';
 import {
   REPO,
   SidecarSession,
-  TEST_MODEL,
   cleanupDataDir,
   tempDataDir,
   testConfig,
-  testModelPath,
   waitFor,
 } from '../support/sidecarSession';
 
-const CLI = join(REPO, 'dist', 'cli.js');
 const INSPECTOR = join(REPO, 'node_modules', '@modelcontextprotocol', 'inspector', 'cli', 'build', 'cli.js');
 
-function mcpEnv(dataDir: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !k.startsWith('MNEMO_')) env[k] = v;
-  return {
-    ...env,
-    MNEMO_DATA_DIR: dataDir,
-    MNEMO_EMBEDDING_PROVIDER: 'local',
-    MNEMO_EMBEDDING_MODEL: TEST_MODEL,
-    MNEMO_EMBEDDING_MODEL_PATH: testModelPath(),
-    MNEMO_EMBEDDING_ALLOW_REMOTE: '0',
-    MNEMO_USER: 'tester@ci',
-  };
-}
-
-/** A project folder with its own git remote, so it maps to a stable project id. */
-function projectFolder(root: string, name: string): string {
-  const dir = join(root, name);
-  mkdirSync(join(dir, '.git'), { recursive: true });
-  writeFileSync(join(dir, '.git', 'config'), `[remote "origin"]\n\turl = git@github.com:acme/${name}.git\n`);
-  return dir;
-}
-
-interface Agent {
-  client: Client;
-  errors: Error[];
-  close(): Promise<void>;
-}
-
-/** An SDK client on `mnemo mcp` over stdio, declaring one MCP root (or none). */
-async function stdioAgent(
-  dataDir: string,
-  opts: { name: string; root?: string; cwd?: string },
-): Promise<Agent> {
-  const client = new Client(
-    { name: opts.name, version: '1.0.0' },
-    { capabilities: opts.root ? { roots: { listChanged: true } } : {} },
-  );
-  if (opts.root)
-    client.setRequestHandler(ListRootsRequestSchema, () => ({
-      roots: [{ uri: pathToFileURL(opts.root!).href, name: 'project' }],
-    }));
-  const errors: Error[] = [];
-  client.onerror = (e) => errors.push(e);
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'mcp'],
-    env: mcpEnv(dataDir),
-    cwd: opts.cwd ?? REPO,
-    stderr: 'pipe',
-  });
-  await client.connect(transport);
-  return { client, errors, close: () => client.close() };
-}
-
-function text(r: unknown): string {
-  const c = (r as CallToolResult).content?.[0];
-  return c && c.type === 'text' ? c.text : '';
-}
+const text = toolText;
 
 describe('mnemo mcp', () => {
   const dataDir = tempDataDir('mnemo-mcp-');
@@ -114,6 +53,7 @@ describe('mnemo mcp', () => {
         'mark_wrong',
         'recall',
         'remember',
+        'report',
         'search',
       ]);
       for (const t of tools) {
@@ -348,7 +288,7 @@ describe('mnemo mcp', () => {
       );
       try {
         const { tools } = await client.listTools();
-        assert.equal(tools.length, 5);
+        assert.equal(tools.length, 6);
         const rec = await client.callTool({
           name: 'recall',
           arguments: { query: 'How often does the gateway poll Modbus?' },
@@ -386,7 +326,7 @@ describe('mnemo mcp', () => {
     const list = await run(['--method', 'tools/list']);
     assert.equal(list.code, 0, list.stderr);
     const names = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort();
-    assert.deepEqual(names, ['get', 'mark_wrong', 'recall', 'remember', 'search']);
+    assert.deepEqual(names, ['get', 'mark_wrong', 'recall', 'remember', 'report', 'search']);
     const call = await run([
       '--method',
       'tools/call',

@@ -13,36 +13,17 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as P from '../../sidecar/protocol';
 import { projectIdFor } from '../../sidecar/project';
+import { CLI, mcpEnv } from '../support/mcpAgent';
 import {
-  REPO,
   SidecarSession,
   chromaServers,
-  TEST_MODEL,
   cleanupDataDir,
   tempDataDir,
   testConfig,
-  testModelPath,
 } from '../support/sidecarSession';
 import { FACTS } from '../fixtures/facts';
 
-const CLI = join(REPO, 'dist', 'cli.js');
-
 const decision = (f: string) => `We decided that ${f[0]!.toLowerCase()}${f.slice(1)}.`;
-
-function mcpEnv(dataDir: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !k.startsWith('MNEMO_')) env[k] = v;
-  return {
-    ...env,
-    MNEMO_DATA_DIR: dataDir,
-    MNEMO_EMBEDDING_PROVIDER: 'local',
-    MNEMO_EMBEDDING_MODEL: TEST_MODEL,
-    MNEMO_EMBEDDING_MODEL_PATH: testModelPath(),
-    MNEMO_EMBEDDING_ALLOW_REMOTE: '0',
-    MNEMO_USER: 'tester@ci',
-  };
-}
 
 async function agent(dataDir: string, name: string, root: string): Promise<Client> {
   const client = new Client({ name, version: '1' }, { capabilities: { roots: {} } });

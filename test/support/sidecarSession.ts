@@ -20,6 +20,7 @@ import { createEmbeddingProvider } from '../../sidecar/embed/index';
 import { MnemoService } from '../../sidecar/service';
 import { childEnv } from '../../sidecar/shared/processEnv';
 import {
+  LedgerChangedNotification,
   LogNotification,
   MemoriesChangedNotification,
   StatusNotification,
@@ -82,6 +83,8 @@ export class SidecarSession {
   readonly stderr: string[] = [];
   /** The sidecar's log lines (mnemo/log), with their levels. */
   readonly logs: LogParams[] = [];
+  /** How many `mnemo/ledger/changed` arrived. */
+  ledgerChanges = 0;
   private constructor(
     readonly proc: ChildProcess,
     readonly conn: MessageConnection,
@@ -103,6 +106,7 @@ export class SidecarSession {
     conn.onNotification(StatusNotification, (p) => s.statuses.push(p));
     conn.onNotification(MemoriesChangedNotification, (p) => s.changes.push(p));
     conn.onNotification(LogNotification, (p) => s.logs.push(p));
+    conn.onNotification(LedgerChangedNotification, () => s.ledgerChanges++);
     conn.onError(() => undefined);
     conn.listen();
     await conn.sendRequest(Initialize, {

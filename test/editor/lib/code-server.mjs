@@ -1,13 +1,9 @@
-// Starts code-server (VS Code 1.100 web + remote Node extension host) on
-// 127.0.0.1 with every folder it writes to (user data, extensions, config,
-// HOME, XDG dirs) inside one state directory.
+// Starts code-server (VS Code web + remote Node extension host; which build:
+// lib/builds.mjs) on 127.0.0.1 with every folder it writes to (user data,
+// extensions, config, HOME, XDG dirs) inside one state directory.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { freePort, httpStatus, pollUntil, runToCompletion, spawnGroup, stopGroup } from './processes.mjs';
-
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const CODE_SERVER_ENTRY = path.resolve(HERE, '../node_modules/code-server/out/node/entry.js');
 
 /** User settings that keep the workbench quiet and deterministic for tests. */
 const SETTINGS = {
@@ -47,10 +43,12 @@ export function prepareState(stateDir, extraEnv = {}, extraSettings = {}) {
   for (const d of [dirs.home, dirs.userData, dirs.extensions, dirs.tmp, path.join(dirs.userData, 'User')]) {
     fs.mkdirSync(d, { recursive: true });
   }
-  fs.writeFileSync(
-    path.join(dirs.userData, 'User', 'settings.json'),
-    JSON.stringify({ ...SETTINGS, ...extraSettings }, null, 2),
-  );
+  const settings = JSON.stringify({ ...SETTINGS, ...extraSettings }, null, 2);
+  fs.writeFileSync(path.join(dirs.userData, 'User', 'settings.json'), settings);
+  // The remote machine's settings: current VS Code applies machine-scoped settings (mnemo.embedding.*) in a
+  // remote extension host only from here (1.99 also took them from the user settings).
+  fs.mkdirSync(path.join(dirs.userData, 'Machine'), { recursive: true });
+  fs.writeFileSync(path.join(dirs.userData, 'Machine', 'settings.json'), settings);
   // Every key is also passed as a flag; the file only exists so code-server does not write one to ~/.config.
   fs.writeFileSync(dirs.config, 'auth: none\ncert: false\n');
   const env = {
@@ -84,10 +82,10 @@ function baseArgs(dirs) {
   return ['--config', dirs.config, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
 }
 
-export async function installVsix({ dirs, env, vsix, logFile, timeoutMs = 180_000 }) {
+export async function installVsix({ build, dirs, env, vsix, logFile, timeoutMs = 180_000 }) {
   const r = await runToCompletion(
-    process.execPath,
-    [CODE_SERVER_ENTRY, ...baseArgs(dirs), '--install-extension', vsix, '--force'],
+    build.node,
+    [build.entry, ...baseArgs(dirs), '--install-extension', vsix, '--force'],
     { env, cwd: dirs.root, timeoutMs, logFile },
   );
   if (r.code !== 0)
@@ -106,12 +104,19 @@ export async function installVsix({ dirs, env, vsix, logFile, timeoutMs = 180_00
  * Starts code-server and waits until /healthz answers. Returns
  * { url, port, stop(), proc }.
  */
-export async function startCodeServer({ dirs, env, logFile, startTimeoutMs = 90_000 }) {
+export async function startCodeServer({
+  build,
+  dirs,
+  env,
+  logFile,
+  extraArgs = [],
+  startTimeoutMs = 90_000,
+}) {
   let lastErr;
   for (let attempt = 1; attempt <= 3; attempt++) {
     const port = await freePort();
     const args = [
-      CODE_SERVER_ENTRY,
+      build.entry,
       ...baseArgs(dirs),
       '--bind-addr',
       `127.0.0.1:${port}`,
@@ -125,12 +130,13 @@ export async function startCodeServer({ dirs, env, logFile, startTimeoutMs = 90_
       '--ignore-last-opened',
       '--log',
       process.env.MNEMO_EDITOR_LOG_LEVEL || 'info',
+      ...extraArgs,
     ];
     fs.appendFileSync(
       logFile,
       `\n=== ${new Date().toISOString()} code-server attempt ${attempt}: ${args.slice(1).join(' ')}\n`,
     );
-    const proc = spawnGroup(process.execPath, args, { env, cwd: dirs.root, logFile });
+    const proc = spawnGroup(build.node, args, { env, cwd: dirs.root, logFile });
     const url = `http://127.0.0.1:${port}`;
     try {
       await pollUntil(

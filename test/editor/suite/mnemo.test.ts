@@ -4,8 +4,6 @@
  * own memories (unique texts, or a unique project id) through the exported API and deletes them after.
  */
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MnemoApi } from '../../../src/api';
 import type { Memory } from '../../../sidecar/model';
@@ -28,70 +26,7 @@ import { formValues } from '../../../src/commands/editPatch';
 import type { MemoryNode, TreeNode } from '../../../src/views/memoryTree';
 import type { ReviewNode } from '../../../src/views/reviewTree';
 import { filterFor } from '../../../src/views/dashboard';
-import { loadRunConfig } from './harness';
-
-const TEST_MODEL = 'Xenova/all-MiniLM-L6-v2';
-
-/** Polls `probe` until it returns a truthy value; fails with `what` and the last error after `timeoutMs`. */
-async function waitFor<T>(
-  what: string,
-  probe: () => T | Promise<T>,
-  timeoutMs = 20_000,
-  intervalMs = 100,
-): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v) return v as NonNullable<T>;
-      last = v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
-
-let apiPromise: Promise<MnemoApi> | undefined;
-
-/**
- * Activates Mnemo and points it at the repository's test embedding model (scripts/fetch-model.sh), so
- * nothing is downloaded; the sidecar is restarted once with those settings. User settings live in the
- * harness's fresh per-run state directory, so this does not leak.
- */
-function mnemo(): Promise<MnemoApi> {
-  apiPromise ??= (async () => {
-    const cfg = loadRunConfig();
-    const ext = vscode.extensions.getExtension<MnemoApi>(cfg.expectedExtensionId);
-    if (!ext) throw new Error(`${cfg.expectedExtensionId} is not installed`);
-    const api = await ext.activate();
-    const modelDir =
-      process.env.MNEMO_TEST_MODEL_DIR ?? path.join(cfg.extensionDevelopmentPath, '.cache', 'models');
-    const settings = vscode.workspace.getConfiguration('mnemo');
-    await settings.update('review.dailyDigest', false, vscode.ConfigurationTarget.Global);
-    await settings.update('capture.terminal.enabled', false, vscode.ConfigurationTarget.Global);
-    if (fs.existsSync(modelDir)) {
-      await settings.update('embedding.provider', 'local', vscode.ConfigurationTarget.Global);
-      await settings.update('embedding.model', TEST_MODEL, vscode.ConfigurationTarget.Global);
-      await settings.update('embedding.modelPath', modelDir, vscode.ConfigurationTarget.Global);
-      await vscode.commands.executeCommand('mnemo.restartSidecar');
-    }
-    await api.ready(120_000);
-    return api;
-  })();
-  return apiPromise;
-}
-
-/** A tag unique to this run, put into seeded texts so tests share nothing. */
-function uniqueTag(prefix: string): string {
-  return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-}
+import { mnemo, uniqueTag, waitFor } from './support';
 
 describe('Mnemo extension', function () {
   this.timeout(180_000);
@@ -575,12 +510,8 @@ describe('Mnemo extension', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
-  it('offers its MCP server only where VS Code takes it (1.101+); activation and the LM tools never depend on it', () => {
-    const lm = vscode.lm as unknown as { registerMcpServerDefinitionProvider?: unknown } | undefined;
-    const hasApi = typeof lm?.registerMcpServerDefinitionProvider === 'function';
-    // VS Code 1.100 (our code-server) has an earlier form of the API that refuses the 1.101 manifest entry.
-    if (!hasApi || vscode.version.startsWith('1.100.'))
-      assert.equal(api.mcp.registered, false, `VS Code ${vscode.version}`);
+  it('registers the language model tools whether or not this VS Code takes its MCP server', () => {
+    // The MCP side is agents.test.ts; the LM tools never depend on it.
     assert.deepEqual(api.tools.registered, ['mnemo_recall', 'mnemo_remember']);
   });
 
@@ -623,6 +554,63 @@ describe('Mnemo extension', function () {
     });
     seeded.push(stored.id);
     assert.equal(stored.status, 'pending');
+  });
+
+  it('What My Agents Saw lists what the language model tool served: client, query, memories; selecting opens them', async function () {
+    if (typeof vscode.lm?.invokeTool !== 'function') this.skip();
+    assert.ok(api.views.ledgerView, 'the view is in the Mnemo view container');
+    const tag = uniqueTag('ledger');
+    const text = `The ${tag} gateway restarts are announced in the ops channel first.`;
+    const id = await remember(text, mainProject());
+    const query = `Where are the ${tag} gateway restarts announced?`;
+    const ledger = api.views.ledger;
+    await ledger.getChildren(); // loaded before the recall: what follows must reload it
+    await waitFor('mnemo_recall to serve the memory', async () => {
+      const r = await vscode.lm.invokeTool('mnemo_recall', {
+        input: { query },
+        toolInvocationToken: undefined,
+      });
+      return r.content.some(
+        (p) => p instanceof vscode.LanguageModelTextPart && p.value.includes('ops channel'),
+      );
+    });
+
+    // No refresh by hand: the view reloads on mnemo/ledger/changed.
+    const row = await waitFor('the recall in What My Agents Saw', async () =>
+      (await ledger.getChildren()).find(
+        (n) => n.kind === 'served' && n.entry.query === query && n.entry.items.some((i) => i.id === id),
+      ),
+    );
+    const item = ledger.getTreeItem(row);
+    assert.equal(item.label, query);
+    assert.match(
+      String(item.description),
+      /^VS Code extension [\d.]+ \(mnemo_recall\) · just now · \d+ items?$/,
+      'who was shown it, when, how much',
+    );
+    const served = (await ledger.getChildren(row)).find((n) => n.kind === 'servedItem' && n.item.id === id);
+    assert.ok(served, 'the recall expands to the memory it served');
+    const memoryItem = ledger.getTreeItem(served);
+    assert.ok(String(memoryItem.label).startsWith(`The ${tag} gateway restarts`), String(memoryItem.label));
+    assert.match(String(memoryItem.description), /^memory · score \d\.\d\d · confirmed$/);
+
+    // Selecting the recall opens its page; selecting the memory its details, which say who was shown it.
+    const page = await vscode.commands.executeCommand<vscode.TextDocument>(
+      item.command!.command,
+      ...(item.command!.arguments ?? []),
+    );
+    assert.match(page.getText(), /^# What VS Code extension [\d.]+ was shown/);
+    assert.ok(page.getText().includes(`**Query:** Where are the ${tag} gateway restarts announced?`));
+    assert.ok(page.getText().includes(`| 1 | The ${tag} gateway restarts`), page.getText());
+    const details = await vscode.commands.executeCommand<vscode.TextDocument>(
+      memoryItem.command!.command,
+      ...(memoryItem.command!.arguments ?? []),
+    );
+    assert.match(
+      details.getText(),
+      /\nServed to agents and people\n {2}\d+ times?:\n.* VS Code extension [\d.]+ \(language model tool, mnemo_recall\) {2}"Where are the/,
+    );
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   /** A response stream that records what the participant writes and the buttons it offers. */

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# A fresh machine of the kind CI runs on, in a folder: Debian 12 from debootstrap plus only what such a
+# machine has before anyone installs anything for Mnemo (Node.js 20 with npm, copied from this machine,
+# git, CA certificates and this machine's npm/pip registry settings). `npm test` inside it must install
+# everything else itself. Used to prove the clean path (issue 31: three runs in a row, each in a new root).
+#
+#   sudo bash scripts/dev/fresh-root.sh ROOT              # make the root file system (~3 min)
+#   sudo bash scripts/dev/fresh-root.sh ROOT --run [N]    # clone this repository's HEAD into it and run
+#                                                          # CI's command N times (default 1), each in a
+#                                                          # new copy of ROOT; logs in ROOT-run<i>.log
+# Needs root, debootstrap and the Debian mirror this machine uses.
+set -euo pipefail
+ROOT="${1:?usage: fresh-root.sh ROOT [--run [N]]}"
+REPO="$(cd "$(dirname "$0")/../.." && pwd)"
+log() { printf '[fresh-root] %s\n' "$*"; }
+
+make_root() {
+  local r="$1"
+  [ -x "$r/usr/bin/node" ] && { log "$r exists"; return; }
+  log "debootstrap bookworm into $r"
+  debootstrap --variant=minbase --include=ca-certificates,git,python3,procps,iproute2,xz-utils \
+    bookworm "$r" http://deb.debian.org/debian >"$r.debootstrap.log" 2>&1 \
+    || { tail -20 "$r.debootstrap.log"; exit 1; }
+  # This machine's Debian sources (in place of debootstrap's sources.list) and the CA certificates its
+  # registries are reached through.
+  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+    cp /etc/apt/sources.list.d/debian.sources "$r/etc/apt/sources.list.d/"
+    rm -f "$r/etc/apt/sources.list"
+  fi
+  if [ -d /usr/local/share/ca-certificates ]; then
+    cp -a /usr/local/share/ca-certificates/. "$r/usr/local/share/ca-certificates/"
+    chroot "$r" update-ca-certificates >/dev/null
+  fi
+  # Node.js 20 and npm as this machine kind has them before a session (nodesource build, headers too).
+  cp -a /usr/bin/node "$r/usr/bin/node"
+  mkdir -p "$r/usr/lib/node_modules" "$r/usr/include"
+  cp -a /usr/lib/node_modules/npm "$r/usr/lib/node_modules/npm"
+  [ -d /usr/include/node ] && cp -a /usr/include/node "$r/usr/include/node"
+  ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$r/usr/bin/npm"
+  ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$r/usr/bin/npx"
+  # The registry settings of this machine (npm's global npmrc, pip's config): what a fresh machine has.
+  for f in /usr/etc/npmrc /etc/npmrc /etc/pip.conf /root/.npmrc; do
+    if [ -f "$f" ]; then install -D -m 644 "$f" "$r$f"; fi
+  done
+  cp /etc/resolv.conf "$r/etc/resolv.conf"
+  log "root ready: $(chroot "$r" node --version), npm $(chroot "$r" npm --version)"
+}
+
+run_in() { # root, log
+  local r="$1" out="$2"
+  mount -t proc proc "$r/proc"; mount --rbind /sys "$r/sys"; mount --rbind /dev "$r/dev"
+  mkdir -p "$r/dev/shm"; mountpoint -q "$r/dev/shm" || mount -t tmpfs tmpfs "$r/dev/shm"
+  trap 'umount -R "$r/dev" "$r/sys" "$r/proc" 2>/dev/null || true' RETURN
+  rm -rf "$r/ci"; git clone -q "$REPO" "$r/ci"
+  local t0=$SECONDS
+  chroot "$r" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    LANG=C.UTF-8 CI=true bash -c 'cd /ci && bash .ci/run' >"$out" 2>&1 && rc=0 || rc=$?
+  log "$(tail -1 "$out" | head -c 200) (exit $rc, $((SECONDS - t0)) s) -> $out"
+  return $rc
+}
+
+make_root "$ROOT"
+if [ "${2:-}" = "--run" ]; then
+  n="${3:-1}"; fails=0
+  for i in $(seq 1 "$n"); do
+    copy="$ROOT-run$i"; rm -rf "$copy"; cp -a "$ROOT" "$copy"
+    run_in "$copy" "$copy.log" || fails=$((fails + 1))
+  done
+  log "$n run(s), $fails failed"
+  [ "$fails" -eq 0 ]
+fi
