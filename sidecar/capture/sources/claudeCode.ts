@@ -16,8 +16,20 @@ import type {
   SourceEnv,
   TranscriptFile,
 } from '../types';
-import { firstLines, listDir, parseJson, readLines } from '../read';
-import { arr, exitCodeIn, MessageList, obj, skip, str, textOf, toolCall, utc, finishRead } from './common';
+import { firstLines, listDir, parseJson } from '../read';
+import {
+  arr,
+  exitCodeIn,
+  MessageList,
+  obj,
+  skip,
+  str,
+  textOf,
+  toolCall,
+  utc,
+  finishRead,
+  readRecords,
+} from './common';
 
 const SPEAKER = 'Claude Code';
 
@@ -99,17 +111,11 @@ async function read(
   state: AdapterState | undefined,
   opts: ReadOptions,
 ): Promise<ReadResult> {
-  const r = await readLines(f.path, offset, opts.maxBytes);
-  const skipped = { ...r.skipped };
-  if (r.error) skip(skipped, r.error);
+  const r = await readRecords(f.path, offset, opts.maxBytes);
+  const skipped = r.skipped;
   const list = new MessageList();
   let cwd = str(state?.cwd);
-  for (const line of r.lines) {
-    const rec = obj(parseJson(line.text));
-    if (!rec) {
-      skip(skipped, 'not JSON');
-      continue;
-    }
+  for (const { rec, start } of r.records) {
     const type = str(rec.type);
     if (type !== 'user' && type !== 'assistant') {
       if (!type || !QUIET_TYPES.has(type)) skip(skipped, `unknown record type "${String(type)}"`);
@@ -119,7 +125,7 @@ async function read(
     cwd = str(rec.cwd) ?? cwd;
     const message = obj(rec.message);
     const timestamp = utc(rec.timestamp);
-    const base = { timestamp, startOffset: line.start, ...(cwd ? { cwd } : {}) };
+    const base = { timestamp, startOffset: start, ...(cwd ? { cwd } : {}) };
     const sidechain = rec.isSidechain === true;
     const content = message?.content;
     if (type === 'assistant') {

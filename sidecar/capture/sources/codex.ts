@@ -20,7 +20,7 @@ import type {
   SourceEnv,
   TranscriptFile,
 } from '../types';
-import { firstLines, parseJson, readLines, walkFiles } from '../read';
+import { firstLines, parseJson, walkFiles } from '../read';
 import {
   exitCodeIn,
   MessageList,
@@ -32,6 +32,7 @@ import {
   toolCall,
   utc,
   finishRead,
+  readRecords,
 } from './common';
 
 const SPEAKER = 'Codex';
@@ -129,19 +130,13 @@ async function read(
 ): Promise<ReadResult> {
   if (f.path.endsWith('.zst'))
     return { messages: [], skipped: { 'a zstd-compressed archived rollout (not read)': 1 } };
-  const r = await readLines(f.path, offset, opts.maxBytes);
-  const skipped = { ...r.skipped };
-  if (r.error) skip(skipped, r.error);
+  const r = await readRecords(f.path, offset, opts.maxBytes);
+  const skipped = r.skipped;
   const list = new MessageList();
   let cwd = str(state?.cwd);
   let sub = state?.sub === true;
   let sessionId = str(state?.sessionId);
-  for (const line of r.lines) {
-    const rec = obj(parseJson(line.text));
-    if (!rec) {
-      skip(skipped, 'not JSON');
-      continue;
-    }
+  for (const { rec, start } of r.records) {
     const type = str(rec.type);
     const payload = obj(rec.payload);
     const timestamp = utc(rec.timestamp);
@@ -162,7 +157,7 @@ async function read(
       skip(skipped, 'a response item without payload');
       continue;
     }
-    const base = { timestamp, startOffset: line.start, ...(cwd ? { cwd } : {}) };
+    const base = { timestamp, startOffset: start, ...(cwd ? { cwd } : {}) };
     const item = str(payload.type);
     if (item === 'message') {
       const role = str(payload.role);

@@ -1,10 +1,11 @@
 /**
  * What several adapters need: the ordered list of messages a read builds (fragments of one message merged
  * by its id, tool calls paired with their results), text out of content blocks, times as UTC, counting
- * skipped records, and the VS Code-family user folder.
+ * skipped records, the JSON records of an append-only transcript, and the VS Code-family user folder.
  */
 import { join } from 'node:path';
 import { toUtcIso } from '../../pipeline/normalize';
+import { parseJson, readLines } from '../read';
 import type {
   AdapterState,
   CapturedMessage,
@@ -40,6 +41,30 @@ export function arr(v: unknown): unknown[] {
 /** Counts a skipped record under its reason. */
 export function skip(skipped: SkippedRecords, why: string): void {
   skipped[why] = (skipped[why] ?? 0) + 1;
+}
+
+/** The records of an append-only JSONL transcript: its whole lines from `offset` that are JSON objects. */
+export interface RecordsRead {
+  /** Each record and the byte offset where its line starts. */
+  records: { rec: Record<string, unknown>; start: number }[];
+  /** Byte offset after the last whole line read. */
+  end: number;
+  /** What could not be read (a bad line, a line that is no JSON object, the file itself), by reason. */
+  skipped: SkippedRecords;
+}
+
+/** Reads the JSON records of an append-only transcript from `offset` (`readLines`: whole lines, bounded). */
+export async function readRecords(path: string, offset: number, maxBytes?: number): Promise<RecordsRead> {
+  const r = await readLines(path, offset, maxBytes);
+  const skipped: SkippedRecords = { ...r.skipped };
+  if (r.error) skip(skipped, r.error);
+  const records: RecordsRead['records'] = [];
+  for (const line of r.lines) {
+    const rec = obj(parseJson(line.text));
+    if (rec) records.push({ rec, start: line.start });
+    else skip(skipped, 'not JSON');
+  }
+  return { records, end: r.end, skipped };
 }
 
 /** Merges one read's counts into another. */

@@ -18,8 +18,20 @@ import type {
   SourceEnv,
   TranscriptFile,
 } from '../types';
-import { firstLines, listDir, parseJson, readLines, readWholeFile } from '../read';
-import { arr, exitCodeIn, MessageList, obj, skip, str, textOf, toolCall, utc, finishRead } from './common';
+import { firstLines, listDir, parseJson, readWholeFile } from '../read';
+import {
+  arr,
+  exitCodeIn,
+  MessageList,
+  obj,
+  skip,
+  str,
+  textOf,
+  toolCall,
+  utc,
+  finishRead,
+  readRecords,
+} from './common';
 
 const SPEAKER = 'Copilot CLI';
 const SHELL_TOOLS = new Set(['bash', 'shell', 'powershell', 'run_in_terminal']);
@@ -75,20 +87,14 @@ async function read(
   state: AdapterState | undefined,
   opts: ReadOptions,
 ): Promise<ReadResult> {
-  const r = await readLines(f.path, offset, opts.maxBytes);
-  const skipped = { ...r.skipped };
-  if (r.error) skip(skipped, r.error);
+  const r = await readRecords(f.path, offset, opts.maxBytes);
+  const skipped = r.skipped;
   const list = new MessageList();
   let cwd = str(state?.cwd) ?? f.cwd;
-  for (const line of r.lines) {
-    const ev = obj(parseJson(line.text));
-    if (!ev) {
-      skip(skipped, 'not JSON');
-      continue;
-    }
+  for (const { rec: ev, start } of r.records) {
     const type = str(ev.type) ?? '';
     const data = obj(ev.data) ?? {};
-    const base = { timestamp: utc(ev.timestamp), startOffset: line.start, ...(cwd ? { cwd } : {}) };
+    const base = { timestamp: utc(ev.timestamp), startOffset: start, ...(cwd ? { cwd } : {}) };
     const id = str(ev.id);
     if (type === 'session.start') {
       cwd = str(obj(data.context)?.cwd) ?? str(data.cwd) ?? cwd;

@@ -18,8 +18,19 @@ import type {
   SourceEnv,
   TranscriptFile,
 } from '../types';
-import { listDir, parseJson, readJsonFile, readLines, readWholeFile, firstLines } from '../read';
-import { arr, exitCodeIn, MessageList, obj, skip, str, toolCall, utc, finishRead } from './common';
+import { listDir, parseJson, readJsonFile, readWholeFile, firstLines } from '../read';
+import {
+  arr,
+  exitCodeIn,
+  MessageList,
+  obj,
+  skip,
+  str,
+  toolCall,
+  utc,
+  finishRead,
+  readRecords,
+} from './common';
 
 const SPEAKER = 'Gemini CLI';
 /** What the CLI itself ignores in user records: slash commands, help, injected context. */
@@ -216,10 +227,9 @@ async function read(
   };
   let end: number | undefined;
   if (f.appendOnly) {
-    const r = await readLines(f.path, offset, opts.maxBytes);
+    const r = await readRecords(f.path, offset, opts.maxBytes);
     Object.assign(skipped, r.skipped);
-    if (r.error) skip(skipped, r.error);
-    for (const line of r.lines) use(obj(parseJson(line.text)), line.start);
+    for (const { rec, start } of r.records) use(rec, start);
     end = r.end;
   } else {
     const whole = await readWholeFile(f.path);
