@@ -40,28 +40,44 @@ import {
   type Question,
 } from './lib/dataset';
 import { percentile, scoreSystem, type Answer, type SystemScores } from './lib/metrics';
+import { ensureModel } from './lib/model';
 import { scoreRulesSet } from './lib/rulesSet';
 import { HELD_OUT_TURNS, LABELLED_TURNS } from '../test/fixtures/rules/labelled';
 
 const REPO = path.resolve(__dirname, '..');
-function options(): { only?: string; k: number; show: Set<string> } {
-  let values: { only?: string; k?: string; show?: string };
+interface Options {
+  only?: string;
+  k: number;
+  show: Set<string>;
+  /** The recall's token budget (default: the product's). */
+  budget?: number;
+}
+function options(): Options {
+  let values: { only?: string; k?: string; show?: string; budget?: string };
   try {
     ({ values } = parseArgs({
-      options: { only: { type: 'string' }, k: { type: 'string', default: '10' }, show: { type: 'string' } },
+      options: {
+        only: { type: 'string' },
+        k: { type: 'string', default: '10' },
+        show: { type: 'string' },
+        budget: { type: 'string' },
+      },
     }));
   } catch (e) {
     throw new Error(
-      `${e instanceof Error ? e.message : String(e)} Usage: npm run eval -- [--only <conversation ids, comma-separated>] [--k <1-50>] [--show <question ids, comma-separated>]`,
+      `${e instanceof Error ? e.message : String(e)} Usage: npm run eval -- [--only <conversation ids, comma-separated>] [--k <1-50>] [--show <question ids, comma-separated>] [--budget <tokens>]`,
     );
   }
   const k = Number(values.k);
   if (!Number.isInteger(k) || k < 1 || k > 50)
     throw new Error(`--k must be a whole number from 1 to 50, got "${values.k}".`);
+  const budget = values.budget === undefined ? undefined : Number(values.budget);
+  if (budget !== undefined && (!Number.isInteger(budget) || budget < 50))
+    throw new Error(`--budget must be a whole number of tokens, at least 50, got "${values.budget}".`);
   const show = new Set((values.show ?? '').split(',').filter(Boolean));
-  return { only: values.only, k, show };
+  return { only: values.only, k, show, ...(budget ? { budget } : {}) };
 }
-let args: { only?: string; k: number; show: Set<string> };
+let args: Options;
 let K = 10;
 /** Candidates each baseline ranks before fusion. */
 const FUSION_DEPTH = 100;
@@ -95,32 +111,6 @@ function ensureBuild(): void {
     cwd: REPO,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-}
-
-/** The model folder, fetched when absent; exits with one sentence when it cannot be had. */
-function ensureModel(): string {
-  const dir = testModelPath();
-  const model = path.join(dir, ...TEST_MODEL.split('/'));
-  const complete = (): boolean =>
-    existsSync(path.join(model, 'tokenizer.json')) &&
-    (existsSync(path.join(model, 'onnx', 'model_quantized.onnx')) ||
-      existsSync(path.join(model, 'onnx', 'model.onnx')));
-  if (complete()) return dir;
-  log(`The embedding model is not in ${model}: fetching it with scripts/fetch-model.sh`);
-  try {
-    execFileSync('bash', [path.join(REPO, 'scripts', 'fetch-model.sh'), dir], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-  } catch {
-    // reported below
-  }
-  if (!complete()) {
-    log(
-      `The embedding model ${TEST_MODEL} is missing from ${dir} and could not be fetched: run "bash scripts/fetch-model.sh ${dir}" (or set MNEMO_TEST_MODEL_DIR to a folder that holds it) and try again.`,
-    );
-    process.exit(2);
-  }
-  return dir;
 }
 
 function turnsOf(c: Conversation): Turn[] {
@@ -157,14 +147,45 @@ interface IngestStats {
   evidence_dropped_by: Record<string, number>;
   session_ms: number[];
   errors: string[];
-  /** What a reader needs to see why: stored memories from junk turns, evidence turns no memory cites. */
-  examples: { junk_stored: string[]; evidence_dropped: { id: string; text: string; reason: string }[] };
+  /** Evidence items (quoted turns) recalled within k, and those none of whose quoted turns is labelled fact. */
+  evidence_recalled: number;
+  evidence_junk: number;
+  /** Evidence items whose quoted turn the rules dropped as venting, small talk or a hedge. */
+  evidence_rules_junk: number;
+  /** What a reader needs to see why: stored memories from junk turns, evidence turns no memory cites, junk quoted as evidence. */
+  examples: {
+    junk_stored: string[];
+    evidence_dropped: { id: string; text: string; reason: string }[];
+    junk_evidence: { question: string; text: string; dropped_as?: string }[];
+  };
 }
 
-async function runMnemo(
-  convs: Conversation[],
-): Promise<{ answers: Answer[]; latencies: number[]; ingest: IngestStats; returned: number[] }> {
+/** Drop reasons that mark a turn as junk by the rules' own classes (docs/design.md: never quoted back). */
+const RULES_JUNK = /^drop:(venting|small-talk|hedge|status-chatter|passing)/;
+
+/** What the results file keeps of each recalled item: enough to see why it was recalled, and its labels. */
+interface RecalledItem {
+  kind: 'memory' | 'evidence';
+  score: number;
+  channels: string[];
+  tier?: string;
+  /** `<message id>:<label>` of every turn it cites. */
+  cites: string[];
+  linked?: number;
+  chatter?: string;
+  chars?: number;
+  asks?: boolean;
+}
+
+async function runMnemo(convs: Conversation[]): Promise<{
+  answers: Answer[];
+  latencies: number[];
+  ingest: IngestStats;
+  returned: number[];
+  recalled: Map<string, RecalledItem[]>;
+}> {
   const dataDir = tempDataDir('mnemo-eval-');
+  const recalled = new Map<string, RecalledItem[]>();
   const ingest: IngestStats = {
     turns: 0,
     fact_turns: 0,
@@ -181,7 +202,10 @@ async function runMnemo(
     evidence_dropped_by: {},
     session_ms: [],
     errors: [],
-    examples: { junk_stored: [], evidence_dropped: [] },
+    evidence_recalled: 0,
+    evidence_junk: 0,
+    evidence_rules_junk: 0,
+    examples: { junk_stored: [], evidence_dropped: [], junk_evidence: [] },
   };
   const answers: Answer[] = [];
   const latencies: number[] = [];
@@ -249,6 +273,13 @@ async function runMnemo(
       ingest.evidence_turns += evidence.length;
       ingest.evidence_turns_kept += evidence.filter((id) => cited.has(id)).length;
       const dropped = reports.flatMap((r) => r.decisions.filter((d) => d.outcome === 'dropped'));
+      /** The rules' junk class of a turn no memory cites (a sentence of it dropped as venting, …), if any. */
+      const rulesJunkOf = (id: string): string | undefined => {
+        if (cited.has(id)) return undefined;
+        const text = content.get(id) ?? '';
+        return dropped.find((d) => RULES_JUNK.test(d.reason) && d.text.length > 1 && text.includes(d.text))
+          ?.reason;
+      };
       for (const id of evidence.filter((e) => !cited.has(e))) {
         const text = content.get(id) ?? '';
         const d = dropped.find((x) => x.text.length > 3 && text.includes(x.text.slice(0, 40)));
@@ -268,6 +299,7 @@ async function runMnemo(
             project_ids: [c.id],
             top_k: K,
             mark_used: false,
+            ...(args.budget ? { token_budget: args.budget } : {}),
           });
         } catch (e) {
           ingest.errors.push(`${q.id}: recall failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -277,14 +309,47 @@ async function runMnemo(
         latencies.push(performance.now() - tq);
         returned.push(r.items.length);
         if (args.show.has(q.id)) showRecall(q, r);
+        // An evidence item is junk when none of the turns it quotes is labelled fact (as a stored memory is).
+        for (const item of r.items.slice(0, K)) {
+          const turn = item.kind === 'evidence' ? item.episode?.message_id : undefined;
+          if (!turn) continue;
+          ingest.evidence_recalled++;
+          const droppedAs = rulesJunkOf(turn);
+          if (droppedAs) ingest.evidence_rules_junk++;
+          if (msgIds(item.memory.source_ref).some((id) => c.labels[id] === 'fact')) continue;
+          ingest.evidence_junk++;
+          ingest.examples.junk_evidence.push({
+            question: q.id,
+            text: item.memory.text,
+            dropped_as: droppedAs,
+          });
+        }
         answers.push({ question: q, items: r.items.slice(0, K).map((i) => msgIds(i.memory.source_ref)) });
+        recalled.set(
+          q.id,
+          r.items.slice(0, K).map((i) => ({
+            kind: i.kind,
+            score: i.score,
+            channels: i.channels,
+            tier: i.memory.tier,
+            cites: msgIds(i.memory.source_ref).map((id) => `${id}:${c.labels[id] ?? '?'}`),
+            ...(i.episode
+              ? {
+                  linked: i.episode.memory_ids.length,
+                  chatter: i.episode.chatter,
+                  chars: i.episode.text.length,
+                  asks: /[?？]\s*$/.test(i.episode.text),
+                }
+              : {}),
+          })),
+        );
       }
     }
   } finally {
     if (s) await s.stop();
     cleanupDataDir(dataDir);
   }
-  return { answers, latencies, ingest, returned };
+  return { answers, latencies, ingest, returned, recalled };
 }
 
 /** `--show`: what Mnemo recalled for one question, to read why it missed (evidence turns marked `*`). */
@@ -451,6 +516,10 @@ async function main(): Promise<void> {
       2,
     ),
     empty_recalls: round(mnemo.returned.filter((n) => n === 0).length / Math.max(1, mnemo.returned.length)),
+    /** Share of recalled evidence items (within k) none of whose quoted turns the set labels fact (target <= 0.05). */
+    junk_share_of_evidence: round(ing.evidence_junk / Math.max(1, ing.evidence_recalled)),
+    /** The same, counting only turns the rules dropped as venting, small talk or a hedge. */
+    rules_junk_share_of_evidence: round(ing.evidence_rules_junk / Math.max(1, ing.evidence_recalled)),
   };
   const baselineTimes = {
     bm25_index_ms: Math.round(times.bm25_index_ms),
@@ -495,6 +564,9 @@ async function main(): Promise<void> {
     }.`,
   );
   out.push(
+    `Junk share of recalled evidence: ${summary.junk_share_of_evidence} (${ing.evidence_junk} of ${ing.evidence_recalled} excerpts quote no turn labelled fact; target <= 0.05); quoted turns the rules dropped as venting, small talk or hedge: ${summary.rules_junk_share_of_evidence} (${ing.evidence_rules_junk}).`,
+  );
+  out.push(
     `Recall latency over JSON-RPC: p50 ${summary.recall_ms.p50} ms, p95 ${summary.recall_ms.p95} ms (${summary.recall_ms.n} recalls); items returned per recall: ${summary.items_returned_mean} of ${K}, empty: ${summary.empty_recalls}.`,
   );
   out.push(
@@ -512,6 +584,7 @@ async function main(): Promise<void> {
     category: a.question.category,
     question: a.question.question,
     evidence: a.question.evidence,
+    recalled: mnemo.recalled.get(a.question.id) ?? [],
     ranks: {
       Mnemo: hitRankOf(a),
       BM25: hitRankOf(baselines.bm25[i]!),

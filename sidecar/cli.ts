@@ -22,12 +22,15 @@ import {
   GLOBAL_PROJECT,
   isSourceType,
   isStatus,
+  tierOf,
   type Memory,
   type MemoryStatus,
   type SourceType,
 } from './model';
+import { oneLine } from './shared/text';
 import type { RawMessage } from './pipeline/types';
 import { projectIdFor } from './project';
+import { AuditLog } from './lifecycle/audit';
 import { LexicalIndex } from './recall/lexical';
 import { MnemoService } from './service';
 import { ChromaSupervisor, purgeLine } from './store/chromaServer';
@@ -47,6 +50,7 @@ Commands:
   show ID                                                       one memory with its metadata, and when and to whom it was served
   ledger [ID] [--limit N] [--client C] [--json]                 what agents and people were shown (recalls served), newest first
   confirm ID | mark-wrong ID                                    feedback on a memory
+  confirm --file FILE [--project P]                             confirm every pending rule imported from FILE (not what the firewall held)
   review [--project P]                                          today's digest: top 10 pending memories
   decay [--as-of DATE] [--apply]                                preview (default) or apply monthly confidence decay
   clean [--threshold 0.5] [--apply] [--action archive|delete]   memories under a confidence threshold
@@ -54,15 +58,16 @@ Commands:
   wipe --project P [--yes]                                      delete all of a project: memories, kept turns, index rows
   compact                                                       erase deleted and replaced texts from Chroma's log and the index files (Chroma stopped)
   export --out FILE|DIR [--project P] [--no-vectors]            encrypted backup (AES-256 ZIP)
-  import FILE [--mode skip|overwrite|new-project] [--dry-run] [--yes]
+  import FILE [--mode skip|overwrite|new-project] [--dry-run] [--yes] [--keep-confirmations]
                                                                 restore a backup, all or nothing; --dry-run shows where
-                                                                records go; --yes consents to global, other projects, overwrite
+                                                                records go; --yes consents to global, other projects, overwrite;
+                                                                --keep-confirmations keeps what it says a person confirmed (your own backup)
   (backup password: typed at the terminal, --password-stdin, or MNEMO_BACKUP_PASSWORD)
   stats [--json]                                                counts per project
   serve                                                         the sidecar on stdio (JSON-RPC)
   mcp [--http [--port N]] [--project P]                         the MCP server for agents (stdio; HTTP on 127.0.0.1 with a bearer token)
   connect AGENT [--pointer] [--yes] [--undo]                    MCP config for claude-code, codex, cursor, cline, windsurf, copilot-cli (diff first)
-  import-rules [PATH] [--review] [--memories DIR] [--explain]   AGENTS.md, CLAUDE.md, copilot-instructions, .cursorrules, .cursor/rules -> memories
+  import-rules [PATH] [--memories DIR] [--explain]            AGENTS.md, CLAUDE.md, copilot-instructions, .cursorrules, .cursor/rules -> memories waiting for review
   promote-to-repo [--file AGENTS.md] [--ids A,B] [--yes]        confirmed memories into Mnemo's section of the instruction file (diff first)
   sources [--json]                                              agents' transcripts found for this folder, with session counts (reads none)
   capture [--source S]… [--transcript PATH] [--yes]             learn from agents' transcripts of this folder; without --yes only says what it would read
@@ -225,10 +230,10 @@ function shortDate(iso: string): string {
 }
 
 function describe(m: Memory): string {
-  const marks = [m.status !== 'active' ? m.status : '', m.is_actionable ? 'actionable' : '']
+  const marks = [m.status !== 'active' ? m.status : '', tierOf(m), m.is_actionable ? 'actionable' : '']
     .filter(Boolean)
     .join(', ');
-  return `${m.id}  ${(m.confidence_score * 100).toFixed(0).padStart(3)}%  ${m.category.padEnd(11)} ${m.text}${marks ? `  [${marks}]` : ''}`;
+  return `${m.id}  ${(m.confidence_score * 100).toFixed(0).padStart(3)}%  ${m.category.padEnd(11)} ${oneLine(m.text)}${marks ? `  [${marks}]` : ''}`;
 }
 
 async function withService<T>(
@@ -259,8 +264,9 @@ async function withService<T>(
 
 /**
  * `mnemo compact`: erases what deleted and edited memories left in Chroma's log (store/erasure.ts) while no
- * Chroma server runs on the data folder (a running one is left alone, and the command says so), then
- * compacts the lexical index. Never starts Chroma or loads the model.
+ * Chroma server runs on the data folder (a running one is left alone, and the command says so), then in
+ * the audit log (texts an older version left there), then compacts the lexical index. Never starts Chroma
+ * or loads the model.
  */
 async function compactCommand(cfgInput: SidecarConfigInput): Promise<number> {
   const config = resolveConfig(cfgInput);
@@ -272,6 +278,9 @@ async function compactCommand(cfgInput: SidecarConfigInput): Promise<number> {
     code = 1;
   } else if (result) out(purgeLine(result));
   else out('There is no embedded Chroma store in this data folder yet; nothing to compact.');
+  // The audit log is rewritten in place, line by line, as every append's erasure is: safe beside a server.
+  const erased = new AuditLog(join(config.dataDir, 'audit', 'audit.jsonl')).eraseGone();
+  if (erased) out(`Erased deleted and replaced texts from ${erased} audit entries.`);
   const lexical = join(config.dataDir, 'index', 'lexical.sqlite');
   if (existsSync(lexical)) {
     const started = Date.now();
@@ -318,12 +327,12 @@ export async function main(argv: string[]): Promise<number> {
       http: { type: 'boolean', default: false },
       port: { type: 'string' },
       yes: { type: 'boolean', default: false },
+      'keep-confirmations': { type: 'boolean', default: false },
       undo: { type: 'boolean', default: false },
       pointer: { type: 'boolean', default: false },
       file: { type: 'string' },
       ids: { type: 'string' },
       client: { type: 'string' },
-      review: { type: 'boolean', default: false },
       memories: { type: 'string' },
       format: { type: 'string' },
       'include-wrong': { type: 'boolean', default: false },
@@ -370,7 +379,6 @@ export async function main(argv: string[]): Promise<number> {
         {
           path: positionals[0],
           projectId: project,
-          review: values.review,
           memoriesDir: values.memories,
           by: resolveConfig(cfg).user,
           json: values.json,
@@ -441,8 +449,8 @@ export async function main(argv: string[]): Promise<number> {
           d.outcome === 'dropped'
             ? ''
             : ` (${[d.category, d.is_actionable ? 'actionable' : '', d.source_ref?.length ? `ref ${d.source_ref.join(', ')}` : ''].filter(Boolean).join(', ')})`;
-        out(`  ${d.outcome.padEnd(9)} ${d.id ? d.id + ' ' : ''}${d.text}${meta}`);
-        if (values.explain) out(`            why: ${d.reason}`);
+        out(`  ${d.outcome.padEnd(9)} ${d.id ? d.id + ' ' : ''}${oneLine(d.text)}${meta}`);
+        if (values.explain) out(`            why: ${oneLine(d.reason)}`);
       }
       return 0;
     }
@@ -478,6 +486,8 @@ export async function main(argv: string[]): Promise<number> {
               status: i.memory.status,
               created_at: i.memory.created_at,
               project_id: i.memory.project_id,
+              tier: tierOf(i.memory),
+              ...(i.memory.held ? { held: i.memory.held } : {}),
               ...(i.memory.speaker ? { speaker: i.memory.speaker } : {}),
               ...(i.memory.occurred_at ? { occurred_at: i.memory.occurred_at } : {}),
               ...(i.memory.times?.length ? { times: i.memory.times } : {}),
@@ -537,6 +547,14 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     case 'confirm':
     case 'mark-wrong': {
+      if (command === 'confirm' && values.file && !positionals[0]) {
+        const file = values.file;
+        const r = await withService(cfg, (svc) => svc.confirmFile({ project_id: project, file }));
+        out(
+          `Confirmed ${r.confirmed.length} rule${r.confirmed.length === 1 ? '' : 's'} imported from ${file} in ${project}.${r.held.length ? ` ${r.held.length} held by the firewall wait for a confirmation each: ${r.held.join(', ')}.` : ''}`,
+        );
+        return 0;
+      }
       const id = positionals[0];
       if (!id) throw new UsageError(`${command} needs a memory id.`);
       const m = await withService(cfg, (svc) =>
@@ -553,7 +571,7 @@ export async function main(argv: string[]): Promise<number> {
       out(`Review digest: ${res.total} pending, top ${top.length} by score.`);
       for (const m of top)
         out(
-          `  ${m.id}  score ${m.score.toFixed(1)}  ${m.project_id === GLOBAL_PROJECT ? '(global) ' : ''}${m.text}\n      why: ${m.reason}`,
+          `  ${m.id}  score ${m.score.toFixed(1)}  ${tierOf(m)}  ${m.project_id === GLOBAL_PROJECT ? '(global) ' : ''}${oneLine(m.text)}\n      why: ${oneLine(m.held ?? m.reason)}`,
         );
       return 0;
     }
@@ -703,6 +721,7 @@ export async function main(argv: string[]): Promise<number> {
         newProjectId: mode === 'new-project' ? project : undefined,
         projectIds: [project],
         consent: values.yes,
+        keepConfirmations: values['keep-confirmations'],
       };
       if (values['dry-run']) {
         const p = await withService(cfg, (svc) => inspectBackup(file, password, svc, placement));

@@ -9,17 +9,20 @@ import { errorMessage, InvalidInputError, NotFoundError } from './errors';
 import { diff, snapshot } from './lifecycle/auditChanges';
 import {
   applyReport,
-  isAgent,
   REPORT_WINDOW_MS,
   reportNote,
   reportRefusal,
   type ReportParams,
   type ReportResult,
 } from './lifecycle/report';
-import { GLOBAL_PROJECT, isCategory, type Memory } from './model';
+import { turnsSaying } from './lifecycle/turnsSaying';
+import { GLOBAL_PROJECT, isAgentName, isCategory, type Memory } from './model';
+import { timesOf } from './pipeline/attribute';
 import { redactText } from './pipeline/redact';
 import type {
   AuditEntry,
+  ConfirmFileParams,
+  ConfirmFileResult,
   FeedbackParams,
   ListParams,
   ListResult,
@@ -37,6 +40,9 @@ import { cutText } from './shared/text';
 import { clampInt, round } from './util/numbers';
 
 export type { ReportParams, ReportResult } from './lifecycle/report';
+
+/** Deleting up to this many memories at once also looks for other copies of what they say (turnsSaying.ts). */
+const THOROUGH_DELETE = 20;
 
 export class Memories {
   /** Reports run one at a time: two at once could count the same recall twice. */
@@ -174,10 +180,16 @@ export class Memories {
 
   async confirm(p: FeedbackParams): Promise<Memory> {
     const by = p.by ?? this.core.config.user;
+    // A confirmation is a person vouching for a text (docs/design.md, "Trust"): an agent cannot give one.
+    if (isAgentName(by))
+      throw new InvalidInputError('Only a person can confirm a memory; an agent can remember or mark wrong.');
     const confirmed = await this.change(p.id, by, 'confirm', (m) => ({
       ...m,
       status: 'confirmed',
       confirmed_by: by,
+      // A person vouches for it now: the top tier, and what the firewall held is cleared (with its turns).
+      tier: 'person',
+      held: undefined,
       confidence_score: round(Math.max(m.confidence_score, Math.min(1, m.confidence_score + 0.1), 0.8)),
       // Confirming a possible change decides it: the memory it may change is superseded (below).
       ...(m.may_change ? { may_change: undefined, supersedes: m.may_change } : {}),
@@ -188,6 +200,28 @@ export class Memories {
     }));
     if (confirmed.supersedes) await this.settleContest(confirmed.supersedes, confirmed.id, by, 'superseded');
     return confirmed;
+  }
+
+  /**
+   * "Confirm All from AGENTS.md": every pending memory of the project imported from one file, confirmed by
+   * a person; what the firewall held stays pending (it needs a confirmation of its own).
+   */
+  async confirmFile(p: ConfirmFileParams): Promise<ConfirmFileResult> {
+    if (!p || typeof p.project_id !== 'string' || !p.project_id || typeof p.file !== 'string' || !p.file)
+      throw new InvalidInputError(
+        'confirmFile needs a project_id and the file its rules were imported from.',
+      );
+    const from = `file:${p.file}#`;
+    const pending = (
+      await this.core.store.find(buildWhere({ project_id: p.project_id, status: ['pending'] }))
+    )
+      .map((r) => r.memory)
+      .filter((m) => m.source_ref.some((r) => r.startsWith(from)));
+    const held = pending.filter((m) => m.held).map((m) => m.id);
+    const confirmed: string[] = [];
+    for (const m of pending.filter((x) => !x.held))
+      confirmed.push((await this.confirm({ id: m.id, by: p.by })).id);
+    return { confirmed, held };
   }
 
   /**
@@ -221,12 +255,17 @@ export class Memories {
 
   async markWrong(p: FeedbackParams): Promise<Memory> {
     const by = p.by ?? this.core.config.user;
-    // An agent never marks wrong what a person confirmed: it is flagged for that person's review instead.
-    if (isAgent(by)) {
-      const confirmed = await this.get(p.id);
-      if (confirmed.status === 'confirmed')
+    if (isAgentName(by)) {
+      const target = await this.get(p.id);
+      // A global memory is recalled in every project: an agent working in one cannot take it from all of them.
+      if (target.project_id === GLOBAL_PROJECT)
+        throw new InvalidInputError(
+          `${p.id} is a global memory: only a person can mark it wrong (in the editor or with mnemo mark-wrong).`,
+        );
+      // An agent never marks wrong what a person confirmed: it is flagged for that person's review instead.
+      if (target.status === 'confirmed')
         return this.change(p.id, by, 'report', (m) => applyReport(m, 'wrong', by), {
-          note: reportNote(confirmed, 'wrong', undefined),
+          note: reportNote(target, 'wrong', undefined),
         });
     }
     const at = this.core.now();
@@ -242,7 +281,19 @@ export class Memories {
       ...(m.confirmed_by && m.confirmed_by !== by ? { notify_user: m.confirmed_by } : {}),
     }));
     if (wrong.may_change) await this.settleContest(wrong.may_change, wrong.id, by, 'kept');
+    await this.disownTurns(wrong);
     return wrong;
+  }
+
+  /**
+   * Links every turn that says a memory marked wrong to it (lifecycle/turnsSaying.ts): recall never quotes
+   * a turn linked to a wrong memory, whichever copy of the conversation it is in.
+   */
+  private async disownTurns(wrong: Memory): Promise<void> {
+    const turns = (await turnsSaying(this.core, wrong)).filter((e) => !e.memory_ids.includes(wrong.id));
+    await this.core.episodes.updateMetadata(
+      turns.map((e) => ({ ...e, memory_ids: [...e.memory_ids, wrong.id] })),
+    );
   }
 
   async update(p: UpdateParams): Promise<Memory> {
@@ -259,13 +310,26 @@ export class Memories {
     if (patch.category !== undefined && !isCategory(patch.category))
       throw new InvalidInputError(`Unknown category "${String(patch.category)}".`);
     const text = patch.text !== undefined ? (await redactText(patch.text.trim())).text : undefined;
+    const by = p.by ?? this.core.config.user;
+    if (isAgentName(by)) throw new InvalidInputError('Only a person can edit a memory.');
+    const now = this.core.now();
     return this.change(
       p.id,
-      p.by,
+      by,
       'update',
       (m) => ({
         ...m,
-        ...(text !== undefined ? { text } : {}),
+        // Everything derived from the text follows it: the times it mentions; the turns said before the
+        // edit no longer say the current fact (edited_at, recall/recall.ts). A person wrote it: top tier.
+        ...(text !== undefined && text !== m.text
+          ? {
+              text,
+              times: timesOf(text, m.occurred_at ?? m.created_at),
+              edited_at: now,
+              tier: 'person' as const,
+              held: undefined,
+            }
+          : {}),
         ...(patch.confidence_score !== undefined ? { confidence_score: round(patch.confidence_score) } : {}),
         ...(patch.is_actionable !== undefined ? { is_actionable: !!patch.is_actionable } : {}),
         ...(patch.source_ref !== undefined ? { source_ref: patch.source_ref.map(String) } : {}),
@@ -295,7 +359,13 @@ export class Memories {
     if (!Array.isArray(ids) || ids.length === 0) throw new InvalidInputError('No memory ids to delete.');
     const found = await core.store.get(ids);
     if (found.length === 0) throw new NotFoundError(`No memory with id ${ids[0]}.`);
+    // What a person deleted does not stay in the evidence: the turns that say it go with it (for many
+    // memories at once, a clean, the turns of their own messages only: one read each).
+    const turns = new Set<string>();
+    const thorough = found.length <= THOROUGH_DELETE;
+    for (const m of found) for (const e of await turnsSaying(core, m, thorough)) turns.add(e.id);
     await core.store.delete(found.map((m) => m.id));
+    await core.episodes.delete([...turns]);
     const now = core.now();
     core.audit.append(
       found.map((m) => ({
@@ -325,15 +395,21 @@ export class Memories {
   }
 
   /**
-   * Per-project wipe: every memory of the project (any status), its episodes and its lexical rows are
-   * deleted; one audit `delete` per memory with its content erased (issue 17: nothing of the project
-   * stays recallable). Other projects, and global memories promoted from it, are untouched.
+   * Per-project wipe: its captures still queued are dropped and the capture queue file rewritten (issue 39),
+   * then every memory of the project (any status), its episodes and its lexical rows are deleted; one audit
+   * `delete` per memory with its content erased (issue 17: nothing of the project stays recallable). Other
+   * projects, and global memories promoted from it, are untouched.
    */
-  async wipeProject(p: WipeProjectParams): Promise<WipeProjectResult> {
+  async wipeProject(
+    p: WipeProjectParams,
+    forgetCaptures: (project: string) => number = () => 0,
+  ): Promise<WipeProjectResult> {
     const { core } = this;
     if (!p || typeof p.project_id !== 'string' || !p.project_id.trim())
       throw new InvalidInputError('Which project? wipe needs a project_id.');
     const project = p.project_id;
+    // Its captures still waiting would bring it back; they and the queue file's copies of its text go first.
+    forgetCaptures(project);
     const ids = (await core.store.find(buildWhere({ project_id: project }))).map((r) => r.memory);
     for (let i = 0; i < ids.length; i += 1000) {
       const batch = ids.slice(i, i + 1000);

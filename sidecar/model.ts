@@ -28,6 +28,57 @@ export const STATUSES = ['active', 'pending', 'confirmed', 'wrong', 'archived', 
  */
 export type MemoryStatus = (typeof STATUSES)[number];
 
+/**
+ * Provenance tiers, highest first (docs/design.md, "Trust"): who vouches for a text. `person`: typed,
+ * confirmed or edited by a person in the editor or the CLI; `own-turn`: the person's own turn in a
+ * conversation (a user message, a command they typed); `agent`: an agent's assertion (an assistant turn,
+ * what an agent asked Mnemo to remember); `outside`: content that came from outside (tool results, command
+ * output, fetched pages, files an agent read, imported rules files, a backup's unvouched records). Set at
+ * capture by the sidecar and never raised by an agent; a person confirming or editing a memory raises it to
+ * `person`.
+ */
+export const TIERS = ['person', 'own-turn', 'agent', 'outside'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export function isTier(v: unknown): v is Tier {
+  return typeof v === 'string' && (TIERS as readonly string[]).includes(v);
+}
+
+/** 3 for `person` down to 0 for `outside`: higher is more trusted. */
+export function tierRank(t: Tier): number {
+  return TIERS.length - 1 - TIERS.indexOf(t);
+}
+
+/** The lower of two tiers (a text is only as trusted as its least trusted source). */
+export function lowerTier(a: Tier, b: Tier): Tier {
+  return tierRank(a) <= tierRank(b) ? a : b;
+}
+
+/** A turn's tier by who said it: the person, an assistant, or a tool / the system (outside). */
+export function tierOfRole(role: string): Tier {
+  return role === 'user' ? 'own-turn' : role === 'assistant' ? 'agent' : 'outside';
+}
+
+/**
+ * A memory's tier: its own, else (stored before tiers) what its provenance says: confirmed by a person,
+ * added by an agent, imported, or learnt from a conversation (the person's own turn, the most it can be).
+ */
+export function tierOf(
+  m: Pick<Memory, 'tier' | 'status' | 'confirmed_by' | 'added_by' | 'source_type'>,
+): Tier {
+  if (m.tier) return m.tier;
+  if (m.status === 'confirmed' && m.confirmed_by && !isAgentName(m.confirmed_by)) return 'person';
+  if (isAgentName(m.added_by)) return 'agent';
+  if (m.source_type === 'import') return 'outside';
+  if (m.source_type === 'manual') return 'person';
+  return 'own-turn';
+}
+
+/** Whether a name (`added_by`, `confirmed_by`, `by`) is an agent's: `agent`, `agent:<client>`. */
+export function isAgentName(name: string | undefined): boolean {
+  return !!name && /^agent(?::|$)/.test(name);
+}
+
 /** The project id under which promoted memories live; recalled in every project. */
 export const GLOBAL_PROJECT = 'global';
 
@@ -111,6 +162,15 @@ export interface Memory {
   occurred_at?: string;
   /** Times the text mentions ("yesterday", "上周"), resolved against {@link occurred_at}. */
   times?: TimeSpan[];
+  /** Who vouches for the text ({@link Tier}); absent on memories stored before tiers ({@link tierOf}). */
+  tier?: Tier;
+  /**
+   * Why the write-time firewall held it for review, in words (pipeline/firewall.ts): instruction-shaped text
+   * from below the `person` tier. Cleared when a person confirms or edits it.
+   */
+  held?: string;
+  /** When a person last changed its text: turns said before it are not quoted as the current fact. */
+  edited_at?: string;
 }
 
 /** A time a message mentions, resolved to a UTC calendar date or range. */
@@ -153,6 +213,18 @@ export interface Episode {
   previous_id?: string;
   /** The episode said just after this one in its session (`''` for the last turn); absent as {@link previous_id}. */
   next_id?: string;
+  /** Who said it ({@link Tier}, from its role); absent on turns kept before tiers ({@link tierOfRole}). */
+  tier?: Tier;
+  /**
+   * Why the write-time firewall held the turn (pipeline/firewall.ts): it is not quoted as evidence until a
+   * person confirms a memory taken from it.
+   */
+  held?: string;
+  /**
+   * The rules' class of a turn every sentence of which they dropped as chatter (`venting`, `small-talk`,
+   * `hedge`, `passing`, `status-chatter`, `too-short`): quoted only when a question is about that.
+   */
+  chatter?: string;
 }
 
 export function episodeId(projectId: string, sessionId: string, messageId: string, text: string): string {

@@ -10,7 +10,7 @@
  * `mnemo.*` settings in package.json (`dedupDistance`, `confirmedFactor`, `schedule`), never renamed.
  */
 import { NotificationType, RequestType } from 'vscode-jsonrpc';
-import type { Category, Episode, Memory, MemoryStatus, SourceType } from './model';
+import type { Category, Episode, Memory, MemoryStatus, SourceType, Tier } from './model';
 
 // ---------------------------------------------------------------- sessions
 
@@ -290,6 +290,12 @@ export interface RememberParams {
   added_by?: string;
   /** Explicit "remember this" from a person is stored as confirmed unless pending is requested. */
   pending?: boolean;
+  /**
+   * Who vouches for the text (model.ts `Tier`): default `person`, or `agent` when pending. Never raised by
+   * the sidecar's own rules: an `agent…` added_by is at most `agent`. Below `person`, instruction-shaped
+   * text is held for review (pipeline/firewall.ts).
+   */
+  tier?: Tier;
 }
 /** Extension/agent tool -> sidecar: remember one explicit fact (redacted first). */
 export const RememberRequest = new RequestType<RememberParams, IngestDecision, void>('mnemo/memory/remember');
@@ -312,6 +318,11 @@ export interface RecallParams {
   mark_used?: boolean;
   /** Also return the nearest memories that were not recalled, each with the reason (default false; previews). */
   explain?: boolean;
+  /**
+   * Only memories and turns of this provenance tier or higher (model.ts `Tier`: person > own-turn > agent >
+   * outside). Default: every tier (each ranked by its tier).
+   */
+  min_tier?: Tier;
   /** Who the block is served to, recorded in the ledger (absent: `{ surface: 'other', name: 'unknown' }`). */
   served_to?: ServedTo;
 }
@@ -410,6 +421,24 @@ export interface FeedbackParams {
 export const ConfirmRequest = new RequestType<FeedbackParams, Memory, void>('mnemo/memory/confirm');
 /** Extension/CLI -> sidecar: a memory is wrong (confidence 0, tombstone that blocks re-learning). */
 export const MarkWrongRequest = new RequestType<FeedbackParams, Memory, void>('mnemo/memory/markWrong');
+
+export interface ConfirmFileParams {
+  /** The project of the memories ("global" for a VS Code user memory file's). */
+  project_id: string;
+  /** The file as its memories cite it, `file:<file>#L<line>` (e.g. `AGENTS.md`, `.cursor/rules/style.md`). */
+  file: string;
+  by?: string;
+}
+export interface ConfirmFileResult {
+  /** Pending memories of the file now confirmed. */
+  confirmed: string[];
+  /** Pending memories of the file the firewall held: each waits for a confirmation of its own. */
+  held: string[];
+}
+/** Extension/CLI -> sidecar: a person confirms every pending rule imported from one file ("Confirm All from AGENTS.md"), except what the firewall held. */
+export const ConfirmFileRequest = new RequestType<ConfirmFileParams, ConfirmFileResult, void>(
+  'mnemo/memory/confirmFile',
+);
 
 export interface UpdateParams {
   id: string;
@@ -930,6 +959,13 @@ export interface BackupPlacement {
   project_ids?: string[];
   /** The user saw the preview and agreed to records for global or other projects and to overwriting stored memories. Default false: such records are refused (listed in `refused`) and overwriting is refused. */
   consent?: boolean;
+  /**
+   * The user made this backup and keeps what it says a person vouched for: its confirmations (status
+   * confirmed, who confirmed) and provenance tiers. Default false: a backup is untrusted, so a confirmed
+   * memory comes back pending (its claimed confirmer in the reason), every record at most at the `outside`
+   * tier, and instruction-shaped text is held for review (pipeline/firewall.ts).
+   */
+  keep_confirmations?: boolean;
 }
 export interface BackupInspectParams extends BackupPlacement {
   file: string;
@@ -1001,6 +1037,11 @@ export interface BackupPreview {
   ids_recomputed: number;
   /** Importing as previewed writes into global or another project, or overwrites: needs `consent`. */
   needs_consent: boolean;
+  /**
+   * Memories the backup says a person confirmed, and who it names: they come back pending unless
+   * `keep_confirmations` (the preview asks).
+   */
+  confirmations: { count: number; by: string[] };
 }
 /** Extension/CLI -> sidecar: decrypt and verify a backup and preview what importing it would do; changes nothing. */
 export const BackupInspectRequest = new RequestType<BackupInspectParams, BackupPreview, void>(

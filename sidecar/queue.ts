@@ -128,6 +128,22 @@ export class DurableQueue<T> {
     }
   }
 
+  /**
+   * Drops the pending entries `drop` picks and rewrites the file with the rest only ({@link compact}), so
+   * neither they nor what was already processed stays on disk (a wiped project's captures). Returns how
+   * many pending entries were dropped.
+   */
+  discard(drop: (payload: T) => boolean): number {
+    let n = 0;
+    for (const [id, e] of this.pendingEntries)
+      if (drop(e.payload)) {
+        this.pendingEntries.delete(id);
+        n++;
+      }
+    this.compact();
+    return n;
+  }
+
   /** Entries not yet done, oldest first. */
   pending(): QueueEntry<T>[] {
     return [...this.pendingEntries.values()];

@@ -85,6 +85,7 @@ export function registerHandlers(
     handle(P.EvidenceRequest, (p) => svc.evidence(p)),
     handle(P.SearchRequest, (p) => svc.search(p)),
     handle(P.ConfirmRequest, (p) => svc.confirm(p)),
+    handle(P.ConfirmFileRequest, (p) => svc.confirmFile(p)),
     handle(P.MarkWrongRequest, (p) => svc.markWrong(p)),
     handle(P.UpdateRequest, (p) => svc.update(p)),
     handle(P.PromoteRequest, (p) => svc.promote(p)),
@@ -115,6 +116,7 @@ export function registerHandlers(
         newProjectId: p.new_project_id,
         projectIds: p.project_ids,
         consent: p.consent === true,
+        keepConfirmations: p.keep_confirmations === true,
       }),
     ),
     handle(P.BackupImportRequest, (p, token) =>
@@ -123,6 +125,7 @@ export function registerHandlers(
         newProjectId: p.new_project_id,
         projectIds: p.project_ids,
         consent: p.consent === true,
+        keepConfirmations: p.keep_confirmations === true,
         onProgress: progress(p.progress_token),
         token,
       }),

@@ -99,13 +99,8 @@ export class MnemoService implements Core {
       onHealth: (ok, message) => this.health.setStore(ok, message),
     });
     this.store = new MemoryStore(this.supervisor, this.config.dataDir, (l) => this.log.warn(l));
-    this.store.attachLexical(
-      new LazyLexical(
-        join(this.config.dataDir, 'index', 'lexical.sqlite'),
-        (l, level) => this.log[level](l),
-        true,
-      ),
-    );
+    const lexicalFile = join(this.config.dataDir, 'index', 'lexical.sqlite');
+    this.store.attachLexical(new LazyLexical(lexicalFile, (l, level) => this.log[level](l), true));
     this.episodes = new EpisodeStore(this.store);
     this.audit = new AuditLog(join(this.config.dataDir, 'audit', 'audit.jsonl'));
     this.ledger = new RecallLedger(join(this.config.dataDir, 'ledger'));
@@ -277,6 +272,9 @@ export class MnemoService implements Core {
   search(p: P.SearchParams): Promise<P.SearchResult> {
     return this.memories.search(p);
   }
+  confirmFile(p: P.ConfirmFileParams): Promise<P.ConfirmFileResult> {
+    return this.memories.confirmFile(p);
+  }
   confirm(p: P.FeedbackParams): Promise<Memory> {
     return this.memories.confirm(p);
   }
@@ -296,7 +294,7 @@ export class MnemoService implements Core {
     return this.memories.delete(ids, by);
   }
   wipeProject(p: P.WipeProjectParams): Promise<P.WipeProjectResult> {
-    return this.memories.wipeProject(p);
+    return this.memories.wipeProject(p, (project) => this.capturer.forgetProject(project));
   }
   notices(p: { user?: string; project_ids?: string[] }): Promise<P.Notice[]> {
     return this.memories.notices(p);

@@ -54,6 +54,26 @@ export function overwriteDetail(p: BackupPreview, label: (project: string) => st
   return lines.join('\n');
 }
 
+/** The buttons of {@link confirmationsQuestion}: keep the backup's confirmations, or not. */
+export const KEEP_CONFIRMATIONS = 'Keep Them (I Made This Backup)';
+
+/**
+ * The question a restore asks when the backup says some memories were confirmed: a backup is untrusted
+ * (whoever holds the password can write one), so its confirmations come back pending unless the user made
+ * it. Undefined when it claims none.
+ */
+export function confirmationsQuestion(
+  p: BackupPreview,
+): { message: string; detail: string; choices: string[] } | undefined {
+  const { count, by } = p.confirmations;
+  if (!count) return undefined;
+  return {
+    message: 'Keep the confirmations this backup says it has?',
+    detail: `The file says ${count} ${count === 1 ? 'memory was' : 'memories were'} confirmed by ${by.join(', ')}. Keep them only if you made this backup; otherwise they come back waiting in the Review Queue, and everything restored counts as outside content until you confirm it.`,
+    choices: [KEEP_CONFIRMATIONS, 'Review Them Again'],
+  };
+}
+
 /** The backup failure reason a sidecar error carries (`wrong-password`, `tampered`, …), if any. */
 export function backupFailureReason(err: unknown): string | undefined {
   const data = (err as { data?: unknown } | undefined)?.data;

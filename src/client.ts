@@ -18,6 +18,7 @@ import type { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { InitializationOptions } from '../sidecar/protocol';
 import { currentUser } from '../sidecar/shared/identity';
 import { arenaEnv } from '../sidecar/shared/processEnv';
+import { clientLine } from './clientLog';
 import { config } from './config';
 
 export const MAX_RESTARTS = 5;
@@ -158,7 +159,7 @@ export function createClient(
   const clientOptions: LanguageClientOptions = {
     // Mnemo is not a language server: no documents are synchronised.
     documentSelector: [],
-    outputChannel: hooks.log,
+    outputChannel: leveledChannel(hooks.log),
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     initializationOptions: hooks.initializationOptions,
     errorHandler,
@@ -170,6 +171,25 @@ export function createClient(
     },
   };
   return new LanguageClient('mnemo', 'Mnemo Sidecar', serverOptions, clientOptions);
+}
+
+/**
+ * The log as the language client sees it: its `[Error - time] …` lines are written at the level they name
+ * (clientLog.ts), so a normal stop is not an error; everything else passes through.
+ */
+function leveledChannel(log: vscode.LogOutputChannel): vscode.LogOutputChannel {
+  return new Proxy(log, {
+    get(target, prop, receiver) {
+      if (prop === 'appendLine')
+        return (line: string) => {
+          const parsed = clientLine(line);
+          if (parsed) target[parsed.level](parsed.message);
+          else target.appendLine(line);
+        };
+      const value: unknown = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /**

@@ -8,6 +8,7 @@ export const Command = {
   rememberSelection: 'mnemo.rememberSelection',
   searchMemories: 'mnemo.searchMemories',
   confirmMemory: 'mnemo.confirmMemory',
+  confirmFromFile: 'mnemo.confirmFromFile',
   markWrong: 'mnemo.markWrong',
   rejectMemory: 'mnemo.rejectMemory',
   editMemory: 'mnemo.editMemory',
@@ -39,6 +40,8 @@ export const Command = {
   disconnectAgent: 'mnemo.disconnectAgent',
   importAgentRules: 'mnemo.importAgentRules',
   promoteToRepository: 'mnemo.promoteToRepository',
+  writeProposedChanges: 'mnemo.writeProposedChanges',
+  cancelProposedChanges: 'mnemo.cancelProposedChanges',
   exportReadable: 'mnemo.exportReadable',
   loadMore: 'mnemo.loadMore',
   showOutput: 'mnemo.showOutput',
@@ -69,6 +72,9 @@ export const ViewId = {
   ledger: 'mnemo.views.ledger',
 } as const;
 
+/** Mnemo's walkthrough: `<publisher>.<name>#<walkthrough id>` (package.json `contributes.walkthroughs`). */
+export const WALKTHROUGH = 'mnemo.mnemo#gettingStarted';
+
 /** Commands VS Code itself provides that Mnemo runs. */
 export const BuiltinCommand = {
   /** The view container's "show" command: opens the Mnemo side bar. */
@@ -80,6 +86,10 @@ export const BuiltinCommand = {
   setContext: 'setContext',
   /** What Enter does in a list (expand a group). */
   listSelect: 'list.select',
+  /** Opens several files' changes in one changes editor (the proposals of Connect an Agent, Promote). */
+  changes: 'vscode.changes',
+  /** Opens a walkthrough ({@link WALKTHROUGH}) on the Welcome page. */
+  openWalkthrough: 'workbench.action.openWalkthrough',
   /** Renders a Markdown document (Preview Injection). */
   markdownPreview: 'markdown.showPreview',
 } as const;

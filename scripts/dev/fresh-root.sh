@@ -46,6 +46,16 @@ make_root() {
   log "root ready: $(chroot "$r" node --version), npm $(chroot "$r" npm --version)"
 }
 
+# A copy left by a run that was killed still has the host's /dev and /sys bound into it: unmount them
+# first, and never let rm cross into another file system (rm -rf through a bound /dev deletes the host's).
+remove_copy() {
+  local c="$1" m
+  [ -e "$c" ] || return 0
+  for m in $(findmnt -rn -o TARGET | grep -F "$c/" | sort -r); do umount -l "$m"; done
+  if findmnt -rn -o TARGET | grep -qF "$c/"; then log "mounts remain under $c; not deleting it"; exit 1; fi
+  rm -rf --one-file-system "$c"
+}
+
 run_in() { # root, log
   local r="$1" out="$2"
   mount -t proc proc "$r/proc"; mount --rbind /sys "$r/sys"; mount --rbind /dev "$r/dev"
@@ -63,7 +73,7 @@ make_root "$ROOT"
 if [ "${2:-}" = "--run" ]; then
   n="${3:-1}"; fails=0
   for i in $(seq 1 "$n"); do
-    copy="$ROOT-run$i"; rm -rf "$copy"; cp -a "$ROOT" "$copy"
+    copy="$ROOT-run$i"; remove_copy "$copy"; cp -a "$ROOT" "$copy"
     run_in "$copy" "$copy.log" || fails=$((fails + 1))
   done
   log "$n run(s), $fails failed"

@@ -9,7 +9,7 @@
  */
 import { basename } from 'node:path';
 import { BackupError, CancelledError, InvalidInputError, MnemoError, errorMessage } from '../errors';
-import { normalizeText, type Memory } from '../model';
+import { memoryId, normalizeText, type Memory } from '../model';
 import type {
   AuditEntry,
   BackupConflict,
@@ -36,7 +36,13 @@ import {
   type LoadedBackup,
 } from './format';
 import type { BackupHost } from './host';
-import { checkEpisode, checkMemory, needsConsent, type RefusalReason } from './untrusted';
+import {
+  checkEpisode,
+  checkMemory,
+  claimedConfirmations,
+  needsConsent,
+  type RefusalReason,
+} from './untrusted';
 
 export type ImportMode = BackupImportMode;
 /** The result of mnemo/backup/import (declared by the contract). */
@@ -61,6 +67,8 @@ export interface PlacementOptions {
   projectIds?: string[];
   /** The user saw the preview and agreed to records for global or other projects, and to overwriting stored memories. Default false. */
   consent?: boolean;
+  /** The user made this backup: keep its confirmations and tiers (protocol `keep_confirmations`). Default false. */
+  keepConfirmations?: boolean;
   /** Default: the system clock. */
   clock?: () => Date;
   /** Default {@link BACKUP_LIMITS}. */
@@ -140,6 +148,7 @@ export async function inspectBackup(
     refused: [],
     ids_recomputed: 0,
     needs_consent: false,
+    confirmations: claimedConfirmations(b.records),
   };
   if (against) {
     const plan = await planImport(against, b, { ...opts, mode });
@@ -223,7 +232,7 @@ async function planImport(
   for (const r of backup.records) {
     check();
     const place = placeOf(r.memory.project_id);
-    const c = await checkMemory(r, place.project, now);
+    const c = await checkMemory(r, place.project, now, opts.keepConfirmations === true);
     if ('refused' in c) refuse(c.refused, 'memories');
     else checked.push({ ...c, originalId: r.memory.id, held: place.reason });
   }
@@ -249,10 +258,23 @@ async function planImport(
   }
 
   // 2. Compare with the store: new, the same, or different (kept in skip mode, replaced in overwrite mode).
+  // A memory marked wrong here never comes back from a backup, under its id in any project it is placed in.
   const existing = await getMany(svc, [...byId.keys()]);
+  const original = (c: (typeof checked)[number]) =>
+    memoryId(
+      backup.records.find((r) => r.memory.id === c.originalId)?.memory.project_id ?? '',
+      c.record.memory.text,
+    );
+  const tombstones = await getMany(svc, [...byId.values()].map(original));
+  const wrong = (c: (typeof checked)[number]) =>
+    existing.get(c.record.memory.id)?.status === 'wrong' || tombstones.get(original(c))?.status === 'wrong';
   const placed: (typeof checked)[number][] = [];
   for (const c of byId.values()) {
     check();
+    if (wrong(c) && c.record.memory.status !== 'wrong') {
+      refuse('marked wrong in this store', 'memories');
+      continue;
+    }
     const r = c.record;
     const t = target(r.memory.project_id, !!c.held);
     const cur = existing.get(r.memory.id);
@@ -304,7 +326,7 @@ async function planImport(
       continue;
     }
     const place = placeOf(r.episode.project_id);
-    const c = await checkEpisode(r, place.project, now);
+    const c = await checkEpisode(r, place.project, now, opts.keepConfirmations === true);
     if ('refused' in c) refuse(c.refused, 'episodes');
     else {
       const e = c.record.episode;

@@ -6,7 +6,18 @@
  * backup's id does not match its text, and records for `global` or for projects the user is not working in
  * need the user's consent.
  */
-import { episodeId, memoryId, type Episode, type Memory } from '../model';
+import {
+  episodeId,
+  isTier,
+  lowerTier,
+  memoryId,
+  tierOf,
+  tierOfRole,
+  type Episode,
+  type Memory,
+} from '../model';
+import { holdOf } from '../pipeline/firewall';
+import { oneLine } from '../shared/text';
 import { MAX_EPISODE_CHARS } from '../pipeline/normalize';
 import { redactText } from '../pipeline/redact';
 import type { BackupRecord, EpisodeRecord } from './format';
@@ -20,6 +31,7 @@ export const MAX_COUNTER = 1_000_000;
 
 /** Why a record is not imported, in words a person reads in the preview. */
 export type RefusalReason =
+  | 'marked wrong in this store'
   | 'text longer than 2000 characters'
   | 'episode text longer than 4000 characters'
   | 'dated in the future'
@@ -30,6 +42,7 @@ export type RefusalReason =
 /** Fields that are never rewritten by redaction: ids, enums, times and the model name. */
 const UNREDACTED = new Set([
   'id',
+  'tier',
   'project_id',
   'category',
   'source_type',
@@ -78,12 +91,13 @@ export async function checkMemory(
   r: BackupRecord,
   project: string,
   now: number,
+  keepConfirmations = false,
 ): Promise<{ record: BackupRecord; contentId: string; redacted: boolean } | { refused: RefusalReason }> {
   const m = r.memory as unknown as Record<string, unknown>;
   if (Object.entries(m).some(([k, v]) => k.endsWith('_at') && future(v, now)))
     return { refused: 'dated in the future' };
   if (r.memory.text.length > MAX_MEMORY_CHARS) return { refused: 'text longer than 2000 characters' };
-  const memory: Memory = await redactStrings({
+  const redacted: Memory = await redactStrings({
     ...r.memory,
     project_id: project,
     text: r.memory.text.trim(),
@@ -92,10 +106,58 @@ export async function checkMemory(
     times_seen: counter(r.memory.times_seen, 1),
     use_count: counter(r.memory.use_count, 0),
   });
+  const memory = keepConfirmations ? vouchedAsClaimed(redacted) : unvouched(redacted);
   return {
     record: { ...r, memory },
     contentId: memoryId(project, memory.text),
     redacted: memory.text !== r.memory.text.trim(),
+  };
+}
+
+/**
+ * A record as the backup claims it (the user made it): its confirmation, tier and notice kept; below the
+ * person tier the firewall still looks at it.
+ */
+function vouchedAsClaimed(m: Memory): Memory {
+  const { held: _held, ...rest } = m;
+  const tier = isTier(m.tier) ? m.tier : tierOf(m);
+  return hold({ ...rest, tier });
+}
+
+/**
+ * A record of an untrusted backup: nothing in it was vouched for here. A confirmation comes back pending,
+ * naming the confirmer the file claims; the tier is at most `outside`; whom to notify is dropped; and
+ * instruction-shaped text is held (pipeline/firewall.ts).
+ */
+function unvouched(m: Memory): Memory {
+  const { notify_user: _notify, confirmed_by, held: _held, ...rest } = m;
+  const tier = lowerTier(isTier(m.tier) ? m.tier : tierOf(m), 'outside');
+  const claimed = m.status === 'confirmed';
+  return hold({
+    ...rest,
+    tier,
+    ...(claimed
+      ? {
+          status: 'pending' as const,
+          reason: `${m.reason}; restored from a backup that says ${confirmed_by ? oneLine(confirmed_by) : 'someone'} confirmed it: confirm it again`,
+        }
+      : {}),
+  });
+}
+
+/** Holds a recallable or pending record whose text the firewall flags: pending, with the reason. */
+function hold(m: Memory): Memory {
+  if (m.status !== 'active' && m.status !== 'pending') return m;
+  const held = holdOf(m.text, m.tier ?? 'outside');
+  return held ? { ...m, status: 'pending', held } : m;
+}
+
+/** Who a backup says confirmed its memories (for the preview's question). */
+export function claimedConfirmations(records: BackupRecord[]): { count: number; by: string[] } {
+  const confirmed = records.filter((r) => r.memory.status === 'confirmed');
+  return {
+    count: confirmed.length,
+    by: [...new Set(confirmed.map((r) => oneLine(r.memory.confirmed_by ?? 'someone')))].slice(0, 5),
   };
 }
 
@@ -104,6 +166,7 @@ export async function checkEpisode(
   r: EpisodeRecord,
   project: string,
   now: number,
+  keepConfirmations = false,
 ): Promise<{ record: EpisodeRecord } | { refused: RefusalReason }> {
   if (future(r.episode.occurred_at, now) || future(r.episode.created_at, now))
     return { refused: 'dated in the future' };
@@ -111,5 +174,11 @@ export async function checkEpisode(
     return { refused: 'episode text longer than 4000 characters' };
   const e: Episode = await redactStrings({ ...r.episode, project_id: project });
   e.id = episodeId(project, e.session_id, e.message_id, e.text);
+  // Its tier and hold are this store's judgement: the file's claims are kept only from the user's own backup.
+  const claimed = isTier(e.tier) ? e.tier : tierOfRole(e.role);
+  e.tier = keepConfirmations ? claimed : lowerTier(claimed, 'outside');
+  const held = holdOf(e.text, e.tier);
+  if (held) e.held = held;
+  else delete e.held;
   return { record: { ...r, episode: e } };
 }

@@ -1,12 +1,14 @@
 /**
- * No feedback loop: text Mnemo itself put in front of an agent — the items of a recall block
- * (sidecar/recall/format.ts: `[Memory ID: mem_…] Source: …` and `[Evidence] <date> · … (msg:…)`, in
- * English or Chinese), what Mnemo's MCP tools answered, the MCP server's instructions and the pointer
+ * No feedback loop: text Mnemo itself put in front of an agent — a recall block (sidecar/recall/format.ts:
+ * fenced by `<mnemo-recall> …` and `</mnemo-recall>`, removed whole with everything between; and, in
+ * transcripts older than the fence or a block cut short, its items `[Memory ID: mem_…] Source: …` and
+ * `[Evidence] <date> · … (msg:…)`, in English or Chinese), what Mnemo's MCP tools answered, the MCP server's instructions and the pointer
  * section Connect an Agent writes into instruction files — is recognized in a captured transcript and
  * never learned again, as a memory or as a turn. test/unit/captureInjected.test.ts formats real blocks
  * with format.ts and checks they are recognized, so the two cannot drift apart.
  */
 import { POINTER_BEGIN, POINTER_END } from '../mcp/connect';
+import { FENCE } from '../recall/format';
 import { MCP_INSTRUCTIONS, MCP_NOTHING_RECALLED } from '../shared/mnemoText';
 
 /** The head line of a recalled memory (format.ts `formatMemory`), English or Chinese. */
@@ -18,6 +20,18 @@ const EVIDENCE_HEAD = /^\s*(?:\[Evidence\] |【原话】)\d{4}-\d{2}-\d{2} · .*
 const NOTHING_RECALLED = new RegExp(
   `^\\s*(?:${escape(MCP_NOTHING_RECALLED)}|No memories recalled(?: for "[^\\n]*")?\\.)`,
 );
+
+/**
+ * A fenced recall block: its opening line (the fence and what it says the records are) to its closing tag.
+ * Recalled text cannot close it early (format.ts defangs the tags inside it, and quotes every line).
+ */
+const FENCE_TAG = escape(FENCE.open.en.slice(0, FENCE.open.en.indexOf('>') + 1));
+const FENCED = new RegExp(
+  `^[ \\t]*${FENCE_TAG}[^\\n]*$[\\s\\S]*?^[ \\t]*${escape(FENCE.close)}[ \\t\\r]*$`,
+  'gm',
+);
+/** An opening or closing fence line whose other half was cut off (its items are removed one by one). */
+const FENCE_LINE = new RegExp(`^[ \\t]*(?:${FENCE_TAG}[^\\n]*|${escape(FENCE.close)}[ \\t\\r]*)$`, 'gm');
 
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -31,7 +45,7 @@ export interface Stripped {
 }
 
 /**
- * The text with every recall-block item, "nothing recalled" answer, the MCP instructions and Mnemo's
+ * The text with every recall block (fenced, or its items one by one), "nothing recalled" answer, the MCP instructions and Mnemo's
  * pointer section removed. A block item runs from its head line to the next blank line (or the next item).
  */
 export function stripInjected(text: string): Stripped {
@@ -47,7 +61,20 @@ export function stripInjected(text: string): Stripped {
     rest = rest.slice(0, a) + rest.slice(b + POINTER_END.length);
     removed++;
   }
-  if (!/mem_[0-9a-f]{16}|msg:|No memories recalled/.test(rest)) return { text: rest.trim(), removed };
+  rest = rest.replace(FENCED, (block) => {
+    // Counted as the records it held (at least one).
+    removed += Math.max(
+      1,
+      block.split('\n').filter((l) => MEMORY_HEAD.test(l) || EVIDENCE_HEAD.test(l)).length,
+    );
+    return '';
+  });
+  rest = rest.replace(FENCE_LINE, () => {
+    removed++;
+    return '';
+  });
+  if (!/mem_[0-9a-f]{16}|msg:|No memories recalled/.test(rest))
+    return { text: rest.replace(/\n{3,}/g, '\n\n').trim(), removed };
   const kept: string[] = [];
   let inItem = false;
   for (const line of rest.split('\n')) {

@@ -74,6 +74,16 @@ export class CaptureWorker {
     for (const fn of this.processedListeners) fn(captureId, report);
   }
 
+  /**
+   * A project is wiped: its captures still waiting are dropped, and the queue file is rewritten without
+   * them or anything already processed (nothing of the project stays on disk here). Returns how many waited.
+   */
+  forgetProject(project: string): number {
+    const n = this.queue.discard((s) => s.project_id === project);
+    this.core.refreshStatus();
+    return n;
+  }
+
   /** Starts draining when the queue is processed in the background. */
   kickInBackground(): void {
     if (this.background) this.kick();

@@ -55,6 +55,8 @@ export function decideDedup(c: DedupCandidate, known: DedupKnown, limit: number)
   // Near-duplicate text is not the same fact: "timeout 1500 ms" -> "timeout 3000 ms" is an update.
   if (match.via !== 'same-id') {
     const change = classifyFactChange(c.text, match.memory.text);
+    // Another attribute or action of the same subject: a fact of its own, whatever its wording shares.
+    if (change.verdict === 'distinct') return { kind: 'new' };
     if (change.verdict === 'update')
       return {
         kind: 'update',

@@ -6,10 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { Core } from '../core';
-import { episodeId, type Episode } from '../model';
+import { episodeId, tierOfRole, type Episode } from '../model';
 import { timesOf } from '../pipeline/attribute';
 import { MAX_EPISODE_CHARS, splitPieces } from '../pipeline/normalize';
-import type { NormalizedMessage, SessionInput } from '../pipeline/types';
+import type { AnalyzeResult, NormalizedMessage, SessionInput } from '../pipeline/types';
 import { episodeSearchText } from '../store/episodeStore';
 
 /** A session without an id gets one from its content, so the same transcript maps to the same episodes. */
@@ -19,6 +19,9 @@ export function sessionIdOf(session: SessionInput, messages: NormalizedMessage[]
   for (const m of messages) h.update(`${m.id}\u0000${m.timestamp}\u0000${m.content}\u0001`);
   return `s_${h.digest('hex').slice(0, 16)}`;
 }
+
+/** What the pipeline said of each turn: its tier and hold (firewall stage), its chatter class (rules stage). */
+export type TurnMarks = Pick<AnalyzeResult, 'guard' | 'chatter'>;
 
 /** A session's episodes, read and embedded before its memories are stored (see {@link prepareEpisodes}). */
 export interface PreparedEpisodes {
@@ -41,6 +44,7 @@ export async function prepareEpisodes(
   session: SessionInput,
   messages: NormalizedMessage[],
   embed: (texts: string[]) => Promise<number[][]>,
+  marks: TurnMarks = { guard: { tiers: new Map(), held: new Map() }, chatter: new Map() },
 ): Promise<PreparedEpisodes | undefined> {
   const turns = messages
     .filter((m) => m.role !== 'system' && m.content.trim())
@@ -67,6 +71,9 @@ export async function prepareEpisodes(
     times: timesOf(m.content, m.timestamp),
     memory_ids: [],
     created_at: now,
+    tier: marks.guard.tiers.get(m.id) ?? tierOfRole(m.role),
+    ...(marks.guard.held.has(m.id) ? { held: marks.guard.held.get(m.id) } : {}),
+    ...(marks.chatter.has(m.id) ? { chatter: marks.chatter.get(m.id) } : {}),
   }));
   // Each turn knows its neighbours in the session, so recall can quote a question with its answer
   // (recall/context.ts). Two messages of one capture often share a timestamp: order by time cannot tell them apart.

@@ -8,7 +8,16 @@ import { cosineDistance } from '../embed/vectors';
 import { errorMessage, InvalidInputError } from '../errors';
 import { createLlmProvider, type LlmDeps, type LlmProvider, type LlmSettings } from '../llm/index';
 import { LlmUsageCounter } from '../llm/usage';
-import { GLOBAL_PROJECT, isCategory, MAX_MEMORY_CHARS } from '../model';
+import {
+  GLOBAL_PROJECT,
+  isAgentName,
+  isCategory,
+  isTier,
+  lowerTier,
+  MAX_MEMORY_CHARS,
+  TIERS,
+  type Tier,
+} from '../model';
 import { cutText } from '../shared/text';
 import {
   extractionWindows,
@@ -17,7 +26,7 @@ import {
   selectKnown,
   type ExtractResult,
 } from '../pipeline/extract';
-import { analyzeSession } from '../pipeline/index';
+import { analyzeSession, guardCandidates, holdOf, sessionTierCap } from '../pipeline/index';
 import { redactSession, redactText } from '../pipeline/redact';
 import type { Candidate, SessionInput } from '../pipeline/types';
 import type { IngestDecision, IngestParams, IngestReport, RememberParams } from '../protocol';
@@ -127,14 +136,22 @@ export class Ingest {
         await embedMissing([...candidates, ...llm.candidates].map((c) => c.text));
         const similar = (a: string, b: string): boolean =>
           cosineDistance(vectorOf.get(a)!, vectorOf.get(b)!) < LLM_AGREEMENT_DISTANCE;
-        candidates = await mergeRuleAndLlm(candidates, llm.candidates, similar, analysis.dropped);
+        const merged = await mergeRuleAndLlm(candidates, llm.candidates, similar, analysis.dropped);
+        // What the extract stage added goes through the firewall too (an LLM may repeat a planted line).
+        candidates = guardCandidates(
+          merged,
+          analysis.guard,
+          [],
+          session.source_type,
+          sessionTierCap(session),
+        );
       }
     }
     const candidateVectors = candidates.length > 0 ? await vectorsOf(candidates.map((c) => c.text)) : [];
     // The episodes are read and embedded while the memories are deduplicated and stored (they need only
     // the memories' ids, to link to them).
     const preparing = core.config.episodes.keep
-      ? prepareEpisodes(core, session, analysis.episodes, vectorsOf)
+      ? prepareEpisodes(core, session, analysis.episodes, vectorsOf, analysis)
       : undefined;
     void preparing?.catch(() => undefined); // awaited below; a failure of the store stage comes first
     const links = new Map<string, string[]>();
@@ -148,8 +165,10 @@ export class Ingest {
         undefined,
         captureId,
       );
+      // A turn links to what was learnt from it, and to the memory marked wrong that blocked what it says
+      // (so it is not quoted either: recall/recall.ts).
       decisions.forEach((d, i) => {
-        if (!d.id || d.outcome === 'dropped') return;
+        if (!d.id) return;
         for (const m of candidates[i]?.message_ids ?? [])
           links.set(m, [...new Set([...(links.get(m) ?? []), d.id])]);
       });
@@ -244,10 +263,17 @@ export class Ingest {
       throw new InvalidInputError('remember needs a project_id.');
     if (p.category !== undefined && !isCategory(p.category))
       throw new InvalidInputError(`Unknown category "${String(p.category)}".`);
+    if (p.tier !== undefined && !isTier(p.tier))
+      throw new InvalidInputError(`Unknown tier "${String(p.tier)}"; one of ${TIERS.join(', ')}.`);
     // A memory holds MAX_MEMORY_CHARS; a longer text is cut at a character boundary and the decision says so.
     const whole = p.text.trim();
     const { text } = await redactText(cutText(whole, MAX_MEMORY_CHARS));
     const cut = whole.length > MAX_MEMORY_CHARS;
+    // Who vouches for it: a person unless review was asked; an agent's text never more than an agent's.
+    const asked: Tier = p.tier ?? (p.pending ? 'agent' : 'person');
+    const tier = isAgentName(p.added_by) ? lowerTier(asked, 'agent') : asked;
+    const held = holdOf(text, tier, { forAgents: p.source_type === 'import' });
+    const pending = !!p.pending || !!held;
     await core.requireModel();
     const [vector] = await core.embedding.embed([text]);
     const { session } = await redactSession<SessionInput>({
@@ -268,17 +294,19 @@ export class Ingest {
         ? `explicit: remembered on request; cut to its first ${MAX_MEMORY_CHARS} of ${whole.length} characters`
         : 'explicit: remembered on request',
       score: 8,
-      confidence: p.pending ? 0.7 : 0.9,
-      pending: !!p.pending,
-      pending_reason: p.pending ? 'explicit request waits for review' : undefined,
+      confidence: pending ? 0.7 : 0.9,
+      pending,
+      pending_reason: held ?? (pending ? 'explicit request waits for review' : undefined),
+      tier,
+      ...(held ? { held } : {}),
     };
-    // A person asked for it: unless review was requested, it is confirmed by them.
+    // A person asked for it: unless review was requested (or the firewall held it), it is confirmed by them.
     const [decision] = await storeCandidates(
       core,
       session,
       [candidate],
       [vector],
-      p.pending ? undefined : session.added_by,
+      pending || tier !== 'person' ? undefined : session.added_by,
     );
     if (decision.id) core.notifyChanged([p.project_id], [decision.id]);
     else core.refreshStatus();

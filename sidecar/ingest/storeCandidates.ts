@@ -11,7 +11,7 @@
  */
 import type { Core } from '../core';
 import { snapshot } from '../lifecycle/auditChanges';
-import { capturesOf, GLOBAL_PROJECT, memoryId, withCapture, type Memory } from '../model';
+import { capturesOf, GLOBAL_PROJECT, memoryId, tierOf, withCapture, type Memory, type Tier } from '../model';
 import type { AuditEntry } from '../protocol';
 import type { Candidate, SessionInput } from '../pipeline/types';
 import type { IngestDecision } from '../protocol';
@@ -162,17 +162,26 @@ async function decideAndStore(
       });
       return;
     }
-    // A changed fact supersedes the memory it changes; a possible one waits for review beside it.
-    const supersedes = decision.kind === 'update' ? decision.of : undefined;
-    const unsure = decision.kind === 'unsure' ? decision : undefined;
+    // A changed fact supersedes the memory it changes; a possible one waits for review beside it. An
+    // unconfirmed write never demotes what a person vouched for (issue 39): a pending candidate, or one
+    // changing a confirmed or global memory, records the conflict and waits for a person instead.
+    const tier: Tier = confirmedBy && !c.pending ? 'person' : (c.tier ?? 'own-turn');
+    const change = decision.kind === 'update' || decision.kind === 'unsure' ? decision : undefined;
+    const waits =
+      change?.kind === 'unsure' ||
+      (change !== undefined && !confirmedBy && (c.pending || vouched(change.of)));
+    const supersedes = change && !waits ? change.of : undefined;
+    const unsure = change && waits ? change : undefined;
     const pending = c.pending || !!unsure;
-    const reason = unsure
-      ? `${c.reason}; pending: may change ${unsure.of.id} (${unsure.reason})`
-      : supersedes
-        ? `${c.reason}; supersedes ${supersedes.id} (${decision.kind === 'update' ? decision.reason : ''})`
-        : c.pending && c.pending_reason
-          ? `${c.reason}; pending: ${c.pending_reason}`
-          : c.reason;
+    const reason = [
+      c.reason,
+      unsure && `pending: may change ${unsure.of.id} (${unsure.reason})`,
+      supersedes && `supersedes ${supersedes.id} (${change!.reason})`,
+      c.pending && c.pending_reason && !unsure && `pending: ${c.pending_reason}`,
+      c.held && unsure && c.held,
+    ]
+      .filter(Boolean)
+      .join('; ');
     const memory: Memory = {
       id: ids[i],
       text: c.text,
@@ -200,15 +209,21 @@ async function decideAndStore(
       ...(c.occurred_at ? { occurred_at: c.occurred_at } : {}),
       ...(c.times?.length ? { times: c.times } : {}),
       ...(captureId ? { captures: captureId } : {}),
+      tier,
+      ...(c.held ? { held: c.held } : {}),
     };
     created.push({ memory, vector: vectors[i] });
-    if (unsure && unsure.via !== 'batch') {
+    if (unsure) {
       // When unsure, both go to review; the older stays recalled until someone decides.
-      const older = refreshed.get(unsure.of.id)?.after ?? unsure.of;
-      contested.set(older.id, {
-        before: older,
-        after: { ...older, contested_by: memory.id, updated_at: now },
-      });
+      const fresh = created.find((r) => r.memory.id === unsure.of.id);
+      if (fresh) fresh.memory = { ...fresh.memory, contested_by: memory.id };
+      else {
+        const older = refreshed.get(unsure.of.id)?.after ?? unsure.of;
+        contested.set(older.id, {
+          before: older,
+          after: { ...older, contested_by: memory.id, updated_at: now },
+        });
+      }
     }
     if (supersedes) {
       const older = refreshed.get(supersedes.id)?.after ?? supersedes;
@@ -288,6 +303,11 @@ async function decideAndStore(
     ].map(stamp),
   );
   return decisions;
+}
+
+/** A memory an unconfirmed write may not supersede: a person confirmed it, or it was promoted to global. */
+function vouched(m: Memory): boolean {
+  return m.status === 'confirmed' || m.project_id === GLOBAL_PROJECT || tierOf(m) === 'person';
 }
 
 /**

@@ -120,6 +120,46 @@ export class AuditLog {
     });
   }
 
+  /**
+   * `mnemo compact`: erases what the log still holds of texts that are gone — every entry about a deleted
+   * memory, and for an edited one everything before its last text edit (the edit keeps its new text) — as
+   * {@link append} has done since it erases; a log written by an older version still holds them (issue 39).
+   * In place, as {@link erase}. Returns how many lines changed.
+   */
+  eraseGone(): number {
+    const last = new Map<string, number>();
+    this.rewrite((e, at) => {
+      if (erases(e)) last.set(e.memory_id!, at);
+      return undefined;
+    });
+    if (last.size === 0) return 0;
+    return this.rewrite((e, at) => {
+      const upTo = e.memory_id ? last.get(e.memory_id) : undefined;
+      if (upTo === undefined || at > upTo || !hasContent(e)) return undefined;
+      if (at < upTo || e.action === 'delete') return eraseContent(e);
+      const text = e.changes?.text;
+      return text && text[0] !== ERASED
+        ? { ...e, changes: { ...eraseContent(e).changes, text: [ERASED, text[1]] } }
+        : undefined;
+    });
+  }
+
+  /** {@link rewriteLinesInPlace} over the entries, numbered in order (a line that does not parse is not one). */
+  private rewrite(replace: (entry: AuditEntry, at: number) => AuditEntry | undefined): number {
+    let at = 0;
+    return rewriteLinesInPlace(this.file, (raw) => {
+      let entry: unknown;
+      try {
+        entry = JSON.parse(raw);
+      } catch {
+        return undefined; // a torn last line: left alone
+      }
+      if (!entry || typeof entry !== 'object') return undefined;
+      const next = replace(entry as AuditEntry, at++);
+      return next && JSON.stringify(next);
+    });
+  }
+
   /** All entries, oldest first; a torn trailing line (crash mid-write) is skipped. */
   readAll(): AuditEntry[] {
     if (!existsSync(this.file)) return [];

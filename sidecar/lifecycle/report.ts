@@ -4,7 +4,7 @@
  * review queue (`flagged_by`) for a person to decide. An agent never decides for a person: a memory a person
  * confirmed keeps its confidence and is only flagged, and no report changes a status. Pure.
  */
-import type { Memory } from '../model';
+import { isAgentName, type Memory } from '../model';
 import type { ReportVerdict, ServedTo } from '../protocol';
 import { round } from '../util/numbers';
 
@@ -34,10 +34,8 @@ export interface ReportResult {
   counted: boolean;
 }
 
-/** True for a `by` that names an agent (`agent:<client>`), not a person. */
-export function isAgent(by: string | undefined): boolean {
-  return typeof by === 'string' && by.startsWith('agent:');
-}
+/** True for a `by` that names an agent (`agent`, `agent:<client>`), not a person (model.ts `isAgentName`). */
+export const isAgent = isAgentName;
 
 /** Why this memory cannot be reported on, or undefined. */
 export function reportRefusal(m: Memory): string | undefined {

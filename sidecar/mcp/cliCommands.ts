@@ -32,10 +32,16 @@ import {
   type InstructionFile,
   type McpLaunch,
 } from './connect';
-import { promotedIds, renderPromoted } from './promote';
+import { promotedIds, promotionChoices, renderPromoted } from './promote';
 import { isReadableFormat, renderReadable, READABLE_FORMATS } from './readableExport';
-import { discoverRuleSources, importRules, sourceForFile, type ImportReport } from './rulesImport';
-import { cutText } from '../shared/text';
+import {
+  discoverRuleSources,
+  importRules,
+  MAX_RULES_PER_FILE,
+  sourceForFile,
+  type ImportReport,
+} from './rulesImport';
+import { cutText, oneLine } from '../shared/text';
 
 type Out = (line?: string) => void;
 type WithService = <T>(fn: (svc: MnemoService) => Promise<T>) => Promise<T>;
@@ -132,13 +138,16 @@ export async function connectCommand(
 
 export function describeImport(r: ImportReport, out: Out, explain: boolean): void {
   out(
-    `Imported from ${r.files.length ? r.files.join(', ') : 'no rule files'}: ${r.stored} stored, ${r.pending} pending review, ${r.refreshed} refreshed, ${r.unchanged} already imported, ${r.refused} not rules.`,
+    `Imported from ${r.files.length ? r.files.join(', ') : 'no rule files'}: ${r.pending} waiting for review, ${r.stored} stored, ${r.refreshed} refreshed, ${r.unchanged} already imported, ${r.refused} not rules. An import is not a confirmation: confirm them in the review queue (mnemo review, mnemo confirm --from FILE).`,
   );
+  for (const f of r.refused_files) out(`  not read: ${f.file} (${f.reason})`);
+  if (r.skipped_rules)
+    out(`  ${r.skipped_rules} rules past the first ${MAX_RULES_PER_FILE} of a file were not imported.`);
   for (const i of r.items) {
     if (i.outcome === 'unchanged' && !explain) continue;
     if (i.outcome === 'refused' && !explain) continue;
     out(
-      `  ${i.outcome.padEnd(9)} ${i.source_ref}  ${i.text.length > 90 ? cutText(i.text, 89) + '…' : i.text}${explain ? `\n            why: ${i.reason}` : ''}`,
+      `  ${i.outcome.padEnd(9)} ${i.source_ref}  ${i.text.length > 90 ? oneLine(cutText(i.text, 89)) + '…' : oneLine(i.text)}${explain ? `\n            why: ${oneLine(i.reason)}` : ''}`,
     );
   }
 }
@@ -147,7 +156,6 @@ export async function importRulesCommand(
   args: {
     path?: string;
     projectId: string;
-    review: boolean;
     memoriesDir?: string;
     by: string;
     json: boolean;
@@ -181,7 +189,7 @@ export async function importRulesCommand(
         remember: (p) => svc.remember(p),
       },
       sources,
-      { by: args.by, review: args.review },
+      { by: args.by },
     ),
   );
   if (args.json) out(JSON.stringify(report, null, 2));
@@ -196,8 +204,16 @@ export async function promoteCommand(
   const file = instructionFile(args.file, 'AGENTS.md');
   const path = join(args.projectDir, file);
   await withService(async (svc) => {
-    const confirmed = (await svc.list({ project_id: args.projectId, status: ['confirmed'], limit: 10_000 }))
-      .items;
+    const all = (await svc.list({ project_id: args.projectId, status: ['confirmed'], limit: 10_000 })).items;
+    // Rules imported from this very file are in it already: offering them back would write them twice.
+    const { offer: confirmed, already } = promotionChoices(all, file);
+    if (already.length)
+      out(
+        `Left out ${already.length} already in ${file} (imported from line ${already
+          .map((a) => a.line)
+          .sort((a, b) => a - b)
+          .join(', ')}).`,
+      );
     const wanted = args.ids
       ? args.ids
           .split(',')
@@ -205,11 +221,17 @@ export async function promoteCommand(
           .filter(Boolean)
       : confirmed.map((m) => m.id);
     const byId = new Map(confirmed.map((m) => [m.id, m]));
-    for (const id of wanted)
+    for (const id of wanted) {
+      const there = already.find((a) => a.memory.id === id);
+      if (there)
+        throw new InvalidInputError(
+          `${id} was imported from ${file} (line ${there.line}): it is there already.`,
+        );
       if (!byId.has(id))
         throw new InvalidInputError(
           `${id} is not a confirmed memory of ${args.projectId}; only confirmed memories are promoted.`,
         );
+    }
     const before = readIfExists(path);
     // Memories already in the section stay (when still confirmed), the new ones join them.
     const keep = promotedIds(before).filter((id) => byId.has(id));

@@ -28,6 +28,38 @@ export function promotedIds(markdown: string | undefined): string[] {
 }
 
 /**
+ * The line of `file` (as written in the project, e.g. `AGENTS.md`) a memory was imported from
+ * (`file:AGENTS.md#L5` provenance, rulesImport.ts), or undefined when it was not imported from it.
+ */
+export function importedFrom(m: Memory, file: string): number | undefined {
+  const prefix = `file:${file}#L`;
+  for (const ref of m.source_ref)
+    if (ref.startsWith(prefix)) {
+      const line = Number(ref.slice(prefix.length));
+      if (Number.isInteger(line) && line > 0) return line;
+    }
+  return undefined;
+}
+
+/**
+ * What Promote to Repository offers for `file`: the confirmed memories, less those imported from that very
+ * file — writing them again would repeat the file's own rules — which are listed apart with their line.
+ */
+export function promotionChoices(
+  confirmed: Memory[],
+  file: string,
+): { offer: Memory[]; already: { memory: Memory; line: number }[] } {
+  const offer: Memory[] = [];
+  const already: { memory: Memory; line: number }[] = [];
+  for (const m of confirmed) {
+    const line = importedFrom(m, file);
+    if (line === undefined) offer.push(m);
+    else already.push({ memory: m, line });
+  }
+  return { offer, already };
+}
+
+/**
  * The instruction file with the section holding these memories (plus those already there that are still
  * given in `keep`), grouped by category, oldest first. Idempotent.
  */

@@ -5,18 +5,39 @@
  * `file:<path>#L<line>` provenance.
  *
  * Each rule goes through the pipeline: the rules gate (headings, questions and small talk are not rules),
- * redaction, dedup and the review queue (service.remember). Rules from instruction files a team keeps in
- * its repository are confirmed by whoever imports them (unless `review` is asked); memory files an agent
- * wrote wait for review. Idempotent: a rule whose memory is already stored is skipped, not refreshed.
- * Text inside Mnemo's own managed sections (the agent pointer, promoted memories) is never imported.
+ * redaction, the firewall, dedup and the review queue (service.remember). An import is not a confirmation
+ * (docs/design.md, "Trust"): every rule comes in pending, at the `outside` tier, and waits in the review
+ * queue grouped by its file until a person confirms it (one by one, or "Confirm All from AGENTS.md", which
+ * leaves what the firewall held). Idempotent: a rule whose memory is already stored is skipped, not
+ * refreshed. Text inside Mnemo's own managed sections (the agent pointer, promoted memories) is never
+ * imported.
+ *
+ * Reads are bounded: a rules file must be a regular file inside the folder it was found in (no symlink out
+ * of it: a link to ~/.netrc or /proc/self/environ is refused), at most {@link MAX_RULES_FILE_BYTES}, read
+ * without blocking (a FIFO or a device is refused, never waited on), and at most {@link MAX_RULES_PER_FILE}
+ * rules of it are imported.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+} from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { memoryId, GLOBAL_PROJECT, MAX_MEMORY_CHARS, type Category } from '../model';
 import { cutText } from '../shared/text';
 import { redactText } from '../pipeline/redact';
 import type { IngestDecision, RememberParams } from '../protocol';
 import { gateAgentFact } from './gate';
+
+/** The largest rules file read (1 MiB): an AGENTS.md is a few kilobytes. */
+export const MAX_RULES_FILE_BYTES = 1024 * 1024;
+/** The most rules imported from one file; the report says how many more there were. */
+export const MAX_RULES_PER_FILE = 500;
 
 /** The instruction files of a repository, in the order they are read. */
 export const RULE_FILES = [
@@ -114,6 +135,8 @@ export type RuleSourceKind = 'instructions' | 'agent-memory';
 export interface RuleSource {
   /** Absolute path. */
   file: string;
+  /** The folder the file must really be in (after following links): the project, or the memory folder. */
+  root: string;
   /** How it is named in provenance: relative to the project folder, else absolute. */
   ref: string;
   kind: RuleSourceKind;
@@ -126,10 +149,53 @@ function listMd(dir: string): string[] {
     return readdirSync(dir)
       .filter((n) => /\.(md|mdc|txt)$/i.test(n))
       .sort()
-      .map((n) => join(dir, n))
-      .filter((f) => statSync(f).isFile());
+      .map((n) => join(dir, n));
   } catch {
     return [];
+  }
+}
+
+/** Why a rules file is not read, in words a person reads in the report. */
+export class RulesFileRefused extends Error {}
+
+/**
+ * A rules file's text, read within bounds: its real path (links followed) must be inside `root`, it must be a
+ * regular file (opened without following a last link and without blocking, so a FIFO or a device is never
+ * waited on), and at most {@link MAX_RULES_FILE_BYTES}.
+ *
+ * @throws RulesFileRefused with the reason.
+ */
+export function readRulesFile(file: string, root: string): string {
+  let real: string;
+  let realRoot: string;
+  try {
+    real = realpathSync(file);
+    realRoot = realpathSync(root);
+  } catch {
+    throw new RulesFileRefused('it cannot be read');
+  }
+  const r = relative(realRoot, real);
+  if (!r || r.startsWith('..') || resolve(realRoot, r) !== real)
+    throw new RulesFileRefused(`it links outside ${root}`);
+  let fd: number;
+  try {
+    fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    throw new RulesFileRefused('it cannot be opened');
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new RulesFileRefused('it is not a regular file');
+    if (st.size > MAX_RULES_FILE_BYTES)
+      throw new RulesFileRefused(`it is larger than ${MAX_RULES_FILE_BYTES / 1024} KiB`);
+    const buf = Buffer.alloc(Math.min(st.size, MAX_RULES_FILE_BYTES) + 1);
+    let n = 0;
+    for (let got = 1; got > 0 && n < buf.length; n += got) got = readSync(fd, buf, n, buf.length - n, null);
+    if (n > MAX_RULES_FILE_BYTES)
+      throw new RulesFileRefused(`it is larger than ${MAX_RULES_FILE_BYTES / 1024} KiB`);
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -151,20 +217,21 @@ export function discoverRuleSources(o: DiscoverOptions): RuleSource[] {
     return r && !r.startsWith('..') ? r.split(sep).join('/') : f;
   };
   const out: RuleSource[] = [];
+  // What exists is listed; whether it may be read is decided when it is read (readRulesFile), and said.
   for (const name of RULE_FILES) {
     const f = join(dir, name);
-    if (existsSync(f) && statSync(f).isFile())
-      out.push({ file: f, ref: ref(f), kind: 'instructions', project_id: o.projectId });
+    if (existsSync(f))
+      out.push({ file: f, root: dir, ref: ref(f), kind: 'instructions', project_id: o.projectId });
   }
   for (const f of listMd(join(dir, '.cursor', 'rules')))
-    out.push({ file: f, ref: ref(f), kind: 'instructions', project_id: o.projectId });
+    out.push({ file: f, root: dir, ref: ref(f), kind: 'instructions', project_id: o.projectId });
   if (o.repoMemoryDir)
     for (const f of listMd(o.repoMemoryDir))
-      out.push({ file: f, ref: f, kind: 'agent-memory', project_id: o.projectId });
-  // User-scope memory applies in every workspace: it becomes global (recalled in every project).
+      out.push({ file: f, root: o.repoMemoryDir, ref: f, kind: 'agent-memory', project_id: o.projectId });
+  // User-scope memory applies in every workspace: it becomes global (recalled in every project once confirmed).
   if (o.userMemoryDir)
     for (const f of listMd(o.userMemoryDir))
-      out.push({ file: f, ref: f, kind: 'agent-memory', project_id: GLOBAL_PROJECT });
+      out.push({ file: f, root: o.userMemoryDir, ref: f, kind: 'agent-memory', project_id: GLOBAL_PROJECT });
   return out;
 }
 
@@ -179,6 +246,8 @@ export function sourceForFile(file: string, projectDir: string, projectId: strin
       r.split(sep).slice(0, 2).join('/') === '.cursor/rules');
   return {
     file: f,
+    // A file named on the command line is read from its own folder at most (a link out of it is refused).
+    root: inside ? resolve(projectDir) : dirname(f),
     ref: inside ? r.split(sep).join('/') : f,
     kind: known || basename(f) === '.cursorrules' ? 'instructions' : 'agent-memory',
     project_id: projectId,
@@ -201,6 +270,10 @@ export interface ImportItem {
 
 export interface ImportReport {
   files: string[];
+  /** Files not read, each with why (a link out of its folder, not a regular file, too large). */
+  refused_files: { file: string; reason: string }[];
+  /** Rules past {@link MAX_RULES_PER_FILE} of a file, not imported. */
+  skipped_rules: number;
   stored: number;
   pending: number;
   refreshed: number;
@@ -212,13 +285,13 @@ export interface ImportReport {
 export async function importRules(
   target: ImportTarget,
   sources: RuleSource[],
-  opts: { by: string; review?: boolean; category?: Category; read?: (file: string) => string } = {
-    by: 'mnemo',
-  },
+  opts: { by: string; category?: Category; read?: (src: RuleSource) => string } = { by: 'mnemo' },
 ): Promise<ImportReport> {
-  const read = opts.read ?? ((f: string) => readFileSync(f, 'utf8'));
+  const read = opts.read ?? ((src: RuleSource) => readRulesFile(src.file, src.root));
   const report: ImportReport = {
     files: [],
+    refused_files: [],
+    skipped_rules: 0,
     stored: 0,
     pending: 0,
     refreshed: 0,
@@ -227,8 +300,18 @@ export async function importRules(
     items: [],
   };
   for (const src of sources) {
+    let text: string;
+    try {
+      text = read(src);
+    } catch (e) {
+      if (!(e instanceof RulesFileRefused)) throw e;
+      report.refused_files.push({ file: src.ref, reason: e.message });
+      continue;
+    }
     report.files.push(src.ref);
-    for (const rule of parseRules(read(src.file))) {
+    const rules = parseRules(text);
+    report.skipped_rules += Math.max(0, rules.length - MAX_RULES_PER_FILE);
+    for (const rule of rules.slice(0, MAX_RULES_PER_FILE)) {
       const source_ref = `file:${src.ref}#L${rule.line}`;
       const gate = gateAgentFact(rule.text);
       if (!gate.keep) {
@@ -243,6 +326,7 @@ export async function importRules(
         report.items.push({ source_ref, text, outcome: 'unchanged', id, reason: 'already imported' });
         continue;
       }
+      // An import is not a confirmation: a file's rules are outside content until a person confirms them.
       const d = await target.remember({
         text: rule.text,
         project_id: src.project_id,
@@ -250,7 +334,8 @@ export async function importRules(
         source_type: 'import',
         source_ref: [source_ref],
         added_by: opts.by,
-        pending: opts.review || src.kind === 'agent-memory',
+        pending: true,
+        tier: 'outside',
       });
       if (d.outcome === 'stored') report.stored++;
       else if (d.outcome === 'pending') report.pending++;

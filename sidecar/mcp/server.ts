@@ -13,12 +13,12 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MnemoError, NotFoundError, errorMessage } from '../errors';
-import { CATEGORIES, GLOBAL_PROJECT, type Memory, type MemoryStatus } from '../model';
+import { CATEGORIES, GLOBAL_PROJECT, TIERS, tierOf, type Memory, type MemoryStatus } from '../model';
 import type { MnemoService } from '../service';
 import { agentName, auditAgentRead, ledgerAgentRead, mcpClient } from './audit';
 import { gateAgentFact } from './gate';
 import { resolveProjects, type McpProjects } from './projects';
-import { cutText } from '../shared/text';
+import { cutText, oneLine } from '../shared/text';
 import { MCP_INSTRUCTIONS, MCP_NOTHING_RECALLED } from '../shared/mnemoText';
 
 export const MCP_SERVER_NAME = 'mnemo';
@@ -38,6 +38,8 @@ export function provenance(m: Memory) {
     added_by: m.added_by,
     created_at: m.created_at,
     ...(m.confirmed_by ? { confirmed_by: m.confirmed_by } : {}),
+    /** Who vouches for it: person > own-turn > agent > outside (model.ts `Tier`). */
+    tier: tierOf(m),
   };
 }
 
@@ -53,6 +55,7 @@ const ITEM = z.object({
   added_by: z.string(),
   created_at: z.string(),
   confirmed_by: z.string().optional(),
+  tier: z.enum(TIERS),
   score: z.number().optional(),
   /** recall only: a curated memory, or evidence (a past turn as it was said). */
   kind: z.enum(['memory', 'evidence']).optional(),
@@ -278,7 +281,9 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
     ({ text, category, why }) =>
       run('remember', async () => {
         const p = await currentProjects();
-        const gate = gateAgentFact(text);
+        // The reason is stored with the fact: the rules gate reads both, as the memory will.
+        const stored = why ? `${text} (why: ${why})` : text;
+        const gate = gateAgentFact(stored);
         if (!gate.keep) {
           auditAgentRead(svc, server, 'remember', p, [], `refused by ${gate.reason}`);
           return ok(`Not remembered: the rules drop this (${gate.reason}); state it as a decision or fact.`, {
@@ -289,13 +294,14 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
         }
         const client = agentName(server);
         const d = await svc.remember({
-          text: why ? `${text} (why: ${why})` : text,
+          text: stored,
           project_id: p.primary,
           category: category ?? gate.category,
           source_type: 'chat',
           source_ref: [`mcp:${client}`],
           added_by: `agent:${client}`,
           pending: true,
+          tier: 'agent',
         });
         const what =
           d.outcome === 'dropped'
@@ -317,7 +323,7 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
     {
       title: 'Mark a memory wrong',
       description:
-        'Mark a memory of this project as wrong (by its id from recall or search), with the reason. It is never recalled again and the same fact is not re-learned. A memory a person confirmed is not changed by an agent: it is flagged for their review instead.',
+        'Mark a memory of this project as wrong (by its id from recall or search), with the reason. It is never recalled again and the same fact is not re-learned. A memory a person confirmed is not changed by an agent: it is flagged for their review instead; a global memory is marked wrong only by a person.',
       inputSchema: {
         id: MEMORY_ID,
         reason: z
@@ -459,7 +465,10 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
           p,
           items.map((i) => i.id),
         );
-        const lines = items.map((i) => `- ${i.id} [${i.status}, ${i.category}] ${i.text}`);
+        // One line per memory whatever its text holds: a line break in it cannot start a forged line.
+        const lines = items.map(
+          (i) => `- ${i.id} [${i.status}, ${i.category}, ${i.tier}] ${oneLine(i.text)}`,
+        );
         const shown = items.length ? lines.join('\n') : `No memories match in ${p.ids.join(', ')}.`;
         await ledgerAgentRead(svc, server, { tool: 'search', projects: p, query, items, text: shown });
         return ok(shown, { project_ids: p.ids, items });
@@ -527,7 +536,7 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
         '',
         ...all.map(
           (m) =>
-            `- **${m.category}** ${m.text} _(${m.status}, ${m.id}${m.project_id === GLOBAL_PROJECT ? ', global' : ''})_`,
+            `- **${m.category}** ${oneLine(m.text)} _(${m.status}, ${tierOf(m)}, ${m.id}${m.project_id === GLOBAL_PROJECT ? ', global' : ''})_`,
         ),
       ].join('\n');
       const read = { tool: 'resources/read mnemo://memories', projects: p, query: '', items: all, text };

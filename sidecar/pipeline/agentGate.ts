@@ -11,9 +11,23 @@
  *
  * Pure: no I/O. Every dropped candidate carries the rule that dropped it.
  */
+import type { Tier } from '../model';
 import { agentOfRefs } from '../shared/agentSources';
 import { AGENT_TASK_HEAD, LASTING_MARK } from './lexicon';
 import type { Candidate, Dropped, SessionInput } from './types';
+
+/**
+ * The most a session vouches for (the firewall's cap, pipeline/firewall.ts). A captured agent's shell session
+ * is the agent's: its commands are `user` messages only so the terminal stage can read them, but the agent
+ * typed them, so they are of the agent tier (their output, `tool`, stays outside content). In an agent's chat
+ * the person's turns are their own (`own-turn`), the agent's `agent`, its tools' `outside`, by role.
+ */
+export function sessionTierCap(input: Pick<SessionInput, 'source_ref' | 'source_type'>): Tier {
+  const agent = agentOfRefs(input.source_ref ?? []);
+  return agent && (input.source_type === 'terminal' || input.source_type === 'troubleshooting_log')
+    ? 'agent'
+    : 'own-turn';
+}
 
 /** The lowest score a candidate from an agent's turn needs (0..10) to be kept. */
 export const AGENT_MIN_SCORE = 6.5;

@@ -1,14 +1,16 @@
 /**
  * The pure part of the pipeline, in data-flow order: normalize -> redact -> rules (or, for a terminal
  * session, the terminal stage) -> attribute (who and when) -> score -> the agent gate (sessions captured
- * from an agent's transcript).
- * (extract/dedup/store live elsewhere: they need a model or the database.)
+ * from an agent's transcript) -> firewall (tiers, and what is held for review). (extract/dedup/store live
+ * elsewhere: they need a model or the database; ingest runs the firewall again over what the extract stage
+ * adds.)
  */
-import { gateAgentCandidates } from './agentGate';
+import { gateAgentCandidates, sessionTierCap } from './agentGate';
 import { attributeCandidates } from './attribute';
 import { MAX_MESSAGE_CHARS, normalizeSession, splitPieces } from './normalize';
 import { mergeFindings, redactText, redactTextSync } from './redact';
-import { applyRules } from './rules';
+import { guardCandidates, inspectMessages } from './firewall';
+import { applyRules, chatterOf } from './rules';
 import { isTerminalSession, terminalCandidates } from './terminal';
 import { scoreCandidates, type Scorer } from './score';
 import type { AnalyzeResult, SessionInput } from './types';
@@ -16,6 +18,8 @@ import type { AnalyzeResult, SessionInput } from './types';
 export { InvalidSessionError, normalizeSession } from './normalize';
 export { redactText, redactTextSync } from './redact';
 export { applyRules, splitSentences } from './rules';
+export { guardCandidates, holdOf, inspectMessages, inspectText } from './firewall';
+export { sessionTierCap } from './agentGate';
 export {
   confidenceFromScore,
   defaultScorer,
@@ -57,8 +61,21 @@ export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions =
         : m,
     );
   }
-  // A session too short to learn from is still kept as evidence.
-  if (skipped) return { candidates: [], dropped: [], skipped, episodes: redacted, empty };
+  // Instruction-shaped text from below the person tier is held (firewall.ts): inspected whole, once.
+  // A captured agent's shell commands are the agent's, not the person's (agentGate.ts).
+  const cap = sessionTierCap(input);
+  const guard = inspectMessages(redacted, cap);
+  // A session too short to learn from is still kept as evidence; a held turn of it still goes to review.
+  if (skipped)
+    return {
+      candidates: guardCandidates([], guard, redacted, input.source_type, cap),
+      dropped: [],
+      skipped,
+      episodes: redacted,
+      empty,
+      guard,
+      chatter: new Map(),
+    };
   const pieces = redacted.flatMap((m) =>
     splitPieces(m.content, MAX_MESSAGE_CHARS).map((content) => ({ ...m, content })),
   );
@@ -82,10 +99,12 @@ export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions =
   if (opts.reviewScoreThreshold !== undefined) scoreOpts.reviewThreshold = opts.reviewScoreThreshold;
   const gated = gateAgentCandidates(scoreCandidates(withRefs, scoreOpts), input);
   const result: AnalyzeResult = {
-    candidates: gated.candidates,
+    candidates: guardCandidates(gated.candidates, guard, redacted, input.source_type, cap),
     dropped: [...dropped, ...gated.dropped],
     episodes: redacted,
     empty,
+    guard,
+    chatter: terminal ? new Map() : chatterOf(ruled),
   };
   const redactions = mergeFindings(findings);
   if (redactions.length) result.redactions = redactions;

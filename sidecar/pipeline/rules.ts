@@ -905,3 +905,27 @@ export function applyRules(messages: NormalizedMessage[], sourceType: SourceType
 
 /** Exposed for tests and `--explain`: the small-talk list used by the rules. */
 export const SMALL_TALK_WORDS: ReadonlySet<string> = SMALL_TALK;
+
+/** Drop rules that mark a sentence as chatter: venting, small talk, a hedge, a passing remark. */
+const CHATTER_DROPS = /^drop:(venting|small-talk|hedge|passing|status-chatter|too-short)\b/;
+
+/**
+ * The chatter class of each message whose every sentence the rules dropped as chatter (the first one's
+ * rule, e.g. `venting`), by message id. Such a turn is kept as an episode but not quoted as evidence unless
+ * a question is about it (docs/design.md, What is not a memory: venting must not be quoted back).
+ */
+export function chatterOf(result: RulesResult): Map<string, string> {
+  const kept = new Set(result.candidates.flatMap((c) => c.message_ids));
+  const out = new Map<string, string>();
+  const mixed = new Set<string>();
+  for (const d of result.dropped) {
+    const id = d.message_id;
+    if (!id || kept.has(id) || mixed.has(id)) continue;
+    const m = CHATTER_DROPS.exec(d.reason);
+    if (!m) {
+      mixed.add(id);
+      out.delete(id);
+    } else if (!out.has(id)) out.set(id, m[1]!);
+  }
+  return out;
+}

@@ -1,5 +1,5 @@
-/** Types shared by the pipeline stages (normalize -> redact -> rules -> extract -> score -> dedup -> store). */
-import type { Category, SourceType, TimeSpan } from '../model';
+/** Types shared by the pipeline stages (normalize -> redact -> rules -> extract -> score -> firewall -> dedup -> store). */
+import type { Category, SourceType, Tier, TimeSpan } from '../model';
 
 /** Sessions and their messages are wire types: the contract declares them. */
 export type { RawMessage, SessionInput } from '../protocol';
@@ -45,6 +45,16 @@ export interface Candidate {
   occurred_at?: string;
   /** Times the text mentions, resolved against {@link occurred_at} (attribute stage). */
   times?: TimeSpan[];
+  /** Who vouches for it (firewall stage: the lowest tier of its messages; never raised). */
+  tier?: Tier;
+  /** Why the firewall held it for review (firewall stage); it is then `pending` too. */
+  held?: string;
+}
+
+/** A session's messages as the firewall stage saw them: each one's tier, and why the held ones are held. */
+export interface Guard {
+  tiers: Map<string, Tier>;
+  held: Map<string, string>;
 }
 
 /** Rule features of a candidate, the inputs of the default scorer. */
@@ -92,6 +102,10 @@ export interface AnalyzeResult {
   skipped?: string;
   /** What the redact stage replaced, summed over the session (never the secrets themselves). */
   redactions?: RedactionFinding[];
+  /** The firewall stage's view of the messages: each one's tier and why the held ones are held. */
+  guard: Guard;
+  /** The rules' chatter class of each message all of whose sentences they dropped as chatter (episodes). */
+  chatter: Map<string, string>;
 }
 
 /** One kind of secret or personal data replaced by `[REDACTED:<type>]`, and how often. */

@@ -7,7 +7,7 @@
  * store/episodeStore.ts), the start of the sidecar checks them against Chroma (lexicalSync.ts), and an id
  * without facts (an older index) is read from Chroma as before.
  */
-import type { Episode, Memory, MemoryStatus } from '../model';
+import { tierOf, tierOfRole, type Episode, type Memory, type MemoryStatus, type Tier } from '../model';
 
 /** A turn ending in a question mark (full-width too), trailing spaces allowed. */
 export const ASKS = /[?？]\s*$/;
@@ -16,7 +16,7 @@ export const ASKS = /[?？]\s*$/;
  * Bumped whenever what the facts hold or how they are derived changes (e.g. {@link ASKS}): facts of
  * another version are treated as absent and rewritten by the next start's check.
  */
-export const FACTS_VERSION = 1;
+export const FACTS_VERSION = 2;
 
 export interface MemoryFacts {
   kind: 'memory';
@@ -30,6 +30,10 @@ export interface MemoryFacts {
   timed: boolean;
   /** What it was taken from (`msg:…` refs): an evidence turn it cites is not quoted again. */
   source_ref: string[];
+  /** Who vouches for it (model.ts `Tier`): weighs its rank. */
+  tier: Tier;
+  /** When a person last changed its text: the turns it was taken from no longer say the current fact. */
+  edited_at?: string;
 }
 
 export interface EpisodeFacts {
@@ -43,6 +47,12 @@ export interface EpisodeFacts {
   /** The turns before and after it in its session ('' = none; absent: kept before the links existed). */
   previous_id?: string;
   next_id?: string;
+  /** Who said it: weighs its rank. */
+  tier: Tier;
+  /** Held by the write-time firewall: quoted only once a person confirmed a memory taken from it. */
+  held?: boolean;
+  /** The rules' chatter class (venting, small talk, a hedge…): quoted only when the question is about it. */
+  chatter?: string;
 }
 
 export type RankFacts = MemoryFacts | EpisodeFacts;
@@ -56,6 +66,8 @@ export function memoryFacts(m: Memory): MemoryFacts {
     asks: ASKS.test(m.text),
     timed: !!m.times?.length,
     source_ref: m.source_ref,
+    tier: tierOf(m),
+    ...(m.edited_at ? { edited_at: m.edited_at } : {}),
   };
 }
 
@@ -69,6 +81,9 @@ export function episodeFacts(e: Episode): EpisodeFacts {
     memory_ids: e.memory_ids,
     ...(e.previous_id !== undefined ? { previous_id: e.previous_id } : {}),
     ...(e.next_id !== undefined ? { next_id: e.next_id } : {}),
+    tier: e.tier ?? tierOfRole(e.role),
+    ...(e.held ? { held: true } : {}),
+    ...(e.chatter ? { chatter: e.chatter } : {}),
   };
 }
 

@@ -27,7 +27,18 @@
 import type { Core } from '../core';
 import { embedQuery } from '../embed/queryCache';
 import { InvalidInputError } from '../errors';
-import { GLOBAL_PROJECT, type Episode, type Memory, type MemoryStatus, type TimeSpan } from '../model';
+import {
+  GLOBAL_PROJECT,
+  isTier,
+  TIERS,
+  tierOf,
+  tierRank,
+  type Episode,
+  type Memory,
+  type MemoryStatus,
+  type Tier,
+  type TimeSpan,
+} from '../model';
 import { redactText } from '../pipeline/redact';
 import { resolveTimes, type ResolvedTime } from '../pipeline/when';
 import type { RecallChannel, RecallItem, RecallParams, RecallResult } from '../protocol';
@@ -40,6 +51,14 @@ import { episodeAsMemory, formatBlock } from './format';
 import { episodeFacts, memoryFacts, type EpisodeFacts, type MemoryFacts, type RankFacts } from './facts';
 import type { LexicalHit } from './lexical';
 import { nearMisses } from './nearMisses';
+import {
+  factsOfTurn,
+  linkedOf,
+  linksOf,
+  threadsWithoutWithheld,
+  withheldBy,
+  type WithheldOptions,
+} from './withheld';
 import { cutText } from '../shared/text';
 
 /** A recallable memory: not pending, wrong or archived. */
@@ -67,6 +86,13 @@ const QUESTION_WEIGHT = 0.3;
  * over 0.3 and cost no R@10 (docs/recall-quality.md).
  */
 const ANSWERED_QUESTION_WEIGHT = 0.6;
+/**
+ * Junk never fills a slot just because k is not reached (docs/design.md, "Trust: clean evidence"): a turn
+ * nothing was learnt from (no memory cites it) is quoted only among the first this many items; below them
+ * only memories and turns that carry content fill the k. On the eval set at k = 10, 6 kept R@10 at its
+ * value and cut the junk share of quoted turns from 0.62 to 0.50 (docs/recall-quality.md).
+ */
+const UNLEARNT_TURN_RANK = 6;
 /** How many of the best evidence candidates (times top k) are read with their context. */
 const CONTEXT_CANDIDATES = 2;
 /**
@@ -90,6 +116,12 @@ const IN_PERIOD_BOOST = 2;
 const DAY_SLACK_MS = 7 * DAY_MS;
 const ASKS_WHEN =
   /\bwhen\b|\bwhat (?:date|day|month|year)\b|\bwhich (?:day|month|year)\b|什么时候|哪天|哪一天|几号|几月|哪年|哪一年|何时/i;
+
+/**
+ * A candidate's fused score is scaled by its provenance tier (model.ts `Tier`): what a person vouched for
+ * outranks what the conversation said, an agent's assertion and outside content rank lower.
+ */
+const TIER_WEIGHT: Record<Tier, number> = { person: 1.15, 'own-turn': 1, agent: 0.95, outside: 0.85 };
 
 /**
  * The vector channel's weight in the fusion when the question is in a language the embedding model was
@@ -147,6 +179,9 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   const settings = core.config.recall;
   const topK = clampInt(p.top_k ?? settings.topK, 1, 50);
   const minConfidence = p.min_confidence ?? settings.minConfidence;
+  if (p.min_tier !== undefined && !isTier(p.min_tier))
+    throw new InvalidInputError(`Unknown tier "${String(p.min_tier)}"; one of ${TIERS.join(', ')}.`);
+  const tierFloor = p.min_tier ? tierRank(p.min_tier) : 0;
   const budget = p.token_budget ?? settings.tokenBudget;
   const own = [...new Set(p.project_ids)].filter((x) => x !== GLOBAL_PROJECT);
   const projects = [...own, GLOBAL_PROJECT];
@@ -159,7 +194,10 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   const vector = await embedQuery(core.embedding, query);
 
   const recallable = (project: string, f: MemoryFacts) =>
-    projects.includes(project) && RECALLABLE.includes(f.status) && f.confidence > minConfidence;
+    projects.includes(project) &&
+    RECALLABLE.includes(f.status) &&
+    f.confidence > minConfidence &&
+    tierRank(f.tier) >= tierFloor;
   const [memVec, epVec, lex] = await Promise.all([
     nearestRecallable(core, vector, projects, minConfidence, wide),
     core.config.episodes.keep ? core.episodes.query(vector, own, wide) : Promise.resolve<EpisodeHit[]>([]),
@@ -189,7 +227,9 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     Math.max(ABSOLUTE_SIMILARITY, Math.min(settings.minSimilarity, best - RELATIVE_SIMILARITY));
 
   // vector, memories and episodes ranked separately (each kind has its own best)
-  const memSims = memVec.map((n) => ({ n, sim: 1 - n.distance }));
+  const memSims = memVec
+    .filter((n) => tierRank(n.facts.tier) >= tierFloor)
+    .map((n) => ({ n, sim: 1 - n.distance }));
   const memFloor = floor(memSims[0]?.sim ?? 0);
   memSims
     .filter((x) => x.sim >= memFloor)
@@ -245,6 +285,7 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
       const since = new Date(core.clock().getTime() - 7 * DAY_MS).toISOString();
       const logs = await recentLogsNaming(core, entities, own, since);
       logs
+        .filter((memory) => tierRank(tierOf(memory)) >= tierFloor)
         .map((memory) => ({ memory, overlap: entityOverlap(entities, memory.text) }))
         .filter((x) => x.overlap > 0)
         .sort((a, b) => b.overlap * b.memory.confidence_score - a.overlap * a.memory.confidence_score)
@@ -296,7 +337,8 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     const x = excerpts.get(c.id);
     if (x && neighboursOf(x).every((n) => own.includes(n.project_id))) c.context = c.excerpt = x;
   }
-  await dropDisowned(core, byKey, [...memVec, ...lex.map((h) => h.found)]);
+  const withheldOpts = { minConfidence, query, ...(p.min_tier ? { minTier: p.min_tier } : {}) };
+  await dropWithheld(core, byKey, [...memVec, ...lex.map((h) => h.found)], withheldOpts);
   const ranked = reweigh([...byKey.values()], query, core.clock()).sort(
     (a, b) => b.rrf - a.rrf || (b.similarity ?? 0) - (a.similarity ?? 0),
   );
@@ -312,7 +354,14 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
         .filter((c) => c.kind === 'memory')
         .flatMap((c) => (c.facts as MemoryFacts).source_ref.map((r) => citeKey(c.project, r))),
     );
-    picked = await pickAndRead(core, ranked, byKey, topK, await withoutDisowned(core, threads), told);
+    picked = await pickAndRead(
+      core,
+      ranked,
+      byKey,
+      topK,
+      await threadsWithoutWithheld(core, threads, withheldOpts),
+      told,
+    );
   }
   const chosen = picked.filter((c) => c.memory || c.episode);
 
@@ -388,46 +437,6 @@ function threadAnchors(picked: Candidate[], ranked: Candidate[]): Episode[] {
     .slice(0, THREAD_ITEMS);
 }
 
-/** Whether a turn is disowned, by the statuses of its memories: all marked wrong (a link to a memory since deleted says nothing either way). */
-const disownedBy =
-  (status: Map<string, MemoryStatus>) =>
-  (memoryIds: string[]): boolean => {
-    const linked = memoryIds.map((id) => status.get(id)).filter((s) => s !== undefined);
-    return linked.length > 0 && linked.every((s) => s === 'wrong');
-  };
-
-/**
- * The statuses of these memories: from the facts the channels brought, then the lexical index, and Chroma
- * only for what the index has no facts of.
- */
-async function statusesOf(
-  core: Core,
-  ids: string[],
-  known: Found[] = [],
-): Promise<Map<string, MemoryStatus>> {
-  const status = new Map<string, MemoryStatus>();
-  for (const x of known) if (x.facts.kind === 'memory') status.set(x.id, x.facts.status);
-  const missing = () => [...new Set(ids)].filter((id) => !status.has(id));
-  for (const [id, x] of await core.store.lexicalIndexed(missing()))
-    if (x.facts?.kind === 'memory') status.set(id, x.facts.status);
-  for (const m of await core.store.get(missing())) status.set(m.id, m.status);
-  return status;
-}
-
-/** Threads cut before the first turn the user disowned (every memory derived from it marked wrong). */
-async function withoutDisowned(core: Core, threads: Map<string, Episode[]>): Promise<Map<string, Episode[]>> {
-  const ids = [...new Set([...threads.values()].flat().flatMap((e) => e.memory_ids))];
-  if (ids.length === 0) return threads;
-  const disowned = disownedBy(await statusesOf(core, ids));
-  const out = new Map<string, Episode[]>();
-  for (const [id, thread] of threads) {
-    const cut = thread.findIndex((e) => disowned(e.memory_ids));
-    const kept = cut < 0 ? thread : thread.slice(0, cut);
-    if (kept.length) out.set(id, kept);
-  }
-  return out;
-}
-
 const citeKey = (project: string, ref: string) => `${project}\u0000${ref}`;
 
 /**
@@ -481,6 +490,7 @@ function pick(
     if (c.kind === 'evidence') {
       const f = c.facts as EpisodeFacts;
       if (cited.has(citeKey(c.project, `msg:${f.message_id}`))) continue;
+      if (!f.memory_ids.length && picked.length >= UNLEARNT_TURN_RANK) continue;
       if (
         c.context &&
         neighboursOf(c.context).some((n) => cited.has(citeKey(c.project, `msg:${n.message_id}`)))
@@ -495,11 +505,28 @@ function pick(
       cited.add(citeKey(c.project, `msg:${f.message_id}`));
       continue;
     }
+    // Evidence never repeats a chosen memory: an excerpt chosen before it that quotes nothing but what the
+    // chosen memories came from gives up its place, wherever it ranked (one that also quotes the rest of
+    // the exchange, the question a memory answers, stays: the exchange is what it adds).
+    for (const r of (c.facts as MemoryFacts).source_ref) told.add(citeKey(c.project, r));
+    for (let j = picked.length - 1; j >= 0; j--) {
+      const e = picked[j]!;
+      if (
+        e.kind === 'evidence' &&
+        e.episode &&
+        (e.context?.turns ?? [e.episode]).every((t) => told.has(key(t)))
+      )
+        picked.splice(j, 1);
+    }
     picked.push(c);
     for (const r of (c.facts as MemoryFacts).source_ref) cited.add(citeKey(c.project, r));
     const from = sourceTurn(c, ranked);
     const more = from ? takeUncited(threads.get(from.id), endsThread) : [];
-    if (more.length && picked.length < topK) {
+    if (
+      more.length &&
+      picked.length < topK &&
+      (picked.length < UNLEARNT_TURN_RANK || more[0]!.memory_ids.length)
+    ) {
       const first = more[0]!;
       const excerpt = { turn: first, turns: more };
       picked.push({
@@ -545,23 +572,25 @@ async function hydrate(core: Core, picked: Candidate[]): Promise<string[]> {
 }
 
 /**
- * Evidence the user has disowned: a turn whose derived memories are all marked wrong is never quoted (the
- * user said what was taken from it is false), neither as a candidate nor as the context of another turn.
- * A turn without derived memories, or with one still active, pending, confirmed or superseded, is
- * untouched: a superseded memory's turn still says what was true then, and demoting it cost recall in the
- * eval (docs/recall-quality.md). The linked memories' statuses come from the facts the channels brought and,
- * for the others, from the lexical index (Chroma only for what it has no facts of).
+ * Evidence recall does not quote (withheld.ts): a withheld turn is no candidate, and a withheld neighbour
+ * drops the excerpt's context (the turn is quoted alone). A turn without derived memories, or whose
+ * memories are superseded, is untouched: a superseded memory's turn still says what was true then, and
+ * demoting it cost recall in the eval (docs/recall-quality.md).
  */
-async function dropDisowned(core: Core, byKey: Map<string, Candidate>, known: Found[]): Promise<void> {
+async function dropWithheld(
+  core: Core,
+  byKey: Map<string, Candidate>,
+  known: Found[],
+  o: WithheldOptions,
+): Promise<void> {
   const evidence = [...byKey.values()].filter((c) => c.kind === 'evidence');
-  const linksOf = (c: Candidate): string[][] =>
-    c.context ? c.context.turns.map((t) => t.memory_ids) : [(c.facts as EpisodeFacts).memory_ids];
-  const all = evidence.flatMap(linksOf).flat();
-  if (!all.length) return;
-  const disowned = disownedBy(await statusesOf(core, all, known));
+  const factsOf = (c: Candidate): EpisodeFacts[] =>
+    c.context ? c.context.turns.map(factsOfTurn) : [c.facts as EpisodeFacts];
+  const all = evidence.flatMap(factsOf);
+  const withheld = withheldBy(await linkedOf(core, linksOf(all), known), o);
   for (const c of evidence) {
-    if (disowned(c.episode?.memory_ids ?? (c.facts as EpisodeFacts).memory_ids)) byKey.delete(c.id);
-    else if (c.context && neighboursOf(c.context).some((n) => disowned(n.memory_ids))) {
+    if (withheld(c.episode ? factsOfTurn(c.episode) : (c.facts as EpisodeFacts))) byKey.delete(c.id);
+    else if (c.context && neighboursOf(c.context).some((n) => withheld(factsOfTurn(n)))) {
       delete c.context;
       delete c.excerpt;
     }
@@ -589,6 +618,7 @@ export function reweigh<C extends Reweighable>(candidates: C[], query: string, a
   const times = now ? [...new Set(candidates.map((c) => c.facts.when))].sort() : [];
   const position = new Map(times.map((t, i) => [t, times.length > 1 ? i / (times.length - 1) : 1]));
   for (const c of candidates) {
+    c.rrf *= TIER_WEIGHT[c.facts.tier];
     if (c.facts.asks) c.rrf *= c.context ? ANSWERED_QUESTION_WEIGHT : QUESTION_WEIGHT;
     if (now) c.rrf *= 1 + RECENCY_BOOST * (position.get(c.facts.when) ?? 0);
     const timed = c.context ? c.context.turns.some((t) => t.times.length > 0) : c.facts.timed;

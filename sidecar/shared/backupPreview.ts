@@ -40,6 +40,10 @@ export function backupPreviewLines(
     out.push(
       `${plural(p.ids_recomputed, 'id')} did not match ${p.ids_recomputed === 1 ? 'its' : 'their'} text and would have replaced a stored memory: imported under the id of ${p.ids_recomputed === 1 ? 'its' : 'their'} own text.`,
     );
+  if (p.confirmations.count)
+    out.push(
+      `The file says ${plural(p.confirmations.count, 'memory', 'memories')} ${p.confirmations.count === 1 ? 'was' : 'were'} confirmed by ${p.confirmations.by.join(', ')}: ${p.confirmations.count === 1 ? 'it comes' : 'they come'} back waiting for review unless you keep the backup's confirmations (only if you made this backup).`,
+    );
   if (p.needs_reembed) out.push('Texts will be re-embedded with the current model.');
   return out;
 }

@@ -6,7 +6,7 @@
  */
 import type { Collection, Metadata, Where } from 'chromadb';
 import { DimensionMismatchError } from '../errors';
-import { isSourceType, type Episode } from '../model';
+import { isSourceType, isTier, type Episode } from '../model';
 import { episodeFacts, type EpisodeFacts } from '../recall/facts';
 import type { LexicalDoc } from '../recall/lexical';
 import type { MemoryStore } from './memoryStore';
@@ -76,6 +76,10 @@ export function episodeMetadata(e: Episode): Metadata {
     created_at: e.created_at,
     ...(e.previous_id !== undefined ? { previous_id: e.previous_id } : {}),
     ...(e.next_id !== undefined ? { next_id: e.next_id } : {}),
+    // Always written ('' = absent): Chroma's update merges metadata keys.
+    tier: e.tier ?? '',
+    held: e.held ?? '',
+    chatter: e.chatter ?? '',
   };
 }
 
@@ -108,6 +112,9 @@ function fromMetadata(id: string, text: string | null, meta: Metadata | null): E
     created_at: str('created_at'),
     ...(typeof md.previous_id === 'string' ? { previous_id: md.previous_id } : {}),
     ...(typeof md.next_id === 'string' ? { next_id: md.next_id } : {}),
+    ...(isTier(md.tier) ? { tier: md.tier } : {}),
+    ...(str('held') ? { held: str('held') } : {}),
+    ...(str('chatter') ? { chatter: str('chatter') } : {}),
   };
 }
 
@@ -153,6 +160,27 @@ export class EpisodeStore {
       undefined,
     );
     await this.store.indexLexical(records.map((r) => episodeLexicalDoc(r.episode)));
+  }
+
+  /**
+   * Rewrites the metadata of stored episodes (their links to memories), not their text, and the facts the
+   * lexical index keeps of them.
+   */
+  async updateMetadata(episodes: Episode[]): Promise<void> {
+    if (episodes.length === 0) return;
+    await this.on(
+      'update episodes',
+      async (col) => {
+        for (let i = 0; i < episodes.length; i += 500) {
+          const batch = episodes.slice(i, i + 500);
+          await col.update({ ids: batch.map((e) => e.id), metadatas: batch.map(episodeMetadata) });
+        }
+      },
+      undefined,
+    );
+    await this.store.moveLexical(
+      episodes.map((e) => ({ id: e.id, project: e.project_id, facts: episodeFacts(e) })),
+    );
   }
 
   async get(ids: string[]): Promise<Episode[]> {

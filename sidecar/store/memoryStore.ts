@@ -8,7 +8,15 @@ import { ChromaClient, type Collection, type Metadata, type Where } from 'chroma
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DimensionMismatchError, InvalidInputError, StoreUnavailableError, errorMessage } from '../errors';
-import { isCategory, isSourceType, isStatus, type Memory, type MemoryStatus, type TimeSpan } from '../model';
+import {
+  isCategory,
+  isSourceType,
+  isStatus,
+  isTier,
+  type Memory,
+  type MemoryStatus,
+  type TimeSpan,
+} from '../model';
 import type { MemoryFilter } from '../protocol';
 import { memoryFacts, type MemoryFacts } from '../recall/facts';
 import type { Indexed, LazyLexical, LexicalDoc } from '../recall/lexical';
@@ -67,6 +75,11 @@ const FACT_FIELDS: ReadonlySet<keyof Memory> = new Set<keyof Memory>([
   'created_at',
   'times',
   'source_ref',
+  'tier',
+  'edited_at',
+  'added_by',
+  'confirmed_by',
+  'source_type',
 ]);
 
 /**
@@ -93,6 +106,8 @@ const OPTIONAL_STRING_FIELDS = [
   'captures',
   'may_change',
   'contested_by',
+  'held',
+  'edited_at',
   'flagged_by',
 ] as const;
 
@@ -120,6 +135,7 @@ export function toMetadata(m: Memory): Metadata {
   // Optional fields are always written ('' = absent) because Chroma's update merges metadata keys.
   for (const k of OPTIONAL_STRING_FIELDS) meta[k] = m[k] ?? '';
   meta.times = m.times?.length ? JSON.stringify(m.times) : '';
+  meta.tier = m.tier ?? '';
   // The review queue: pending memories, the older ones a pending memory may change, those an agent flagged.
   meta.in_review = m.status === 'pending' || !!m.contested_by || !!m.flagged_by;
   // A lone surrogate anywhere makes Chroma refuse the whole batch (400): store U+FFFD instead.
@@ -165,6 +181,8 @@ export function fromMetadata(id: string, text: string | null, meta: Metadata | n
   for (const k of OPTIONAL_STRING_FIELDS) if (str(k)) mem[k] = str(k);
   const times = parseTimes(str('times'));
   if (times.length) mem.times = times;
+  const tier = md.tier;
+  if (isTier(tier)) mem.tier = tier;
   return mem;
 }
 

@@ -16,7 +16,14 @@ import {
   type BackupImportMode,
   type BackupPreview,
 } from '../../sidecar/protocol';
-import { backupFailureReason, overwriteDetail, previewDetail, restoreChoices } from '../backupChoices';
+import {
+  backupFailureReason,
+  confirmationsQuestion,
+  KEEP_CONFIRMATIONS,
+  overwriteDetail,
+  previewDetail,
+  restoreChoices,
+} from '../backupChoices';
 import { MIN_PASSWORD_LENGTH as MIN_PASSWORD } from '../../sidecar/shared/backupPassword';
 import { SECRETS, config } from '../config';
 import type { Ctx } from '../ctx';
@@ -133,6 +140,17 @@ export function register(ctx: Ctx, views: Views): void {
       });
       if (!newProjectId) return undefined;
     }
+    const ask = confirmationsQuestion(preview);
+    let keepConfirmations = false;
+    if (ask) {
+      const keep = await vscode.window.showWarningMessage(
+        ask.message,
+        { modal: true, detail: ask.detail },
+        ...ask.choices,
+      );
+      if (!keep) return undefined;
+      keepConfirmations = keep === KEEP_CONFIRMATIONS;
+    }
     if (choice.confirm) {
       const ow = await inspect(password!, 'overwrite');
       const sure = await vscode.window.showWarningMessage(
@@ -151,6 +169,7 @@ export function register(ctx: Ctx, views: Views): void {
         new_project_id: newProjectId?.trim(),
         project_ids: projectIds,
         consent: choice.consent,
+        keep_confirmations: keepConfirmations,
       },
       'Mnemo: restoring memories',
     );

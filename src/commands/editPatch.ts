@@ -30,6 +30,13 @@ export function formValues(m: Memory): EditValues {
   };
 }
 
+/**
+ * What a source added in the form must read like: a file and line (`src/app.ts:12`, `:12:4`) or a kind and
+ * a value without spaces (`msg:m5`, `file:AGENTS.md#L5`, `cwd:/repo`, `https://…`). Sources a memory
+ * already has are kept as they are (a terminal's `cmd:npm run migrate` has spaces).
+ */
+export const SOURCE_REF = /^(?:[\w./@-]+:\d+(?::\d+)?|[a-z][\w-]*:\S+)$/i;
+
 function parseSources(sources: string): string[] {
   return sources
     .split(/[\n,]/)
@@ -37,13 +44,16 @@ function parseSources(sources: string): string[] {
     .filter(Boolean);
 }
 
-/** One sentence when the values cannot be saved, else undefined. */
-export function validateEdit(v: EditValues): string | undefined {
+/** One sentence when the values cannot be saved, else undefined (`before`: the values the form opened with). */
+export function validateEdit(v: EditValues, before?: EditValues): string | undefined {
   if (typeof v.text !== 'string' || !v.text.trim()) return 'The text cannot be empty.';
   if (!CATEGORIES.includes(v.category)) return 'Choose a category.';
   const n = Number(v.confidence);
   if (String(v.confidence).trim() === '' || !Number.isFinite(n) || n < 0 || n > 100)
     return 'Confidence is a number from 0 to 100.';
+  const had = new Set(before ? parseSources(before.sources) : []);
+  const bad = parseSources(v.sources).find((r) => !had.has(r) && !SOURCE_REF.test(r));
+  if (bad) return `“${bad}” is not a source: write a file and line (src/app.ts:12), msg:<id> or a URL.`;
   return undefined;
 }
 

@@ -1,13 +1,16 @@
 /**
  * `mnemo.confirmMemory`, `mnemo.markWrong`, `mnemo.rejectMemory` (review queue: reject = mark wrong,
- * so the candidate is not learned again). One or many (multi-selection).
+ * so the candidate is not learned again). One or many (multi-selection). `mnemo.confirmFromFile`: every
+ * rule imported from one file, from its group in the review queue, except what the firewall held.
  */
 import * as vscode from 'vscode';
 import type { Memory } from '../../sidecar/model';
-import { ConfirmRequest, MarkWrongRequest, UpdateRequest } from '../../sidecar/protocol';
+import { ConfirmFileRequest, ConfirmRequest, MarkWrongRequest, UpdateRequest } from '../../sidecar/protocol';
 import { currentUser } from '../client';
 import type { Ctx } from '../ctx';
 import type { Views } from '../views';
+import type { ReviewNode } from '../views/reviewTree';
+import { UserError } from '../errors';
 import { shortText } from '../views/present';
 import { resolveMemories } from './pick';
 import { Command } from '../commandIds';
@@ -86,6 +89,16 @@ export function register(ctx: Ctx, views: Views): void {
       });
     return done;
   };
+  ctx.registerCommand(Command.confirmFromFile, async (node?: ReviewNode) => {
+    if (node?.kind !== 'reviewFile')
+      throw new UserError('Choose a file in the Review Queue: its imported rules are confirmed together.');
+    const { file, project_id } = node.group;
+    const r = await ctx.request(ConfirmFileRequest, { project_id, file, by: currentUser() });
+    views.statusBar.flash(
+      `Confirmed ${r.confirmed.length} rule${r.confirmed.length === 1 ? '' : 's'} from ${file}${r.held.length ? `; ${r.held.length} held by the firewall wait for you` : ''}`,
+    );
+    return r;
+  });
   ctx.registerCommand(Command.markWrong, (...args: unknown[]) => markWrong('Mnemo: Mark as Wrong', args));
   ctx.registerCommand(Command.rejectMemory, (...args: unknown[]) =>
     markWrong('Mnemo: Reject Pending Memory', args),

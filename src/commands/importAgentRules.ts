@@ -3,7 +3,8 @@
  * AGENTS.md, CLAUDE.md, .github/copilot-instructions.md, .cursorrules, .cursor/rules/* of every workspace
  * folder, and VS Code's own agent memory files (repository memory of this workspace; user memory, which
  * becomes global, when asked) — become memories with `file:<path>#L<line>` provenance, through the same
- * pipeline as `mnemo import-rules` (sidecar/mcp/rulesImport.ts). Importing again stores nothing twice.
+ * pipeline as `mnemo import-rules` (sidecar/mcp/rulesImport.ts). They wait in the Review Queue, grouped by
+ * file, until a person confirms them. Importing again stores nothing twice.
  */
 import { Command } from '../commandIds';
 import { existsSync } from 'node:fs';
@@ -42,7 +43,8 @@ function memoryFolders(ctx: Ctx): { repo?: string; user?: string } {
 }
 
 export function summary(r: ImportReport): string {
-  return `${r.stored} stored, ${r.pending} waiting for review, ${r.refreshed} refreshed, ${r.unchanged} already imported, ${r.refused} not rules (from ${r.files.length} file${r.files.length === 1 ? '' : 's'}).`;
+  const notRead = r.refused_files.length ? `; ${r.refused_files.length} not read` : '';
+  return `${r.pending} waiting for review in the Review Queue, grouped by file (an import is not a confirmation), ${r.refreshed} refreshed, ${r.unchanged} already imported, ${r.refused} not rules (from ${r.files.length} file${r.files.length === 1 ? '' : 's'}${notRead}).`;
 }
 
 export function register(ctx: Ctx): void {
@@ -109,14 +111,19 @@ export function register(ctx: Ctx): void {
         ),
     );
     ctx.log.info(`Import agent rules: ${summary(report)}`);
+    for (const f of report.refused_files) ctx.log.info(`  not read: ${f.file} (${f.reason})`);
     for (const i of report.items)
       if (i.outcome !== 'unchanged')
         ctx.log.info(
           `  ${i.outcome} ${i.source_ref} ${i.text}${i.outcome === 'refused' ? ` (${i.reason})` : ''}`,
         );
+    // The next step that gives value at once: agents outside VS Code recall them once connected.
     void vscode.window
-      .showInformationMessage(`Imported agent rules: ${summary(report)}`, 'Show Details')
-      .then((c) => c && ctx.log.show());
+      .showInformationMessage(`Imported agent rules: ${summary(report)}`, 'Connect an Agent…', 'Show Details')
+      .then((c) => {
+        if (c === 'Connect an Agent…') void vscode.commands.executeCommand(Command.connectAgent);
+        else if (c === 'Show Details') ctx.log.show();
+      });
     return report;
   });
 }

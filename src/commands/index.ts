@@ -14,6 +14,7 @@ import * as ledger from './ledger';
 import * as memoryActions from './memoryActions';
 import * as previewInjection from './previewInjection';
 import * as promoteToRepository from './promoteToRepository';
+import * as proposedChange from './proposedChange';
 import * as reembed from './reembed';
 import * as rememberSelection from './rememberSelection';
 import * as searchMemories from './searchMemories';
@@ -42,6 +43,7 @@ export function registerCommands(ctx: Ctx, views: Views): void {
     connectAgent,
     importAgentRules,
     promoteToRepository,
+    proposedChange,
     exportReadable,
     treeOptions,
     agentSources,

@@ -3,37 +3,28 @@
  * and the inline `mnemo.openSource` (source_ref `file:line` -> editor).
  */
 import * as vscode from 'vscode';
-import { GLOBAL_PROJECT, type Memory } from '../../sidecar/model';
+import { GLOBAL_PROJECT } from '../../sidecar/model';
 import { DeleteRequest, PromoteRequest } from '../../sidecar/protocol';
 import { currentUser } from '../client';
 import type { Ctx } from '../ctx';
 import type { Views } from '../views';
 import { UserError } from '../errors';
-import { memoryUri } from '../views/documents';
 import { shortText } from '../views/present';
-import { focusedViewOf, resolveMemories } from './pick';
+import { isMemoryRow, keyPressOf, resolveMemories } from './pick';
 import { resolveFileRef } from './fileRef';
 import { parseFileRef } from './sourceRef';
-import { BuiltinCommand, Command } from '../commandIds';
-
-/**
- * Opens a memory's details (text, fields in words, sources explained, the conversation or terminal
- * session it came from with its own turns highlighted) in a read-only editor.
- */
-async function showDetails(memory: Memory, preserveFocus = false): Promise<vscode.TextDocument> {
-  const doc = await vscode.workspace.openTextDocument(memoryUri(memory));
-  await vscode.window.showTextDocument(doc, { preview: true, preserveFocus });
-  return doc;
-}
+import { BuiltinCommand, Command, ViewId } from '../commandIds';
 
 export function register(ctx: Ctx, views: Views): void {
   ctx.registerCommand(Command.showMemory, async (...args: unknown[]) => {
     const preserveFocus = (args[2] as { preserveFocus?: boolean } | undefined)?.preserveFocus === true;
-    const focused = focusedViewOf(args[0]);
-    if (focused && views.selectedMemories(focused).length === 0) {
-      // Enter on a project, category or "Load more" row: what Enter does in any tree (expand, run its action).
+    const key = keyPressOf(args[0]);
+    if (key) {
+      // Enter does what it does in any tree: select the outlined row and run its action (a memory row of
+      // the Memories view opens its details, a group expands, "Load more…" loads). A Review Queue row has
+      // no action of its own: its details open here.
       await vscode.commands.executeCommand(BuiltinCommand.listSelect);
-      return undefined;
+      if (key.view !== ViewId.review || !isMemoryRow(key.row)) return undefined;
     }
     const [memory] =
       (await resolveMemories(ctx, views, args, {
@@ -41,7 +32,8 @@ export function register(ctx: Ctx, views: Views): void {
         statuses: ['active', 'pending', 'confirmed', 'wrong', 'archived'],
       })) ?? [];
     if (!memory) return undefined;
-    return showDetails(memory, preserveFocus || focused !== undefined);
+    await views.details.show(memory, preserveFocus || key !== undefined);
+    return memory;
   });
 
   ctx.registerCommand(Command.copyMemory, async (...args: unknown[]) => {
@@ -80,6 +72,7 @@ export function register(ctx: Ctx, views: Views): void {
     const label =
       memories.length === 1 ? `“${shortText(memories[0].text, 80)}”` : `${memories.length} memories`;
     const canMarkWrong = memories.some((m) => m.status !== 'wrong');
+    // Delete first: the modal's default button (Enter) does what was asked, never something else.
     const ok = await vscode.window.showWarningMessage(
       `Delete ${label} for good?`,
       {
@@ -87,8 +80,8 @@ export function register(ctx: Ctx, views: Views): void {
         detail:
           'The audit log keeps a record. Deleted, it may be learned again from a later session; "Mark as Wrong" keeps it as a tombstone that stops that.',
       },
-      ...(canMarkWrong ? ['Mark as Wrong'] : []),
       'Delete',
+      ...(canMarkWrong ? ['Mark as Wrong'] : []),
     );
     if (ok === 'Mark as Wrong')
       return vscode.commands.executeCommand(Command.markWrong, memories[0], memories);
@@ -107,7 +100,7 @@ export function register(ctx: Ctx, views: Views): void {
     const refs = memory.source_ref.map((r) => ({ ref: r, file: parseFileRef(r) })).filter((r) => r.file);
     if (refs.length === 0) {
       // Learned from a conversation, a terminal or an import: the details show that session's turns.
-      await showDetails(memory);
+      await views.details.show(memory);
       views.statusBar.flash('No file to open for this memory; its details show where it came from');
       return undefined;
     }

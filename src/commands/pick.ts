@@ -1,7 +1,8 @@
 /**
- * Which memories a command acts on: the tree items it was invoked on (one, or the multi-selection),
- * a memory id (chat buttons, tests), or — from the palette or a keybinding — a keyboard-friendly
- * picker with live keyword search that lists the views' current selection first.
+ * Which memories a command acts on: the tree items it was invoked on (one, or the multi-selection), the
+ * row the focus outline is on when a key was pressed in a view (Enter, F2, Delete, Ctrl+Enter…), a memory
+ * id (chat buttons, tests), or — from the palette — a keyboard-friendly picker with live keyword search
+ * that lists the views' current selection first.
  */
 import * as vscode from 'vscode';
 import type { Memory, MemoryStatus } from '../../sidecar/model';
@@ -10,6 +11,12 @@ import type { Ctx } from '../ctx';
 import type { Views } from '../views';
 import { projectLabel, workspaceProjects } from '../projects';
 import { CATEGORY_LABEL, description, shortText } from '../views/present';
+
+/** Whether a tree node is a memory's row (Memories or Review Queue). */
+export function isMemoryRow(node: unknown): boolean {
+  const kind = (node as { kind?: unknown } | undefined)?.kind;
+  return kind === 'memory' || kind === 'review';
+}
 
 function memoryOf(arg: unknown): Memory | undefined {
   if (!arg || typeof arg !== 'object') return undefined;
@@ -27,26 +34,62 @@ export interface ResolveOptions {
   many?: boolean;
 }
 
-/** A keybinding's argument (package.json `keybindings`): act on the focused view's selection. */
-export function focusedViewOf(arg: unknown): string | undefined {
-  const v = (arg as { focused?: unknown } | undefined)?.focused;
-  return typeof v === 'string' ? v : undefined;
+/**
+ * A key pressed on a row of a Mnemo view. The keybindings (package.json) pass
+ * `[{ "$treeViewId": <view>, "$focusedTreeItem": true }, { "keyIn": <view> }]`: the extension host turns the
+ * first element into the row the focus outline is on (the convention VS Code uses for a view's title
+ * actions, extHostTreeViews `$focusedTreeItem`), so a key acts on the outlined row, as in the Explorer,
+ * not on a selection the arrow keys have left behind.
+ */
+export interface KeyPress {
+  view: string;
+  /** The outlined row's node; undefined when no row has the focus. */
+  row: unknown;
+  /** False when the editor handed the row over unconverted (no focused-row support): use the selection. */
+  known: boolean;
+}
+
+export function keyPressOf(arg: unknown): KeyPress | undefined {
+  if (!Array.isArray(arg) || arg.length !== 2) return undefined;
+  const view = (arg[1] as { keyIn?: unknown } | undefined)?.keyIn;
+  if (typeof view !== 'string') return undefined;
+  const row: unknown = arg[0];
+  const raw = row !== null && typeof row === 'object' && '$treeViewId' in row;
+  return { view, row: raw ? undefined : (row ?? undefined), known: !raw };
+}
+
+/** The memories a key acts on: the outlined row's, or the whole selection when the outline is inside it. */
+function keyTargets(
+  key: KeyPress,
+  views: Pick<Views, 'selectedMemories' | 'statusBar'>,
+  opts: ResolveOptions,
+): Memory[] {
+  const selection = views.selectedMemories(key.view);
+  if (!key.known) return opts.many ? selection : selection.slice(0, 1);
+  const outlined = memoryOf(key.row);
+  const action = opts.title.replace(/^Mnemo: /, '');
+  if (!outlined) {
+    views.statusBar.flash(
+      key.row === undefined
+        ? `${action}: no row has the focus; move to a memory with the arrow keys`
+        : `${action} acts on a memory; the outlined row is not one`,
+    );
+    return [];
+  }
+  if (opts.many && selection.length > 1 && selection.some((m) => m.id === outlined.id)) return selection;
+  return [outlined];
 }
 
 /** The memories a command was invoked on, or undefined when the user cancelled the picker. */
 export async function resolveMemories(
   ctx: Ctx,
-  views: Pick<Views, 'selectedMemories'>,
+  views: Pick<Views, 'selectedMemories' | 'statusBar'>,
   args: unknown[],
   opts: ResolveOptions,
 ): Promise<Memory[] | undefined> {
   const [first, second] = args;
-  const focused = focusedViewOf(first);
-  if (focused) {
-    // A key pressed on a row (Enter, F2, Delete): the rows selected there, nothing when none is a memory.
-    const selected = views.selectedMemories(focused);
-    return opts.many ? selected : selected.slice(0, 1);
-  }
+  const key = keyPressOf(first);
+  if (key) return keyTargets(key, views, opts);
   if (Array.isArray(second)) {
     const many = second.map(memoryOf).filter((m): m is Memory => m !== undefined);
     if (many.length) return many;

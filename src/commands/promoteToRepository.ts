@@ -8,13 +8,14 @@ import { Command } from '../commandIds';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { INSTRUCTION_FILES, planChange, readIfExists } from '../../sidecar/mcp/connect';
-import { promotedIds, renderPromoted } from '../../sidecar/mcp/promote';
+import { promotedIds, promotionChoices, renderPromoted } from '../../sidecar/mcp/promote';
 import type { Memory } from '../../sidecar/model';
 import { ListRequest, UpdateRequest } from '../../sidecar/protocol';
 import { currentUser } from '../client';
 import type { Ctx } from '../ctx';
 import { UserError } from '../errors';
-import { projectIdOfPath } from '../projects';
+import { projectIdOfPath, projectLabel } from '../projects';
+import { CATEGORY_LABEL, shortText } from '../views/present';
 import { proposeChanges } from './proposedChange';
 
 export function register(ctx: Ctx): void {
@@ -41,19 +42,33 @@ export function register(ctx: Ctx): void {
     if (!fileName) return;
     const file = path.join(folder.uri.fsPath, fileName);
     const before = readIfExists(file);
-    const already = new Set(promotedIds(before));
+    const inSection = new Set(promotedIds(before));
+    // The file's own rules (imported from it) are in it already: never offered back.
+    const { offer, already } = promotionChoices(confirmed, fileName);
+    if (offer.length === 0)
+      throw new UserError(
+        `Every confirmed memory of this project came from ${fileName} itself (${already.length}); there is nothing to add to it.`,
+      );
     const fromArg =
       (arg as { memory?: Memory } | undefined)?.memory?.id ?? (typeof arg === 'string' ? arg : undefined);
+    const leftOut = already.length
+      ? ` · ${already.length} already in ${fileName} (line ${already
+          .map((a) => a.line)
+          .sort((a, b) => a - b)
+          .join(', ')}) left out`
+      : '';
     const picks = await vscode.window.showQuickPick(
-      confirmed.map((m) => ({
-        label: m.text,
-        description: m.id,
-        picked: already.has(m.id) || m.id === fromArg,
+      offer.map((m) => ({
+        label: shortText(m.text, 120),
+        description: `${projectLabel(m.project_id)} · ${CATEGORY_LABEL[m.category] ?? m.category}`,
+        detail: inSection.has(m.id) ? `already in Mnemo's section of ${fileName}` : undefined,
+        picked: inSection.has(m.id) || m.id === fromArg,
         memory: m,
       })),
       {
         canPickMany: true,
-        placeHolder: `Confirmed memories to keep in ${fileName} (those already there are selected)`,
+        title: `Mnemo: Promote to ${fileName}`,
+        placeHolder: `Confirmed memories to keep in ${fileName}${leftOut}`,
       },
     );
     if (!picks || picks.length === 0) return;
@@ -62,7 +77,7 @@ export function register(ctx: Ctx): void {
       !(await proposeChanges(
         ctx,
         [planChange(file, renderPromoted(before, chosen))],
-        `Promote ${chosen.length} memories to ${fileName}`,
+        `Promote ${chosen.length} ${chosen.length === 1 ? 'memory' : 'memories'} to ${fileName}`,
       ))
     )
       return;
@@ -76,7 +91,7 @@ export function register(ctx: Ctx): void {
         });
     }
     void vscode.window.showInformationMessage(
-      `${chosen.length} memories are in Mnemo's section of ${fileName}; review and commit it with git.`,
+      `${chosen.length} ${chosen.length === 1 ? 'memory is' : 'memories are'} in Mnemo's section of ${fileName}; review and commit it with git.`,
     );
   });
 }

@@ -20,6 +20,8 @@ export const enum ContextValue {
   SourceOff = 'mnemo:agent:off',
   SourceUnasked = 'mnemo:agent:unasked',
   SourceMissing = 'mnemo:agent:missing',
+  /** Rules imported from one file, waiting together in the review queue. */
+  ReviewFile = 'mnemo:reviewFile',
   /** A recall in "What My Agents Saw", and one memory or turn it served. */
   Served = 'mnemo:served',
   ServedItem = 'mnemo:servedItem',
@@ -27,6 +29,8 @@ export const enum ContextValue {
   /** The "N hidden" row under a project (wrong, archived, superseded). */
   Hidden = 'mnemo:hidden',
   Info = 'mnemo:info',
+  /** The "Filtered: …" row at the top while a filter is on. */
+  Filter = 'mnemo:filter',
 }
 
 /** Context keys set with `setContext` (package.json `when` clauses). */
@@ -43,4 +47,15 @@ export const enum ContextKey {
   /** 'ok' | 'warning' | 'error' from `mnemo/status` ('unknown' until the first one): the welcome views key off 'error'. */
   StoreHealth = 'mnemo.storeHealth',
   ChatAvailable = 'mnemo.chatAvailable',
+  /** The workspace's projects hold no memory yet (counts.ts isEmptyWorkspace): the first-run welcome. */
+  WorkspaceEmpty = 'mnemo.workspaceEmpty',
+  /** A workspace folder has agent rules to import (AGENTS.md, CLAUDE.md, .cursor/rules…). */
+  RulesFound = 'mnemo.rulesFound',
+  /** The store holds memories of projects outside this workspace. */
+  HasOtherProjects = 'mnemo.hasOtherProjects',
+  /** The Review Queue / What My Agents Saw loaded and found nothing (their welcome; unset while loading). */
+  ReviewEmpty = 'mnemo.reviewEmpty',
+  LedgerEmpty = 'mnemo.ledgerEmpty',
+  /** The active tab is a change Mnemo proposes (its title shows Write / Cancel). */
+  ProposalFocused = 'mnemo.proposalFocused',
 }

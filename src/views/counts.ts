@@ -80,6 +80,15 @@ export function scopeCounts(
   };
 }
 
+/**
+ * A first run: the workspace's projects (Global included) hold no memory at all, not even a wrong or
+ * archived one. The Memories view then shows its welcome (the steps that give value at once) instead of
+ * empty project rows. False while the numbers are unknown.
+ */
+export function isEmptyWorkspace(s: ScopeCounts | undefined): boolean {
+  return s !== undefined && s.memories === 0 && s.retired === 0;
+}
+
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }

@@ -3,7 +3,6 @@
  * 7 days, actionable, pending, and a confidence histogram. Strict CSP (nonce script, no remote
  * content), theme colours through CSS variables; numbers and bars are buttons that filter the tree.
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { GLOBAL_PROJECT, type MemoryStatus } from '../../sidecar/model';
 import { StatsRequest, type ProjectStats, type StatsResult } from '../../sidecar/protocol';
@@ -14,6 +13,7 @@ import { projectLabel, workspaceProjects } from '../projects';
 import { daysAgoUtc, formatLocal, formatUtc } from '../time';
 import type { TreeFilter } from './memoryTree';
 import { BuiltinCommand } from '../commandIds';
+import { escapeHtml as esc, strictCsp, pageHead } from './webviewHtml';
 
 type Metric = 'total' | 'new7d' | 'actionable' | 'pending' | 'bucket';
 
@@ -126,27 +126,14 @@ export class Dashboard implements vscode.Disposable {
   }
 
   private html(webview: vscode.Webview, stats: StatsResult | undefined, error: string | undefined): string {
-    const nonce = randomBytes(16).toString('base64');
-    const csp = [
-      "default-src 'none'",
-      `style-src 'nonce-${nonce}'`,
-      `script-src 'nonce-${nonce}'`,
-      `img-src ${webview.cspSource} data:`,
-      `font-src ${webview.cspSource}`,
-    ].join('; ');
+    const { nonce, csp } = strictCsp(webview, [`img-src ${webview.cspSource} data:`]);
     const body = error
       ? `<p class="error" role="alert">${esc(error)}</p>`
       : stats
         ? this.body(stats)
         : '<p>Loading…</p>';
     const heights = Array.from({ length: 21 }, (_, i) => `.h${i}{height:${i * 5}%}`).join('');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>Mnemo Dashboard</title>
+    return `${pageHead(csp, 'Mnemo Dashboard')}
 <style nonce="${nonce}">
 body{font-family:var(--vscode-font-family);font-size:var(--vscode-font-size);color:var(--vscode-foreground);background:var(--vscode-editor-background);padding:0 16px 24px}
 h1{font-size:1.4em;font-weight:600}
@@ -233,11 +220,4 @@ for (const el of document.querySelectorAll('[data-project]')) {
 <div class="axis"><span>0%</span><span>confidence</span><span>100%</span></div>
 </section>`;
   }
-}
-
-function esc(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 }

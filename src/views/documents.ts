@@ -3,39 +3,25 @@
  * - `mnemo:/audit/<name>.log?project=<id>&memory=<id>`: the audit log, times in the user's zone with UTC beside;
  * - `mnemo:/injection/<name>.md?q=<query>`: Markdown (shown rendered) of what an agent would receive for a
  *   query: the recalled memories, the near misses with why each was not recalled, the block itself;
- * - `mnemo:/memory/<name>.txt?id=<id>`: a memory's details, the session turns it came from, and when and to
- *   whom it was served;
  * - `mnemo:/served/<name>.md?id=<entry id>`: Markdown (shown rendered) of one recall served to an agent or a
  *   person, from the ledger: when, to whom, the query, each item as it reads now.
  * The content is computed from the URI, so a restored editor regenerates it.
  */
 import * as vscode from 'vscode';
-import type { Memory } from '../../sidecar/model';
 import {
   AuditListRequest,
-  EvidenceRequest,
-  GetRequest,
   LedgerListRequest,
   RecallRequest,
   type AuditEntry,
   type LedgerEntry,
 } from '../../sidecar/protocol';
-import { resolveFileRef } from '../commands/fileRef';
-import { parseFileRef } from '../commands/sourceRef';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
-import { describeError, errorDetail, logFailure } from '../errors';
+import { describeError, logFailure } from '../errors';
 import { projectLabel, workspaceProjectIds } from '../projects';
 import { formatLocalWithUtc, zoneName } from '../time';
-import {
-  evidenceSection,
-  markdownCell,
-  markdownText,
-  MATCHED_TURN,
-  memoryDetail,
-  nearMissReason,
-} from './memoryText';
-import { servedMarkdown, servedSection } from './ledgerText';
+import { markdownCell, markdownText, nearMissReason } from './memoryText';
+import { servedMarkdown } from './ledgerText';
 import { CATEGORY_LABEL, percent, shortText } from './present';
 
 export const DOC_SCHEME = 'mnemo';
@@ -63,11 +49,6 @@ function docUri(kind: string, text: string, ext: string, query: Record<string, s
   });
 }
 
-/** `mnemo:/memory/<short text>.txt?id=<id>`: a memory's details in words (regenerated when it changes). */
-export function memoryUri(memory: Memory): vscode.Uri {
-  return docUri('memory', memory.text, '.txt', { id: memory.id });
-}
-
 /** `mnemo:/served/<client>.md?id=<entry id>`: one recall from the ledger (regenerated from it). */
 export function servedUri(entry: Pick<LedgerEntry, 'id' | 'served_to'>): vscode.Uri {
   return docUri('served', entry.served_to.name, '.md', { id: entry.id });
@@ -77,87 +58,20 @@ export function injectionUri(query: string): vscode.Uri {
   return docUri('injection', query, '.md', { q: query, t: String(Date.now()) });
 }
 
-function isDetail(uri: vscode.Uri): boolean {
-  return uri.scheme === DOC_SCHEME && uri.path.startsWith('/memory/');
-}
-
-export class MnemoDocuments
-  implements vscode.TextDocumentContentProvider, vscode.DocumentLinkProvider, vscode.Disposable
-{
+export class MnemoDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
 
-  /** The memory each open detail document shows (its file links resolve against the memory's project). */
-  private readonly shown = new Map<string, Memory>();
-  private readonly highlight = vscode.window.createTextEditorDecorationType({
-    isWholeLine: true,
-    backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
-    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.findMatchForeground'),
-    overviewRulerLane: vscode.OverviewRulerLane.Center,
-  });
-  private readonly subscriptions: vscode.Disposable[];
-
-  constructor(private readonly ctx: Ctx) {
-    const paint = () => {
-      for (const editor of vscode.window.visibleTextEditors) this.paint(editor);
-    };
-    this.subscriptions = [
-      this.highlight,
-      vscode.window.onDidChangeVisibleTextEditors(paint),
-      vscode.workspace.onDidChangeTextDocument((e) => {
-        if (isDetail(e.document.uri)) paint();
-      }),
-      vscode.workspace.onDidCloseTextDocument((d) => this.shown.delete(d.uri.toString())),
-      vscode.languages.registerDocumentLinkProvider({ scheme: DOC_SCHEME }, this),
-    ];
-  }
+  constructor(private readonly ctx: Ctx) {}
 
   dispose(): void {
     this.emitter.dispose();
-    for (const d of this.subscriptions) d.dispose();
-  }
-
-  /** Highlights the turns a memory came from (the lines marked ▶) in a visible detail editor. */
-  private paint(editor: vscode.TextEditor): void {
-    if (!isDetail(editor.document.uri)) return;
-    const ranges: vscode.Range[] = [];
-    for (let i = 0; i < editor.document.lineCount; i++) {
-      const line = editor.document.lineAt(i);
-      if (line.text.startsWith(`  ${MATCHED_TURN}`)) ranges.push(line.range);
-    }
-    editor.setDecorations(this.highlight, ranges);
-  }
-
-  /** In a detail document, each file source (`src/a.ts:12`) is a link to that line. */
-  async provideDocumentLinks(doc: vscode.TextDocument): Promise<vscode.DocumentLink[]> {
-    const memory = this.shown.get(doc.uri.toString());
-    if (!memory || !isDetail(doc.uri)) return [];
-    const links: vscode.DocumentLink[] = [];
-    for (let i = 0; i < doc.lineCount; i++) {
-      const text = doc.lineAt(i).text;
-      const m = /^( {2}(?:from )?)(\S+)/.exec(text);
-      if (!m) continue;
-      for (const ref of m[2].split(',')) {
-        const file = parseFileRef(ref);
-        if (!file) continue;
-        const uri = await resolveFileRef(memory, file.file);
-        if (!uri) continue;
-        const start = text.indexOf(ref);
-        const link = new vscode.DocumentLink(
-          new vscode.Range(i, start, i, start + ref.length),
-          uri.with({ fragment: `L${file.line + 1}` }),
-        );
-        link.tooltip = `Open ${file.file} at line ${file.line + 1}`;
-        links.push(link);
-      }
-    }
-    return links;
   }
 
   /** Regenerates the open Mnemo documents (memories changed, or a refresh was asked for). */
   refreshOpen(): void {
     for (const doc of vscode.workspace.textDocuments)
-      if (doc.uri.scheme === DOC_SCHEME && /^\/(audit|memory|served)\//.test(doc.uri.path))
+      if (doc.uri.scheme === DOC_SCHEME && /^\/(audit|served)\//.test(doc.uri.path))
         this.emitter.fire(doc.uri);
   }
 
@@ -166,26 +80,6 @@ export class MnemoDocuments
     try {
       if (uri.path.startsWith('/audit/')) {
         return await this.audit(q.get('project') ?? undefined, q.get('memory') ?? undefined, token);
-      }
-      if (uri.path.startsWith('/memory/')) {
-        const memory = await this.ctx.request(GetRequest, { id: q.get('id') ?? '' }, token);
-        this.shown.set(uri.toString(), memory);
-        const timeZone = config.display.timeZone();
-        const evidence = await this.ctx
-          .request(EvidenceRequest, { id: memory.id }, token)
-          .catch((err: unknown) => {
-            this.ctx.log.warn(`The source turns of ${memory.id} could not be read: ${errorDetail(err)}`);
-            return {
-              memory_id: memory.id,
-              sessions: [],
-              note: `The source turns could not be read: ${describeError(err)}`,
-            };
-          });
-        return (
-          memoryDetail(memory, { projectLabel, timeZone, isFileRef: (r) => parseFileRef(r) !== undefined }) +
-          evidenceSection(evidence, { timeZone }) +
-          (await this.served(memory.id, token))
-        );
       }
       if (uri.path.startsWith('/served/')) {
         const id = q.get('id') ?? '';
@@ -205,17 +99,6 @@ export class MnemoDocuments
     } catch (err) {
       logFailure(this.ctx.log, `Rendering ${uri.toString()}`, err);
       return `${describeError(err)}\n`;
-    }
-  }
-
-  /** A memory's details: when and to whom it was served (the ledger). */
-  private async served(memoryId: string, token: vscode.CancellationToken): Promise<string> {
-    try {
-      const r = await this.ctx.request(LedgerListRequest, { memory_id: memoryId, limit: 10 }, token);
-      return servedSection(r, memoryId, { timeZone: config.display.timeZone() });
-    } catch (err) {
-      this.ctx.log.warn(`When ${memoryId} was served could not be read: ${errorDetail(err)}`);
-      return `\nServed to agents and people\n  could not be read: ${describeError(err)}\n`;
     }
   }
 

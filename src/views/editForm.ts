@@ -3,14 +3,23 @@
  * current values — text in a multi-line box, the current category and "actionable" already chosen,
  * confidence, sources one per line — saves only what changed (commands/editPatch.ts) and says what
  * changed in the status bar. Strict CSP (nonce script, no remote content), theme colours, keyboard:
- * Ctrl/Cmd+Enter saves, Escape closes without saving. One tab per memory; opening it again reveals it.
+ * Ctrl/Cmd+Enter saves; Escape closes an untouched form and asks first when something was changed. An
+ * edited form says so in its tab ("● Edit: …"); closed unsaved, it offers to reopen the edits. Sources
+ * are a list (remove one, add one that reads as a source), never free text to break. One tab per
+ * memory; opening it again reveals it.
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { CATEGORIES, type Memory } from '../../sidecar/model';
 import { UpdateRequest } from '../../sidecar/protocol';
 import { currentUser } from '../client';
-import { editPatch, formValues, savedMessage, validateEdit, type EditValues } from '../commands/editPatch';
+import {
+  editPatch,
+  formValues,
+  savedMessage,
+  SOURCE_REF,
+  validateEdit,
+  type EditValues,
+} from '../commands/editPatch';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { describeError, logFailure } from '../errors';
@@ -18,8 +27,12 @@ import { projectLabel } from '../projects';
 import { CATEGORY_DETAIL, CATEGORY_LABEL, shortText, SOURCE_LABEL, STATUS_LABEL } from './memoryText';
 import { formatLocal, formatUtc } from '../time';
 import type { StatusBar } from './statusBar';
+import { escapeHtml as esc, strictCsp, pageHead } from './webviewHtml';
 
-type Message = { type: 'save'; values: EditValues } | { type: 'cancel' };
+type Message =
+  | { type: 'save'; values: EditValues }
+  | { type: 'cancel' }
+  | { type: 'dirty'; dirty: boolean; values?: EditValues };
 
 interface OpenForm {
   panel: vscode.WebviewPanel;
@@ -28,6 +41,10 @@ interface OpenForm {
   opened: EditValues;
   resolve: (m: Memory | undefined) => void;
   done: Promise<Memory | undefined>;
+  /** The form's values while they differ from `opened` (reopened after an unsaved close). */
+  draft?: EditValues;
+  /** Closed by Save or Cancel (not by the tab's ✕ with edits in it). */
+  settled?: boolean;
 }
 
 export class EditForms implements vscode.Disposable {
@@ -51,7 +68,7 @@ export class EditForms implements vscode.Disposable {
    * Opens (or reveals) the form of a memory; resolves with the updated memory after Save, or undefined
    * when the form is closed without saving or nothing changed.
    */
-  open(memory: Memory): Promise<Memory | undefined> {
+  open(memory: Memory, draft?: EditValues): Promise<Memory | undefined> {
     const existing = this.forms.get(memory.id);
     if (existing) {
       existing.panel.reveal();
@@ -59,7 +76,7 @@ export class EditForms implements vscode.Disposable {
     }
     const panel = vscode.window.createWebviewPanel(
       'mnemo.editForm',
-      `Edit: ${shortText(memory.text, 30)}`,
+      formTitle(memory, draft !== undefined),
       vscode.ViewColumn.Active,
       {
         enableScripts: true,
@@ -71,11 +88,12 @@ export class EditForms implements vscode.Disposable {
     panel.iconPath = vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'media', 'mnemo.svg');
     let resolve: (m: Memory | undefined) => void = () => undefined;
     const done = new Promise<Memory | undefined>((r) => (resolve = r));
-    const form: OpenForm = { panel, memory, opened: formValues(memory), resolve, done };
+    const form: OpenForm = { panel, memory, opened: formValues(memory), resolve, done, draft };
     this.forms.set(memory.id, form);
     panel.onDidDispose(() => {
       this.forms.delete(memory.id);
       form.resolve(undefined);
+      if (form.draft && !form.settled) this.offerReopen(form);
     });
     panel.webview.onDidReceiveMessage((m: Message) => void this.receive(memory.id, m));
     panel.webview.html = this.html(panel.webview, form);
@@ -87,18 +105,18 @@ export class EditForms implements vscode.Disposable {
     const form = this.forms.get(memoryId);
     if (!form) return;
     if (m?.type === 'cancel') {
+      form.settled = true;
       form.panel.dispose();
       return;
     }
+    if (m?.type === 'dirty') {
+      form.draft = m.dirty && m.values ? sanitize(m.values) : undefined;
+      form.panel.title = formTitle(form.memory, m.dirty);
+      return;
+    }
     if (m?.type !== 'save' || !m.values) return;
-    const values: EditValues = {
-      text: String(m.values.text ?? ''),
-      category: m.values.category,
-      confidence: String(m.values.confidence ?? ''),
-      actionable: m.values.actionable === true,
-      sources: String(m.values.sources ?? ''),
-    };
-    const invalid = validateEdit(values);
+    const values = sanitize(m.values);
+    const invalid = validateEdit(values, form.opened);
     if (invalid) {
       void form.panel.webview.postMessage({ type: 'error', message: invalid });
       return;
@@ -107,6 +125,7 @@ export class EditForms implements vscode.Disposable {
     if (Object.keys(patch).length === 0) {
       this.statusBar.flash(`Nothing changed in “${shortText(form.memory.text, 40)}”`);
       form.resolve(undefined);
+      form.settled = true;
       form.panel.dispose();
       return;
     }
@@ -114,6 +133,7 @@ export class EditForms implements vscode.Disposable {
       const updated = await this.ctx.request(UpdateRequest, { id: form.memory.id, patch, by: currentUser() });
       this.statusBar.flash(savedMessage(form.memory, patch));
       form.resolve(updated);
+      form.settled = true;
       form.panel.dispose();
     } catch (err) {
       logFailure(this.ctx.log, `Saving the memory`, err);
@@ -121,16 +141,23 @@ export class EditForms implements vscode.Disposable {
     }
   }
 
+  /** The tab was closed with edits in it: nothing is lost, they can come back. */
+  private offerReopen(form: OpenForm): void {
+    const draft = form.draft;
+    void vscode.window
+      .showWarningMessage(
+        `Your changes to “${shortText(form.memory.text, 40)}” were not saved.`,
+        'Reopen Them',
+      )
+      .then((choice) => {
+        if (choice === 'Reopen Them' && draft) void this.open(form.memory, draft);
+      });
+  }
+
   private html(webview: vscode.Webview, form: OpenForm): string {
-    const nonce = randomBytes(16).toString('base64');
-    const csp = [
-      "default-src 'none'",
-      `style-src 'nonce-${nonce}'`,
-      `script-src 'nonce-${nonce}'`,
-      `font-src ${webview.cspSource}`,
-    ].join('; ');
+    const { nonce, csp } = strictCsp(webview);
     const m = form.memory;
-    const v = form.opened;
+    const v = form.draft ?? form.opened;
     const zone = config.display.timeZone();
     const categories = CATEGORIES.map(
       (
@@ -138,13 +165,7 @@ export class EditForms implements vscode.Disposable {
       ) => `<label class="choice"><input type="radio" name="category" value="${c}"${c === v.category ? ' checked' : ''}>
 <span><b>${esc(CATEGORY_LABEL[c])}</b>${c === m.category ? ' <i>(current)</i>' : ''}<br><small>${esc(CATEGORY_DETAIL[c])}</small></span></label>`,
     ).join('\n');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>Edit Memory</title>
+    return `${pageHead(csp, 'Edit Memory')}
 <style nonce="${nonce}">
 body{font-family:var(--vscode-font-family);font-size:var(--vscode-font-size);color:var(--vscode-foreground);background:var(--vscode-editor-background);padding:0 20px 24px;max-width:760px}
 h1{font-size:1.3em;font-weight:600}
@@ -167,6 +188,13 @@ button.primary:hover{background:var(--vscode-button-hoverBackground)}
 button.secondary{color:var(--vscode-button-secondaryForeground);background:var(--vscode-button-secondaryBackground)}
 button:focus-visible{outline:1px solid var(--vscode-focusBorder);outline-offset:2px}
 .error{color:var(--vscode-errorForeground);min-height:1.4em;margin-top:10px}
+input[type=text]{font:inherit;color:var(--vscode-input-foreground);background:var(--vscode-input-background);border:1px solid var(--vscode-input-border,transparent);border-radius:2px;padding:4px 6px;flex:1}
+.sources{list-style:none;padding:0;margin:4px 0}
+.sources li{display:flex;gap:8px;align-items:center;margin:2px 0}
+.sources code{overflow-wrap:anywhere}
+button.remove{padding:0 8px}
+.confirm{display:flex;gap:8px;align-items:center;margin-top:12px;padding:8px;border:1px solid var(--vscode-inputValidation-warningBorder,var(--vscode-focusBorder))}
+.confirm[hidden]{display:none}
 </style>
 </head>
 <body>
@@ -181,32 +209,92 @@ ${categories}
 <div class="row"><input type="checkbox" id="actionable"${v.actionable ? ' checked' : ''}><label for="actionable">Actionable <span class="hint">— a step, rule or command an agent can act on</span></label></div>
 <label class="field" for="confidence">Confidence <span class="hint">(0–100 %)</span></label>
 <input type="number" id="confidence" min="0" max="100" step="1" value="${esc(v.confidence)}">
-<label class="field" for="sources">Sources <span class="hint">— one per line: file:line, msg:&lt;id&gt;, URLs</span></label>
-<textarea id="sources" rows="3">${esc(v.sources)}</textarea>
+<fieldset><legend>Sources <span class="hint">— where it came from</span></legend>
+<ul id="sourceList" class="sources"></ul>
+<div class="row"><input type="text" id="newSource" aria-label="Add a source" placeholder="Add a source: src/app.ts:12, msg:&lt;id&gt;, https://…"><button type="button" class="secondary" id="addSource">Add</button></div>
+</fieldset>
 <div class="error" id="error" role="alert" aria-live="assertive"></div>
+<div class="confirm" id="confirm" role="alertdialog" aria-labelledby="confirmText" hidden>
+<span id="confirmText">Discard your changes to this memory?</span>
+<button type="button" class="primary" id="keep">Keep Editing</button>
+<button type="button" class="secondary" id="discard">Discard</button>
+</div>
 <div class="buttons">
 <button type="submit" class="primary" id="save">Save</button>
 <button type="button" class="secondary" id="cancel">Cancel</button>
 </div>
-<p class="hint">Only what you change is saved. Ctrl+Enter saves; Escape closes without saving.</p>
+<p class="hint">Only what you change is saved. Ctrl+Enter saves; Escape closes (it asks first when you changed something).</p>
 </form>
 <script nonce="${nonce}">
 const vscode = acquireVsCodeApi();
 const $ = (id) => document.getElementById(id);
+const SOURCE = ${SOURCE_REF.toString()};
+let sources = ${JSON.stringify(v.sources.split('\n').filter(Boolean)).replace(/</g, '\\u003c')};
 const values = () => ({
   text: $('text').value,
   category: (document.querySelector('input[name=category]:checked') || {}).value,
   confidence: $('confidence').value,
   actionable: $('actionable').checked,
-  sources: $('sources').value,
+  sources: sources.join('\\n'),
 });
-$('form').addEventListener('submit', (e) => { e.preventDefault(); vscode.postMessage({ type: 'save', values: values() }); });
-$('cancel').addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
+const opened = ${JSON.stringify(JSON.stringify(form.opened)).replace(/</g, '\\u003c')};
+let dirty = false;
+const check = () => {
+  const now = JSON.stringify(values()) !== opened;
+  if (now !== dirty || now) vscode.postMessage({ type: 'dirty', dirty: now, values: values() });
+  dirty = now;
+};
+const renderSources = () => {
+  const list = $('sourceList');
+  list.textContent = '';
+  sources.forEach((ref, i) => {
+    const li = document.createElement('li');
+    const code = document.createElement('code');
+    code.textContent = ref;
+    const remove = document.createElement('button');
+    remove.type = 'button';
+    remove.className = 'secondary remove';
+    remove.textContent = '✕';
+    remove.setAttribute('aria-label', 'Remove source ' + ref);
+    remove.addEventListener('click', () => { sources.splice(i, 1); renderSources(); check(); $('newSource').focus(); });
+    li.append(code, remove);
+    list.append(li);
+  });
+  if (!sources.length) { const li = document.createElement('li'); li.className = 'hint'; li.textContent = 'none'; list.append(li); }
+};
+const addSource = () => {
+  const ref = $('newSource').value.trim();
+  if (!ref) return;
+  if (!SOURCE.test(ref)) { $('error').textContent = 'A source reads like src/app.ts:12, msg:<id>, file:AGENTS.md#L5 or https://…'; return; }
+  if (!sources.includes(ref)) sources.push(ref);
+  $('newSource').value = '';
+  $('error').textContent = '';
+  renderSources();
+  check();
+};
+const save = () => vscode.postMessage({ type: 'save', values: values() });
+const askDiscard = () => { $('confirm').hidden = false; $('keep').focus(); };
+const keepEditing = () => { $('confirm').hidden = true; $('text').focus(); };
+$('form').addEventListener('submit', (e) => { e.preventDefault(); save(); });
+$('form').addEventListener('input', check);
+$('form').addEventListener('change', check);
+$('addSource').addEventListener('click', addSource);
+$('newSource').addEventListener('keydown', (e) => { if (e.key === 'Enter' && !e.ctrlKey && !e.metaKey) { e.preventDefault(); addSource(); } });
+$('cancel').addEventListener('click', () => (dirty ? askDiscard() : vscode.postMessage({ type: 'cancel' })));
+$('keep').addEventListener('click', keepEditing);
+$('discard').addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
 document.addEventListener('keydown', (e) => {
-  if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); vscode.postMessage({ type: 'save', values: values() }); }
-  else if (e.key === 'Escape') { e.preventDefault(); vscode.postMessage({ type: 'cancel' }); }
+  if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); save(); }
+  else if (e.key === 'Escape') {
+    e.preventDefault();
+    if (!$('confirm').hidden) keepEditing();
+    else if (dirty) askDiscard();
+    else vscode.postMessage({ type: 'cancel' });
+  }
 });
 window.addEventListener('message', (e) => { if (e.data && e.data.type === 'error') { $('error').textContent = e.data.message; } });
+renderSources();
+check();
 $('text').focus();
 </script>
 </body>
@@ -214,9 +302,18 @@ $('text').focus();
   }
 }
 
-function esc(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
+/** The tab's title: "● Edit: …" while the form holds changes not saved yet. */
+function formTitle(m: Memory, dirty: boolean): string {
+  return `${dirty ? '● ' : ''}Edit: ${shortText(m.text, 30)}`;
+}
+
+/** The values as the webview sent them, typed (it is a web page: anything may arrive). */
+function sanitize(v: Partial<EditValues>): EditValues {
+  return {
+    text: String(v.text ?? ''),
+    category: v.category as EditValues['category'],
+    confidence: String(v.confidence ?? ''),
+    actionable: v.actionable === true,
+    sources: String(v.sources ?? ''),
+  };
 }

@@ -16,7 +16,9 @@ import { ContextKey } from './contextValues';
 import { Dashboard } from './dashboard';
 import { DailyDigest } from './digest';
 import { DOC_SCHEME, MnemoDocuments } from './documents';
+import { MemoryDetails } from './details';
 import { EditForms } from './editForm';
+import { FirstRun } from './firstRun';
 import { LedgerTreeProvider, type LedgerNode } from './ledgerTree';
 import { MemoryTreeProvider, SORT_LABEL, type TreeFilter, type TreeNode } from './memoryTree';
 import { checkNotices } from './notices';
@@ -47,6 +49,8 @@ export interface Views {
   ledgerView: vscode.TreeView<LedgerNode>;
   dashboard: Dashboard;
   documents: MnemoDocuments;
+  /** A memory's details, the tab a person acts from. */
+  details: MemoryDetails;
   statusBar: StatusBar;
   /** Pause / Resume of terminal, chat and agent capture. */
   pause: CapturePause;
@@ -85,6 +89,7 @@ export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessions
   const ledger = new LedgerTreeProvider(ctx);
   const ledgerView = vscode.window.createTreeView(ViewId.ledger, { treeDataProvider: ledger });
   const documents = new MnemoDocuments(ctx);
+  const details = new MemoryDetails(ctx);
   const statusBar = new StatusBar(ctx, counts, pause);
   const editForms = new EditForms(ctx, statusBar);
   const digest = new DailyDigest(ctx, counts, (limit) => review.pending(limit));
@@ -101,6 +106,7 @@ export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessions
       review.refresh();
       ledger.refresh(); // a delete or a wipe erases from the ledger; the items' texts change
       documents.refreshOpen();
+      details.refresh();
       void counts.reload();
     },
     COALESCE_MS,
@@ -116,7 +122,9 @@ export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessions
       [
         mode === 'recent' ? 'Recent' : '',
         sort === 'newest' ? '' : SORT_LABEL[sort],
-        filter ? `Filter: ${filter.label}` : '',
+        // The filter is said by the tree's first row ("Filtered: …"): a long description here would
+        // squeeze the view's title to "MEM…" at the side bar's default width.
+        filter ? 'filtered' : '',
         showHidden && !filter?.status ? 'with wrong and archived' : '',
       ]
         .filter(Boolean)
@@ -150,6 +158,7 @@ export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessions
 
   ctx.pushExtension(
     counts,
+    new FirstRun(counts),
     memories,
     memoriesView,
     review,
@@ -161,6 +170,7 @@ export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessions
     ledger,
     ledgerView,
     documents,
+    details,
     statusBar,
     dashboard,
     digest,
@@ -185,7 +195,10 @@ export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessions
         n > 0
           ? { value: n, tooltip: `${n} memories of this workspace's projects wait for review` }
           : undefined;
-      reviewView.message = n > 0 ? `${n} pending — select one or many, then confirm or reject.` : undefined;
+      reviewView.message =
+        n > 0
+          ? `${n} pending — Ctrl+Enter confirms the outlined one, Shift+Delete rejects it (or all of a selection).`
+          : undefined;
       if (n > 0) void digest.maybeShow();
     }),
     ctx.onDidChangeMemories(onChange),
@@ -218,6 +231,7 @@ export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessions
     ledgerView,
     dashboard,
     documents,
+    details,
     statusBar,
     pause,
     agents,

@@ -12,7 +12,7 @@ import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { workspaceProjectIds } from '../projects';
 import { formatLocalWithUtc } from '../time';
-import { ContextValue } from './contextValues';
+import { ContextKey, ContextValue } from './contextValues';
 import { ListTreeProvider } from './listTree';
 import {
   clientName,
@@ -37,7 +37,7 @@ export class LedgerTreeProvider
   implements vscode.TreeDataProvider<LedgerNode>
 {
   constructor(ctx: Ctx) {
-    super(ctx, 'Loading what agents saw');
+    super(ctx, 'Loading what agents saw', ContextKey.LedgerEmpty);
   }
 
   getTreeItem(node: LedgerNode): vscode.TreeItem {

@@ -4,7 +4,9 @@
  * true, and a failed load is logged and shows nothing until the next refresh.
  */
 import * as vscode from 'vscode';
+import { BuiltinCommand } from '../commandIds';
 import type { Ctx } from '../ctx';
+import type { ContextKey } from './contextValues';
 import { logFailure } from '../errors';
 
 export abstract class ListTreeProvider<Row> implements vscode.Disposable {
@@ -17,6 +19,11 @@ export abstract class ListTreeProvider<Row> implements vscode.Disposable {
     protected readonly ctx: Ctx,
     /** What a failed load was, for the log ("Loading the review queue"). */
     private readonly what: string,
+    /**
+     * Set to whether a load found no rows: the view's welcome ("Nothing waits for review") keys off it, so
+     * it shows only after a load said so, never while the rows are reloading after a restart.
+     */
+    private readonly emptyKey: ContextKey,
   ) {}
 
   /** The rows, from the sidecar. */
@@ -40,7 +47,10 @@ export abstract class ListTreeProvider<Row> implements vscode.Disposable {
   /** The top-level rows: loaded once until the next refresh. */
   protected async rows(): Promise<Row[]> {
     if (this.items) return this.items;
-    this.loading ??= this.load().then((rows) => (this.items = rows));
+    this.loading ??= this.load().then((rows) => {
+      void vscode.commands.executeCommand(BuiltinCommand.setContext, this.emptyKey, rows.length === 0);
+      return (this.items = rows);
+    });
     try {
       return await this.loading;
     } catch (err) {

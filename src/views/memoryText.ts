@@ -3,7 +3,14 @@
  * marks, descriptions, tooltip rows. No `vscode` import (present.ts turns these into icons, colours and
  * Markdown); unit-tested in test/unit/memoryText.test.ts.
  */
-import type { Category, Memory, MemoryStatus, SourceType } from '../../sidecar/model';
+import {
+  tierOf,
+  type Category,
+  type Memory,
+  type MemoryStatus,
+  type SourceType,
+  type Tier,
+} from '../../sidecar/model';
 import type { EvidenceResult, NearMiss, SearchResult } from '../../sidecar/protocol';
 import { agentOfRefs, CAPTURE_SOURCE_LABEL } from '../../sidecar/shared/agentSources';
 import { formatLocal, formatUtc, relativeAge } from '../time';
@@ -50,6 +57,25 @@ export const SOURCE_ICON: Record<SourceType, string> = {
   troubleshooting_log: 'debug',
 };
 
+/**
+ * The codicon (and the theme colour that repeats it) of a memory whose state matters more than its
+ * category; undefined for an ordinary active memory (its category icon shows). One shape per state.
+ */
+export function stateIcon(m: Memory): [icon: string, color: string | undefined] | undefined {
+  switch (m.status) {
+    case 'wrong':
+      return ['error', 'errorForeground'];
+    case 'pending':
+      return ['inbox', 'charts.yellow'];
+    case 'archived':
+    case 'superseded':
+      return ['archive', 'disabledForeground'];
+    default:
+      if (m.confidence_score < LOW_CONFIDENCE) return ['question', 'disabledForeground'];
+      return m.status === 'confirmed' ? ['verified', undefined] : undefined;
+  }
+}
+
 export const STATUS_LABEL: Record<MemoryStatus, string> = {
   active: 'active',
   pending: 'pending review',
@@ -57,6 +83,22 @@ export const STATUS_LABEL: Record<MemoryStatus, string> = {
   wrong: 'marked wrong',
   archived: 'archived',
   superseded: 'superseded by a newer fact',
+};
+
+/** Who vouches for a memory (its provenance tier), in words: highest first. */
+export const TIER_LABEL: Record<Tier, string> = {
+  person: 'a person',
+  'own-turn': 'your own words in a conversation',
+  agent: 'an agent',
+  outside: 'outside content (a tool, a page, a file)',
+};
+
+/** The tier as a short mark in a tree row: nothing for the two tiers a person spoke. */
+const TIER_MARK: Record<Tier, string> = {
+  person: '',
+  'own-turn': '',
+  agent: 'from an agent',
+  outside: 'from outside',
 };
 
 export function percent(confidence: number): string {
@@ -86,6 +128,9 @@ export function marks(m: Memory): string[] {
   else if (m.status === 'pending') out.push('pending');
   else if (m.status === 'confirmed') out.push('confirmed');
   else if (m.status === 'archived') out.push('archived');
+  if (m.held) out.push('held');
+  const tier = TIER_MARK[tierOf(m)];
+  if (tier) out.push(tier);
   if (m.is_actionable) out.push('actionable');
   if (m.confidence_score < LOW_CONFIDENCE && m.status !== 'wrong') out.push('low confidence');
   return out;
@@ -147,12 +192,9 @@ export function tooltipRows(m: Memory, c: TooltipContext): [string, string][] {
       'Project',
       c.projectLabel(m.project_id) + (m.promoted_from ? ` (promoted from ${m.promoted_from})` : ''),
     ],
-    [
-      'Status',
-      (STATUS_LABEL[m.status] ?? m.status) +
-        (m.confirmed_by ? ` by ${m.confirmed_by}` : '') +
-        (m.flagged_by ? ` · ${flagged(m)}` : ''),
-    ],
+    ['Status', statusInWords(m, at)],
+    ['From', TIER_LABEL[tierOf(m)]],
+    ...(m.held ? [['Held', m.held.replace(/^held: /, '')] as [string, string]] : []),
     [
       'Confidence',
       `${percent(m.confidence_score)} — how likely it still holds (it fades when unused, rises when confirmed)`,
@@ -198,28 +240,38 @@ export function describeSourceRef(ref: string, isFile: boolean): string {
   }
 }
 
+/** What {@link detailRows} needs besides the memory. */
+export type DetailContext = TooltipContext & { isFileRef: (ref: string) => boolean };
+
 /**
- * The memory detail document: its text, then every field in words — category, status, confidence, why it
- * was kept, who and when (local time with UTC), how often it was used, and its sources, each explained.
+ * A memory's details, field by field in words — category, status (who marked it wrong or confirmed it),
+ * confidence, why it was kept, who and when (local time with UTC), how often it was used — for the details
+ * view (views/details.ts).
  */
-export function memoryDetail(m: Memory, c: TooltipContext & { isFileRef: (ref: string) => boolean }): string {
+export function detailRows(m: Memory, c: DetailContext): [string, string][] {
   const now = c.now ?? Date.now();
   const at = (iso: string | undefined): string => {
     const w = when(iso, c.timeZone, now);
     return `${w.text} (${w.utc})`;
   };
-  const rows: [string, string][] = [
+  return [
     [
       'Category',
       `${CATEGORY_LABEL[m.category] ?? m.category} — ${CATEGORY_DETAIL[m.category] ?? ''} · from ${SOURCE_LABEL[m.source_type] ?? m.source_type}`,
     ],
+    ['Status', statusInWords(m, at)],
     [
-      'Status',
-      (STATUS_LABEL[m.status] ?? m.status) +
-        (m.confirmed_by ? ` by ${m.confirmed_by}` : '') +
-        (m.wrong_by ? ` · marked wrong by ${m.wrong_by}` : '') +
-        (m.flagged_by ? ` · ${flagged(m)}` : ''),
+      'From',
+      `${TIER_LABEL[tierOf(m)]} — who vouches for it (a person > your own words > an agent > outside content); recall ranks by it`,
     ],
+    ...(m.held
+      ? [
+          [
+            'Held',
+            `${m.held.replace(/^held: /, '')} — it waits for you, and its turns are not quoted until you confirm it`,
+          ] as [string, string],
+        ]
+      : []),
     [
       'Confidence',
       `${percent(m.confidence_score)} — how likely it still holds (it fades when unused, rises when confirmed)`,
@@ -246,15 +298,22 @@ export function memoryDetail(m: Memory, c: TooltipContext & { isFileRef: (ref: s
     ],
     ['Id', m.id],
   ];
-  const width = Math.max(...rows.map(([k]) => k.length)) + 2;
-  const lines = [m.text, '', ...rows.map(([k, v]) => `${k.padEnd(width)}${v}`), '', 'Sources'];
-  if (m.source_ref.length === 0) lines.push('  none recorded');
-  const refWidth = Math.min(48, Math.max(...m.source_ref.map((r) => r.length), 0) + 2);
-  for (const ref of m.source_ref)
-    lines.push(
-      `  ${ref.length + 2 > refWidth ? `${ref}  ` : ref.padEnd(refWidth)}${describeSourceRef(ref, c.isFileRef(ref))}`,
-    );
-  return `${lines.join('\n')}\n`;
+}
+
+/** The status with who set it and when: "marked wrong by ed@box, 2026-12-01 10:43 · 2 hours ago (…)". */
+function statusInWords(m: Memory, at: (iso: string | undefined) => string): string {
+  if (m.status === 'wrong')
+    return `marked wrong${m.wrong_by ? ` by ${m.wrong_by}` : ''}, ${at(m.wrong_at ?? m.updated_at)} — never recalled, never learned again`;
+  return (
+    (STATUS_LABEL[m.status] ?? m.status) +
+    (m.confirmed_by ? ` by ${m.confirmed_by}` : '') +
+    (m.flagged_by ? ` · ${flagged(m)}` : '')
+  );
+}
+
+/** Each source of a memory with what it is, in words. */
+export function sourceRows(m: Memory, c: Pick<DetailContext, 'isFileRef'>): [string, string][] {
+  return m.source_ref.map((ref) => [ref, describeSourceRef(ref, c.isFileRef(ref))]);
 }
 
 /** Text safe inside Markdown (no emphasis, links or HTML from a memory's text). */

@@ -24,7 +24,7 @@ import { logFailure } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
 import { daysAgoUtc } from '../time';
 import { ContextValue } from './contextValues';
-import { treeCounts, type TreeCounts } from './counts';
+import { isEmptyWorkspace, treeCounts, type TreeCounts } from './counts';
 import type { WorkspaceCounts } from './workspaceCounts';
 import {
   accessibilityLabel,
@@ -39,7 +39,7 @@ import {
   STATUS_CONTEXT,
   tooltip,
 } from './present';
-import { Command } from '../commandIds';
+import { BuiltinCommand, Command, WALKTHROUGH } from '../commandIds';
 
 /** The hidden statuses in words, for the "N hidden" row. */
 const HIDDEN_WORD: Partial<Record<MemoryStatus, string>> = {
@@ -147,12 +147,19 @@ export interface HiddenNode {
   parent: ProjectNode;
   byStatus: [MemoryStatus, number][];
 }
+/** "Filtered: pending in acme/api" above everything while a filter is on (like the Problems view); ✕ clears it. */
+export interface FilterNode {
+  kind: 'filter';
+  id: string;
+}
 export interface InfoNode {
   kind: 'info';
   id: string;
   parent?: ProjectNode;
   message: string;
   command?: vscode.Command;
+  /** The rest of the sentence: tooltip and screen-reader label (the row's label stays short). */
+  detail?: string;
 }
 export type TreeNode =
   | OthersNode
@@ -162,6 +169,7 @@ export type TreeNode =
   | MemoryNode
   | MoreNode
   | HiddenNode
+  | FilterNode
   | InfoNode;
 
 interface Page {
@@ -173,6 +181,14 @@ interface Page {
 
 const SEP = '\u0000';
 const OTHERS_ID = `o${SEP}others`;
+const FILTER_ID = `f${SEP}filter`;
+const CLEAR_FILTER: vscode.Command = { command: Command.clearFilter, title: 'Clear Filter' };
+/** The walkthrough (package.json `walkthroughs`): what gives an empty project its first memories. */
+const GET_STARTED: vscode.Command = {
+  command: BuiltinCommand.openWalkthrough,
+  title: 'Get Started with Mnemo',
+  arguments: [WALKTHROUGH, false],
+};
 
 export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<TreeNode | undefined | void>();
@@ -205,7 +221,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     this._filter = state?.get<TreeFilter>(FILTER_KEY) ?? undefined;
     // The "Other projects" node appears, disappears or changes its list when the store's other projects do.
     this.subscription = scope.onDidChange((c) => {
-      const signature = (c?.others ?? []).map((p) => `${p.projectId}:${p.memories}`).join(',');
+      const signature = `${isEmptyWorkspace(c)}|${(c?.others ?? []).map((p) => `${p.projectId}:${p.memories}`).join(',')}`;
       if (signature === this.othersSignature) return;
       this.othersSignature = signature;
       this.childCache.delete('');
@@ -399,14 +415,27 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         };
         return item;
       }
+      case 'filter': {
+        const label = this._filter?.label ?? '';
+        const item = new vscode.TreeItem(`Filtered: ${label}`, vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.iconPath = new vscode.ThemeIcon('filter');
+        item.tooltip = `Only memories matching "${label}" are listed. Enter changes the filter; ✕ (Clear Filter) lists everything again.`;
+        item.contextValue = ContextValue.Filter;
+        item.command = { command: Command.filterMemories, title: 'Filter Memories…' };
+        item.accessibilityInformation = {
+          label: `Filtered: ${label}. Activate to change the filter; Clear Filter lists everything.`,
+        };
+        return item;
+      }
       case 'info': {
         const item = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
         item.id = node.id;
         item.iconPath = new vscode.ThemeIcon('info');
         item.contextValue = ContextValue.Info;
         item.command = node.command;
-        item.tooltip = node.message;
-        item.accessibilityInformation = { label: node.message };
+        item.tooltip = node.detail ? `${node.message}. ${node.detail}` : node.message;
+        item.accessibilityInformation = { label: item.tooltip };
         return item;
       }
     }
@@ -420,7 +449,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   getParent(node: TreeNode): TreeNode | undefined {
     if (node.kind === 'hidden') return node.parent;
-    return node.kind === 'others' ? undefined : node.parent;
+    return node.kind === 'others' || node.kind === 'filter' ? undefined : node.parent;
   }
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
@@ -467,18 +496,21 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   private async projectNodes(): Promise<TreeNode[]> {
+    const filterRow = this.intern<FilterNode>(FILTER_ID, () => ({ kind: 'filter', id: FILTER_ID }));
     if (this._filter?.projectId) {
       const node = this.projectNode(this._filter.projectId);
       node.parent = undefined;
-      return [node];
+      return [filterRow, node];
     }
+    // A first run: no rows, so the view shows its welcome (package.json viewsWelcome, views/firstRun.ts).
+    if (!this._filter && isEmptyWorkspace(await this.scope.ensure())) return [];
     const nodes: TreeNode[] = workspaceProjects().map((p) => {
       const node = this.projectNode(p.projectId);
       node.parent = undefined;
       return node;
     });
     if ((await this.otherProjectIds()).length) nodes.push(this.othersNode());
-    return nodes;
+    return this._filter ? [filterRow, ...nodes] : nodes;
   }
 
   /** Projects outside the workspace: those the counts found, and those revealed or filtered to. */
@@ -566,21 +598,23 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     const hidden = this.hiddenNode(project, counts.hidden);
     if (nodes.length === 0) {
       if (hidden) return [hidden];
-      const message = this._filter
-        ? 'No memories match the filter.'
-        : project.projectId === GLOBAL_PROJECT
-          ? 'No global memories yet: promote a memory to share it with every project.'
-          : 'No memories yet: select text and run "Mnemo: Remember Selection", or work in the terminal.';
+      // Short labels: the side bar is narrow; the tooltip and the screen-reader label say the rest.
       return [
-        this.info(
-          project,
-          message,
-          this._filter
-            ? { command: Command.clearFilter, title: 'Clear Filter' }
-            : project.projectId === GLOBAL_PROJECT
-              ? undefined
-              : { command: Command.rememberSelection, title: 'Remember Selection' },
-        ),
+        this._filter
+          ? this.info(project, 'No memories match the filter', CLEAR_FILTER, 'Clear Filter lists everything.')
+          : project.projectId === GLOBAL_PROJECT
+            ? this.info(
+                project,
+                'No global memories yet',
+                undefined,
+                'Promote a memory to Global to share it with every project.',
+              )
+            : this.info(
+                project,
+                'No memories yet',
+                GET_STARTED,
+                'Import your agents’ rules, remember selected text, or work in the terminal: Get Started shows how.',
+              ),
       ];
     }
     if (hidden) nodes.push(hidden);
@@ -594,11 +628,9 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     const hidden = this.hiddenNode(project, counts.hidden);
     if (nodes.length === 0 && !hidden) {
       return [
-        this.info(
-          project,
-          this._filter ? 'No memories match the filter.' : 'No memories yet.',
-          this._filter ? { command: Command.clearFilter, title: 'Clear Filter' } : undefined,
-        ),
+        this._filter
+          ? this.info(project, 'No memories match the filter', CLEAR_FILTER, 'Clear Filter lists everything.')
+          : this.info(project, 'No memories yet', GET_STARTED, 'Get Started shows how Mnemo learns.'),
       ];
     }
     return hidden ? [...nodes, hidden] : nodes;
@@ -815,13 +847,19 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     return node as MoreNode;
   }
 
-  private info(parent: ProjectNode | undefined, message: string, command?: vscode.Command): InfoNode {
+  private info(
+    parent: ProjectNode | undefined,
+    message: string,
+    command?: vscode.Command,
+    detail?: string,
+  ): InfoNode {
     return {
       kind: 'info',
       id: `i${SEP}${parent?.projectId ?? ''}${SEP}${message}`,
       parent,
       message,
       command,
+      detail,
     };
   }
 

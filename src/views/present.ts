@@ -4,7 +4,7 @@ import type { Memory, MemoryStatus } from '../../sidecar/model';
 import { config } from '../config';
 import { projectLabel } from '../projects';
 import { ContextValue } from './contextValues';
-import { CATEGORY_ICON, LOW_CONFIDENCE, tooltipRows } from './memoryText';
+import { CATEGORY_ICON, LOW_CONFIDENCE, stateIcon, tooltipRows } from './memoryText';
 
 export {
   accessibilityLabel,
@@ -32,16 +32,14 @@ export const STATUS_CONTEXT: Record<MemoryStatus, ContextValue> = {
   superseded: ContextValue.MemoryArchived, // like archived: kept for history, never recalled
 };
 
+/**
+ * A memory's icon: its state by shape first (wrong, pending, low confidence, confirmed, archived each have
+ * their own), so it reads at any width, in any theme and without colour (WCAG 1.4.1); colour only repeats
+ * it. An ordinary memory shows its category.
+ */
 export function icon(m: Memory): vscode.ThemeIcon {
-  const color =
-    m.status === 'wrong'
-      ? new vscode.ThemeColor('errorForeground')
-      : m.status === 'pending'
-        ? new vscode.ThemeColor('charts.yellow')
-        : m.confidence_score < LOW_CONFIDENCE
-          ? new vscode.ThemeColor('disabledForeground')
-          : undefined;
-  return new vscode.ThemeIcon(CATEGORY_ICON[m.category] ?? 'note', color);
+  const [id, color] = stateIcon(m) ?? [CATEGORY_ICON[m.category] ?? 'note', undefined];
+  return new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
 }
 
 function esc(text: string): string {

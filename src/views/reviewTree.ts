@@ -1,25 +1,53 @@
 /**
  * `mnemo.views.review`: memories waiting in the review queue (status pending) of the workspace's
- * projects and Global, highest score first, with the reason that kept them — as one ranked list, or grouped
- * by session, source or topic (reviewGroups.ts; "Group Review Queue…" picks, remembered per workspace).
- * Multi-select: confirm or reject many at once; a group is confirmed or rejected whole, as one undoable step.
+ * projects and Global, highest score first, with the reason that kept them. Rules imported from a file
+ * wait under that file (reviewGroups.ts), with "Confirm All from File" (what the firewall held is left
+ * for one-by-one review). The rest as one ranked list, or grouped by session, source or topic
+ * ("Group Review Queue…" picks, remembered per workspace). Multi-select: confirm or reject many at once; a
+ * group is confirmed or rejected whole, as one undoable step.
  */
 import * as vscode from 'vscode';
 import type { Memory } from '../../sidecar/model';
 import { ListRequest } from '../../sidecar/protocol';
 import type { Ctx } from '../ctx';
 import { projectLabel, workspaceProjects } from '../projects';
-import { ContextValue } from './contextValues';
+import { ContextKey, ContextValue } from './contextValues';
 import { ListTreeProvider } from './listTree';
-import { groupReview, GROUPING_LABEL, REVIEW_GROUPINGS, type ReviewGrouping } from './reviewGroups';
 import { explainReason } from './reasons';
+import {
+  describeGroup,
+  groupImports,
+  groupReview,
+  GROUPING_LABEL,
+  REVIEW_GROUPINGS,
+  type ReviewFileGroup,
+  type ReviewGrouping,
+} from './reviewGroups';
 import { accessibilityLabel, decorationUri, flagged, icon, percent, shortText, tooltip } from './present';
 
 export const REVIEW_LIMIT = 200;
 
 export type ReviewNode =
-  | { kind: 'review'; id: string; memory: Memory }
-  | { kind: 'reviewGroup'; id: string; label: string; memories: Memory[]; items: ReviewNode[] };
+  | { kind: 'review'; id: string; memory: Memory; parent?: ReviewFileNode | ReviewGroupNode }
+  | ReviewFileNode
+  | ReviewGroupNode;
+
+/** The rules imported from one file, waiting together. */
+export interface ReviewFileNode {
+  kind: 'reviewFile';
+  id: string;
+  group: ReviewFileGroup;
+  children: ReviewNode[];
+}
+
+/** A group of the rest (by session, source or topic), decided whole. */
+export interface ReviewGroupNode {
+  kind: 'reviewGroup';
+  id: string;
+  label: string;
+  memories: Memory[];
+  children: ReviewNode[];
+}
 
 const GROUPING_KEY = 'mnemo.review.grouping';
 
@@ -31,7 +59,7 @@ export class ReviewTreeProvider
     ctx: Ctx,
     private readonly state?: vscode.Memento,
   ) {
-    super(ctx, 'Loading the review queue');
+    super(ctx, 'Loading the review queue', ContextKey.ReviewEmpty);
   }
 
   get grouping(): ReviewGrouping {
@@ -50,14 +78,8 @@ export class ReviewTreeProvider
   }
 
   getTreeItem(node: ReviewNode): vscode.TreeItem {
-    if (node.kind === 'reviewGroup') {
-      const g = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
-      g.id = node.id;
-      g.description = `${node.memories.length} pending`;
-      g.contextValue = ContextValue.ReviewGroup;
-      g.iconPath = new vscode.ThemeIcon('list-tree');
-      return g;
-    }
+    if (node.kind === 'reviewFile') return fileItem(node);
+    if (node.kind === 'reviewGroup') return groupItem(node);
     const m = node.memory;
     const item = new vscode.TreeItem(shortText(m.text), vscode.TreeItemCollapsibleState.None);
     item.id = node.id;
@@ -80,13 +102,13 @@ export class ReviewTreeProvider
     return item;
   }
 
-  getParent(): undefined {
-    return undefined;
+  getParent(node: ReviewNode): ReviewNode | undefined {
+    return node.kind === 'review' ? node.parent : undefined;
   }
 
   async getChildren(node?: ReviewNode): Promise<ReviewNode[]> {
-    if (node?.kind === 'reviewGroup') return node.items;
-    if (node || !this.ctx.isRunning || this.ctx.status?.health === 'error') return [];
+    if (node) return node.kind === 'review' ? [] : node.children;
+    if (!this.ctx.isRunning || this.ctx.status?.health === 'error') return [];
     return this.rows();
   }
 
@@ -109,18 +131,63 @@ export class ReviewTreeProvider
     return all.sort((a, b) => b.score - a.score || b.created_at.localeCompare(a.created_at)).slice(0, limit);
   }
 
+  /** Imported rules under their file (files first), then the rest ranked or in the chosen groups. */
   protected async load(): Promise<ReviewNode[]> {
-    const memories = await this.pending();
-    const leaf = (memory: Memory): ReviewNode => ({ kind: 'review', id: `r:${memory.id}`, memory });
-    const groups = groupReview(memories, this.grouping);
-    return this.grouping === 'ranked'
-      ? (groups[0]?.memories ?? []).map(leaf)
-      : groups.map((g) => ({
-          kind: 'reviewGroup' as const,
-          id: `g:${g.key}`,
-          label: g.label,
-          memories: g.memories,
-          items: g.memories.map(leaf),
-        }));
+    const { files, single } = groupImports(await this.pending());
+    const withChildren = <N extends ReviewFileNode | ReviewGroupNode>(node: N, memories: Memory[]): N => {
+      node.children = memories.map((memory) => ({
+        kind: 'review',
+        id: `r:${memory.id}`,
+        memory,
+        parent: node,
+      }));
+      return node;
+    };
+    const fileNodes = files.map((group) =>
+      withChildren<ReviewFileNode>(
+        { kind: 'reviewFile', id: `f:${group.project_id}:${group.file}`, group, children: [] },
+        group.memories,
+      ),
+    );
+    if (this.grouping === 'ranked')
+      return [
+        ...fileNodes,
+        ...groupReview(single, 'ranked')[0]!.memories.map(
+          (memory): ReviewNode => ({ kind: 'review', id: `r:${memory.id}`, memory }),
+        ),
+      ];
+    const groups = groupReview(single, this.grouping).map((g) =>
+      withChildren<ReviewGroupNode>(
+        { kind: 'reviewGroup', id: `g:${g.key}`, label: g.label, memories: g.memories, children: [] },
+        g.memories,
+      ),
+    );
+    return [...fileNodes, ...groups];
   }
+}
+
+/** A group's row (session, source or topic): Confirm All / Reject All in Group on it. */
+function groupItem(node: ReviewGroupNode): vscode.TreeItem {
+  const g = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
+  g.id = node.id;
+  g.description = `${node.memories.length} pending`;
+  g.contextValue = ContextValue.ReviewGroup;
+  g.iconPath = new vscode.ThemeIcon('list-tree');
+  return g;
+}
+
+/** A file's row: its rules wait under it, "Confirm All from File" on it. */
+function fileItem(node: ReviewFileNode): vscode.TreeItem {
+  const g = node.group;
+  const item = new vscode.TreeItem(g.file, vscode.TreeItemCollapsibleState.Expanded);
+  item.id = node.id;
+  item.description = `${describeGroup(g)} · ${projectLabel(g.project_id)}`;
+  item.iconPath = new vscode.ThemeIcon('file');
+  item.contextValue = ContextValue.ReviewFile;
+  item.tooltip = `Imported from ${g.file}: an import is not a confirmation. Confirm All confirms them at once${g.held ? `, except the ${g.held} the firewall held (each needs your own look)` : ''}.`;
+  item.accessibilityInformation = {
+    label: `Imported from ${g.file}, ${describeGroup(g)}, ${projectLabel(g.project_id)}.`,
+    role: 'treeitem',
+  };
+  return item;
 }

@@ -10,6 +10,7 @@ import { describeScope } from './counts';
 import type { WorkspaceCounts } from './workspaceCounts';
 import type { CapturePause } from '../capture/pause';
 import { BuiltinCommand, Command } from '../commandIds';
+import { config } from '../config';
 
 export class StatusBar implements vscode.Disposable {
   readonly item: vscode.StatusBarItem;
@@ -41,6 +42,9 @@ export class StatusBar implements vscode.Disposable {
       }),
       counts.onDidChange(() => this.render()),
       pause.onDidChange(() => this.render()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('mnemo.capture')) this.render();
+      }),
     );
     this.render();
     this.item.show();
@@ -87,9 +91,11 @@ export class StatusBar implements vscode.Disposable {
     let icon: string;
     let health: string;
     this.item.backgroundColor = undefined;
+    const capture = captureState(this.pause.paused);
     if (state === 'running') {
       const h = status?.health ?? 'ok';
-      icon = h === 'error' ? '$(error)' : h === 'warning' ? '$(warning)' : '$(database)';
+      // One icon: trouble first, else what capture does (recording, paused, off).
+      icon = h === 'error' ? '$(error)' : h === 'warning' ? '$(warning)' : CAPTURE_ICON[capture];
       health =
         h === 'error'
           ? 'Mnemo cannot reach its memory store (ChromaDB), so memories cannot be shown or saved; captures wait in the queue. The Mnemo view says what to check; details are in the output.'
@@ -108,9 +114,9 @@ export class StatusBar implements vscode.Disposable {
     const counts = state === 'running' ? this.counts.current : undefined;
     const parts = [`${icon} Mnemo`];
     if (counts) parts.push(`${counts.memories}`);
-    if (counts?.pending) parts.push(`$(inbox) ${counts.pending}`);
+    if (counts?.pending) parts.push(`· ${counts.pending} to review`);
     if (state === 'failed' || state === 'stopped') parts.push('stopped');
-    if (this.pause.paused) parts.push('$(debug-pause)');
+    else if (capture === 'paused') parts.push('· paused');
     this.item.text = this.flashText ? `$(check) ${this.flashText}` : parts.join(' ');
 
     const scope = counts ? describeScope(counts, projectLabel) : [];
@@ -118,25 +124,45 @@ export class StatusBar implements vscode.Disposable {
     tip.appendMarkdown(`**Mnemo** — ${escape(health)}\n\n`);
     if (scope.length) tip.appendMarkdown(scope.map(escape).join('  \n'));
     if (status?.queued) tip.appendMarkdown(`${scope.length ? '  \n' : ''}${status.queued} captures queued`);
-    tip.appendMarkdown(
-      this.pause.paused
-        ? `\n\nCapture is **paused**: nothing from the terminal or @mnemo chats is learned. [Resume](command:${Command.resumeCapture})`
-        : `\n\nLearning from the terminal (with shell integration) and @mnemo chats. [Pause](command:${Command.pauseCapture})`,
-    );
+    tip.appendMarkdown(`\n\n${escape(CAPTURE_SENTENCE[capture])}`);
+    if (capture === 'paused') tip.appendMarkdown(` [Resume](command:${Command.resumeCapture})`);
+    else if (capture === 'on') tip.appendMarkdown(` [Pause](command:${Command.pauseCapture})`);
     tip.appendMarkdown(
       `\n\n[Dashboard](command:${Command.openDashboard}) · [Output](command:${Command.showOutput})`,
     );
-    if (state !== 'running') tip.appendMarkdown(` · [Restart Sidecar](command:${Command.restartSidecar})`);
+    if (state !== 'running' || status?.health === 'error')
+      tip.appendMarkdown(` · [Restart Sidecar](command:${Command.restartSidecar})`);
     this.item.tooltip = tip;
     // "N memories." and "N pending review." first (screen readers, and the UI tests' readiness check), then the scope.
     const numbers = counts
       ? ` ${counts.memories} ${counts.memories === 1 ? 'memory' : 'memories'}.${counts.pending ? ` ${counts.pending} pending review.` : ''} Counted: ${scope.join('; ')}.`
       : '';
     this.item.accessibilityInformation = {
-      label: `Mnemo: ${this.flashText ? `${this.flashText}. ` : ''}${health}${numbers}${this.pause.paused ? ' Capture is paused.' : ''}`,
+      label: `Mnemo: ${this.flashText ? `${this.flashText}. ` : ''}${health}${numbers} ${CAPTURE_SENTENCE[capture]}`,
     };
   }
 }
+
+type CaptureState = 'on' | 'paused' | 'off';
+
+/** Whether Mnemo is learning from the terminal and chats right now. */
+function captureState(paused: boolean): CaptureState {
+  if (!config.capture.terminal.enabled() && !config.capture.chat.enabled()) return 'off';
+  return paused ? 'paused' : 'on';
+}
+
+/** The status item's one icon while all is well: capture recording, paused, or off. */
+const CAPTURE_ICON: Record<CaptureState, string> = {
+  on: '$(record)',
+  paused: '$(debug-pause)',
+  off: '$(database)',
+};
+
+const CAPTURE_SENTENCE: Record<CaptureState, string> = {
+  on: 'Capturing: learning from the terminal (with shell integration) and @mnemo chats.',
+  paused: 'Capture is paused: nothing from the terminal or @mnemo chats is learned.',
+  off: 'Capture is off in the settings (mnemo.capture.terminal.enabled, mnemo.capture.chat.enabled).',
+};
 
 function escape(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');

@@ -261,7 +261,11 @@ describe('encrypted backup', () => {
     assert.equal(before.conflicts.length, 0);
     assert.equal(before.needs_reembed, false);
     const t0 = performance.now();
-    const r = await importBackup(target, backupFile, PASSWORD, { mode: 'skip', consent: true });
+    const r = await importBackup(target, backupFile, PASSWORD, {
+      mode: 'skip',
+      consent: true,
+      keepConfirmations: true,
+    });
     const ms = performance.now() - t0;
     t.diagnostic(`import of 100 memories with vectors: ${ms.toFixed(0)} ms`);
     assert.equal(r.inserted, 100);
@@ -279,7 +283,11 @@ describe('encrypted backup', () => {
     assert.ok(entries.every((e) => e.action === 'import' || e.imported_from === backupFile.split('/').pop()));
     assert.equal(entries.filter((e) => e.action === 'import').length, 100);
     // Importing the same backup again changes nothing: all ids exist and the audit is not duplicated.
-    const again = await importBackup(target, backupFile, PASSWORD, { mode: 'overwrite', consent: true });
+    const again = await importBackup(target, backupFile, PASSWORD, {
+      mode: 'overwrite',
+      consent: true,
+      keepConfirmations: true,
+    });
     assert.equal(again.inserted + again.overwritten, 0);
     assert.equal(again.skipped, 100);
     assert.equal(target.audit.readAll().length, entries.length);
@@ -306,7 +314,11 @@ describe('encrypted backup', () => {
     t.diagnostic(`backup without vectors: ${noVec.bytes} bytes (with: ${statSync(backupFile).size})`);
     await target.requireModel();
     const t0 = performance.now();
-    const r = await importBackup(target, noVec.file, PASSWORD, { mode: 'skip', consent: true });
+    const r = await importBackup(target, noVec.file, PASSWORD, {
+      mode: 'skip',
+      consent: true,
+      keepConfirmations: true,
+    });
     t.diagnostic(`import of 100 memories re-embedding: ${(performance.now() - t0).toFixed(0)} ms`);
     assert.equal(r.reembedded, 100);
     assert.deepEqual(await byId(target), await byId(source));
@@ -355,6 +367,7 @@ describe('encrypted backup', () => {
     const o = await importBackup(target, other, PACK_PASSWORD, {
       mode: 'new-project',
       newProjectId: 'from-tiny',
+      keepConfirmations: true,
     });
     assert.equal(o.reembedded, 5);
     const moved = (await target.store.find(undefined, { withVectors: true })).filter(
@@ -499,14 +512,18 @@ describe('encrypted backup', () => {
       password: PASSWORD,
       projectId: 'web-shop',
     });
-    await importBackup(target, half.file, PASSWORD, { mode: 'skip', projectIds: ['web-shop'] });
+    await importBackup(target, half.file, PASSWORD, {
+      mode: 'skip',
+      projectIds: ['web-shop'],
+      keepConfirmations: true,
+    });
     const webShop = (await byId(target)).slice(0, 10);
     for (const m of webShop)
       await target.update({ id: m.id, patch: { confidence_score: 0.42, is_actionable: !m.is_actionable } });
     await target.remember({ text: 'Only the target store knows this', project_id: 'web-shop' });
     const before = await snapshot(target);
 
-    const preview = await inspectBackup(backupFile, PASSWORD, target);
+    const preview = await inspectBackup(backupFile, PASSWORD, target, { keepConfirmations: true });
     assert.equal(preview.conflicts.filter((c) => c.differs).length, 10);
     assert.ok(preview.conflicts.find((c) => c.differs)!.fields.includes('confidence_score'));
 
@@ -530,7 +547,12 @@ describe('encrypted backup', () => {
     };
     try {
       await assert.rejects(
-        importBackup(target, backupFile, PASSWORD, { mode: 'overwrite', batchSize: 7, consent: true }),
+        importBackup(target, backupFile, PASSWORD, {
+          mode: 'overwrite',
+          batchSize: 7,
+          consent: true,
+          keepConfirmations: true,
+        }),
         (e: unknown) => {
           assert.ok(e instanceof BackupError, String(e));
           assert.equal(e.reason, 'rolled-back');
@@ -570,7 +592,11 @@ describe('encrypted backup', () => {
     }
 
     // And the same import without a failure overwrites the edited ones.
-    const ok = await importBackup(target, backupFile, PASSWORD, { mode: 'overwrite', consent: true });
+    const ok = await importBackup(target, backupFile, PASSWORD, {
+      mode: 'overwrite',
+      consent: true,
+      keepConfirmations: true,
+    });
     assert.equal(ok.overwritten, 10);
     assert.equal(ok.inserted, 100 - (await exportedCount(half.file)));
     const restored = await byId(target);
@@ -594,10 +620,18 @@ describe('encrypted backup', () => {
     });
     const srcMems = (await byId(source)).filter((m) => m.project_id === 'github.com/acme/plc-gateway');
     const plc = ['github.com/acme/plc-gateway'];
-    await importBackup(target, proj.file, PASSWORD, { mode: 'skip', projectIds: plc });
+    await importBackup(target, proj.file, PASSWORD, {
+      mode: 'skip',
+      projectIds: plc,
+      keepConfirmations: true,
+    });
     const edited = srcMems[0];
     await target.update({ id: edited.id, patch: { confidence_score: 0.33 } });
-    const skip = await importBackup(target, proj.file, PASSWORD, { mode: 'skip', projectIds: plc });
+    const skip = await importBackup(target, proj.file, PASSWORD, {
+      mode: 'skip',
+      projectIds: plc,
+      keepConfirmations: true,
+    });
     assert.equal(skip.inserted, 0);
     assert.equal(skip.skipped, srcMems.length);
     assert.equal((await target.get(edited.id)).confidence_score, 0.33, 'skip keeps the stored one');
@@ -605,6 +639,7 @@ describe('encrypted backup', () => {
     const copy = await importBackup(target, proj.file, PASSWORD, {
       mode: 'new-project',
       newProjectId: 'plc-gateway-copy',
+      keepConfirmations: true,
     });
     assert.equal(copy.inserted, srcMems.length);
     const copied = (await byId(target)).filter((m) => m.project_id === 'plc-gateway-copy');

@@ -82,7 +82,7 @@ describe('episodes and hybrid recall', () => {
     if (evidence) {
       assert.equal(evidence.episode!.speaker, 'Caroline');
       assert.equal(evidence.episode!.occurred_at, '2023-05-08T13:58:00.000Z');
-      assert.match(r.block, /\[Evidence\] 2023-05-08 · Caroline \(msg:D1:3\)/);
+      assert.match(r.block, /\[Evidence\] 2023-05-08 · Caroline · from: the user's own words \(msg:D1:3\)/);
     }
     assert.ok(r.items.every((i) => i.channels.length > 0 && i.channels.includes(i.channel)));
   });

@@ -172,6 +172,37 @@ describe('erasure from Chroma and the index files', () => {
     assert.deepEqual(filesWith(dataDir, deleted), []);
   });
 
+  test('wiping a project leaves none of its captured text in the capture queue file (issue 39)', async () => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    const marker = 'zqvqueuedcapturesigma93';
+    const s = await SidecarSession.start(testConfig(dataDir));
+    try {
+      await s.request(P.CaptureSessionRequest, {
+        project_id: 'queued',
+        source_type: 'chat',
+        messages: [
+          { role: 'user', content: `We decided that the queued project deploys with ${marker}.` },
+          { role: 'user', content: 'Noted, thanks.' },
+        ],
+      });
+      assert.equal((await s.request(P.FlushQueueRequest, { timeout_ms: 120_000 })).remaining, 0);
+      const queue = join(dataDir, 'queue');
+      assert.ok(
+        filesWith(dataDir, marker).some((f) => f.startsWith(queue)),
+        'processed, the capture is still in the queue file',
+      );
+      await s.request(P.WipeProjectRequest, { project_id: 'queued' });
+      assert.deepEqual(
+        filesWith(dataDir, marker).filter((f) => f.startsWith(queue)),
+        [],
+        'the wipe rewrote the queue file',
+      );
+    } finally {
+      await s.stop();
+    }
+  });
+
   test('mnemo compact: refused while a server runs, then erases a wiped project and older deletes', async () => {
     const dataDir = tempDataDir();
     dirs.push(dataDir);
@@ -211,7 +242,11 @@ describe('erasure from Chroma and the index files', () => {
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /Erasure: removed [1-9]\d* old rows? of \d+ erased ids? from Chroma's log/);
     assert.match(r.stdout, /Compacted the lexical index/);
-    assert.deepEqual(filesWith(dataDir, memoryMarker), []);
+    assert.deepEqual(
+      filesWith(dataDir, memoryMarker),
+      [],
+      'nowhere: Chroma, the index, the audit log, the queue',
+    );
     assert.deepEqual(filesWith(dataDir, turnMarker), []);
     s = await SidecarSession.start(testConfig(dataDir));
     try {

@@ -72,7 +72,7 @@ describe('import-rules, promote-to-repo, export --format', () => {
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
 
-  test('importing AGENTS.md (and .cursor/rules) twice stores its rules once, with file:line provenance, redacted', () => {
+  test('importing AGENTS.md (and .cursor/rules) twice stores its rules once, pending review, with file:line provenance, redacted', () => {
     mkdirSync(join(repo, '.git'), { recursive: true });
     writeFileSync(
       join(repo, '.git', 'config'),
@@ -87,14 +87,16 @@ describe('import-rules, promote-to-repo, export --format', () => {
     const r1 = JSON.parse(first.stdout) as {
       files: string[];
       stored: number;
+      pending: number;
       refused: number;
       items: { source_ref: string; outcome: string; text: string }[];
     };
     assert.deepEqual(r1.files, ['AGENTS.md', '.cursor/rules/python.mdc']);
-    assert.equal(r1.stored, 5);
+    assert.equal(r1.stored, 0, 'an import is not a confirmation');
+    assert.equal(r1.pending, 5);
     assert.equal(r1.refused, 1, 'a question is not a rule');
     assert.deepEqual(
-      r1.items.filter((i) => i.outcome === 'stored').map((i) => i.source_ref),
+      r1.items.filter((i) => i.outcome === 'pending').map((i) => i.source_ref),
       [
         'file:AGENTS.md#L5',
         'file:AGENTS.md#L6',
@@ -106,20 +108,33 @@ describe('import-rules, promote-to-repo, export --format', () => {
 
     const second = mnemo('import-rules');
     assert.equal(second.code, 0, second.stderr);
-    assert.match(second.stdout, /0 stored, 0 pending review, 0 refreshed, 5 already imported, 1 not rules/);
+    assert.match(
+      second.stdout,
+      /0 waiting for review, 0 stored, 0 refreshed, 5 already imported, 1 not rules/,
+    );
 
-    const list = JSON.parse(mnemo('list', '--json').stdout) as {
+    let list = JSON.parse(mnemo('list', '--json').stdout) as {
       total: number;
-      items: { text: string; source_ref: string[]; status: string; project_id: string }[];
+      items: { text: string; source_ref: string[]; status: string; project_id: string; tier: string }[];
     };
     assert.equal(list.total, 5, 'each rule once');
     for (const m of list.items) {
       assert.equal(m.project_id, 'github.com/acme/plc-gateway');
-      assert.equal(
-        m.status,
-        'confirmed',
-        'rules the team keeps in the repository are confirmed by whoever imports them',
-      );
+      assert.equal(m.status, 'pending', 'an import waits for a person');
+      assert.equal(m.tier, 'outside');
+    }
+    // "Confirm All from AGENTS.md", then the cursor rule on its own
+    const confirmed = mnemo('confirm', '--file', 'AGENTS.md');
+    assert.equal(confirmed.code, 0, confirmed.stderr);
+    assert.match(
+      confirmed.stdout,
+      /^Confirmed 4 rules imported from AGENTS\.md in github\.com\/acme\/plc-gateway\.\n$/,
+    );
+    assert.equal(mnemo('confirm', '--file', '.cursor/rules/python.mdc').code, 0);
+    list = JSON.parse(mnemo('list', '--json').stdout) as typeof list;
+    for (const m of list.items) {
+      assert.equal(m.status, 'confirmed');
+      assert.equal(m.tier, 'person', 'a person confirmed it');
     }
     const lint = list.items.find((m) => m.text.includes('make lint'))!;
     assert.equal(
@@ -132,10 +147,11 @@ describe('import-rules, promote-to-repo, export --format', () => {
     assert.ok(!token.text.includes('ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789'), `redacted: ${token.text}`);
   });
 
-  test('promote-to-repo writes confirmed memories into Mnemo’s section as a diff; audited; not re-imported', () => {
+  test('promote-to-repo writes confirmed memories into Mnemo’s section as a diff, not the file’s own rules; audited; not re-imported', () => {
     const plan = mnemo('promote-to-repo');
     assert.equal(plan.code, 0, plan.stderr);
     assert.match(plan.stdout, /\+<!-- mnemo:memories:begin/);
+    assert.match(plan.stdout, /Left out 4 already in AGENTS\.md \(imported from line 5, 6, 8, 15\)\./);
     assert.match(plan.stdout, /Nothing was written; run again with --yes/);
     assert.equal(readFileSync(join(repo, 'AGENTS.md'), 'utf8'), AGENTS_MD, 'nothing written without a yes');
 
@@ -145,7 +161,12 @@ describe('import-rules, promote-to-repo, export --format', () => {
     assert.ok(md.startsWith(AGENTS_MD.trimEnd()), 'the file above the section is untouched');
     assert.match(
       md,
-      /### Rules and decisions\n\n- Use pnpm, not npm, for every package in this repo\. <!-- mem_[0-9a-f]{16} -->/,
+      /### Rules and decisions\n\n- Python services target 3\.11 and use ruff for linting\. <!-- mem_[0-9a-f]{16} -->/,
+    );
+    assert.equal(
+      md.split('Use pnpm, not npm').length,
+      2,
+      "AGENTS.md's own rule is not written a second time",
     );
     assert.equal(
       readFileSync(join(repo, 'AGENTS.md.mnemo-backup'), 'utf8'),
@@ -161,7 +182,7 @@ describe('import-rules, promote-to-repo, export --format', () => {
     assert.equal(
       audit.filter((e) => e.action === 'update' && e.changes?.source_ref?.[1]?.includes('file:AGENTS.md'))
         .length,
-      5,
+      1,
     );
 
     const again = mnemo('import-rules', '--json');

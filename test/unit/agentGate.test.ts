@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import { AGENT_MIN_SCORE, gateAgentCandidates } from '../../sidecar/pipeline/agentGate';
 import { analyzeSession } from '../../sidecar/pipeline';
 import type { Candidate, SessionInput } from '../../sidecar/pipeline/types';
+import { buildSessions } from '../../sidecar/capture/session';
+import type { CapturedMessage } from '../../sidecar/capture/types';
 
 const agentSession = (messages: SessionInput['messages']): SessionInput => ({
   project_id: 'shop',
@@ -99,4 +101,45 @@ test("the agent's own claims need a higher score and never wait in the person's 
     1,
     'not an agent session',
   );
+});
+
+test("a captured session's turns get their tiers: the person's own turn, the agent's words, outside content; the agent's shell commands are the agent's", async () => {
+  const messages: CapturedMessage[] = [
+    { id: 'u1', role: 'user', text: 'We deploy the billing service with blue-green releases, always.' },
+    {
+      id: 'a1',
+      role: 'assistant',
+      speaker: 'Claude Code',
+      text: 'The staging database is PostgreSQL 16 on port 5433, so the tests use that port.',
+    },
+    { id: 't1', role: 'tool', text: '', tool: { name: 'Read', target: 'docs/deploy.md' } },
+    {
+      id: 't2',
+      role: 'tool',
+      text: '',
+      tool: {
+        name: 'Bash',
+        command: 'npm test',
+        exitCode: 1,
+        output: 'Error: connect ECONNREFUSED 127.0.0.1:5432',
+      },
+    },
+    { id: 'a2', role: 'assistant', speaker: 'Claude Code', text: 'I will point the tests at port 5433.' },
+  ];
+  const { sessions } = buildSessions(messages, { source: 'claude-code', sessionId: 's1', projectId: 'shop' });
+  const [chat, shell] = await Promise.all(sessions.map((s) => analyzeSession(s)));
+  assert.deepEqual(Object.fromEntries(chat!.guard.tiers), {
+    u1: 'own-turn',
+    a1: 'agent',
+    t1: 'outside',
+    a2: 'agent',
+  });
+  assert.deepEqual(Object.fromEntries(shell!.guard.tiers), { 't2:cmd': 'agent', 't2:out': 'outside' });
+  const tierOfText = (part: string) => chat!.candidates.find((c) => c.text.includes(part))?.tier;
+  assert.equal(tierOfText('blue-green'), 'own-turn');
+  for (const c of [...chat!.candidates, ...shell!.candidates])
+    if (!c.message_ids.some((id) => id.startsWith('u'))) assert.notEqual(c.tier, 'own-turn', c.text);
+  // The same command typed by the person in their own terminal is their own turn.
+  const own = await analyzeSession({ ...sessions[1]!, source_ref: [] });
+  assert.equal(own.guard.tiers.get('t2:cmd'), 'own-turn');
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -173,4 +173,75 @@ test('a batch with a delete and other events of the same memory (a backup import
     [null, 'Learned again afterwards.'],
     'what came after the delete stays',
   );
+});
+
+test('compact erases what an older version left in the log: deleted texts, and texts an edit replaced (issue 39)', () => {
+  const file = join(dir, 'old-version.jsonl');
+  // Written as a version without erasure did: plain lines, content kept after the delete and the edit.
+  const lines: AuditEntry[] = [
+    {
+      at,
+      action: 'create',
+      memory_id: 'mem_gone',
+      project_id: 'p',
+      by: 'u',
+      changes: { text: [null, secretText] },
+    },
+    {
+      at,
+      action: 'delete',
+      memory_id: 'mem_gone',
+      project_id: 'p',
+      by: 'u',
+      changes: { text: [secretText, null] },
+    },
+    {
+      at,
+      action: 'create',
+      memory_id: 'mem_edit',
+      project_id: 'p',
+      by: 'u',
+      changes: { text: [null, 'Old port 5432.'] },
+    },
+    {
+      at,
+      action: 'update',
+      memory_id: 'mem_edit',
+      project_id: 'p',
+      by: 'u',
+      changes: { text: ['Old port 5432.', 'New port 6432.'] },
+    },
+    {
+      at,
+      action: 'confirm',
+      memory_id: 'mem_edit',
+      project_id: 'p',
+      by: 'u',
+      changes: { status: ['active', 'confirmed'] },
+    },
+    {
+      at,
+      action: 'create',
+      memory_id: 'mem_kept',
+      project_id: 'p',
+      by: 'u',
+      changes: { text: [null, 'Keep: the VPN is vpn.example.'] },
+    },
+  ];
+  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const size = statSync(file).size;
+  const log = new AuditLog(file);
+  assert.equal(log.eraseGone(), 4);
+  const text = readFileSync(file, 'utf8');
+  assert.ok(!text.includes('payroll'), 'the deleted text is gone');
+  assert.ok(!text.includes('Old port 5432'), 'the replaced text is gone');
+  assert.ok(text.includes('New port 6432'), 'the current text stays');
+  assert.ok(text.includes('vpn.example'), 'a memory never deleted or edited keeps its history');
+  assert.equal(statSync(file).size, size, 'rewritten in place');
+  assert.deepEqual(
+    log.readAll().map((e) => e.action),
+    ['create', 'delete', 'create', 'update', 'confirm', 'create'],
+    'every event stays',
+  );
+  assert.equal(log.eraseGone(), 0, 'nothing left to erase');
 });

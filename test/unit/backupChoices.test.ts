@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { BackupPreview, BackupTarget } from '../../sidecar/protocol';
-import { backupFailureReason, overwriteDetail, previewDetail, restoreChoices } from '../../src/backupChoices';
+import {
+  backupFailureReason,
+  confirmationsQuestion,
+  overwriteDetail,
+  previewDetail,
+  restoreChoices,
+} from '../../src/backupChoices';
 
 function target(project_id: string, over: Partial<BackupTarget> = {}): BackupTarget {
   return {
@@ -39,6 +45,7 @@ function preview(over: Partial<BackupPreview> = {}): BackupPreview {
     refused: [],
     ids_recomputed: 0,
     needs_consent: false,
+    confirmations: { count: 0, by: [] },
     ...over,
   };
 }
@@ -98,4 +105,12 @@ test('a wrong password is recognised from the sidecar error data', () => {
   assert.equal(backupFailureReason({ message: 'x', data: { reason: 'wrong-password' } }), 'wrong-password');
   assert.equal(backupFailureReason(new Error('x')), undefined);
   assert.equal(backupFailureReason(undefined), undefined);
+});
+
+test('a backup that says memories were confirmed asks whether to keep its confirmations', () => {
+  assert.equal(confirmationsQuestion(preview()), undefined);
+  const q = confirmationsQuestion(preview({ confirmations: { count: 3, by: ['lin@laptop', 'ops@ci'] } }));
+  assert.equal(q?.message, 'Keep the confirmations this backup says it has?');
+  assert.match(q?.detail ?? '', /^The file says 3 memories were confirmed by lin@laptop, ops@ci\./);
+  assert.deepEqual(q?.choices, ['Keep Them (I Made This Backup)', 'Review Them Again']);
 });

@@ -13,7 +13,8 @@ const REPO = join(__dirname, '..', '..');
 interface Manifest {
   contributes: {
     commands: { command: string }[];
-    menus: Record<string, { command: string }[]>;
+    menus: Record<string, { command?: string; submenu?: string }[]>;
+    submenus?: { id: string }[];
     views: Record<string, { id: string }[]>;
     viewsWelcome?: { view: string; contents: string }[];
   };
@@ -57,10 +58,14 @@ test('every contributed command is registered exactly once, and nothing else is'
 
 test('menus and welcome views name only contributed commands', () => {
   const known = new Set(contributed);
+  const submenus = new Set((manifest.contributes.submenus ?? []).map((s) => s.id));
   for (const [menu, entries] of Object.entries(manifest.contributes.menus)) {
-    for (const e of entries)
-      assert.ok(known.has(e.command), `${menu} names ${e.command}, which is not contributed`);
+    for (const e of entries) {
+      if (e.submenu !== undefined) assert.ok(submenus.has(e.submenu), `${menu} names submenu ${e.submenu}`);
+      else assert.ok(known.has(e.command ?? ''), `${menu} names ${e.command}, which is not contributed`);
+    }
   }
+  for (const id of submenus) assert.ok(manifest.contributes.menus[id]?.length, `submenu ${id} is empty`);
   for (const w of manifest.contributes.viewsWelcome ?? []) {
     for (const m of w.contents.matchAll(/\(command:(mnemo\.[\w.]+)/g))
       assert.ok(known.has(m[1]), `a welcome view links ${m[1]}`);

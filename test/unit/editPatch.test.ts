@@ -101,3 +101,14 @@ test('values that cannot be saved are refused with one sentence', () => {
   assert.equal(validateEdit({ ...v, confidence: '' }), 'Confidence is a number from 0 to 100.');
   assert.equal(validateEdit({ ...v, category: 'other' as never }), 'Choose a category.');
 });
+
+test('a source added in the form must read as one; the ones the memory had are kept as they are', () => {
+  const before = { ...formValues(M), sources: 'src/deploy.ts:12\ncmd:npm run migrate' };
+  for (const ok of ['msg:m7', 'src/app.ts:12', 'file:AGENTS.md#L5', 'https://example.com/a', 'cwd:/repo'])
+    assert.equal(validateEdit({ ...before, sources: `${before.sources}\n${ok}` }, before), undefined, ok);
+  assert.equal(
+    validateEdit({ ...before, sources: `${before.sources}\nmsg m7` }, before),
+    '“msg m7” is not a source: write a file and line (src/app.ts:12), msg:<id> or a URL.',
+  );
+  assert.match(validateEdit({ ...before, sources: 'src/deploy.ts' }, before) ?? '', /is not a source/);
+});

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { classifyFactChange } from '../../sidecar/ingest/factChange';
+import { distinctFacts, updatesOf } from '../fixtures/dedup/distinctFacts';
 
 interface Pair {
   lang: 'en' | 'zh';
@@ -92,4 +93,49 @@ test('the same text is the same fact; an added value is unsure, never merged sil
     classifyFactChange('The timeout is 1500 ms, retried 3 times.', 'The timeout is 1500 ms.').verdict,
     'unsure',
   );
+});
+
+test('500 distinct facts (issue 39): none is taken for an update of another; true updates still are', () => {
+  const facts = distinctFacts(500);
+  const bySubject = new Map<string, string[]>();
+  for (const f of facts) bySubject.set(f.subject, [...(bySubject.get(f.subject) ?? []), f.text]);
+  const verdicts: Record<string, number> = {};
+  const updates: string[] = [];
+  for (const texts of bySubject.values())
+    for (let i = 0; i < texts.length; i++)
+      for (let j = 0; j < i; j++) {
+        const r = classifyFactChange(texts[i]!, texts[j]!);
+        verdicts[r.verdict] = (verdicts[r.verdict] ?? 0) + 1;
+        if (r.verdict === 'update') updates.push(`"${texts[j]}" -> "${texts[i]}" (${r.reason})`);
+      }
+  console.log(`500 distinct facts, every pair sharing a subject: ${JSON.stringify(verdicts)}`);
+  assert.deepEqual(updates.slice(0, 5), [], `${updates.length} false updates`);
+  const real = updatesOf(facts);
+  const missed = real.filter((p) => classifyFactChange(p.newer, p.older).verdict !== 'update');
+  assert.deepEqual(missed, [], 'the same subject, action and measure with another threshold is an update');
+});
+
+test('a ticket number, issue key or commit hash is an identifier, not a value', () => {
+  for (const [older, newer] of [
+    ['The cache is flushed nightly, per ticket K0436.', 'The cache is flushed nightly, per ticket K0451.'],
+    ['Retries are capped at 3 (JIRA-1201).', 'Retries are capped at 3 (JIRA-1388).'],
+    ['The flaky test was fixed in 3f2a9c1d.', 'The flaky test was fixed in 9b8e7d6c.'],
+    ['缓存每晚清理，工单 K0436。', '缓存每晚清理，工单 K0451。'],
+  ])
+    assert.equal(classifyFactChange(newer!, older!).verdict, 'same', `${older} / ${newer}`);
+});
+
+test('another action or another measure of the same subject is a separate fact, in English and Chinese', () => {
+  for (const [older, newer] of [
+    [
+      'Redis cache is upgraded if the queue lag exceeds 5000, per ticket K0436.',
+      'Redis cache is backed up whenever latency exceeds 200 ms, per ticket K0451.',
+    ],
+    [
+      'The payments gateway is restarted when the CPU load exceeds 90% for five minutes.',
+      'The payments gateway is throttled when the error rate exceeds 5% for five minutes.',
+    ],
+    ['Redis 缓存在队列延迟超过 5000 时升级。', 'Redis 缓存在响应时间超过 200 毫秒时备份。'],
+  ])
+    assert.equal(classifyFactChange(newer!, older!).verdict, 'distinct', `${older} / ${newer}`);
 });

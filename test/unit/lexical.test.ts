@@ -173,6 +173,7 @@ test("a document's facts (what recall filters and ranks by) come back with its h
     asks: false,
     timed: false,
     source_ref: ['msg:7'],
+    tier: 'own-turn' as const,
   });
   await index.upsert([
     {

@@ -6,7 +6,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { gateAgentFact } from '../../sidecar/mcp/gate';
 import { resolveProjects, rootFolders } from '../../sidecar/mcp/projects';
-import { PROMOTED_BEGIN, PROMOTED_END, promotedIds, renderPromoted } from '../../sidecar/mcp/promote';
+import {
+  PROMOTED_BEGIN,
+  PROMOTED_END,
+  promotedIds,
+  promotionChoices,
+  renderPromoted,
+} from '../../sidecar/mcp/promote';
 import { renderReadable } from '../../sidecar/mcp/readableExport';
 import { parseRules } from '../../sidecar/mcp/rulesImport';
 import type { Memory } from '../../sidecar/model';
@@ -131,6 +137,24 @@ describe('promote to the repository', () => {
     const b = renderPromoted(later, [mem('mem_00000000000000a1', 'Use pnpm.')]);
     assert.ok(b.endsWith('\n## After\n'), 'text after the section is kept');
     assert.deepEqual(promotedIds(b), ['mem_00000000000000a1']);
+  });
+
+  test("the file's own imported rules are not offered back to it, and say on which line they are", () => {
+    const own = mem('mem_00000000000000c3', 'Use pnpm.', { source_ref: ['file:AGENTS.md#L5'] });
+    const other = mem('mem_00000000000000d4', 'Run the smoke tests before a release.', {
+      source_ref: ['file:CLAUDE.md#L2'],
+    });
+    const chat = mem('mem_00000000000000e5', 'Deploy with make release.', { source_ref: ['msg:m1'] });
+    const agents = promotionChoices([own, other, chat], 'AGENTS.md');
+    assert.deepEqual(
+      agents.offer.map((m) => m.id),
+      [other.id, chat.id],
+    );
+    assert.deepEqual(agents.already, [{ memory: own, line: 5 }]);
+    assert.deepEqual(
+      promotionChoices([own, other, chat], 'CLAUDE.md').already.map((a) => a.line),
+      [2],
+    );
   });
 });
 

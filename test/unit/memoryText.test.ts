@@ -9,7 +9,8 @@ import {
   evidenceSection,
   marks,
   matchedBy,
-  memoryDetail,
+  detailRows,
+  sourceRows,
   nearMissReason,
   percent,
   shortText,
@@ -122,40 +123,40 @@ test("errors become one sentence: the sidecar's own, or one per code", () => {
   assert.match(describeError(new Error('line one\n    at x')), /internal error/);
 });
 
-test('the detail view says every field in words and explains each source', () => {
-  const doc = memoryDetail(
-    memory({
-      source_ref: ['src/deploy.ts:12', 'msg:m5', 'terminal:bash', 'cwd:/repo'],
-      use_count: 2,
-      last_used_at: '2026-12-01T02:43:00Z',
-    }),
-    {
-      projectLabel: () => 'api',
-      timeZone: 'Asia/Shanghai',
-      now: NOW,
-      isFileRef: (r) => parseFileRef(r) !== undefined,
-    },
+test('the details say every field in words and explain each source', () => {
+  const m = memory({
+    source_ref: ['src/deploy.ts:12', 'msg:m5', 'terminal:bash', 'cwd:/repo'],
+    use_count: 2,
+    last_used_at: '2026-12-01T02:43:00Z',
+  });
+  const c = {
+    projectLabel: () => 'api',
+    timeZone: 'Asia/Shanghai',
+    now: NOW,
+    isFileRef: (r: string) => parseFileRef(r) !== undefined,
+  };
+  const rows = new Map(detailRows(m, c));
+  assert.equal(rows.get('Kept because'), 'You asked to remember this');
+  assert.equal(rows.get('Project'), 'api (acme/api)');
+  assert.equal(
+    rows.get('Used'),
+    "2× in an agent's context, last 2026-12-01 10:43 · 9 hours ago (2026-12-01 02:43 UTC)",
   );
-  const lines = doc.split('\n');
-  assert.equal(lines[0], 'Deploy the gateway with make release, never by hand.');
-  assert.match(doc, /^Kept because +You asked to remember this$/m);
-  assert.match(doc, /^Project +api \(acme\/api\)$/m);
-  assert.match(
-    doc,
-    /^Used +2× in an agent's context, last 2026-12-01 10:43 · 9 hours ago \(2026-12-01 02:43 UTC\)$/m,
-  );
-  assert.match(doc, /^ {2}src\/deploy\.ts:12 +a file and line: Open Source opens it$/m);
-  assert.match(doc, /^ {2}msg:m5 +a message of the conversation or terminal session/m);
-  assert.match(doc, /^ {2}terminal:bash +the terminal it was captured in$/m);
-  assert.match(doc, /^ {2}cwd:\/repo +the folder the commands ran in$/m);
-  assert.match(
-    memoryDetail(memory({ source_ref: [] }), {
-      projectLabel: (id) => id,
-      timeZone: 'UTC',
-      isFileRef: () => false,
-    }),
-    /Sources\n {2}none recorded\n$/,
-  );
+  assert.deepEqual(sourceRows(m, c), [
+    ['src/deploy.ts:12', 'a file and line: Open Source opens it'],
+    ['msg:m5', 'a message of the conversation or terminal session it was learned from (below, when kept)'],
+    ['terminal:bash', 'the terminal it was captured in'],
+    ['cwd:/repo', 'the folder the commands ran in'],
+  ]);
+  assert.deepEqual(sourceRows(memory({ source_ref: [] }), c), []);
+});
+
+test('a wrong memory says who marked it wrong and when, in the details and the tooltip', () => {
+  const m = memory({ status: 'wrong', wrong_by: 'ann@laptop', wrong_at: '2026-12-01T09:00:00Z' });
+  const c = { projectLabel: () => 'api', timeZone: 'UTC', now: NOW, isFileRef: () => false };
+  const said = 'marked wrong by ann@laptop, 2026-12-01 09:00 · 3 hours ago (2026-12-01 09:00 UTC)';
+  assert.ok(new Map(detailRows(m, c)).get('Status')?.startsWith(said));
+  assert.ok(new Map(tooltipRows(m, c)).get('Status')?.startsWith(said));
 });
 
 test('the detail view quotes the source session, the memory’s own turn marked, times in the user’s zone', () => {

@@ -157,3 +157,33 @@ export const ONE_OFF_MORE_EN = alt(
 );
 
 export const ONE_OFF_MORE_ZH = alt(['^有空帮我', '帮我看下', '吗[，,]']);
+
+/**
+ * A question about the chatter itself: how someone felt, what they complained or joked about, what was
+ * chatted about ("what did I complain about last week?", "was Tom annoyed about the build?", "我上次吐槽了什么",
+ * "他心情怎么样"). Recall quotes a turn the rules dropped as chatter only for such a question
+ * (recall/withheld.ts).
+ */
+export const ABOUT_CHATTER = alt(
+  [
+    String.raw`\b(?:complain(?:ed|ing|s|t)?|vent(?:ed|ing)?|rant(?:ed|ing)?|grumbl(?:e|ed|ing)|moan(?:ed|ing)?)\b`,
+    String.raw`\b(?:frustrat(?:ed|ing|ion)|annoy(?:ed|ing|ance)|angry|upset|mad at|fed up|stressed|mood|feel(?:s|ing)?|felt)\b`,
+    String.raw`\b(?:small talk|chit-?chat|chatted|joked?|joking|greet(?:ed|ing)?)\b`,
+    String.raw`\b(?:unsure|not sure|hesitat(?:e|ed|ing)|on the fence|maybe|undecided)\b`,
+    '抱怨',
+    '吐槽',
+    '发牢骚',
+    '生气',
+    '烦',
+    '崩溃',
+    '心情',
+    '感觉',
+    '情绪',
+    '闲聊',
+    '开玩笑',
+    '犹豫',
+    '拿不准',
+    '不确定',
+  ],
+  'i',
+);

@@ -16,3 +16,4 @@ export * from './references';
 export * from './life';
 export * from './chatter';
 export * from './agentTasks';
+export * from './injection';

@@ -226,14 +226,10 @@ describe('Mnemo extension', function () {
     assert.ok(id, `a memory was kept: ${JSON.stringify(report.decisions)}`);
     seeded.push(id);
     await vscode.commands.executeCommand('mnemo.openSource', id);
-    const editor = await waitFor('the details with the conversation', () => {
-      const e = vscode.window.activeTextEditor;
-      return e?.document.uri.path.startsWith('/memory/') &&
-        e.document.getText().includes('Where it came from')
-        ? e
-        : undefined;
+    const text = await waitFor('the details with the conversation', () => {
+      const html = api.views.details.shown?.id === id ? api.views.details.html : undefined;
+      return html?.includes('Where it came from') ? html : undefined;
     });
-    const text = editor.document.getText();
     assert.match(text, new RegExp(`Conversation chat-${tag} · Chat`));
     assert.match(
       text,
@@ -242,7 +238,7 @@ describe('Mnemo extension', function () {
     );
     assert.match(
       text,
-      new RegExp(`^ {2}▶ .*user +Remember this: the ${tag} nightly build`, 'm'),
+      new RegExp(`<span class="own"[^>]*> {2}▶ .*user +Remember this: the ${tag} nightly build`),
       'its own turn marked',
     );
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
@@ -356,17 +352,19 @@ describe('Mnemo extension', function () {
       { source_ref: ['msg:m5', 'terminal:bash'] },
     );
     await vscode.commands.executeCommand('mnemo.openSource', id);
-    const editor = await waitFor('the details editor', () =>
-      vscode.window.activeTextEditor?.document.uri.scheme === 'mnemo' &&
-      vscode.window.activeTextEditor.document.uri.path.startsWith('/memory/')
-        ? vscode.window.activeTextEditor
-        : undefined,
+    const text = await waitFor('the details tab', () =>
+      api.views.details.shown?.id === id ? api.views.details.html : undefined,
     );
-    const text = editor.document.getText();
-    assert.match(text, /on-call rota changes every Monday/);
-    assert.match(text, /^Kept because +You asked to remember this/m, 'why, in words');
-    assert.match(text, /^ {2}msg:m5 +a message of the conversation/m, 'each source explained');
-    assert.match(text, /^ {2}terminal:bash +the terminal it was captured in$/m);
+    assert.match(text, /<h1>The .* on-call rota changes every Monday/, 'titled by the memory, in full');
+    assert.match(text, /<th scope="row">Kept because<\/th><td>You asked to remember this/, 'why, in words');
+    assert.match(
+      text,
+      /<code>msg:m5<\/code><\/th><td>a message of the conversation/,
+      'each source explained',
+    );
+    assert.match(text, /<code>terminal:bash<\/code><\/th><td>the terminal it was captured in</);
+    for (const action of ['Confirm', 'Edit…', 'Mark as Wrong'])
+      assert.ok(text.includes(`>${action}</button>`), `the details offer ${action}`);
     assert.match(api.views.statusBar.flashing ?? '', /No file to open/);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });

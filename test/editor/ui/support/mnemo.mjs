@@ -239,3 +239,131 @@ export async function visibleRows(pane) {
       ),
     );
 }
+
+// ------------------------------------------------------------------ keyboard-only walks
+
+/** Focuses a Mnemo view by keyboard: F1, "Focus on <name> View", Enter. */
+export async function focusView(wb, name) {
+  await wb.runCommand(`Focus on ${name} View`, { keyboard: true, expect: `Focus on ${name} View` });
+  await pollUntil(
+    async () =>
+      (await wb.page.evaluate((n) => {
+        const el = document.activeElement;
+        const pane = el?.closest('.pane');
+        return !!pane && (pane.querySelector('.pane-header')?.getAttribute('aria-label') ?? '').startsWith(n);
+      }, name)) || undefined,
+    { timeoutMs: 10_000, intervalMs: 100, what: `the keyboard focus in the ${name} view` },
+  );
+}
+
+/** The row the focus outline is on in a pane: level, label, expanded, selected; undefined when none. */
+export async function focusedRow(pane) {
+  const row = pane.locator('.monaco-list-row.focused').first();
+  if (!(await row.count())) return undefined;
+  return {
+    level: Number(await row.getAttribute('aria-level')),
+    label: ((await row.locator('.label-name').first().textContent()) ?? '').trim(),
+    expanded: await row.getAttribute('aria-expanded'),
+    selected: (await row.getAttribute('aria-selected')) === 'true',
+    index: Number(await row.getAttribute('data-index')),
+  };
+}
+
+/**
+ * Moves the focus outline with the arrow keys only, down a path of labels (project › category › source ›
+ * memory): a row of the path that is collapsed is opened with →, every other row is passed with ↓. Returns
+ * the row reached. The tree must have the keyboard focus.
+ */
+export async function walkTo(page, pane, path, { maxSteps = 400, log = () => {} } = {}) {
+  const want = path.map((p) => (typeof p === 'string' ? p.trim() : p));
+  const matches = (i, label) => (typeof want[i] === 'string' ? want[i] === label : want[i].test(label));
+  let last;
+  for (let step = 0; step < maxSteps; step++) {
+    const at = await focusedRow(pane);
+    if (!at) {
+      await page.keyboard.press('Home');
+      continue;
+    }
+    const depth = at.level - 1;
+    log(`walk: at ${JSON.stringify(at)}`);
+    if (depth < want.length && matches(depth, at.label)) {
+      if (depth === want.length - 1) return at;
+      if (at.expanded === 'false') {
+        await page.keyboard.press('ArrowRight');
+        await waitRowState(pane, at.index, 'aria-expanded', 'true');
+        // Its children load after it opens: a ↓ before they are there would jump to its next sibling.
+        await pollUntil(
+          async () =>
+            Number(
+              await pane
+                .locator(`.monaco-list-row[data-index="${at.index + 1}"]`)
+                .getAttribute('aria-level', { timeout: 500 })
+                .catch(() => 0),
+            ) ===
+              at.level + 1 || undefined,
+          { timeoutMs: 15_000, intervalMs: 50, what: `the children of ${at.label} to load` },
+        );
+        continue;
+      }
+    }
+    if (last && last.index === at.index && step > 0) {
+      throw new Error(
+        `walked to the end of the tree without finding ${path.join(' › ')} (stuck at ${at.label})`,
+      );
+    }
+    last = at;
+    await page.keyboard.press('ArrowDown');
+    // ↓ moves the outline exactly one row; wait for that row before the next key, so that no key is
+    // pressed while the tree still renders (a queued key would pass the row looked for).
+    await pollUntil(async () => ((await focusedRow(pane))?.index ?? -1) === at.index + 1 || undefined, {
+      timeoutMs: 5000,
+      intervalMs: 50,
+      what: 'the focus to move one row down',
+    }).catch(() => {});
+  }
+  throw new Error(`no row ${path.join(' › ')} within ${maxSteps} key presses`);
+}
+
+/** Moves the focus outline up or down a flat list until it is on the row labelled `label`. */
+export async function arrowTo(page, pane, label, { maxSteps = 100 } = {}) {
+  for (const key of ['ArrowDown', 'ArrowUp']) {
+    for (let step = 0; step < maxSteps; step++) {
+      const at = await focusedRow(pane);
+      if (at?.label === label) return at;
+      await page.keyboard.press(key);
+      const moved = await pollUntil(
+        async () => ((await focusedRow(pane))?.index ?? -1) !== (at?.index ?? -2) || undefined,
+        { timeoutMs: 1500, intervalMs: 50, what: 'the focus to move' },
+      ).catch(() => false);
+      if (!moved) break; // the end of the list: try the other direction
+    }
+  }
+  throw new Error(`no row "${label}" in ${await visibleRows(pane)}`);
+}
+
+async function waitRowState(pane, index, attr, value) {
+  await pollUntil(
+    async () =>
+      (await pane
+        .locator(`.monaco-list-row[data-index="${index}"]`)
+        .getAttribute(attr)
+        .catch(() => null)) === value || undefined,
+    { timeoutMs: 10_000, intervalMs: 50, what: `row ${index} ${attr}=${value}` },
+  );
+}
+
+/** The text the status bar item flashes (its accessibility label starts with the flash). */
+export async function statusText(page) {
+  return (
+    (await statusItem(page)
+      .textContent()
+      .catch(() => '')) ?? ''
+  )
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The title of a memory's details tab (views/details.ts: the memory's text, cut at 40). */
+export function detailsTitle(m) {
+  return shortText(m.text, 40);
+}
