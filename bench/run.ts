@@ -7,7 +7,7 @@
  *
  *   npm run bench                        # everything (~15-25 min on 2 cores)
  *   npm run bench -- --quick             # recall at 1k/10k only, fewer sessions, 2k bulk import
- *   npm run bench -- --only recall,ingest   # sections: ingest, bulk, recall, footprint, editor
+ *   npm run bench -- --only recall,ingest   # sections: ingest, bulk, recall, footprint, editor, capture
  *   npm run bench -- --only bulk --bulk 10000   # the bulk import alone (ingest = sessions + bulk), 10k memories
  *
  * Data lives in a temp folder that is removed at the end; every server listens on 127.0.0.1. Recall at
@@ -62,6 +62,7 @@ import {
 } from '../test/support/sidecarSession';
 import { memoryTexts, prng, QUERIES, session } from './lib/generate';
 import { timeMethod, type Span } from './lib/timing';
+import { benchCapture } from './capture';
 
 const REPO = path.resolve(__dirname, '..');
 
@@ -74,7 +75,7 @@ const { values: args } = parseArgs({
     bulk: { type: 'string' },
   },
 });
-const SECTIONS = ['ingest', 'bulk', 'recall', 'footprint', 'editor'] as const;
+const SECTIONS = ['ingest', 'bulk', 'recall', 'footprint', 'editor', 'capture'] as const;
 type Section = (typeof SECTIONS)[number];
 const only = new Set(
   (args.only ?? SECTIONS.join(','))
@@ -1215,6 +1216,15 @@ async function main(): Promise<void> {
     if (only.has('recall')) await benchRecall(out, loadRss);
     if (only.has('footprint')) await benchFootprint(out);
     if (only.has('editor')) await benchEditor(out);
+    if (only.has('capture'))
+      await benchCapture(out, {
+        quick: QUICK,
+        log,
+        freshDataDir,
+        startSidecar,
+        peakRss: (s) => rssSampler(pidsOf(s)),
+        target,
+      });
   } finally {
     if (!args['keep-data']) {
       for (const d of dataDirs) cleanupDataDir(d);

@@ -38,6 +38,7 @@ import { ChromaSupervisor, purgeLine } from './store/chromaServer';
 import { backupPreviewLines } from './shared/backupPreview';
 import { ledgerCommand, servedSummary } from './ledgerCommand';
 import { connectCommand, importRulesCommand, promoteCommand, readableExportCommand } from './mcp/cliCommands';
+import { captureCommands } from './capture/cli';
 import { runMcp } from './mcp/index';
 import { serveStdio } from './stdio';
 
@@ -70,6 +71,10 @@ Commands:
                                                                 --scope local|user (yours; the default) or project (committed: portable only)
   import-rules [PATH] [--memories DIR] [--explain]            AGENTS.md, CLAUDE.md, copilot-instructions, .cursorrules, .cursor/rules -> memories waiting for review
   promote-to-repo [--file AGENTS.md] [--ids A,B] [--yes]        confirmed memories into Mnemo's section of the instruction file (diff first)
+  sources [--json]                                              agents' transcripts found for this folder, with session counts (reads none)
+  capture [--source S]… [--transcript PATH] [--yes]             learn from agents' transcripts of this folder; without --yes only says what it would read
+  capture --hook AGENT                                          what an agent's session-end hook runs: queued durably, learned in the background
+  hooks AGENT [--undo] [--yes]                                  capture hooks for claude-code, gemini-cli, copilot-cli, codex (diff first)
   export --format jsonl|markdown --out FILE|- [--project P]     readable export (redacted, NOT encrypted)
 
 Global options:
@@ -345,6 +350,10 @@ export async function main(argv: string[]): Promise<number> {
       memories: { type: 'string' },
       format: { type: 'string' },
       'include-wrong': { type: 'boolean', default: false },
+      source: { type: 'string', multiple: true },
+      transcript: { type: 'string' },
+      hook: { type: 'string' },
+      drain: { type: 'boolean', default: false },
     },
   });
   const cfg: SidecarConfigInput = {
@@ -410,6 +419,15 @@ export async function main(argv: string[]): Promise<number> {
         out,
       );
       return 0;
+    case 'sources':
+    case 'capture':
+    case 'hooks':
+      return captureCommands(
+        command,
+        { values, positionals, cfg, config: resolveConfig(cfg) },
+        (fn) => withService(cfg, fn),
+        out,
+      );
     case 'ingest': {
       const file = positionals[0];
       if (!file) throw new UsageError('ingest needs a transcript file (or - for stdin).');

@@ -62,11 +62,18 @@ export interface BackupSettings {
   password?: string;
 }
 
+/** The review queue (lifecycle/review.ts). */
+export interface ReviewSettings {
+  /** `mnemo.review.archivePendingAfterDays`: pending memories nobody reviewed are archived after this; 0 = never. Default 30. */
+  archivePendingAfterDays: number;
+}
+
 export interface SidecarConfig {
   /** Scheduled backups. */
   backup: BackupSettings;
   /** Monthly confidence decay (sidecar/lifecycle/decay.ts). */
   decay: DecaySettings;
+  review: ReviewSettings;
   /** Where everything lives: chroma/, queue/, audit/, models/, logs/. */
   dataDir: string;
   /** Remote/team Chroma server URL; empty = embedded server. */
@@ -160,6 +167,10 @@ export function resolveConfig(
     ledger: { retentionDays: days(input.ledger?.retentionDays ?? env.MNEMO_LEDGER_RETENTION_DAYS) },
     recall: { ...DEFAULT_RECALL, ...definedOnly(input.recall ?? {}) },
     decay: { ...DEFAULT_DECAY, ...definedOnly(input.decay ?? {}) },
+    review: {
+      archivePendingAfterDays:
+        input.review?.archivePendingAfterDays ?? SETTING_DEFAULTS['review.archivePendingAfterDays'],
+    },
     backup: {
       folder: input.backup?.folder || env.MNEMO_BACKUP_FOLDER || undefined,
       schedule: SCHEDULES.includes(schedule as BackupSettings['schedule'])

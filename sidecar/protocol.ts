@@ -690,6 +690,141 @@ export const BulkImportRequest = new RequestType<BulkImportParams, BulkImportRes
   'mnemo/memory/import',
 );
 
+// ---------------------------------------------------------------- the review queue (sidecar/lifecycle/review.ts)
+
+export interface ReviewApplyParams {
+  /** confirm: the person vouches for them; reject: marked wrong (never recalled, not learned again); archive: kept, never recalled. */
+  action: 'confirm' | 'reject' | 'archive';
+  ids: string[];
+  /** Who decides, user@machine (default: the sidecar's user). */
+  by?: string;
+}
+export interface ReviewApplyResult {
+  /** Memories changed. */
+  changed: number;
+  /** Ids that could not be changed (unknown, or changed by someone else meanwhile). */
+  failed: string[];
+  /** Undoes the whole step with mnemo/review/undo (the sidecar keeps the last 20 steps while it runs). */
+  undo_token: string;
+}
+/** Extension/CLI -> sidecar: confirm, reject or archive many memories of the review queue as one step, undoable; audited. */
+export const ReviewApplyRequest = new RequestType<ReviewApplyParams, ReviewApplyResult, void>(
+  'mnemo/review/apply',
+);
+
+export interface ReviewUndoParams {
+  undo_token: string;
+  by?: string;
+}
+/** Extension/CLI -> sidecar: put every memory a review step changed back as it was before it; audited. */
+export const ReviewUndoRequest = new RequestType<ReviewUndoParams, { restored: number }, void>(
+  'mnemo/review/undo',
+);
+
+// ---------------------------------------------------------------- agent transcripts (sidecar/capture, docs/capture.md)
+
+/** What only the editor knows exactly: its user folder and this workspace's storage folder. */
+export interface EditorDirs {
+  /** VS Code's user folder (`…/Code/User`); default the platform's. */
+  user_dir?: string;
+  /** This workspace's storage folder (`…/workspaceStorage/<id>`), where VS Code keeps this workspace's chats. */
+  workspace_storage?: string;
+}
+
+export interface SourcesParams {
+  /** The working folders captured for (the workspace's folders, or the CLI's current folder), absolute. */
+  folders: string[];
+  editor?: EditorDirs;
+}
+
+/** One agent whose transcripts Mnemo can capture, as found on this machine. */
+export interface SourceSummary {
+  /** `vscode-chat`, `claude-code`, `codex`, `copilot-cli`, `cline`, `roo-code`, `gemini-cli`, `cursor`. */
+  id: string;
+  /** The agent's name, e.g. "Claude Code". */
+  label: string;
+  /** Transcripts of this agent exist on this machine. */
+  detected: boolean;
+  /** Sessions whose working folder is one of `folders` (or inside one): what a capture would read. */
+  sessions: number;
+  /** Sessions of other folders (each goes to its own project when captured). */
+  other_sessions: number;
+  /** The user's choice as last saved (`mnemo.capture.sources`): absent when never asked. */
+  enabled?: boolean;
+  /** UTC time something was last learned from this agent. */
+  last_capture_at?: string;
+  /** Sessions and messages learned from this agent so far (every folder). */
+  captured_sessions: number;
+  captured_messages: number;
+  /** Where this agent keeps its transcripts here. */
+  locations: string[];
+  /** Something to know in one sentence (a store that cannot be read safely now, an unverified format). */
+  note?: string;
+}
+export interface SourcesListResult {
+  sources: SourceSummary[];
+}
+/** Extension/CLI -> sidecar: the agents whose transcripts exist here, with their session counts for these folders; reads no message. */
+export const SourcesListRequest = new RequestType<SourcesParams, SourcesListResult, void>(
+  'mnemo/sources/list',
+);
+
+export interface SourcesCaptureParams extends SourcesParams {
+  /** The agents to read (ids of {@link SourceSummary}); the person consented to each. */
+  sources: string[];
+  /** One transcript file instead of every session of the folders (`mnemo capture --transcript`, a hook). */
+  transcript?: string;
+  /** The session ended (a hook): nothing of it is held back as still being written. Default false. */
+  final?: boolean;
+  /** Progress is sent as mnemo/progress notifications with this token. */
+  progress_token?: string;
+}
+/** What a capture did for one agent: the one-line summary the person sees. */
+export interface SourceCaptureSummary {
+  id: string;
+  label: string;
+  /** Sessions something new was learned from. */
+  sessions: number;
+  /** Messages learned (queued and processed). */
+  messages: number;
+  stored: number;
+  refreshed: number;
+  pending: number;
+  dropped: number;
+  /** Files and records skipped (unreadable, unknown record types, excluded). */
+  skipped: number;
+  /** Pieces of Mnemo's own text recognized and not learned again. */
+  injected: number;
+  /** One line per skipped file or kind of record (bounded). */
+  problems: string[];
+  /** The projects that received memories or turns. */
+  projects: string[];
+  /** Sessions read but not learned from yet (the model is not available): they wait in the queue. */
+  queued: number;
+}
+export interface SourcesCaptureResult {
+  sources: SourceCaptureSummary[];
+  /** Cancelled before every session was read (what was read is kept). */
+  cancelled?: boolean;
+}
+/** Extension/CLI -> sidecar: read the new part of these agents' transcripts (consent given) and learn from it; cancellable, with progress. */
+export const SourcesCaptureRequest = new RequestType<SourcesCaptureParams, SourcesCaptureResult, void>(
+  'mnemo/sources/capture',
+);
+
+export interface SourcesConfigureParams extends SourcesParams {
+  /** `mnemo.capture.sources`: the user's choice per agent id; an agent not listed was never asked. */
+  enabled: Record<string, boolean>;
+  /** Pause Capture is on for this window's folders. */
+  paused: boolean;
+  /** `mnemo.capture.excludeGlobs`: working folders whose sessions are never read. */
+  exclude_globs: string[];
+}
+/** Extension -> sidecar: the capture settings of this window; the sidecar saves them for the CLI and hooks and keeps capturing the enabled agents' new turns. */
+export const SourcesConfigureRequest = new RequestType<SourcesConfigureParams, { watching: number }, void>(
+  'mnemo/sources/configure',
+);
+
 /** The JSON-RPC error codes the sidecar uses (see sidecar/errors.ts). */
 export const ErrorCodes = {
   InvalidInput: -32602,
@@ -771,6 +906,8 @@ export interface InitializationOptions {
   };
   /** `mnemo.decay.*` */
   decay?: { factor?: number; confirmedFactor?: number; floor?: number };
+  /** `mnemo.review.*` the sidecar needs. */
+  review?: { archivePendingAfterDays?: number };
   /** `mnemo.backup.*`, plus the saved password (SecretStorage `mnemo.backup.password`) scheduled backups need. */
   backup?: { schedule?: 'off' | 'daily' | 'weekly'; folder?: string; keep?: number; password?: string };
   /** `mnemo.llm.*`; the CLI may also pass a preset name and timeouts (MNEMO_LLM_*). */

@@ -131,5 +131,12 @@ export function registerHandlers(
       }),
     ),
     handle(P.FlushQueueRequest, async (p) => ({ remaining: await svc.flush(p?.timeout_ms) })),
+    handle(P.SourcesListRequest, (p) => svc.sourcesList(p)),
+    handle(P.SourcesCaptureRequest, (p, token) =>
+      svc.sourcesCapture(p, { onProgress: progress(p?.progress_token), token }),
+    ),
+    handle(P.SourcesConfigureRequest, (p) => svc.sourcesConfigure(p)),
+    handle(P.ReviewApplyRequest, (p) => svc.reviewApply(p)),
+    handle(P.ReviewUndoRequest, (p) => svc.reviewUndo(p)),
   ];
 }

@@ -6,10 +6,10 @@
  * cli.ts calls it directly.
  */
 import { join } from 'node:path';
+import { AgentCapture, type CaptureRun } from './capture/room';
 import type { SidecarConfig } from './config';
 import { createLogger, ModelGate, type Core, type Logger, type LogLevel } from './core';
 import type { EmbeddingProvider } from './embed/types';
-import { checkCancelled } from './errors';
 import { Health } from './health';
 import { bulkImport } from './ingest/bulkImport';
 import { CaptureWorker } from './ingest/capture';
@@ -17,6 +17,7 @@ import { Ingest } from './ingest/ingest';
 import { AuditLog } from './lifecycle/audit';
 import { RecallLedger } from './lifecycle/ledger';
 import { Maintenance } from './lifecycle/maintenance';
+import { Review } from './lifecycle/review';
 import type { LlmDeps, LlmProvider } from './llm/index';
 import { Memories, type ReportParams, type ReportResult } from './memories';
 import type { Memory } from './model';
@@ -80,6 +81,8 @@ export class MnemoService implements Core {
   private readonly memories: Memories;
   private readonly maintenance: Maintenance;
   private readonly reembedder: Reembedder;
+  private readonly agents: AgentCapture;
+  private readonly review: Review;
 
   constructor(opts: ServiceOptions) {
     this.config = opts.config;
@@ -125,8 +128,10 @@ export class MnemoService implements Core {
       (s, id, backlog) => this.ingester.process(s, false, id, backlog),
       this.background,
     );
+    this.agents = new AgentCapture(this, this.capturer, this.background);
     this.memories = new Memories(this);
     this.maintenance = new Maintenance(this, this.memories);
+    this.review = new Review(this, this.memories);
     this.reembedder = new Reembedder(
       this,
       (p) => this.events.progress?.(p),
@@ -143,10 +148,6 @@ export class MnemoService implements Core {
   /** Resolves when the model is ready; rejects with the reason when it is not available. */
   requireModel(): Promise<void> {
     return this.model.require();
-  }
-
-  get modelReady(): boolean {
-    return this.model.ready;
   }
 
   /** Memories changed (also outside the service's own methods, e.g. backup import): refresh those projects and the status. */
@@ -169,7 +170,7 @@ export class MnemoService implements Core {
     // starting a second one, which would check the whole store against the lexical index again.
     void this.model.loadOnceOnly();
     this.refreshStatus();
-    if (this.background) this.maintenance.startTimers();
+    if (this.background) [this.maintenance, this.review].forEach((r) => r.startTimers());
   }
 
   /** Applies settings that need no restart (thresholds, recall, decay, backup, LLM). */
@@ -179,6 +180,7 @@ export class MnemoService implements Core {
     this.config.episodes = next.episodes;
     this.config.ledger = next.ledger;
     this.config.decay = next.decay;
+    this.config.review = next.review;
     this.config.backup = next.backup;
     this.ingester.useLlm(next.llm);
     this.log.info('Settings updated (pipeline, recall, decay).');
@@ -187,8 +189,10 @@ export class MnemoService implements Core {
   async dispose(): Promise<void> {
     this.disposed = true;
     this.ingester.dispose();
+    this.agents.dispose();
     this.model.close();
     this.maintenance.dispose();
+    this.review.dispose();
     this.health.close();
     await this.capturer.close();
     await this.store.settled();
@@ -204,11 +208,6 @@ export class MnemoService implements Core {
     return this.health.compute();
   }
 
-  /** Throws CancelledError when the token was cancelled. */
-  static check(token?: Token): void {
-    checkCancelled(token);
-  }
-
   // ------------------------------------------------------------------ capture and ingest (ingest/)
 
   /** This process's durable capture queue (opened on first use; adopts queues of crashed processes). */
@@ -218,14 +217,6 @@ export class MnemoService implements Core {
 
   capture(session: SessionInput): Promise<P.CaptureResult> {
     return this.capturer.capture(session);
-  }
-
-  kickQueue(): void {
-    this.capturer.kick();
-  }
-
-  drain(): Promise<void> {
-    return this.capturer.drain();
   }
 
   flush(timeoutMs?: number): Promise<number> {
@@ -248,6 +239,18 @@ export class MnemoService implements Core {
     return bulkImport(this, memories, onProgress, token);
   }
 
+  // ------------------------------------------------------------------ agents' transcripts (capture/)
+
+  sourcesList(p: P.SourcesParams): Promise<P.SourcesListResult> {
+    return this.agents.list(p);
+  }
+  sourcesCapture(p: P.SourcesCaptureParams, run?: CaptureRun): Promise<P.SourcesCaptureResult> {
+    return this.agents.capture(p, run);
+  }
+  sourcesConfigure(p: P.SourcesConfigureParams): { watching: number } {
+    return this.agents.configure(p);
+  }
+
   // ------------------------------------------------------------------ recall (recall/)
 
   recall(p: P.RecallParams): Promise<P.RecallResult> {
@@ -266,56 +269,51 @@ export class MnemoService implements Core {
   list(p: P.ListParams = {}): Promise<P.ListResult> {
     return this.memories.list(p);
   }
-
   get(id: string): Promise<Memory> {
     return this.memories.get(id);
   }
-
   search(p: P.SearchParams): Promise<P.SearchResult> {
     return this.memories.search(p);
   }
-
   confirmFile(p: P.ConfirmFileParams): Promise<P.ConfirmFileResult> {
     return this.memories.confirmFile(p);
   }
   confirm(p: P.FeedbackParams): Promise<Memory> {
     return this.memories.confirm(p);
   }
-
   markWrong(p: P.FeedbackParams): Promise<Memory> {
     return this.memories.markWrong(p);
   }
-
   update(p: P.UpdateParams): Promise<Memory> {
     return this.memories.update(p);
   }
-
   report(p: ReportParams): Promise<ReportResult> {
     return this.memories.report(p);
   }
-
   promote(p: P.FeedbackParams): Promise<Memory> {
     return this.memories.promote(p);
   }
-
   delete(ids: string[], by?: string): Promise<number> {
     return this.memories.delete(ids, by);
   }
-
   wipeProject(p: P.WipeProjectParams): Promise<P.WipeProjectResult> {
     return this.memories.wipeProject(p, (project) => this.capturer.forgetProject(project));
   }
-
   notices(p: { user?: string; project_ids?: string[] }): Promise<P.Notice[]> {
     return this.memories.notices(p);
   }
-
   ackNotices(p: { ids: string[]; user?: string }): Promise<number> {
     return this.memories.ackNotices(p);
   }
-
   auditList(p: { memory_id?: string; project_id?: string; limit?: number }): P.AuditEntry[] {
     return this.memories.auditList(p);
+  }
+
+  reviewApply(p: P.ReviewApplyParams): Promise<P.ReviewApplyResult> {
+    return this.review.apply(p);
+  }
+  reviewUndo(p: P.ReviewUndoParams): Promise<{ restored: number }> {
+    return this.review.undo(p);
   }
 
   // ------------------------------------------------------------------ maintenance (lifecycle/, store/reembed.ts)

@@ -81,6 +81,7 @@ export function buildInitializationOptions(dataDir: string, secrets: Secrets): I
       apiKey: embeddingProvider === 'openai' ? secrets.llmApiKey || undefined : undefined,
     },
     episodes: { keep: config.episodes.keep(), retentionDays: config.episodes.retentionDays() },
+    review: { archivePendingAfterDays: config.review.archivePendingAfterDays() },
     ledger: { retentionDays: config.ledger.retentionDays() },
     pipeline: {
       dedupDistance: config.pipeline.dedupDistance(),

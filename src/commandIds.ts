@@ -51,6 +51,15 @@ export const Command = {
   reembedMemories: 'mnemo.reembedMemories',
   exportBackup: 'mnemo.exportBackup',
   importBackup: 'mnemo.importBackup',
+  learnFromAgents: 'mnemo.learnFromAgents',
+  enableAgentSource: 'mnemo.enableAgentSource',
+  disableAgentSource: 'mnemo.disableAgentSource',
+  captureAgentSessions: 'mnemo.captureAgentSessions',
+  installCaptureHooks: 'mnemo.installCaptureHooks',
+  removeCaptureHooks: 'mnemo.removeCaptureHooks',
+  groupReview: 'mnemo.groupReview',
+  confirmReviewGroup: 'mnemo.confirmReviewGroup',
+  rejectReviewGroup: 'mnemo.rejectReviewGroup',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];
@@ -59,6 +68,7 @@ export type CommandId = (typeof Command)[keyof typeof Command];
 export const ViewId = {
   memories: 'mnemo.views.memories',
   review: 'mnemo.views.review',
+  sources: 'mnemo.views.sources',
   ledger: 'mnemo.views.ledger',
 } as const;
 

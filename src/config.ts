@@ -70,6 +70,20 @@ export const config = {
     chat: {
       enabled: (): boolean => bool('capture.chat.enabled'),
     },
+    /** `mnemo.capture.sources`: the person's answer per agent (setting keys: claudeCode…); absent = never asked. */
+    sources: (): Record<string, boolean> => {
+      const v = cfg().get<unknown>('capture.sources');
+      if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
+      return Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'boolean')) as Record<
+        string,
+        boolean
+      >;
+    },
+    /** `mnemo.capture.excludeGlobs`: working folders whose agent sessions are never read. */
+    excludeGlobs: (): string[] => {
+      const v = cfg().get<unknown>('capture.excludeGlobs');
+      return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
+    },
   },
   episodes: {
     keep: (): boolean => bool('episodes.keep'),
@@ -141,6 +155,7 @@ export const config = {
   },
   review: {
     dailyDigest: (): boolean => bool('review.dailyDigest'),
+    archivePendingAfterDays: (): number => Math.round(num('review.archivePendingAfterDays', 0, 3650)),
   },
   backup: {
     /** off | daily | weekly; scheduled backups also need a folder and a saved backup password. */
@@ -174,6 +189,7 @@ export const SIDECAR_LIVE_SECTIONS = [
   'mnemo.decay',
   'mnemo.llm',
   'mnemo.backup',
+  'mnemo.review',
 ] as const;
 
 /** Secret keys in SecretStorage. */

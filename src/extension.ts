@@ -4,6 +4,7 @@
  */
 import type * as vscode from 'vscode';
 import { createApi, type MnemoApi } from './api';
+import { AgentSessions } from './capture/agents';
 import { ChatCapture } from './capture/chat';
 import { CapturePause } from './capture/pause';
 import { TerminalCapture } from './capture/terminal';
@@ -21,8 +22,9 @@ export function activate(context: vscode.ExtensionContext): MnemoApi {
   ctx = c;
   context.subscriptions.push(c);
   const pause = new CapturePause(context.workspaceState);
-  c.pushExtension(pause);
-  const views = createViews(c, pause);
+  const agents = new AgentSessions(c, pause);
+  c.pushExtension(pause, agents);
+  const views = createViews(c, pause, agents);
   registerCommands(c, views);
   const terminal = new TerminalCapture(c, pause);
   const chat = new ChatCapture(c, pause);

@@ -6,16 +6,14 @@
  * are never written into an agent's config. No `vscode` import: unit-tested at node level.
  */
 import { join } from 'node:path';
+import type { HookLaunch } from '../sidecar/capture/hooks';
 import type { McpLaunch } from '../sidecar/mcp/connect';
 import type { InitializationOptions } from '../sidecar/protocol';
 
-export function mcpLaunchFor(o: {
-  execPath: string;
-  extensionPath: string;
-  options: InitializationOptions;
-}): McpLaunch {
+/** The non-secret settings the sidecar gets from the editor, as environment for another process of the CLI. */
+function launchEnv(options: InitializationOptions): Record<string, string> {
   const env: Record<string, string> = { ELECTRON_RUN_AS_NODE: '1' };
-  const e = o.options.embedding ?? {};
+  const e = options.embedding ?? {};
   const set = (k: string, v: string | undefined | null) => {
     if (v) env[k] = v;
   };
@@ -24,11 +22,33 @@ export function mcpLaunchFor(o: {
   set('MNEMO_EMBEDDING_MODEL_PATH', e.modelPath);
   set('MNEMO_EMBEDDING_REMOTE_HOST', e.remoteHost);
   set('MNEMO_EMBEDDING_BASE_URL', e.baseUrl);
-  set('MNEMO_CHROMA_URL', o.options.chromaUrl);
-  set('MNEMO_USER', o.options.user);
+  set('MNEMO_CHROMA_URL', options.chromaUrl);
+  set('MNEMO_USER', options.user);
+  return env;
+}
+
+export function mcpLaunchFor(o: {
+  execPath: string;
+  extensionPath: string;
+  options: InitializationOptions;
+}): McpLaunch {
   return {
     command: o.execPath,
     args: [join(o.extensionPath, 'dist', 'cli.js'), 'mcp', '--data-dir', o.options.dataDir ?? ''],
-    env,
+    env: launchEnv(o.options),
+  };
+}
+
+/** How an agent's capture hook starts `mnemo capture --hook` on the extension's data folder (sidecar/capture/hooks.ts). */
+export function hookLaunchFor(o: {
+  execPath: string;
+  extensionPath: string;
+  options: InitializationOptions;
+}): HookLaunch {
+  return {
+    command: o.execPath,
+    args: [join(o.extensionPath, 'dist', 'cli.js')],
+    options: ['--data-dir', o.options.dataDir ?? ''],
+    env: launchEnv(o.options),
   };
 }

@@ -25,6 +25,8 @@ export class CaptureWorker {
   private unavailableStreak = 0;
   /** Captures that failed for another reason, by queue id: when each is due again (epoch ms). */
   private readonly failingUntil = new Map<string, number>();
+  /** Told when a queued capture was processed (its report) or failed (no report: it stays queued and is tried again later, when a report may follow). */
+  private readonly processedListeners = new Set<(captureId: string, report?: IngestReport) => void>();
 
   constructor(
     private readonly core: Core,
@@ -72,6 +74,16 @@ export class CaptureWorker {
     return { queue_id: entry.id, redactions, ...(cut ? { messages_cut: cut } : {}) };
   }
 
+  /** Calls `fn` for every capture processed from now on (or dropped: no report); returns the unsubscribe. */
+  onProcessed(fn: (captureId: string, report?: IngestReport) => void): () => void {
+    this.processedListeners.add(fn);
+    return () => this.processedListeners.delete(fn);
+  }
+
+  private processed(captureId: string, report?: IngestReport): void {
+    for (const fn of this.processedListeners) fn(captureId, report);
+  }
+
   /**
    * A project is wiped: its captures still waiting are dropped, and the queue file is rewritten without
    * them or anything already processed (nothing of the project stays on disk here). Returns how many waited.
@@ -116,6 +128,7 @@ export class CaptureWorker {
         this.queue.markDone(next.id);
         this.failingUntil.delete(next.id);
         this.unavailableStreak = 0;
+        this.processed(next.id, report);
       } catch (e) {
         if (e instanceof EmbeddingError || e instanceof StoreUnavailableError) {
           core.log.warn(`Capture ${next.id.slice(0, 8)} stays queued: ${errorMessage(e)}`);
@@ -129,6 +142,7 @@ export class CaptureWorker {
           `Capture ${next.id.slice(0, 8)} failed (attempt ${next.attempts}): ${errorMessage(e)} It stays queued and is tried again in ${Math.round(delay / 1000)} s.`,
         );
         core.refreshStatus();
+        this.processed(next.id);
       }
     }
   }

@@ -26,7 +26,7 @@ import {
   selectKnown,
   type ExtractResult,
 } from '../pipeline/extract';
-import { analyzeSession, guardCandidates, holdOf } from '../pipeline/index';
+import { analyzeSession, guardCandidates, holdOf, sessionTierCap } from '../pipeline/index';
 import { redactSession, redactText } from '../pipeline/redact';
 import type { Candidate, SessionInput } from '../pipeline/types';
 import type { IngestDecision, IngestParams, IngestReport, RememberParams } from '../protocol';
@@ -140,7 +140,13 @@ export class Ingest {
           cosineDistance(vectorOf.get(a)!, vectorOf.get(b)!) < LLM_AGREEMENT_DISTANCE;
         const merged = await mergeRuleAndLlm(candidates, llm.candidates, similar, analysis.dropped);
         // What the extract stage added goes through the firewall too (an LLM may repeat a planted line).
-        candidates = guardCandidates(merged, analysis.guard, [], session.source_type);
+        candidates = guardCandidates(
+          merged,
+          analysis.guard,
+          [],
+          session.source_type,
+          sessionTierCap(session),
+        );
       }
     }
     const candidateVectors = candidates.length > 0 ? await vectorsOf(candidates.map((c) => c.text)) : [];

@@ -62,7 +62,8 @@ export function cliLaunch(dataDir: string | undefined): McpLaunch {
   };
 }
 
-async function confirmWrite(changes: FileChange[], yes: boolean, out: Out): Promise<boolean> {
+/** Prints the diffs and asks (a prompt at a terminal, or `yes`); shared by connect, promote and capture hooks. */
+export async function confirmWrite(changes: FileChange[], yes: boolean, out: Out): Promise<boolean> {
   const pending = changes.filter((c) => c.changed);
   if (pending.length === 0) {
     out('Already up to date; nothing to write.');

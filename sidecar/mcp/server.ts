@@ -19,6 +19,7 @@ import { agentName, auditAgentRead, ledgerAgentRead, mcpClient } from './audit';
 import { gateAgentFact } from './gate';
 import { resolveProjects, type McpProjects } from './projects';
 import { cutText, oneLine } from '../shared/text';
+import { MCP_INSTRUCTIONS, MCP_NOTHING_RECALLED } from '../shared/mnemoText';
 
 export const MCP_SERVER_NAME = 'mnemo';
 export const MCP_SERVER_VERSION = '0.1.0';
@@ -103,8 +104,7 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
     { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION, title: 'Mnemo memory' },
     {
       capabilities: { tools: {}, resources: {} },
-      instructions:
-        'Mnemo is the long-term memory this team shares across agents. Call `recall` with the task at the start of every task, and `remember` for each decision, setting or convention worth keeping (it waits for a person to review it). Call `report` with `used` for a recalled memory you relied on and `wrong` for one that turned out wrong.',
+      instructions: MCP_INSTRUCTIONS,
     },
   );
 
@@ -230,7 +230,7 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
           p,
           items.map((i) => i.id),
         );
-        return ok(r.items.length ? r.block : `No memories recalled for this query in ${p.ids.join(', ')}.`, {
+        return ok(r.items.length ? r.block : `${MCP_NOTHING_RECALLED}${p.ids.join(', ')}.`, {
           block: r.block,
           tokens: r.tokens,
           project_ids: p.ids,

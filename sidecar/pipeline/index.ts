@@ -1,9 +1,11 @@
 /**
  * The pure part of the pipeline, in data-flow order: normalize -> redact -> rules (or, for a terminal
- * session, the terminal stage) -> attribute (who and when) -> score -> firewall (tiers, and what is held
- * for review). (extract/dedup/store live elsewhere: they need a model or the database; ingest runs the
- * firewall again over what the extract stage adds.)
+ * session, the terminal stage) -> attribute (who and when) -> score -> the agent gate (sessions captured
+ * from an agent's transcript) -> firewall (tiers, and what is held for review). (extract/dedup/store live
+ * elsewhere: they need a model or the database; ingest runs the firewall again over what the extract stage
+ * adds.)
  */
+import { gateAgentCandidates, sessionTierCap } from './agentGate';
 import { attributeCandidates } from './attribute';
 import { MAX_MESSAGE_CHARS, normalizeSession, splitPieces } from './normalize';
 import { mergeFindings, redactText, redactTextSync } from './redact';
@@ -18,6 +20,7 @@ export { InvalidSessionError, normalizeSession } from './normalize';
 export { redactText, redactTextSync } from './redact';
 export { applyRules, splitSentences } from './rules';
 export { guardCandidates, holdOf, inspectMessages, inspectText } from './firewall';
+export { sessionTierCap } from './agentGate';
 export {
   confidenceFromScore,
   defaultScorer,
@@ -63,11 +66,13 @@ export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions =
     );
   }
   // Instruction-shaped text from below the person tier is held (firewall.ts): inspected whole, once.
-  const guard = inspectMessages(redacted);
+  // A captured agent's shell commands are the agent's, not the person's (agentGate.ts).
+  const cap = sessionTierCap(input);
+  const guard = inspectMessages(redacted, cap);
   // A session too short to learn from is still kept as evidence; a held turn of it still goes to review.
   if (skipped)
     return {
-      candidates: guardCandidates([], guard, redacted, input.source_type),
+      candidates: guardCandidates([], guard, redacted, input.source_type, cap),
       dropped: [],
       skipped,
       episodes: redacted,
@@ -81,12 +86,13 @@ export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions =
   );
   await slices.turn();
 
-  // Commands and their output are not sentences to parse: a terminal session goes through its own stage.
+  // Commands and their output are not sentences to parse: a terminal session goes through its own stage,
+  // which reads each command and its output whole (an output longer than a piece is still one result).
   const terminal =
     (input.source_type === 'terminal' || input.source_type === 'troubleshooting_log') &&
-    isTerminalSession(pieces);
+    isTerminalSession(redacted);
   const ruled = terminal
-    ? terminalCandidates(pieces, input.source_type)
+    ? terminalCandidates(redacted, input.source_type)
     : await applyRulesInSlices(pieces, input.source_type);
   const { dropped } = ruled;
   const candidates = attributeCandidates(ruled.candidates, redacted);
@@ -97,9 +103,10 @@ export async function analyzeSession(input: SessionInput, opts: AnalyzeOptions =
   const scoreOpts: { scorer?: Scorer; reviewThreshold?: number } = {};
   if (opts.scorer) scoreOpts.scorer = opts.scorer;
   if (opts.reviewScoreThreshold !== undefined) scoreOpts.reviewThreshold = opts.reviewScoreThreshold;
+  const gated = gateAgentCandidates(scoreCandidates(withRefs, scoreOpts), input);
   const result: AnalyzeResult = {
-    candidates: guardCandidates(scoreCandidates(withRefs, scoreOpts), guard, redacted, input.source_type),
-    dropped,
+    candidates: guardCandidates(gated.candidates, guard, redacted, input.source_type, cap),
+    dropped: [...dropped, ...gated.dropped],
     episodes: redacted,
     empty,
     guard,

@@ -25,6 +25,7 @@ import {
 } from '../model';
 import { withoutInvisible } from '../shared/text';
 import type { RecallItem } from '../protocol';
+import { agentOfRefs, CAPTURE_SOURCE_LABEL } from '../shared/agentSources';
 
 const SOURCE_LABELS: Record<SourceType, { zh: string; en: string }> = {
   chat: { zh: '对话', en: 'chat' },
@@ -95,7 +96,15 @@ export function quoted(text: string, zh = false): string {
 
 export function formatMemory(m: Memory, locale?: string): string {
   const zh = isChinese(locale);
-  const src = SOURCE_LABELS[m.source_type] ?? { zh: m.source_type, en: m.source_type };
+  const label = SOURCE_LABELS[m.source_type] ?? { zh: m.source_type, en: m.source_type };
+  // A memory learned from an agent's session says which agent: "chat · Claude Code".
+  const agent = agentOfRefs(m.source_ref);
+  const src = agent
+    ? {
+        zh: `${label.zh} · ${CAPTURE_SOURCE_LABEL[agent]}`,
+        en: `${label.en} · ${CAPTURE_SOURCE_LABEL[agent]}`,
+      }
+    : label;
   const conf = m.confidence_score.toFixed(2);
   const tier = tierOf(m);
   const from = tierLabel(tier, zh, m.confirmed_by);

@@ -1,6 +1,7 @@
 /**
  * Pause / Resume of capture (`mnemo.pauseCapture`, `mnemo.resumeCapture`): while paused, nothing from the
- * terminal or from @mnemo chats is sent for learning. Remembered per workspace; shown in the status bar
+ * terminal, from @mnemo chats or from agents' sessions of this workspace's folders is learned (the sidecar
+ * keeps agents' hooks paused for these folders too: capture/agents.ts). Remembered per workspace; shown in the status bar
  * (and the `mnemo.capturePaused` context key picks the view-title action).
  */
 import * as vscode from 'vscode';

@@ -7,37 +7,7 @@
 import type { RawMessage } from '../../sidecar/protocol';
 import { terminalMessages } from '../../sidecar/shared/terminal';
 
-const ANSI =
-  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[PX^_][^\u001b]*\u001b\\|\u001b[@-Z\\-_]|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
-
-/** Removes ANSI escapes (CSI, OSC incl. shell-integration marks), control characters, and resolves `\r` overwrites. */
-export function stripAnsi(text: string): string {
-  return text
-    .replace(ANSI, '')
-    .split('\n')
-    .map((line) => {
-      const parts = line.split('\r').filter((p) => p.length);
-      return parts.length ? parts[parts.length - 1] : '';
-    })
-    .join('\n');
-}
-
-/** Keeps the head and the tail of long output (errors tend to be at the end). */
-export function boundOutput(text: string, maxBytes: number): string {
-  const clean = stripAnsi(text).trim();
-  if (Buffer.byteLength(clean, 'utf8') <= maxBytes) return clean;
-  const head = Math.floor(maxBytes * 0.25);
-  const tail = maxBytes - head - 40;
-  const h = Buffer.from(clean, 'utf8')
-    .subarray(0, head)
-    .toString('utf8')
-    .replace(/\uFFFD+$/, '');
-  const t = Buffer.from(clean, 'utf8')
-    .subarray(Buffer.byteLength(clean, 'utf8') - tail)
-    .toString('utf8')
-    .replace(/^\uFFFD+/, '');
-  return `${h}\n… [output truncated] …\n${t}`;
-}
+export { boundOutput, stripAnsi } from '../../sidecar/shared/terminal';
 
 export interface Execution {
   command: string;

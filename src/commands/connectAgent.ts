@@ -30,6 +30,9 @@ import type { Ctx } from '../ctx';
 import { UserError } from '../errors';
 import { mcpLaunchFor } from '../mcpLaunch';
 import { proposeChanges } from './proposedChange';
+import { isHookAgent } from '../../sidecar/capture/hooks';
+
+const CAPTURE_ITS_SESSIONS = 'Also Learn Its Sessions';
 
 async function pickFolder(): Promise<vscode.WorkspaceFolder> {
   const folders = vscode.workspace.workspaceFolders ?? [];
@@ -116,13 +119,18 @@ export function register(ctx: Ctx): void {
     if (!pointer) return;
     if (pointer.add) changes.push(planPointer(agent, folder.uri.fsPath, file));
     if (await proposeChanges(ctx, changes, `Connect ${AGENT_LABEL[agent]}`)) {
+      // Agents with session hooks: offer to learn their sessions too (sidecar/capture/hooks.ts).
+      const hooks = isHookAgent(agent) ? [CAPTURE_ITS_SESSIONS] : [];
       void vscode.window
         .showInformationMessage(
           `${AGENT_LABEL[agent]} now starts Mnemo's MCP server; restart it to pick the change up.`,
           'Undo',
+          ...hooks,
         )
         .then((c) => {
           if (c === 'Undo') void vscode.commands.executeCommand(Command.disconnectAgent, agent);
+          if (c === CAPTURE_ITS_SESSIONS)
+            void vscode.commands.executeCommand(Command.installCaptureHooks, agent);
         });
     }
   });

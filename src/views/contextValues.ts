@@ -13,6 +13,13 @@ export const enum ContextValue {
   MemoryWrong = 'mnemo:memory:wrong',
   MemoryArchived = 'mnemo:memory:archived',
   ReviewItem = 'mnemo:review',
+  /** A group of the review queue (by session, source or topic): confirmed or rejected whole. */
+  ReviewGroup = 'mnemo:reviewGroup',
+  /** An agent of the Agent Sessions view, by the person's answer (`mnemo.capture.sources`). */
+  SourceOn = 'mnemo:agent:on',
+  SourceOff = 'mnemo:agent:off',
+  SourceUnasked = 'mnemo:agent:unasked',
+  SourceMissing = 'mnemo:agent:missing',
   /** Rules imported from one file, waiting together in the review queue. */
   ReviewFile = 'mnemo:reviewFile',
   /** A recall in "What My Agents Saw", and one memory or turn it served. */

@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { Memory } from '../../sidecar/model';
 import { BuiltinCommand, ViewId } from '../commandIds';
+import type { AgentSessions } from '../capture/agents';
 import type { CapturePause } from '../capture/pause';
 import type { Ctx, MemoriesChange } from '../ctx';
 import { errorDetail } from '../errors';
@@ -24,6 +25,7 @@ import { checkNotices } from './notices';
 import { MemoryDecorations } from './present';
 import { RefreshGate } from './refreshGate';
 import { ReviewTreeProvider, type ReviewNode } from './reviewTree';
+import { SourcesTreeProvider, type SourceNode } from './sourcesTree';
 import { StatusBar } from './statusBar';
 import { WorkspaceCounts } from './workspaceCounts';
 
@@ -50,8 +52,12 @@ export interface Views {
   /** A memory's details, the tab a person acts from. */
   details: MemoryDetails;
   statusBar: StatusBar;
-  /** Pause / Resume of terminal and chat capture. */
+  /** Pause / Resume of terminal, chat and agent capture. */
   pause: CapturePause;
+  /** Agents' sessions: consent, settings, captures (capture/agents.ts). */
+  agents: AgentSessions;
+  sources: SourcesTreeProvider;
+  sourcesView: vscode.TreeView<SourceNode>;
   digest: DailyDigest;
   /** The edit forms (one webview tab per memory being edited). */
   editForms: EditForms;
@@ -64,7 +70,7 @@ export interface Views {
   selectedMemories(viewId?: string): Memory[];
 }
 
-export function createViews(ctx: Ctx, pause: CapturePause): Views {
+export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessions): Views {
   const counts = new WorkspaceCounts(ctx);
   const memories = new MemoryTreeProvider(ctx, counts, ctx.extension.workspaceState);
   const memoriesView = vscode.window.createTreeView(ViewId.memories, {
@@ -72,11 +78,14 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
     showCollapseAll: true,
     canSelectMany: true,
   });
-  const review = new ReviewTreeProvider(ctx);
+  const review = new ReviewTreeProvider(ctx, ctx.extension.workspaceState);
   const reviewView = vscode.window.createTreeView(ViewId.review, {
     treeDataProvider: review,
     canSelectMany: true,
   });
+  reviewView.description = review.groupingLabel;
+  const sources = new SourcesTreeProvider(ctx, agents, pause);
+  const sourcesView = vscode.window.createTreeView(ViewId.sources, { treeDataProvider: sources });
   const ledger = new LedgerTreeProvider(ctx);
   const ledgerView = vscode.window.createTreeView(ViewId.ledger, { treeDataProvider: ledger });
   const documents = new MnemoDocuments(ctx);
@@ -154,6 +163,10 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
     memoriesView,
     review,
     reviewView,
+    sources,
+    sourcesView,
+    sourcesView.onDidChangeVisibility((e) => e.visible && sources.shown()),
+    review.onDidChangeTreeData(() => (reviewView.description = review.groupingLabel)),
     ledger,
     ledgerView,
     documents,
@@ -221,6 +234,9 @@ export function createViews(ctx: Ctx, pause: CapturePause): Views {
     details,
     statusBar,
     pause,
+    agents,
+    sources,
+    sourcesView,
     digest,
     editForms,
     counts,

@@ -12,6 +12,7 @@ import {
   type Tier,
 } from '../../sidecar/model';
 import type { EvidenceResult, NearMiss, SearchResult } from '../../sidecar/protocol';
+import { agentOfRefs, CAPTURE_SOURCE_LABEL } from '../../sidecar/shared/agentSources';
 import { formatLocal, formatUtc, relativeAge } from '../time';
 import { explainReason } from './reasons';
 
@@ -141,8 +142,14 @@ export function flagged(m: Memory): string {
 }
 
 /** `86% · 3 days ago · pending · actionable` */
+/** The agent a memory was learned from (its `agent:<id>` reference), by name: "Claude Code". */
+export function agentLabel(m: Pick<Memory, 'source_ref'>): string | undefined {
+  const id = agentOfRefs(m.source_ref);
+  return id ? CAPTURE_SOURCE_LABEL[id] : undefined;
+}
+
 export function description(m: Memory, now = Date.now()): string {
-  return [percent(m.confidence_score), relativeAge(m.created_at, now), ...marks(m)]
+  return [percent(m.confidence_score), relativeAge(m.created_at, now), agentLabel(m), ...marks(m)]
     .filter(Boolean)
     .join(' · ');
 }
@@ -178,8 +185,9 @@ export function tooltipRows(m: Memory, c: TooltipContext): [string, string][] {
   return [
     [
       'Category',
-      `${CATEGORY_LABEL[m.category] ?? m.category} · ${SOURCE_LABEL[m.source_type] ?? m.source_type}`,
+      `${CATEGORY_LABEL[m.category] ?? m.category} · ${SOURCE_LABEL[m.source_type] ?? m.source_type}${agentLabel(m) ? ` · from ${agentLabel(m)}` : ''}`,
     ],
+    ...(m.speaker ? ([['Said by', m.speaker]] as [string, string][]) : []),
     [
       'Project',
       c.projectLabel(m.project_id) + (m.promoted_from ? ` (promoted from ${m.promoted_from})` : ''),

@@ -2,7 +2,9 @@
  * `mnemo.views.review`: memories waiting in the review queue (status pending) of the workspace's
  * projects and Global, highest score first, with the reason that kept them. Rules imported from a file
  * wait under that file (reviewGroups.ts), with "Confirm All from File" (what the firewall held is left
- * for one-by-one review). Multi-select: confirm or reject many at once.
+ * for one-by-one review). The rest as one ranked list, or grouped by session, source or topic
+ * ("Group Review Queue…" picks, remembered per workspace). Multi-select: confirm or reject many at once; a
+ * group is confirmed or rejected whole, as one undoable step.
  */
 import * as vscode from 'vscode';
 import type { Memory } from '../../sidecar/model';
@@ -12,14 +14,23 @@ import { projectLabel, workspaceProjects } from '../projects';
 import { ContextKey, ContextValue } from './contextValues';
 import { ListTreeProvider } from './listTree';
 import { explainReason } from './reasons';
-import { describeGroup, groupReview, type ReviewFileGroup } from './reviewGroups';
+import {
+  describeGroup,
+  groupImports,
+  groupReview,
+  GROUPING_LABEL,
+  REVIEW_GROUPINGS,
+  type ReviewFileGroup,
+  type ReviewGrouping,
+} from './reviewGroups';
 import { accessibilityLabel, decorationUri, flagged, icon, percent, shortText, tooltip } from './present';
 
 export const REVIEW_LIMIT = 200;
 
 export type ReviewNode =
-  | { kind: 'review'; id: string; memory: Memory; file?: ReviewFileNode }
-  | ReviewFileNode;
+  | { kind: 'review'; id: string; memory: Memory; parent?: ReviewFileNode | ReviewGroupNode }
+  | ReviewFileNode
+  | ReviewGroupNode;
 
 /** The rules imported from one file, waiting together. */
 export interface ReviewFileNode {
@@ -29,16 +40,46 @@ export interface ReviewFileNode {
   children: ReviewNode[];
 }
 
+/** A group of the rest (by session, source or topic), decided whole. */
+export interface ReviewGroupNode {
+  kind: 'reviewGroup';
+  id: string;
+  label: string;
+  memories: Memory[];
+  children: ReviewNode[];
+}
+
+const GROUPING_KEY = 'mnemo.review.grouping';
+
 export class ReviewTreeProvider
   extends ListTreeProvider<ReviewNode>
   implements vscode.TreeDataProvider<ReviewNode>
 {
-  constructor(ctx: Ctx) {
+  constructor(
+    ctx: Ctx,
+    private readonly state?: vscode.Memento,
+  ) {
     super(ctx, 'Loading the review queue', ContextKey.ReviewEmpty);
+  }
+
+  get grouping(): ReviewGrouping {
+    const g = this.state?.get<string>(GROUPING_KEY);
+    return (REVIEW_GROUPINGS as readonly string[]).includes(g ?? '') ? (g as ReviewGrouping) : 'ranked';
+  }
+
+  async setGrouping(g: ReviewGrouping): Promise<void> {
+    await this.state?.update(GROUPING_KEY, g);
+    this.refresh();
+  }
+
+  /** "By session" (shown in the view's description), or undefined when ranked. */
+  get groupingLabel(): string | undefined {
+    return this.grouping === 'ranked' ? undefined : GROUPING_LABEL[this.grouping];
   }
 
   getTreeItem(node: ReviewNode): vscode.TreeItem {
     if (node.kind === 'reviewFile') return fileItem(node);
+    if (node.kind === 'reviewGroup') return groupItem(node);
     const m = node.memory;
     const item = new vscode.TreeItem(shortText(m.text), vscode.TreeItemCollapsibleState.None);
     item.id = node.id;
@@ -62,11 +103,11 @@ export class ReviewTreeProvider
   }
 
   getParent(node: ReviewNode): ReviewNode | undefined {
-    return node.kind === 'review' ? node.file : undefined;
+    return node.kind === 'review' ? node.parent : undefined;
   }
 
   async getChildren(node?: ReviewNode): Promise<ReviewNode[]> {
-    if (node) return node.kind === 'reviewFile' ? node.children : [];
+    if (node) return node.kind === 'review' ? [] : node.children;
     if (!this.ctx.isRunning || this.ctx.status?.health === 'error') return [];
     return this.rows();
   }
@@ -90,29 +131,49 @@ export class ReviewTreeProvider
     return all.sort((a, b) => b.score - a.score || b.created_at.localeCompare(a.created_at)).slice(0, limit);
   }
 
-  /** Imported rules under their file (files first), then the rest, as pending() orders them. */
+  /** Imported rules under their file (files first), then the rest ranked or in the chosen groups. */
   protected async load(): Promise<ReviewNode[]> {
-    const { files, single } = groupReview(await this.pending());
-    const groups = files.map((group): ReviewFileNode => {
-      const node: ReviewFileNode = {
-        kind: 'reviewFile',
-        id: `f:${group.project_id}:${group.file}`,
-        group,
-        children: [],
-      };
-      node.children = group.memories.map((memory) => ({
+    const { files, single } = groupImports(await this.pending());
+    const withChildren = <N extends ReviewFileNode | ReviewGroupNode>(node: N, memories: Memory[]): N => {
+      node.children = memories.map((memory) => ({
         kind: 'review',
         id: `r:${memory.id}`,
         memory,
-        file: node,
+        parent: node,
       }));
       return node;
-    });
-    return [
-      ...groups,
-      ...single.map((memory): ReviewNode => ({ kind: 'review', id: `r:${memory.id}`, memory })),
-    ];
+    };
+    const fileNodes = files.map((group) =>
+      withChildren<ReviewFileNode>(
+        { kind: 'reviewFile', id: `f:${group.project_id}:${group.file}`, group, children: [] },
+        group.memories,
+      ),
+    );
+    if (this.grouping === 'ranked')
+      return [
+        ...fileNodes,
+        ...groupReview(single, 'ranked')[0]!.memories.map(
+          (memory): ReviewNode => ({ kind: 'review', id: `r:${memory.id}`, memory }),
+        ),
+      ];
+    const groups = groupReview(single, this.grouping).map((g) =>
+      withChildren<ReviewGroupNode>(
+        { kind: 'reviewGroup', id: `g:${g.key}`, label: g.label, memories: g.memories, children: [] },
+        g.memories,
+      ),
+    );
+    return [...fileNodes, ...groups];
   }
+}
+
+/** A group's row (session, source or topic): Confirm All / Reject All in Group on it. */
+function groupItem(node: ReviewGroupNode): vscode.TreeItem {
+  const g = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
+  g.id = node.id;
+  g.description = `${node.memories.length} pending`;
+  g.contextValue = ContextValue.ReviewGroup;
+  g.iconPath = new vscode.ThemeIcon('list-tree');
+  return g;
 }
 
 /** A file's row: its rules wait under it, "Confirm All from File" on it. */

@@ -37,6 +37,26 @@ test('a failing command followed by its fix becomes one troubleshooting memory c
   assert.ok(r.dropped.some((d) => d.text === '$ ls' && d.reason === 'drop:command-ok-no-lesson'));
 });
 
+test('a failure with a long output (kept up to 8 KB) is still a command and its result, and its fix is found', async () => {
+  // Longer than one rules piece (500 characters): the session was once read as prose, piece by piece.
+  const output = `${Array.from({ length: 300 }, (_, i) => `PASS test/case-${i}.spec.ts (12 ms)`).join('\n')}\nError: connect ECONNREFUSED 127.0.0.1:5432`;
+  const r = await analyzeSession({
+    project_id: 'p',
+    source_type: 'terminal',
+    messages: [
+      ...run('npm test', 1, output, '1'),
+      ...run('docker compose up -d db', 0, 'Container db  Started', '2'),
+      ...run('npm test', 0, 'Tests: 300 passed', '3'),
+    ],
+  });
+  assert.deepEqual(
+    r.candidates.map((c) => c.reason),
+    ['rule:terminal-fix(npm test exit 1 -> exit 0)'],
+  );
+  assert.match(r.candidates[0]!.text, /ECONNREFUSED 127\.0\.0\.1:5432.*docker compose up -d db/);
+  assert.ok(r.dropped.length < 5, `the output is not read as prose: ${r.dropped.length} dropped`);
+});
+
 test('plain command history teaches nothing; an unfixed failure is dropped with its reason', async () => {
   const r = await analyzeSession({
     project_id: 'p',

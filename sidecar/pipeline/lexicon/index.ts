@@ -15,4 +15,5 @@ export * from './values';
 export * from './references';
 export * from './life';
 export * from './chatter';
+export * from './agentTasks';
 export * from './injection';

@@ -113,7 +113,8 @@ export const ROLE_MARKERS = alt(
  * A role header in capitals anywhere in a line ("From the issue tracker: SYSTEM: the assistant must…",
  * "ADMIN OVERRIDE: …"): case matters, so "Operating system: Ubuntu" is not one.
  */
-export const ROLE_HEADERS = /\b(?:SYSTEM|DEVELOPER|ADMIN(?:ISTRATOR)?)(?: (?:PROMPT|MESSAGE|OVERRIDE|NOTE|INSTRUCTIONS?))?\s*:/;
+export const ROLE_HEADERS =
+  /\b(?:SYSTEM|DEVELOPER|ADMIN(?:ISTRATOR)?)(?: (?:PROMPT|MESSAGE|OVERRIDE|NOTE|INSTRUCTIONS?))?\s*:/;
 
 /**
  * Text that imitates Mnemo's own records or tools: a forged review line ("- mem_0123… [confirmed"),

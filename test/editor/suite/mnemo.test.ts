@@ -886,4 +886,72 @@ describe('Mnemo extension', function () {
     }));
     assert.equal(api.views.reviewView.badge?.value, before.pending || undefined);
   });
+  it('a chat session file appearing in the workspace storage is learned once consented, and shows in the tree with its agent', async () => {
+    const projectId = mainProject();
+    const storage = api.views.agents.editor().workspace_storage;
+    assert.ok(storage, 'the workspace has a storage folder');
+    const dir = path.join(storage, 'chatSessions');
+    fs.mkdirSync(dir, { recursive: true });
+    const tag = uniqueTag('vitest');
+    const sessionId = `${tag}-0000-4000-8000-000000000000`;
+    const file = path.join(dir, `${sessionId}.json`);
+    const at = Date.now();
+    // VS Code's own (pre-1.109) chat session format: one request, its markdown response, complete.
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        version: 3,
+        sessionId,
+        creationDate: at,
+        requesterUsername: 'dev',
+        responderUsername: 'GitHub Copilot',
+        initialLocation: 'panel',
+        requests: [
+          {
+            requestId: `request_${tag}`,
+            timestamp: at,
+            message: {
+              text: `We decided the ${tag} service uses a 15000 ms request timeout from now on.`,
+              parts: [],
+            },
+            response: [{ value: `Understood: the ${tag} service timeout is now 15000 ms.` }],
+            responseId: `response_${tag}`,
+            agent: { id: 'github.copilot.editsAgent', fullName: 'GitHub Copilot' },
+          },
+        ],
+      }),
+    );
+    const settings = vscode.workspace.getConfiguration('mnemo');
+    const before = settings.get<Record<string, boolean>>('capture.sources') ?? {};
+    try {
+      // The person's consent for VS Code Chat; the sidecar then watches this workspace's chats.
+      await settings.update(
+        'capture.sources',
+        { ...before, vscodeChat: true },
+        vscode.ConfigurationTarget.Global,
+      );
+      const memory = await waitFor(
+        'the chat session learned',
+        async () =>
+          (await api.request(ListRequest, { project_id: projectId, limit: 500 })).items.find(
+            (m) => m.text.includes(tag) && m.source_ref.includes('agent:vscode-chat'),
+          ),
+        90_000,
+        500,
+      );
+      seeded.push(memory.id);
+      const node = await waitFor('the memory in the tree', () => findInTree(projectId, memory.id), 30_000);
+      const item = api.views.memories.getTreeItem(node);
+      assert.match(String(item.description), /VS Code Chat/, 'the tree names the agent it came from');
+      const sources = await api.views.sources.getChildren();
+      const chat = sources.find((n) => n.source.id === 'vscode-chat');
+      assert.ok(
+        chat && chat.source.captured_messages >= 2,
+        'the Agent Sessions view counts what was learned',
+      );
+    } finally {
+      await settings.update('capture.sources', before, vscode.ConfigurationTarget.Global);
+      fs.rmSync(file, { force: true });
+    }
+  });
 });

@@ -1,0 +1,111 @@
+/**
+ * Keeps up with the agents the person switched on, in the sidecar's background: every second it looks at
+ * the transcripts written in the last hour (a size and a time, no read), every ten seconds at all of them
+ * and for new ones, and captures a file that changed (capture.ts: from its cursor, holding back what is still
+ * being written; a held file is looked at again until it settles). A new turn reaches the ingest queue a
+ * couple of seconds after its file is written. A source being captured by a request (the backfill) is left
+ * to it meanwhile.
+ */
+import { lstat } from 'node:fs/promises';
+import type { CaptureSourceId } from '../shared/agentSources';
+import type { TranscriptCapture } from './capture';
+import type { CaptureScope } from './scope';
+import type { SourceEnv, TranscriptFile } from './types';
+
+/** How often active transcripts are looked at. */
+export const POLL_MS = 1_000;
+/** How often every transcript is looked at and new ones are found. */
+export const REDISCOVER_MS = 10_000;
+/** A transcript written within this long is active: looked at every {@link POLL_MS}. */
+const ACTIVE_MS = 60 * 60_000;
+
+export interface WatchConfig {
+  env: SourceEnv;
+  scope: CaptureScope;
+  sources: CaptureSourceId[];
+}
+
+export class CaptureWatcher {
+  private config: WatchConfig | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private files: TranscriptFile[] = [];
+  private lastDiscovery = 0;
+  /** `size:mtime` of each file as last captured. */
+  private readonly seen = new Map<string, string>();
+  private ticking = false;
+
+  constructor(
+    private readonly capture: TranscriptCapture,
+    private readonly opts: {
+      log: { info(l: string): void; warn(l: string): void };
+      /** A request is capturing this source right now: leave it alone. */
+      busy(source: CaptureSourceId): boolean;
+      clock: () => Date;
+      pollMs?: number;
+    },
+  ) {}
+
+  /** Watches these sources for these folders (none: stops watching). */
+  update(config: WatchConfig | undefined): number {
+    this.config = config && config.sources.length ? config : undefined;
+    this.lastDiscovery = 0;
+    if (!this.config) {
+      this.stop();
+      return 0;
+    }
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.tick(), this.opts.pollMs ?? POLL_MS);
+      this.timer.unref?.();
+    }
+    void this.tick();
+    return this.config.sources.length;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.files = [];
+  }
+
+  /** One look: rediscovery when due, then every file that may have changed. */
+  async tick(): Promise<void> {
+    const cfg = this.config;
+    if (!cfg || this.ticking) return;
+    this.ticking = true;
+    try {
+      const now = this.opts.clock().getTime();
+      const full = now - this.lastDiscovery >= REDISCOVER_MS;
+      if (full) {
+        this.files = (await this.capture.discover(cfg.env, cfg.sources, cfg.scope)).files;
+        this.lastDiscovery = now;
+      }
+      for (const f of this.files) {
+        if (this.config !== cfg) return; // reconfigured meanwhile
+        if (this.opts.busy(f.source)) continue;
+        let key: string;
+        try {
+          const st = await lstat(f.path.replace(/#[^/#]*$/, '')); // a chat in a database: the database file
+          if (f.path.includes('#') && st.isFile() && this.seen.has(f.path) && now - st.mtimeMs > ACTIVE_MS)
+            continue;
+          if (!full && now - st.mtimeMs > ACTIVE_MS && this.seen.has(f.path)) continue;
+          key = `${st.size}:${st.mtimeMs}`;
+        } catch {
+          continue; // gone (retention): what was learned from it stays
+        }
+        const held = (this.capture.cursors.get(f.source, f.path)?.held ?? 0) > 0;
+        if (this.seen.get(f.path) === key && !held) continue;
+        try {
+          const o = await this.capture.captureFile(f, cfg.scope);
+          if (o.messages > 0)
+            this.opts.log.info(`Captured ${o.messages} new message(s) from ${f.source} ${f.sessionId}.`);
+          if (o.problem && !o.outOfScope) this.opts.log.warn(`Skipped ${f.path}: ${o.problem}.`);
+          this.seen.set(f.path, key);
+        } catch (e) {
+          this.opts.log.warn(`Capturing ${f.path} failed: ${(e as Error)?.message ?? String(e)}`);
+        }
+      }
+    } finally {
+      this.ticking = false;
+    }
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * Agents' sessions in the editor (the sidecar reads them; the extension only asks and shows): tells the
+ * sidecar this window's capture settings (`mnemo/sources/configure`: the agents switched on, Pause Capture,
+ * the exclusion globs, the folders, and where this workspace's chats are), asks the person once when it finds
+ * sessions of an agent nobody answered about, and runs a capture with a cancellable progress notification and
+ * one summary line per agent.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import {
+  SourcesCaptureRequest,
+  SourcesConfigureRequest,
+  SourcesListRequest,
+  type EditorDirs,
+  type SourceSummary,
+} from '../../sidecar/protocol';
+import type { CaptureSourceId } from '../../sidecar/shared/agentSources';
+import { summaryLine } from '../../sidecar/shared/captureSummary';
+import { config } from '../config';
+import type { Ctx } from '../ctx';
+import { logFailure } from '../errors';
+import { answerOf, consentQuestion, toAsk, withAnswers } from './agentConsent';
+import type { CapturePause } from './pause';
+
+/** After "Not Now", the question waits this long. */
+const SNOOZE_MS = 24 * 3_600_000;
+const SNOOZE_KEY = 'mnemo.capture.consentSnoozedAt';
+
+export class AgentSessions implements vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  /** Fires when what the Sources view shows may have changed (a capture, a setting). */
+  readonly onDidChange = this.emitter.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  private asking = false;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly pause: CapturePause,
+  ) {
+    this.disposables.push(
+      this.emitter,
+      ctx.onDidChangeState((s) => {
+        if (s !== 'running') return;
+        void this.configure();
+        void this.checkConsent(false);
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (
+          !e.affectsConfiguration('mnemo.capture.sources') &&
+          !e.affectsConfiguration('mnemo.capture.excludeGlobs')
+        )
+          return;
+        void this.configure();
+        this.emitter.fire();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        void this.configure();
+        void this.checkConsent(false);
+        this.emitter.fire();
+      }),
+      pause.onDidChange(() => {
+        void this.configure();
+        this.emitter.fire();
+      }),
+    );
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+
+  /** This workspace's folders on disk. */
+  folders(): string[] {
+    return (vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === 'file')
+      .map((f) => f.uri.fsPath);
+  }
+
+  /** What only the editor knows exactly: its user folder, and this workspace's storage folder (its chats). */
+  editor(): EditorDirs {
+    const ext = this.ctx.extension;
+    const storage = ext.storageUri?.scheme === 'file' ? path.dirname(ext.storageUri.fsPath) : undefined;
+    return {
+      user_dir: path.dirname(path.dirname(ext.globalStorageUri.fsPath)),
+      ...(storage ? { workspace_storage: storage } : {}),
+    };
+  }
+
+  async list(): Promise<SourceSummary[]> {
+    return (await this.ctx.request(SourcesListRequest, { folders: this.folders(), editor: this.editor() }))
+      .sources;
+  }
+
+  /** Tells the sidecar this window's settings: it saves them for the CLI and hooks and watches the enabled agents. */
+  async configure(): Promise<void> {
+    if (!this.ctx.isRunning) return;
+    try {
+      await this.ctx.request(SourcesConfigureRequest, {
+        folders: this.folders(),
+        editor: this.editor(),
+        enabled: config.capture.sources(),
+        paused: this.pause.paused,
+        exclude_globs: config.capture.excludeGlobs(),
+      });
+    } catch (err) {
+      logFailure(this.ctx.log, 'Configuring agent capture', err);
+    }
+  }
+
+  /** Saves the person's answers (user settings: consent is theirs, not a workspace's). */
+  async setAnswers(answers: Partial<Record<CaptureSourceId, boolean>>): Promise<void> {
+    const next = withAnswers(config.capture.sources(), answers);
+    await vscode.workspace
+      .getConfiguration('mnemo')
+      .update('capture.sources', next, vscode.ConfigurationTarget.Global);
+  }
+
+  /**
+   * Asks once about agents found with sessions for this workspace that nobody answered about; `interactive`:
+   * the person asked (Learn from Agent Sessions…), so a snooze does not apply and every found agent is offered.
+   */
+  async checkConsent(interactive: boolean): Promise<void> {
+    if (this.asking || this.folders().length === 0) return;
+    const state = this.ctx.extension.globalState;
+    const snoozed = state.get<number>(SNOOZE_KEY);
+    if (!interactive && snoozed && Date.now() - snoozed < SNOOZE_MS) return;
+    this.asking = true;
+    try {
+      const found = await this.list();
+      const settings = config.capture.sources();
+      const ask = interactive ? found.filter((s) => s.detected && s.sessions > 0) : toAsk(found, settings);
+      if (ask.length === 0) {
+        if (interactive)
+          void vscode.window.showInformationMessage('Mnemo found no agent sessions for this workspace.');
+        return;
+      }
+      const choice = interactive
+        ? 'Choose…'
+        : await vscode.window.showInformationMessage(
+            consentQuestion(ask),
+            'Learn from All',
+            'Choose…',
+            'Not Now',
+            'Never',
+          );
+      let chosen: SourceSummary[] = [];
+      if (choice === 'Learn from All') chosen = ask;
+      else if (choice === 'Choose…') {
+        const picked = await vscode.window.showQuickPick(
+          ask.map((s) => ({
+            label: s.label,
+            description: `${s.sessions} session${s.sessions === 1 ? '' : 's'} here`,
+            detail: s.note,
+            picked: answerOf(settings, s.id) !== false,
+            source: s,
+          })),
+          { canPickMany: true, title: 'Mnemo: learn from which agents’ sessions?', ignoreFocusOut: true },
+        );
+        if (!picked) return;
+        chosen = picked.map((p) => p.source);
+      } else if (choice === 'Never') {
+        await this.setAnswers(Object.fromEntries(ask.map((s) => [s.id, false])));
+        return;
+      } else {
+        await state.update(SNOOZE_KEY, Date.now());
+        return;
+      }
+      await this.setAnswers(Object.fromEntries(ask.map((s) => [s.id, chosen.includes(s)])));
+      if (chosen.length) await this.capture(chosen.map((s) => s.id as CaptureSourceId));
+    } catch (err) {
+      logFailure(this.ctx.log, 'Looking for agent sessions', err);
+    } finally {
+      this.asking = false;
+    }
+  }
+
+  /** Learns from these agents' sessions of this workspace now: progress, cancellable, one line per agent. */
+  async capture(sources: CaptureSourceId[]): Promise<void> {
+    const r = await this.ctx.requestWithProgress(
+      SourcesCaptureRequest,
+      { folders: this.folders(), editor: this.editor(), sources },
+      'Mnemo: learning from agent sessions',
+    );
+    this.emitter.fire();
+    for (const s of r.sources) {
+      const line = summaryLine(s);
+      this.ctx.log.info(line);
+      for (const p of s.problems) this.ctx.log.warn(p);
+      void vscode.window.showInformationMessage(line);
+    }
+    if (r.cancelled)
+      void vscode.window.showInformationMessage('Mnemo: stopped reading; what was read is kept.');
+  }
+}
