@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { REPO, TEST_MODEL, cleanupDataDir, tempDataDir, testModelPath } from '../support/sidecarSession';
@@ -58,6 +58,8 @@ describe('import-rules, promote-to-repo, export --format', () => {
     MNEMO_EMBEDDING_MODEL_PATH: testModelPath(),
     MNEMO_EMBEDDING_ALLOW_REMOTE: '0',
     MNEMO_USER: 'alice@laptop',
+    // Mnemo's backup folder for the files it changes, here rather than in the user's own state folder.
+    XDG_STATE_HOME: join(dir, 'state'),
   };
   const mnemo = (...args: string[]) => {
     const t0 = Date.now();
@@ -168,10 +170,13 @@ describe('import-rules, promote-to-repo, export --format', () => {
       2,
       "AGENTS.md's own rule is not written a second time",
     );
-    assert.equal(
-      readFileSync(join(repo, 'AGENTS.md.mnemo-backup'), 'utf8'),
-      AGENTS_MD,
-      'the previous file is kept',
+    const backups = join(dir, 'state', 'mnemo', 'file-backups');
+    const kept = readdirSync(backups).filter((f) => f.startsWith('AGENTS.md.'));
+    assert.equal(kept.length, 1, 'the previous file is kept in Mnemo’s backup folder');
+    assert.equal(readFileSync(join(backups, kept[0]!), 'utf8'), AGENTS_MD, 'the previous file is kept');
+    assert.ok(
+      !readdirSync(repo).some((f) => f.includes('mnemo-backup')),
+      'no backup is left inside the repository',
     );
     assert.match(mnemo('promote-to-repo', '--yes').stdout, /Already up to date/, 'idempotent');
 
