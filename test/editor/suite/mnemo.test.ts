@@ -169,10 +169,11 @@ describe('Mnemo extension', function () {
     try {
       assert.equal(tree.options.mode, 'recent');
       assert.match(api.views.memoriesView.description ?? '', /Recent/);
-      const project = (await tree.getChildren()).find(
-        (n) => n.kind === 'project' && n.projectId === projectId,
+      // On a fresh store this is the first memory: the tree shows its first-run welcome (no rows) until
+      // the change reaches the workspace counts, then the project.
+      const project = await waitFor('the project in the tree', async () =>
+        (await tree.getChildren()).find((n) => n.kind === 'project' && n.projectId === projectId),
       );
-      assert.ok(project);
       const rows = await waitFor('the flat list with both memories', async () => {
         const r = (await tree.getChildren(project)).filter((n): n is MemoryNode => n.kind === 'memory');
         return r.some((n) => n.memory.id === older) && r.some((n) => n.memory.id === newer) ? r : undefined;
