@@ -421,7 +421,7 @@ describe('Mnemo extension', function () {
     const pending = await waitFor('the memory in the review queue', async () => {
       api.views.review.refresh();
       const items = await api.views.review.getChildren();
-      return items.find((n: ReviewNode) => n.memory.id === id);
+      return items.find((n: ReviewNode) => n.kind === 'review' && n.memory.id === id);
     });
     const item = api.views.review.getTreeItem(pending);
     assert.match(
@@ -441,7 +441,8 @@ describe('Mnemo extension', function () {
     );
     await waitFor(
       'the queue to drop it',
-      async () => !(await api.views.review.getChildren()).some((n) => n.memory.id === id),
+      async () =>
+        !(await api.views.review.getChildren()).some((n) => n.kind === 'review' && n.memory.id === id),
     );
   });
 
