@@ -170,6 +170,15 @@ export const tests = [
           await wb.waitQuickInputFocused(20_000);
           await page.keyboard.type('Claude Code');
           await page.keyboard.press('Enter');
+          // For whom (issue 39, item 12): a per-user scope is offered first; the committed .mcp.json is
+          // the whole team's, and the one this preview writes beside CLAUDE.md.
+          await wb.waitQuickInputFocused(20_000);
+          await pollUntil(
+            async () => (await quickRows(page)).some((r) => r.includes('the whole team')) || undefined,
+            { timeoutMs: 10_000, what: 'the for-whom question' },
+          );
+          await page.keyboard.type('the whole team');
+          await page.keyboard.press('Enter');
           await wb.waitQuickInputFocused(20_000);
           await pollUntil(
             async () => (await quickRows(page)).some((r) => r.includes('pointer')) || undefined,
