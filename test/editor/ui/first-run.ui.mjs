@@ -190,6 +190,12 @@ export const tests = [
           await page.keyboard.press('Enter'); // "Also add a pointer to CLAUDE.md"
           const tab = proposalTab(page, 'Connect Claude Code');
           await tab.waitFor({ state: 'visible', timeout: 30_000 });
+          // Write / Cancel show in the editor's title once the preview is known to be ours (the same
+          // context key enables Ctrl+Enter): a key pressed before that does nothing.
+          await page
+            .locator('.part.editor .action-label[aria-label^="Write Proposed Changes"]')
+            .first()
+            .waitFor({ state: 'visible', timeout: 20_000 });
           return tab;
         };
         const mcp = path.join(dir, '.mcp.json');
