@@ -91,10 +91,14 @@ describe('Mnemo extension', function () {
     const own = await remember(`Deploy the ${tag} gateway with make release, never by hand.`, projectId);
     const global = await remember(`Prefer pnpm over npm for ${tag} JavaScript repositories.`, 'global');
 
-    const roots = await api.views.memories.getChildren();
-    const ids = roots
-      .filter((n): n is Extract<TreeNode, { kind: 'project' }> => n.kind === 'project')
-      .map((n) => n.projectId);
+    // On a fresh store these are the first memories: the tree shows its first-run welcome (no rows) until
+    // the change reaches the workspace counts, then the projects.
+    const ids = await waitFor('the project rows', async () => {
+      const projects = (await api.views.memories.getChildren())
+        .filter((n): n is Extract<TreeNode, { kind: 'project' }> => n.kind === 'project')
+        .map((n) => n.projectId);
+      return projects.length ? projects : undefined;
+    });
     assert.deepEqual(
       ids,
       api.projects().map((p) => p.projectId),
