@@ -91,10 +91,14 @@ describe('Mnemo extension', function () {
     const own = await remember(`Deploy the ${tag} gateway with make release, never by hand.`, projectId);
     const global = await remember(`Prefer pnpm over npm for ${tag} JavaScript repositories.`, 'global');
 
-    const roots = await api.views.memories.getChildren();
-    const ids = roots
-      .filter((n): n is Extract<TreeNode, { kind: 'project' }> => n.kind === 'project')
-      .map((n) => n.projectId);
+    // On a fresh store these are the first memories: the tree shows its first-run welcome (no rows) until
+    // the change reaches the workspace counts, then the projects.
+    const ids = await waitFor('the project rows', async () => {
+      const projects = (await api.views.memories.getChildren())
+        .filter((n): n is Extract<TreeNode, { kind: 'project' }> => n.kind === 'project')
+        .map((n) => n.projectId);
+      return projects.length ? projects : undefined;
+    });
     assert.deepEqual(
       ids,
       api.projects().map((p) => p.projectId),
@@ -169,10 +173,11 @@ describe('Mnemo extension', function () {
     try {
       assert.equal(tree.options.mode, 'recent');
       assert.match(api.views.memoriesView.description ?? '', /Recent/);
-      const project = (await tree.getChildren()).find(
-        (n) => n.kind === 'project' && n.projectId === projectId,
+      // On a fresh store this is the first memory: the tree shows its first-run welcome (no rows) until
+      // the change reaches the workspace counts, then the project.
+      const project = await waitFor('the project in the tree', async () =>
+        (await tree.getChildren()).find((n) => n.kind === 'project' && n.projectId === projectId),
       );
-      assert.ok(project);
       const rows = await waitFor('the flat list with both memories', async () => {
         const r = (await tree.getChildren(project)).filter((n): n is MemoryNode => n.kind === 'memory');
         return r.some((n) => n.memory.id === older) && r.some((n) => n.memory.id === newer) ? r : undefined;
@@ -363,8 +368,12 @@ describe('Mnemo extension', function () {
       'each source explained',
     );
     assert.match(text, /<code>terminal:bash<\/code><\/th><td>the terminal it was captured in</);
-    for (const action of ['Confirm', 'Edit…', 'Mark as Wrong'])
+    // A memory a person remembered is confirmed already: its page offers what is left to do with it.
+    assert.match(text, /<p class="meta">confirmed · /, 'its state, in words');
+    for (const action of ['Edit…', 'Mark as Wrong'])
       assert.ok(text.includes(`>${action}</button>`), `the details offer ${action}`);
+    assert.ok(!text.includes('>Confirm</button>'), 'no Confirm on a memory already confirmed');
+    assert.ok(!text.includes('>Open Source</button>'), 'no Open Source without a file to open');
     assert.match(api.views.statusBar.flashing ?? '', /No file to open/);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
@@ -416,7 +425,7 @@ describe('Mnemo extension', function () {
     const pending = await waitFor('the memory in the review queue', async () => {
       api.views.review.refresh();
       const items = await api.views.review.getChildren();
-      return items.find((n: ReviewNode) => n.memory.id === id);
+      return items.find((n: ReviewNode) => n.kind === 'review' && n.memory.id === id);
     });
     const item = api.views.review.getTreeItem(pending);
     assert.match(
@@ -436,7 +445,8 @@ describe('Mnemo extension', function () {
     );
     await waitFor(
       'the queue to drop it',
-      async () => !(await api.views.review.getChildren()).some((n) => n.memory.id === id),
+      async () =>
+        !(await api.views.review.getChildren()).some((n) => n.kind === 'review' && n.memory.id === id),
     );
   });
 
@@ -498,11 +508,14 @@ describe('Mnemo extension', function () {
     // What clicking "pending" does: filter the tree to that project's pending memories.
     api.views.setFilter(filterFor(projectId, 'pending'));
     const roots = await api.views.memories.getChildren();
+    // The tree's first row says the tree is filtered and by what (like the Problems view), then the project.
     assert.deepEqual(
       roots.map((n) => (n.kind === 'project' ? n.projectId : n.kind)),
-      [projectId],
+      ['filter', projectId],
     );
-    assert.match(api.views.memoriesView.description ?? '', /pending/);
+    const filterRow = api.views.memories.getTreeItem(roots[0]);
+    assert.match(String(filterRow.label), /^Filtered: .*pending/);
+    assert.equal(filterRow.command?.command, 'mnemo.filterMemories', 'the row changes the filter');
     await vscode.commands.executeCommand('mnemo.clearFilter');
     assert.equal(api.views.memories.filter, undefined);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
@@ -600,13 +613,17 @@ describe('Mnemo extension', function () {
     assert.match(page.getText(), /^# What VS Code extension [\d.]+ was shown/);
     assert.ok(page.getText().includes(`**Query:** Where are the ${tag} gateway restarts announced?`));
     assert.ok(page.getText().includes(`| 1 | The ${tag} gateway restarts`), page.getText());
-    const details = await vscode.commands.executeCommand<vscode.TextDocument>(
+    await vscode.commands.executeCommand(
       memoryItem.command!.command,
       ...(memoryItem.command!.arguments ?? []),
     );
+    const details = await waitFor('the details page of the served memory', () => {
+      const html = api.views.details.shown?.id === id ? api.views.details.html : undefined;
+      return html?.includes('Served to agents and people') ? html : undefined;
+    });
     assert.match(
-      details.getText(),
-      /\nServed to agents and people\n {2}\d+ times?:\n.* VS Code extension [\d.]+ \(language model tool, mnemo_recall\) {2}"Where are the/,
+      details,
+      /<h2>Served to agents and people<\/h2><pre> {2}\d+ times?:\n.* VS Code extension [\d.]+ \(language model tool, mnemo_recall\) {2}&quot;Where are the/,
     );
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -815,7 +832,7 @@ describe('Mnemo extension', function () {
       const item = api.statusBarItem();
       if (api.views.statusBar.flashing) return undefined;
       const { memories, pending } = await expected();
-      const want = `Mnemo ${memories}${pending ? ` $(inbox) ${pending}` : ''}`;
+      const want = `Mnemo ${memories}${pending ? ` · ${pending} to review` : ''}`;
       return item.text.endsWith(want) ? item.text : undefined;
     });
   }
@@ -823,10 +840,13 @@ describe('Mnemo extension', function () {
   it('the status bar shows the health and the workspace-scoped counts, agreeing with the Review Queue badge', async () => {
     const status = await waitFor('a status from the sidecar', () => api.status());
     const item = api.statusBarItem();
-    const icon =
-      status.health === 'error' ? '$(error)' : status.health === 'warning' ? '$(warning)' : '$(database)';
+    // One icon: trouble first, else what capture does (recording, paused, off).
+    const capture = vscode.workspace.getConfiguration('mnemo.capture');
+    const capturing = capture.get('terminal.enabled') === true || capture.get('chat.enabled') === true;
+    const calm = !capturing ? '$(database)' : api.views.pause.paused ? '$(debug-pause)' : '$(record)';
+    const icon = status.health === 'error' ? '$(error)' : status.health === 'warning' ? '$(warning)' : calm;
     // A success of an earlier test may still flash in the item (5 s); then it shows the health again.
-    await waitFor(`the health icon for ${status.health} (the item says: ${item.text})`, () =>
+    await waitFor(`the icon for ${status.health} and capture (the item says: ${item.text})`, () =>
       item.text.startsWith(`${icon} Mnemo`),
     );
     const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip);

@@ -170,6 +170,15 @@ export const tests = [
           await wb.waitQuickInputFocused(20_000);
           await page.keyboard.type('Claude Code');
           await page.keyboard.press('Enter');
+          // For whom (issue 39, item 12): a per-user scope is offered first; the committed .mcp.json is
+          // the whole team's, and the one this preview writes beside CLAUDE.md.
+          await wb.waitQuickInputFocused(20_000);
+          await pollUntil(
+            async () => (await quickRows(page)).some((r) => r.includes('the whole team')) || undefined,
+            { timeoutMs: 10_000, what: 'the for-whom question' },
+          );
+          await page.keyboard.type('the whole team');
+          await page.keyboard.press('Enter');
           await wb.waitQuickInputFocused(20_000);
           await pollUntil(
             async () => (await quickRows(page)).some((r) => r.includes('pointer')) || undefined,
@@ -181,6 +190,12 @@ export const tests = [
           await page.keyboard.press('Enter'); // "Also add a pointer to CLAUDE.md"
           const tab = proposalTab(page, 'Connect Claude Code');
           await tab.waitFor({ state: 'visible', timeout: 30_000 });
+          // Write / Cancel show in the editor's title once the preview is known to be ours (the same
+          // context key enables Ctrl+Enter): a key pressed before that does nothing.
+          await page
+            .locator('.part.editor .action-label[aria-label^="Write Proposed Changes"]')
+            .first()
+            .waitFor({ state: 'visible', timeout: 20_000 });
           return tab;
         };
         const mcp = path.join(dir, '.mcp.json');

@@ -15,6 +15,7 @@ import {
   statusText,
   visibleRows,
   walkTo,
+  webviewFrame,
 } from './support/mnemo.mjs';
 
 const FIRST = 'We decided that release notes are written in the pull request description.';
@@ -176,11 +177,17 @@ export const tests = [
         timeoutMs: 20_000,
         what: `Ctrl+Enter to confirm the outlined memory (rows: ${await visibleRows(pane)})`,
       });
-      if (!(await row(p1).count())) throw new Error('Ctrl+Enter confirmed the selected memory as well');
-      await pollUntil(async () => /Confirmed/.test(await statusText(page)) || undefined, {
+      // The queue pane is short and its list virtualised: p1's row may be scrolled out whatever its state.
+      // What was confirmed is said by the status bar ("Confirmed 2 memories" had it taken the selection too),
+      // and p1's details, still open, keep saying "pending review".
+      const confirmed = `Confirmed “${shortText(p2.text, 60)}”`;
+      await pollUntil(async () => (await statusText(page)).includes(confirmed) || undefined, {
         timeoutMs: 10_000,
-        what: 'the status bar to say "Confirmed …"',
+        what: `the status bar to say ${confirmed} (it says ${await statusText(page)})`,
       });
+      const meta = webviewFrame(page).locator('p.meta').first();
+      if (!/^pending review/.test((await meta.textContent()) ?? ''))
+        throw new Error(`Ctrl+Enter confirmed the selected memory as well: ${await meta.textContent()}`);
 
       await focusView(wb, 'Review Queue');
       await arrowTo(page, pane, shortText(p3.text));
@@ -189,7 +196,12 @@ export const tests = [
         timeoutMs: 20_000,
         what: `Shift+Delete to reject the outlined memory (rows: ${await visibleRows(pane)})`,
       });
-      if (!(await row(p1).count())) throw new Error('Shift+Delete rejected the selected memory as well');
+      await page
+        .locator('.notifications-toasts', { hasText: `Marked “${shortText(p3.text, 60)}” as wrong` })
+        .first()
+        .waitFor({ state: 'visible', timeout: 10_000 });
+      if (!/^pending review/.test((await meta.textContent()) ?? ''))
+        throw new Error(`Shift+Delete rejected the selected memory as well: ${await meta.textContent()}`);
       await screenshot('queue-after-confirm-and-reject');
       await wb.dismiss();
       await wb.runCommand('View: Close All Editors').catch(() => {});

@@ -2,7 +2,15 @@
 // code-server starts, and one remembered through the command palette), and
 // "Mark as Wrong" from a tree item's inline action hides the node behind "N hidden".
 import { pollUntil } from '../lib/processes.mjs';
-import { openMemories, rowInfo, seeded, showMemory, treeRow, visibleRows } from './support/mnemo.mjs';
+import {
+  inlineAction,
+  openMemories,
+  rowInfo,
+  seeded,
+  showMemory,
+  treeRow,
+  visibleRows,
+} from './support/mnemo.mjs';
 
 const GATEWAY = 'We decided to keep the gateway timeout at 1500ms for PLC-3000.';
 const PREFERENCE = 'I prefer tabs over spaces in this repository.';
@@ -117,7 +125,7 @@ export const tests = [
 
       // Inline actions show on hover / selection.
       await row.hover();
-      const action = row.locator('.actions .action-label[aria-label="Mark as Wrong"]');
+      const action = inlineAction(row, 'Mark as Wrong');
       await action.waitFor({ state: 'visible', timeout: 10_000 });
       await action.click();
 
@@ -152,10 +160,8 @@ export const tests = [
         if (!/\bwrong\b/.test(after.ariaLabel))
           throw new Error(`aria-label lacks "wrong": ${after.ariaLabel}`);
         await shown.hover();
-        await shown
-          .locator('.actions .action-label[aria-label="Confirm"]')
-          .waitFor({ state: 'visible', timeout: 10_000 });
-        if ((await shown.locator('.actions .action-label[aria-label="Mark as Wrong"]').count()) !== 0)
+        await inlineAction(shown, 'Confirm').waitFor({ state: 'visible', timeout: 10_000 });
+        if ((await inlineAction(shown, 'Mark as Wrong').count()) !== 0)
           throw new Error('Mark as Wrong is still offered on a wrong memory');
         const badge = await shown
           .locator('.monaco-icon-label')

@@ -6,6 +6,8 @@
 import { pollUntil } from '../lib/processes.mjs';
 import {
   CATEGORY_LABEL,
+  detailsTitle,
+  inlineAction,
   openMemories,
   projectRow,
   rowInfo,
@@ -14,6 +16,7 @@ import {
   showMemory,
   treeRow,
   visibleRows,
+  webviewFrame,
 } from './support/mnemo.mjs';
 
 const RUNNER = 'Remember this: the release job must always run on the large runner pool.';
@@ -101,7 +104,7 @@ export const tests = [
         const stale = treeRow(pane, 2, shortText(STALE)).first();
         await stale.waitFor({ state: 'visible', timeout: 20_000 });
         await stale.hover();
-        const action = stale.locator('.actions .action-label[aria-label="Mark as Wrong"]');
+        const action = inlineAction(stale, 'Mark as Wrong');
         await action.waitFor({ state: 'visible', timeout: 10_000 });
         await action.click();
         await stale.waitFor({ state: 'detached', timeout: 20_000 });
@@ -151,31 +154,37 @@ export const tests = [
       await page.keyboard.press('ArrowUp');
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('Enter');
-      const editor = page.locator('.part.editor .monaco-editor[data-uri^="mnemo:/memory/"]').first();
-      await editor.waitFor({ state: 'visible', timeout: 30_000 });
-      await editor
-        .locator('.view-line', { hasText: /^\s*Where\sit\scame\sfrom\s*$/ })
-        .waitFor({ state: 'visible', timeout: 30_000 })
-        .catch(async () => {
-          // Below the fold in a short window: scroll to the end.
-          await editor.click();
-          await page.keyboard.press('Control+End');
-          await editor
-            .locator('.view-line', { hasText: /^\s*Where\sit\scame\sfrom\s*$/ })
-            .waitFor({ state: 'visible', timeout: 10_000 });
-        });
-      await editor.click();
-      await page.keyboard.press('Control+End');
-      const turn = editor.locator('.view-line', { hasText: '▶' }).first();
-      await turn.waitFor({ state: 'visible', timeout: 10_000 });
-      const text = (await turn.textContent()) ?? '';
-      if (!/large runner pool/.test(text.replace(/\u00a0/g, ' ')))
-        throw new Error(`the marked turn is "${text}"`);
-      await editor
-        .locator('.view-line', { hasText: 'ran out of disk' })
+      // The details are a page titled by the memory (views/details.ts): the memory in full, then under
+      // "Where it came from" the conversation, the memory's own turn marked ▶ and highlighted.
+      await page
+        .locator('.part.editor .tab.active', { hasText: detailsTitle(m) })
+        .first()
+        .waitFor({ state: 'visible', timeout: 30_000 });
+      const details = webviewFrame(page);
+      const title = details.locator('h1').first();
+      await title.waitFor({ state: 'visible', timeout: 30_000 });
+      if ((await title.textContent()) !== m.text)
+        throw new Error(`the details show "${await title.textContent()}"`);
+      await details
+        .locator('h2', { hasText: /^Where it came from$/ })
+        .waitFor({ state: 'attached', timeout: 30_000 });
+      const turn = details.locator('.own', { hasText: '▶' }).first();
+      await turn.waitFor({ state: 'attached', timeout: 10_000 });
+      await turn.scrollIntoViewIfNeeded();
+      const text = ((await turn.textContent()) ?? '').replace(/\u00a0/g, ' ');
+      if (!/large runner pool/.test(text)) throw new Error(`the marked turn is "${text}"`);
+      const [turnBg, pageBg] = await turn.evaluate((el) => [
+        getComputedStyle(el).backgroundColor,
+        getComputedStyle(document.body).backgroundColor,
+      ]);
+      if (turnBg === pageBg || /^(transparent|rgba\(0, 0, 0, 0\))$/.test(turnBg))
+        throw new Error(`the memory's own turn is not highlighted: ${turnBg} on ${pageBg}`);
+      await details
+        .locator('pre', { hasText: 'ran out of disk' })
+        .first()
         .waitFor({ state: 'visible', timeout: 10_000 });
       await screenshot('details-evidence');
-      await page.keyboard.press('Control+W');
+      await ctx.wb.runCommand('View: Close All Editors').catch(() => {});
     },
   },
   {

@@ -367,3 +367,21 @@ export async function statusText(page) {
 export function detailsTitle(m) {
   return shortText(m.text, 40);
 }
+
+/**
+ * A tree row's inline action by its title. A command with a key says it in the label ("Mark as Wrong
+ * (Shift+Delete)", package.json keybindings), so the title is matched alone or followed by its key.
+ */
+export function inlineAction(row, title) {
+  return row.locator(
+    `.actions .action-label[aria-label="${title}"], .actions .action-label[aria-label^="${title} ("]`,
+  );
+}
+
+/**
+ * The content of the webview editor shown (the details page, the edit form): VS Code's webview iframe,
+ * laid over the editor area, then the page's own #active-frame.
+ */
+export function webviewFrame(page) {
+  return page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
+}
