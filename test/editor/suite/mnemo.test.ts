@@ -4,6 +4,8 @@
  * own memories (unique texts, or a unique project id) through the exported API and deletes them after.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MnemoApi } from '../../../src/api';
 import type { Memory } from '../../../sidecar/model';
