@@ -64,7 +64,10 @@ export async function openMemories({ page, wb }, { collapse = true } = {}) {
   await wb.openViewContainer('Mnemo');
   const pane = wb.viewPane('Memories');
   await pane.waitFor({ state: 'visible', timeout: 20_000 });
-  await setPaneExpanded(wb.viewPane('Review Queue'), false);
+  // The other views of the container are collapsed: the tree gets the height (its rows are virtualized:
+  // a row below the fold is not in the page at all).
+  for (const other of ['Review Queue', 'Agent Sessions', 'What My Agents Saw'])
+    await setPaneExpanded(wb.viewPane(other), false);
   await setPaneExpanded(pane, true);
   // Room for the descriptions ("95% · 2 minutes ago · wrong") in screenshots.
   await wb.widenSidebar(520).catch(() => {});
