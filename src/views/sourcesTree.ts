@@ -27,6 +27,7 @@ export class SourcesTreeProvider implements vscode.TreeDataProvider<SourceNode>,
   readonly onDidChangeTreeData = this.emitter.event;
   private items: SourceNode[] | undefined;
   private loadedAt = 0;
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -38,11 +39,23 @@ export class SourcesTreeProvider implements vscode.TreeDataProvider<SourceNode>,
       this.emitter,
       agents.onDidChange(() => this.refresh()),
       ctx.onDidChangeState(() => this.refresh()),
+      // What an agent's sessions taught changes the counts: reloaded at most once a second (a backfill
+      // announces memories in bursts).
+      ctx.onDidChangeMemories(() => this.refreshSoon()),
     );
   }
 
   dispose(): void {
+    clearTimeout(this.reloadTimer);
     for (const d of this.disposables) d.dispose();
+  }
+
+  private refreshSoon(): void {
+    if (this.reloadTimer) return;
+    this.reloadTimer = setTimeout(() => {
+      this.reloadTimer = undefined;
+      this.refresh();
+    }, 1000);
   }
 
   refresh(): void {

@@ -965,11 +965,13 @@ describe('Mnemo extension', function () {
       const node = await waitFor('the memory in the tree', () => findInTree(projectId, memory.id), 30_000);
       const item = api.views.memories.getTreeItem(node);
       assert.match(String(item.description), /VS Code Chat/, 'the tree names the agent it came from');
-      const sources = await api.views.sources.getChildren();
-      const chat = sources.find((n) => n.source.id === 'vscode-chat');
-      assert.ok(
-        chat && chat.source.captured_messages >= 2,
-        'the Agent Sessions view counts what was learned',
+      // The view reloads its counts when memories are learned (it is not re-shown here).
+      await waitFor(
+        'the Agent Sessions view to count what was learned',
+        async () =>
+          ((await api.views.sources.getChildren()).find((n) => n.source.id === 'vscode-chat')?.source
+            .captured_messages ?? 0) >= 2,
+        15_000,
       );
     } finally {
       await settings.update('capture.sources', before, vscode.ConfigurationTarget.Global);
