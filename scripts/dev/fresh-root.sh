@@ -58,13 +58,19 @@ remove_copy() {
 
 run_in() { # root, log
   local r="$1" out="$2"
-  mount -t proc proc "$r/proc"; mount --rbind /sys "$r/sys"; mount --rbind /dev "$r/dev"
-  mkdir -p "$r/dev/shm"; mountpoint -q "$r/dev/shm" || mount -t tmpfs tmpfs "$r/dev/shm"
-  trap 'umount -R "$r/dev" "$r/sys" "$r/proc" 2>/dev/null || true' RETURN
   rm -rf "$r/ci"; git clone -q "$REPO" "$r/ci"
   local t0=$SECONDS
-  chroot "$r" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    LANG=C.UTF-8 CI=true bash -c 'cd /ci && bash .ci/run' >"$out" 2>&1 && rc=0 || rc=$?
+  # A private mount namespace whose root is pivoted to the copy, not chrooted: its mounts vanish with it
+  # (even when the run is killed), and user namespaces work inside as on a machine. The kernel refuses
+  # them to a chrooted process, which keeps Mnemo's Chroma from being isolated, and so from starting.
+  unshare -m --propagation private /usr/bin/env -i R="$r" \
+    HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 CI=true \
+    bash -c 'set -e
+      mount --bind "$R" "$R"
+      mount -t proc proc "$R/proc"; mount --rbind /sys "$R/sys"; mount --rbind /dev "$R/dev"
+      mkdir -p "$R/dev/shm"; mount -t tmpfs tmpfs "$R/dev/shm"
+      cd "$R"; mkdir -p .oldroot; pivot_root . .oldroot; umount -l /.oldroot
+      cd /ci && exec bash .ci/run' >"$out" 2>&1 && rc=0 || rc=$?
   log "$(tail -1 "$out" | head -c 200) (exit $rc, $((SECONDS - t0)) s) -> $out"
   return $rc
 }
