@@ -183,7 +183,7 @@ async function read(
     else list.add({ id: uuid, role: 'user', text, ...base });
   }
   // A reply streamed as several lines may go on while the file is being written.
-  return finishRead(list, opts, { end: r.end, state: cwd ? { cwd } : {}, cwd, skipped });
+  return finishRead(list, opts, { end: r.end, cwd, skipped });
 }
 
 export const claudeCode: SourceAdapter = {

@@ -215,13 +215,7 @@ async function read(
     }
     if (!item || !QUIET_ITEMS.has(item)) skip(skipped, `unknown response item "${String(item)}"`);
   }
-  return finishRead(list, opts, {
-    end: r.end,
-    state: { ...(cwd ? { cwd } : {}), ...(sub ? { sub } : {}), ...(sessionId ? { sessionId } : {}) },
-    cwd,
-    sessionId,
-    skipped,
-  });
+  return finishRead(list, opts, { end: r.end, cwd, sub, sessionId, skipped });
 }
 
 export const codex: SourceAdapter = {

@@ -234,20 +234,25 @@ export function fileUriPath(uri: unknown): string | undefined {
 /**
  * The end of a read of an append-only transcript: a reply at its end may still be streaming while the file
  * is written (open until it settles); once the session ended nothing stays open; the result with the state
- * to resume from.
+ * to resume from (what the head of the file said: its folder, whether it is a sub-agent's, its session id).
  */
 export function finishRead(
   list: MessageList,
   opts: ReadOptions,
-  r: { end?: number; state: AdapterState; cwd?: string; sessionId?: string; skipped: SkippedRecords },
+  r: { end?: number; cwd?: string; sub?: boolean; sessionId?: string; skipped: SkippedRecords },
 ): ReadResult {
+  const state: AdapterState = {
+    ...(r.cwd ? { cwd: r.cwd } : {}),
+    ...(r.sub ? { sub: true } : {}),
+    ...(r.sessionId ? { sessionId: r.sessionId } : {}),
+  };
   const last = list.messages.at(-1);
   if (!opts.settled && last?.role === 'assistant') last.open = true;
   if (opts.final) for (const m of list.messages) m.open = false;
   return {
     messages: list.messages,
     ...(r.end !== undefined ? { endOffset: r.end } : {}),
-    state: r.state,
+    state,
     ...(r.cwd ? { cwd: r.cwd } : {}),
     ...(r.sessionId ? { sessionId: r.sessionId } : {}),
     skipped: r.skipped,

@@ -159,7 +159,7 @@ async function read(
     }
     if (!QUIET.test(type)) skip(skipped, `unknown event "${type}"`);
   }
-  return finishRead(list, opts, { end: r.end, state: cwd ? { cwd } : {}, cwd, skipped });
+  return finishRead(list, opts, { end: r.end, cwd, skipped });
 }
 
 export const copilotCli: SourceAdapter = {

@@ -236,13 +236,7 @@ async function read(
     if (!whole.ok) skip(skipped, whole.reason);
     else use(obj(parseJson(whole.text)));
   }
-  return finishRead(list, opts, {
-    end,
-    state: { ...(sub ? { sub } : {}), ...(sessionId ? { sessionId } : {}), ...(cwd ? { cwd } : {}) },
-    cwd,
-    sessionId,
-    skipped,
-  });
+  return finishRead(list, opts, { end, cwd, sub, sessionId, skipped });
 }
 
 export const geminiCli: SourceAdapter = {
