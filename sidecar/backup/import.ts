@@ -19,7 +19,7 @@ import type {
   BackupRefusal,
   BackupTarget,
 } from '../protocol';
-import { episodeSearchText } from '../store/episodeStore';
+import { episodeVectorText } from '../store/episodeStore';
 import { buildWhere } from '../store/memoryStore';
 import type { ActiveCollection } from '../store/storeState';
 import {
@@ -450,7 +450,7 @@ export async function importBackup(
       check();
       const batch = needEp.slice(i, i + REEMBED_WINDOW);
       const vectors = await svc.embedding.embed(
-        batch.map((e) => episodeSearchText(e.episode)),
+        batch.map((e) => episodeVectorText(e.episode)),
         { bulk: true },
       );
       batch.forEach((e, j) => (e.vector = vectors[j]));

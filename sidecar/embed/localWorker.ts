@@ -18,6 +18,7 @@ import {
 } from './localMessages';
 import { cutText } from '../shared/text';
 import { lowerPriority } from '../util/process';
+import { capSequenceLength, trainedMaxTokens } from './sequenceLength';
 
 /** transformers.js is ESM+CJS; a dynamic import lets a failure to load it become a clear message. */
 const importTransformers = () => import('@huggingface/transformers');
@@ -262,6 +263,11 @@ async function load(): Promise<Loaded> {
   let dimension: number;
   try {
     extractor = await createExtractor(p, tf);
+    // Truncate where the model was trained to stop, not at the tokenizer's larger limit (sequenceLength.ts).
+    capSequenceLength(
+      (extractor as { tokenizer?: { model_max_length?: number } }).tokenizer,
+      trainedMaxTokens(p.id, path.join(p.root, p.id)),
+    );
     const probe = await (extractor as FeatureExtractor)(['dimension probe'], {
       pooling: 'mean',
       normalize: true,

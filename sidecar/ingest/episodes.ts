@@ -10,7 +10,7 @@ import { episodeId, normalizeText, tierOfRole, type Episode } from '../model';
 import { timesOf } from '../pipeline/attribute';
 import { MAX_EPISODE_CHARS, splitPieces } from '../pipeline/normalize';
 import type { AnalyzeResult, NormalizedMessage, SessionInput } from '../pipeline/types';
-import { episodeSearchText } from '../store/episodeStore';
+import { episodeVectorText } from '../store/episodeStore';
 import { Slices } from '../util/slices';
 
 /**
@@ -39,7 +39,7 @@ export interface PreparedEpisodes {
 
 /**
  * The session's turns as episodes, with what an earlier ingest of the same turns stored and their
- * vectors (of {@link episodeSearchText}, through `embed`: the session's embedding pass, which reuses the
+ * vectors (of {@link episodeVectorText}, through `embed`: the session's embedding pass, which reuses the
  * vector of a text it already embedded). None of it depends on the memories, so it runs while they are
  * deduplicated and stored; {@link keepEpisodes} then links and writes them. System messages are
  * instructions to a model, not evidence: left out. A turn longer than {@link MAX_EPISODE_CHARS} is kept
@@ -105,7 +105,7 @@ export async function prepareEpisodes(
   });
   const [before, vectors] = await Promise.all([
     core.episodes.get(episodes.map((e) => e.id)).then((old) => new Map(old.map((e) => [e.id, e]))),
-    embed(episodes.map(episodeSearchText)),
+    embed(episodes.map(episodeVectorText)),
   ]);
   const undated = new Set(episodes.filter((_, i) => turns[i]!.undated).map((e) => e.id));
   return { episodes, vectors, before, undated };

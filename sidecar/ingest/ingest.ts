@@ -4,6 +4,7 @@
  * the extract stage, its token accounting and its abort on dispose.
  */
 import type { Core } from '../core';
+import { embedTurns } from '../embed/turnCache';
 import { cosineDistance } from '../embed/vectors';
 import { EmbeddingError, errorMessage, InvalidInputError, StoreUnavailableError } from '../errors';
 import { createLlmProvider, type LlmDeps, type LlmProvider, type LlmSettings } from '../llm/index';
@@ -123,7 +124,7 @@ export class Ingest {
       const missing = [...new Set(texts)].filter((t) => !vectorOf.has(t));
       if (missing.length === 0) return;
       await core.requireModel();
-      const vs = await core.embedding.embed(missing, bulk ? { bulk } : {});
+      const vs = await embedTurns(core.embedding, missing, bulk ? { bulk } : {});
       missing.forEach((t, i) => vectorOf.set(t, vs[i]!));
     };
     const vectorsOf = async (texts: string[]): Promise<number[][]> => {

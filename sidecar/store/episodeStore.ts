@@ -6,6 +6,7 @@
  */
 import type { Collection, Metadata, Where } from 'chromadb';
 import { DimensionMismatchError } from '../errors';
+import { cutText } from '../shared/text';
 import { isSourceType, isTier, type Episode } from '../model';
 import { episodeFacts, type EpisodeFacts } from '../recall/facts';
 import type { LexicalDoc } from '../recall/lexical';
@@ -45,9 +46,24 @@ export function episodeCollectionFor(active: ActiveCollection): ActiveCollection
   return { ...active, name: active.name.replace(/^mnemo_/, 'mnemo_ep_') };
 }
 
-/** What is embedded and searched for an episode. */
+/** What is searched for an episode (the lexical index), and embedded unless it is a command's output. */
 export function episodeSearchText(e: Pick<Episode, 'speaker' | 'text'>): string {
   return e.speaker ? `${e.speaker}: ${e.text}` : e.text;
+}
+
+/**
+ * How much of a command's or tool's output (a `tool` turn: `exit 1 · …`) is embedded. Its vector says
+ * what the output is about, from its start (the exit code and first lines); every word of it stays in the
+ * lexical index, which is what finds an error message or a file name again. Embedding whole outputs (up to
+ * 3 KB each, half an agent's turns) held a capture's backfill at 10-16 messages per second on 2 cores: the
+ * cost of a text grows with the square of its length (docs/benchmarks.md, "Capture backfill").
+ */
+export const TOOL_VECTOR_CHARS = 200;
+
+/** What is embedded for an episode: {@link episodeSearchText}, of a `tool` turn only its start. */
+export function episodeVectorText(e: Pick<Episode, 'speaker' | 'text' | 'role'>): string {
+  const text = episodeSearchText(e);
+  return e.role === 'tool' ? cutText(text, TOOL_VECTOR_CHARS) : text;
 }
 
 export function episodeLexicalDoc(e: Episode): LexicalDoc {
@@ -140,7 +156,7 @@ export class EpisodeStore {
     return this.store.onCollection(info, what, (col) => op(col, info));
   }
 
-  /** Inserts or replaces episodes with their vectors (of {@link episodeSearchText}); also into the lexical index. */
+  /** Inserts or replaces episodes with their vectors (of {@link episodeVectorText}); also into the lexical index. */
   async upsert(records: { episode: Episode; vector: number[] }[]): Promise<void> {
     if (records.length === 0) return;
     await this.on(

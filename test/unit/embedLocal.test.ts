@@ -129,6 +129,19 @@ void describe('local provider: semantics with real all-MiniLM-L6-v2', () => {
     }
   });
 
+  void test("reads a text as far as the model was trained to (256 pieces), not the tokenizer's 512", async () => {
+    // Two texts that agree on their first ~300 word pieces (150 words of two pieces each) and differ only after them: at the trained
+    // length they embed alike (what sentence-transformers gives), at 512 the tails would pull them apart.
+    const head = Array.from({ length: 150 }, (_, i) => `word${i % 17}`).join(' ');
+    const [a, b] = await provider.embed([
+      `${head} the deploy goes out on Fridays after the freeze`,
+      `${head} 我们周三下午发布，冻结期之后也不例外，除非另有通知`,
+    ]);
+    assert.ok(cosineDistance(a!, b!) < 1e-4, `distance ${cosineDistance(a!, b!)}`);
+    const [c, d] = await provider.embed(['the deploy goes out on Fridays', '我们周三下午发布']);
+    assert.ok(cosineDistance(c!, d!) > 0.1, 'the two tails alone differ');
+  });
+
   void test('paraphrases of one preference are under cosine distance 0.15', async () => {
     const [m, ...ps] = await provider.embed([vim, ...paraphrases]);
     for (const [i, p] of ps.entries()) {
