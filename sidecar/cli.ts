@@ -17,7 +17,7 @@ import {
   type ImportMode,
 } from './backup/index';
 import { createEmbeddingProvider } from './embed/index';
-import { MnemoError, errorMessage } from './errors';
+import { MnemoError, errorMessage } from './shared/errors';
 import {
   GLOBAL_PROJECT,
   isSourceType,
@@ -30,7 +30,7 @@ import {
 import { oneLine } from './shared/text';
 import { MAX_KEPT_MESSAGE_CHARS, MESSAGE_KEPT_HEAD, MESSAGE_KEPT_TAIL } from './pipeline/normalize';
 import type { RawMessage } from './pipeline/types';
-import { projectIdFor } from './project';
+import { projectIdFor } from './shared/project';
 import { AuditLog } from './lifecycle/audit';
 import { LexicalIndex } from './recall/lexical';
 import { MnemoService } from './service';

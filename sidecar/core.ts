@@ -6,7 +6,7 @@
  */
 import type { SidecarConfig } from './config';
 import type { EmbeddingProvider } from './embed/types';
-import { EmbeddingError, errorMessage, StoreUnavailableError } from './errors';
+import { EmbeddingError, errorMessage, StoreUnavailableError } from './shared/errors';
 import type { AuditLog } from './lifecycle/audit';
 import type { RecallLedger } from './lifecycle/ledger';
 import type { EpisodeStore } from './store/episodeStore';

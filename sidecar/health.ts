@@ -4,7 +4,7 @@
  * burst of changes sends one status.
  */
 import type { ModelGate } from './core';
-import { errorMessage } from './errors';
+import { errorMessage } from './shared/errors';
 import type { Health as HealthLevel, StatusParams } from './protocol';
 import { buildWhere, type MemoryStore } from './store/memoryStore';
 

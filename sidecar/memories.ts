@@ -5,7 +5,7 @@
  * a memory they confirmed was marked wrong by someone else. Deleting or wiping erases from the ledger too.
  */
 import type { Core } from './core';
-import { errorMessage, InvalidInputError, NotFoundError } from './errors';
+import { errorMessage, InvalidInputError, NotFoundError } from './shared/errors';
 import { diff, snapshot } from './lifecycle/auditChanges';
 import {
   applyReport,

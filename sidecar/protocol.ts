@@ -312,6 +312,58 @@ export interface RememberParams {
 /** Extension/agent tool -> sidecar: remember one explicit fact (redacted first). */
 export const RememberRequest = new RequestType<RememberParams, IngestDecision, void>('mnemo/memory/remember');
 
+/** What a rules file is: a repository's instructions (AGENTS.md, …) or an agent's memory file. */
+export type RuleSourceKind = 'instructions' | 'agent-memory';
+
+/** A rules file found by the extension or the CLI (sidecar/shared/ruleSources.ts), to be read by the sidecar. */
+export interface RuleSource {
+  /** Absolute path. */
+  file: string;
+  /** The folder the file must really be in (after following links): the project, or the memory folder. */
+  root: string;
+  /** How it is named in provenance: relative to the project folder, else absolute. */
+  ref: string;
+  kind: RuleSourceKind;
+  /** The project its rules belong to (`global` for the user's own agent memory). */
+  project_id: string;
+}
+
+export interface RulesImportParams {
+  sources: RuleSource[];
+  /** user@machine of the person importing. */
+  by?: string;
+}
+
+export interface RulesImportItem {
+  source_ref: string;
+  text: string;
+  outcome: IngestDecision['outcome'] | 'unchanged' | 'refused';
+  id?: string;
+  reason: string;
+}
+
+export interface RulesImportResult {
+  /** The files read, as named in provenance. */
+  files: string[];
+  /** Files not read, each with why (a link out of its folder, not a regular file, too large). */
+  refused_files: { file: string; reason: string }[];
+  /** Rules past the per-file limit, not imported. */
+  skipped_rules: number;
+  stored: number;
+  pending: number;
+  refreshed: number;
+  unchanged: number;
+  refused: number;
+  items: RulesImportItem[];
+}
+/**
+ * Extension -> sidecar: import the rules of these files ("Import Agent Rules…"). The extension finds the
+ * files; the sidecar reads them within bounds, gates, redacts and stores each rule pending for review.
+ */
+export const RulesImportRequest = new RequestType<RulesImportParams, RulesImportResult, void>(
+  'mnemo/rules/import',
+);
+
 export interface RecallParams {
   query: string;
   /** The projects of the current workspace; global memories are always included. */
@@ -825,7 +877,7 @@ export const SourcesConfigureRequest = new RequestType<SourcesConfigureParams, {
   'mnemo/sources/configure',
 );
 
-/** The JSON-RPC error codes the sidecar uses (see sidecar/errors.ts). */
+/** The JSON-RPC error codes the sidecar uses (see sidecar/shared/errors.ts). */
 export const ErrorCodes = {
   InvalidInput: -32602,
   NotFound: -32004,

@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { appendFully } from './util/append';
-import { replaceFile } from './util/atomicFile';
+import { replaceFile } from './shared/atomicFile';
 import { ownerAlive } from './util/process';
 
 export interface QueueEntry<T> {

@@ -5,7 +5,7 @@
  * `mnemo ledger`. A ledger that cannot be written (a full disk) never fails the recall: the error is logged.
  */
 import type { Core } from './core';
-import { errorMessage, InvalidInputError } from './errors';
+import { errorMessage, InvalidInputError } from './shared/errors';
 import { newEntryId } from './lifecycle/ledger';
 import { redactText, redactTextSync } from './pipeline/redact';
 import type {

@@ -12,7 +12,7 @@ import {
 } from 'vscode-jsonrpc';
 import { exportBackup, importBackup, inspectBackup, type BackupProgress } from './backup/index';
 import { countMemories } from './counts';
-import { BackupError, MnemoError, errorMessage } from './errors';
+import { BackupError, MnemoError, errorMessage } from './shared/errors';
 import { refuseGlobal } from './ingest/input';
 import * as P from './protocol';
 import type { MnemoService } from './service';
@@ -63,6 +63,7 @@ export function registerHandlers(
     handle(P.CaptureSessionRequest, (p) => (refuseGlobal([p?.project_id]), svc.capture(p))),
     handle(P.IngestRequest, (p) => (refuseGlobal([p?.project_id]), svc.ingest(p))),
     handle(P.RememberRequest, (p) => (refuseGlobal([p?.project_id]), svc.remember(p))),
+    handle(P.RulesImportRequest, (p) => svc.importRules(p)),
     handle(P.BulkImportRequest, (p, token) => {
       refuseGlobal(Array.isArray(p?.memories) ? p.memories.map((m) => m?.project_id) : []);
       return svc.bulkImport(

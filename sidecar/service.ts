@@ -34,6 +34,7 @@ import { ChromaSupervisor } from './store/chromaServer';
 import { EpisodeStore } from './store/episodeStore';
 import { MemoryStore } from './store/memoryStore';
 import { Reembedder } from './store/reembed';
+import { importRulesRequest, serviceTarget } from './mcp/rulesImport';
 
 export { guessCategory } from './ingest/input';
 
@@ -229,6 +230,10 @@ export class MnemoService implements Core {
 
   remember(p: P.RememberParams): Promise<P.IngestDecision> {
     return this.ingester.remember(p);
+  }
+
+  importRules(p: P.RulesImportParams): Promise<P.RulesImportResult> {
+    return importRulesRequest(serviceTarget(this), p);
   }
 
   bulkImport(

@@ -18,7 +18,7 @@ import { mkdirSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveConfig } from './config';
 import { createEmbeddingProvider } from './embed/index';
-import { errorMessage } from './errors';
+import { errorMessage } from './shared/errors';
 import type { LogLevel } from './core';
 import {
   ConfigChangedNotification,

@@ -6,8 +6,8 @@
  * are never written into an agent's config. No `vscode` import: unit-tested at node level.
  */
 import { join } from 'node:path';
-import type { HookLaunch } from '../sidecar/capture/hooks';
-import type { McpLaunch } from '../sidecar/mcp/connect';
+import type { HookLaunch } from '../sidecar/shared/captureHooks';
+import type { McpLaunch } from '../sidecar/shared/connect';
 import type { InitializationOptions } from '../sidecar/protocol';
 
 /** The non-secret settings the sidecar gets from the editor, as environment for another process of the CLI. */
@@ -39,7 +39,7 @@ export function mcpLaunchFor(o: {
   };
 }
 
-/** How an agent's capture hook starts `mnemo capture --hook` on the extension's data folder (sidecar/capture/hooks.ts). */
+/** How an agent's capture hook starts `mnemo capture --hook` on the extension's data folder (sidecar/shared/captureHooks.ts). */
 export function hookLaunchFor(o: {
   execPath: string;
   extensionPath: string;

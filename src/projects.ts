@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { GLOBAL_PROJECT } from '../sidecar/model';
-import { projectIdFor } from '../sidecar/project';
+import { projectIdFor } from '../sidecar/shared/project';
 
 export interface WorkspaceProject {
   projectId: string;

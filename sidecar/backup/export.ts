@@ -19,7 +19,7 @@ import {
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { CancelledError, InvalidInputError } from '../errors';
+import { CancelledError, InvalidInputError } from '../shared/errors';
 import type { AuditEntry, BackupExportResult } from '../protocol';
 import { MIN_PASSWORD_LENGTH, backupPasswordProblem } from '../shared/backupPassword';
 import { buildWhere } from '../store/memoryStore';

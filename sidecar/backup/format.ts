@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { BackupError, type BackupFailure } from '../errors';
+import { BackupError, type BackupFailure } from '../shared/errors';
 import {
   STATUSES,
   isCategory,

@@ -8,7 +8,7 @@
  * overwritten from a snapshot taken before writing.
  */
 import { basename } from 'node:path';
-import { BackupError, CancelledError, InvalidInputError, MnemoError, errorMessage } from '../errors';
+import { BackupError, CancelledError, InvalidInputError, MnemoError, errorMessage } from '../shared/errors';
 import { memoryId, normalizeText, type Memory } from '../model';
 import type {
   AuditEntry,

@@ -3,7 +3,7 @@
  * or typed at a prompt on a terminal without echo. Never from a command-line argument (it would show up in
  * `ps` and the shell history).
  */
-import { CancelledError, InvalidInputError } from '../errors';
+import { CancelledError, InvalidInputError } from '../shared/errors';
 
 export const PASSWORD_ENV = 'MNEMO_BACKUP_PASSWORD';
 

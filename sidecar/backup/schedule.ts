@@ -6,7 +6,7 @@
  */
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorMessage } from '../errors';
+import { errorMessage } from '../shared/errors';
 import { exportBackup, type ExportResult } from './export';
 import { scopeSlug } from './format';
 import type { BackupHost } from './host';

@@ -17,8 +17,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { InvalidInputError } from '../errors';
-import { applyChange, applyUndo } from '../mcp/fileChange';
+import { InvalidInputError } from '../shared/errors';
+import { applyChange, applyUndo } from '../shared/fileChange';
 import { confirmWrite } from '../mcp/cliCommands';
 import type { SourcesCaptureParams, SourcesCaptureResult, SourcesListResult } from '../protocol';
 import {
@@ -29,7 +29,7 @@ import {
 } from '../shared/agentSources';
 import { pidAlive, lowerPriority } from '../util/process';
 import { sourceEnv, TranscriptCapture } from './capture';
-import { replaceFile } from '../util/atomicFile';
+import { replaceFile } from '../shared/atomicFile';
 import {
   HOOK_AGENTS,
   hookSentence,
@@ -38,7 +38,7 @@ import {
   planHooksUndo,
   type HookAgent,
   type HookLaunch,
-} from './hooks';
+} from '../shared/captureHooks';
 import { readPrefs } from './prefs';
 import { listSources } from './room';
 import { summaryLine } from '../shared/captureSummary';

@@ -28,7 +28,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { CaptureSourceId } from '../shared/agentSources';
-import { replaceFile } from '../util/atomicFile';
+import { replaceFile } from '../shared/atomicFile';
 import type { FileStamp } from './read';
 import type { AdapterState } from './types';
 

@@ -7,7 +7,7 @@
  * never learned again, as a memory or as a turn. test/unit/captureInjected.test.ts formats real blocks
  * with format.ts and checks they are recognized, so the two cannot drift apart.
  */
-import { POINTER_BEGIN, POINTER_END } from '../mcp/connect';
+import { POINTER_BEGIN, POINTER_END } from '../shared/connect';
 import { FENCE } from '../recall/format';
 import { MCP_INSTRUCTIONS, MCP_NOTHING_RECALLED } from '../shared/mnemoText';
 

@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isCaptureSource, type CaptureSourceId } from '../shared/agentSources';
-import { replaceFile } from '../util/atomicFile';
+import { replaceFile } from '../shared/atomicFile';
 
 export interface CapturePrefs {
   /** The user's answer per source: true on, false off; absent when never asked. */

@@ -8,7 +8,7 @@
  */
 import { basename, resolve } from 'node:path';
 import type { Core } from '../core';
-import { CancelledError, InvalidInputError } from '../errors';
+import { CancelledError, InvalidInputError } from '../shared/errors';
 import type { CaptureWorker } from '../ingest/capture';
 import type {
   IngestReport,

@@ -1,13 +1,13 @@
 /**
  * Which sessions a capture may read, and into which project each goes. A session belongs to the project
- * of its working folder, by the identity the tree and the CLI use (sidecar/project.ts: the git remote,
+ * of its working folder, by the identity the tree and the CLI use (sidecar/shared/project.ts: the git remote,
  * else the folder): a folder being captured for gives its own project to the sessions inside it; any
  * other folder gives its own. Exclusion globs (`mnemo.capture.excludeGlobs`) and paused folders keep a
  * session out whatever else is asked.
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { minimatch } from 'minimatch';
-import { projectIdFor } from '../project';
+import { projectIdFor } from '../shared/project';
 
 export interface CaptureScope {
   /** The folders captured for (workspace folders, or the CLI's current folder), absolute. */

@@ -1,5 +1,5 @@
 /** An embedding provider turns texts into L2-normalized vectors of a fixed dimension. */
-import { EmbeddingError } from '../errors';
+import { EmbeddingError } from '../shared/errors';
 
 export interface EmbeddingProvider {
   /** Stable model id, e.g. `local:Xenova/all-MiniLM-L6-v2`; collections are keyed by it and the dimension. */

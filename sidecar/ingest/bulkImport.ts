@@ -7,7 +7,7 @@
  * (the model is the bottleneck: docs/benchmarks.md).
  */
 import type { Core } from '../core';
-import { checkCancelled, InvalidInputError } from '../errors';
+import { checkCancelled, InvalidInputError } from '../shared/errors';
 import { snapshot } from '../lifecycle/auditChanges';
 import { isCategory, isSourceType, MAX_MEMORY_CHARS, memoryId, type Category, type Memory } from '../model';
 import { cutText } from '../shared/text';

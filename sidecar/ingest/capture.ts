@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import type { Core } from '../core';
-import { EmbeddingError, StoreUnavailableError, errorMessage } from '../errors';
+import { EmbeddingError, StoreUnavailableError, errorMessage } from '../shared/errors';
 import { redactSession } from '../pipeline/redact';
 import type { SessionInput } from '../pipeline/types';
 import type { CaptureResult, IngestReport } from '../protocol';

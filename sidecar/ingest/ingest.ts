@@ -6,7 +6,7 @@
 import type { Core } from '../core';
 import { embedTurns } from '../embed/turnCache';
 import { cosineDistance } from '../embed/vectors';
-import { EmbeddingError, errorMessage, InvalidInputError, StoreUnavailableError } from '../errors';
+import { EmbeddingError, errorMessage, InvalidInputError, StoreUnavailableError } from '../shared/errors';
 import { createLlmProvider, type LlmDeps, type LlmProvider, type LlmSettings } from '../llm/index';
 import { LlmUsageCounter } from '../llm/usage';
 import {

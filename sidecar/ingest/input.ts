@@ -1,5 +1,5 @@
 /** Checks and guesses shared by capture, ingest, remember and bulk import. */
-import { InvalidInputError } from '../errors';
+import { InvalidInputError } from '../shared/errors';
 import { GLOBAL_PROJECT, isSourceType, type Category } from '../model';
 import { capMessage } from '../pipeline/normalize';
 import type { SessionInput } from '../pipeline/types';

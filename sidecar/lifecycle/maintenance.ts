@@ -5,7 +5,7 @@
  */
 import { startBackupSchedule } from '../backup/schedule';
 import type { Core } from '../core';
-import { errorMessage, InvalidInputError } from '../errors';
+import { errorMessage, InvalidInputError } from '../shared/errors';
 import type { Memories } from '../memories';
 import type { DecayParams, DecayResult, ListResult } from '../protocol';
 import { buildWhere } from '../store/memoryStore';

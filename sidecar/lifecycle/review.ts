@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Core } from '../core';
-import { errorMessage, InvalidInputError, NotFoundError } from '../errors';
+import { errorMessage, InvalidInputError, NotFoundError } from '../shared/errors';
 import type { Memories } from '../memories';
 import type { Memory } from '../model';
 import type { ReviewApplyParams, ReviewApplyResult, ReviewUndoParams } from '../protocol';

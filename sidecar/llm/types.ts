@@ -3,7 +3,7 @@
  * this file (openai.ts: any OpenAI-compatible endpoint; vscodeLm.ts: VS Code's models through the
  * extension); index.ts picks one from the `mnemo.llm.*` settings.
  */
-import { MnemoError } from '../errors';
+import { MnemoError } from '../shared/errors';
 import { ErrorCodes } from '../protocol';
 
 /** One chat message sent to the model. */

@@ -5,7 +5,7 @@
  * crash never leaves half a file; a concurrent update from another process can at worst be lost.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
-import { replaceFile } from '../util/atomicFile';
+import { replaceFile } from '../shared/atomicFile';
 import { dirname, join } from 'node:path';
 import type { LlmUsage } from './types';
 

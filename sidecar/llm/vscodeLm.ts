@@ -4,7 +4,7 @@
  * (stdio.ts binds {@link VsCodeLmCall} to `conn.sendRequest`). vscode.lm reports no token usage, so
  * usage is estimated and marked `estimated`.
  */
-import { errorMessage } from '../errors';
+import { errorMessage } from '../shared/errors';
 import type { LlmCompleteParams, LlmCompleteResult } from '../protocol';
 import { seconds } from './openai';
 import {

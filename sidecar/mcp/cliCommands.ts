@@ -7,7 +7,7 @@
 import { chmodSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { InvalidInputError } from '../errors';
+import { InvalidInputError } from '../shared/errors';
 import { STATUSES, type Memory } from '../model';
 import type { MnemoService } from '../service';
 import {
@@ -28,7 +28,7 @@ import {
   type ConnectScope,
   type InstructionFile,
   type McpLaunch,
-} from './connect';
+} from '../shared/connect';
 import {
   applyChange,
   applyUndo,
@@ -38,16 +38,12 @@ import {
   readIfExists,
   removeSection,
   type FileChange,
-} from './fileChange';
-import { promotedIds, promotionChoices, renderPromoted } from './promote';
-import { isReadableFormat, renderReadable, READABLE_FORMATS } from './readableExport';
-import {
-  discoverRuleSources,
-  importRules,
-  MAX_RULES_PER_FILE,
-  sourceForFile,
-  type ImportReport,
-} from './rulesImport';
+} from '../shared/fileChange';
+import { promotedIds, promotionChoices, renderPromoted } from '../shared/promote';
+import { isReadableFormat, renderReadable, READABLE_FORMATS } from '../shared/readableExport';
+import { discoverRuleSources, sourceForFile } from '../shared/ruleSources';
+import type { RulesImportResult } from '../protocol';
+import { importRules, MAX_RULES_PER_FILE, serviceTarget } from './rulesImport';
 import { cutText, oneLine } from '../shared/text';
 
 type Out = (line?: string) => void;
@@ -157,7 +153,7 @@ export async function connectCommand(
   }
 }
 
-export function describeImport(r: ImportReport, out: Out, explain: boolean): void {
+export function describeImport(r: RulesImportResult, out: Out, explain: boolean): void {
   out(
     `Imported from ${r.files.length ? r.files.join(', ') : 'no rule files'}: ${r.pending} waiting for review, ${r.stored} stored, ${r.refreshed} refreshed, ${r.unchanged} already imported, ${r.refused} not rules. An import is not a confirmation: confirm them in the review queue (mnemo review, mnemo confirm --from FILE).`,
   );
@@ -199,20 +195,7 @@ export async function importRulesCommand(
     throw new InvalidInputError(
       `No AGENTS.md, CLAUDE.md, .github/copilot-instructions.md, .cursorrules or .cursor/rules/* in ${target}.`,
     );
-  const report = await withService((svc) =>
-    importRules(
-      {
-        exists: async (id) =>
-          svc.get(id).then(
-            () => true,
-            () => false,
-          ),
-        remember: (p) => svc.remember(p),
-      },
-      sources,
-      { by: args.by },
-    ),
-  );
+  const report = await withService((svc) => importRules(serviceTarget(svc), sources, { by: args.by }));
   if (args.json) out(JSON.stringify(report, null, 2));
   else describeImport(report, out, args.explain);
 }

@@ -13,13 +13,13 @@
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createFileOnce, replaceFile } from '../util/atomicFile';
+import { createFileOnce, replaceFile } from '../shared/atomicFile';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage, InvalidInputError } from '../errors';
+import { errorMessage, InvalidInputError } from '../shared/errors';
 
 /** How long a session may go unused before it is closed (its McpServer and transport freed). */
 export const SESSION_IDLE_MS = 30 * 60_000;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { resolveConfig, type SidecarConfigInput } from '../config';
 import { createEmbeddingProvider } from '../embed/index';
-import { errorMessage, InvalidInputError } from '../errors';
+import { errorMessage, InvalidInputError } from '../shared/errors';
 import { MnemoService } from '../service';
 import { ensureToken, installPort, replaceToken, serveHttp, tokenFile } from './http';
 import { createMcpServer } from './server';

@@ -1,14 +1,14 @@
 /**
  * Which projects an MCP client works in: the folders of its MCP roots (`roots/list`), else the server's
  * working folder, each mapped to a project id exactly as the extension maps workspace folders
- * (sidecar/project.ts). Recall, search and reads are confined to these projects plus global — the same
+ * (sidecar/shared/project.ts). Recall, search and reads are confined to these projects plus global — the same
  * isolation as recall in the editor. `--project` / MNEMO_PROJECT pin one project instead (never global).
  */
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { InvalidInputError } from '../errors';
+import { InvalidInputError } from '../shared/errors';
 import { GLOBAL_PROJECT } from '../model';
-import { projectIdFor } from '../project';
+import { projectIdFor } from '../shared/project';
 
 export interface McpProjects {
   /** Every project of the client's roots, first root first. */
@@ -48,7 +48,7 @@ function isFolder(folder: string): boolean {
  * The projects of an MCP client: `pinned` (`--project`, MNEMO_PROJECT), else the folders of its `roots`
  * (when it has the roots capability: `roots` is then the list it gave, maybe empty), else `cwd`. Only an
  * existing folder counts as a root. Never global: a pinned `global` is refused (memories reach global only
- * by promotion), and no folder maps to it (sidecar/project.ts). A client whose roots name no existing
+ * by promotion), and no folder maps to it (sidecar/shared/project.ts). A client whose roots name no existing
  * folder gets an error, never the working folder's project in their place.
  */
 export function resolveProjects(opts: {

@@ -17,35 +17,25 @@
  * without blocking (a FIFO or a device is refused, never waited on), and at most {@link MAX_RULES_PER_FILE}
  * rules of it are imported.
  */
-import {
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-  realpathSync,
-} from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { memoryId, GLOBAL_PROJECT, MAX_MEMORY_CHARS, type Category } from '../model';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { memoryId, MAX_MEMORY_CHARS, type Category } from '../model';
 import { cutText } from '../shared/text';
 import { redactText } from '../pipeline/redact';
-import type { IngestDecision, RememberParams } from '../protocol';
+import type {
+  IngestDecision,
+  RememberParams,
+  RuleSource,
+  RulesImportParams,
+  RulesImportResult,
+} from '../protocol';
+import { NotFoundError, InvalidInputError } from '../shared/errors';
 import { gateAgentFact } from './gate';
 
 /** The largest rules file read (1 MiB): an AGENTS.md is a few kilobytes. */
 export const MAX_RULES_FILE_BYTES = 1024 * 1024;
 /** The most rules imported from one file; the report says how many more there were. */
 export const MAX_RULES_PER_FILE = 500;
-
-/** The instruction files of a repository, in the order they are read. */
-export const RULE_FILES = [
-  'AGENTS.md',
-  'CLAUDE.md',
-  '.github/copilot-instructions.md',
-  '.cursorrules',
-] as const;
 
 export interface RuleLine {
   text: string;
@@ -130,31 +120,6 @@ export function parseRules(text: string): RuleLine[] {
   return out.map((r) => ({ ...r, text: r.text.replace(/\*\*(.+?)\*\*/g, '$1').replace(/__(.+?)__/g, '$1') }));
 }
 
-export type RuleSourceKind = 'instructions' | 'agent-memory';
-
-export interface RuleSource {
-  /** Absolute path. */
-  file: string;
-  /** The folder the file must really be in (after following links): the project, or the memory folder. */
-  root: string;
-  /** How it is named in provenance: relative to the project folder, else absolute. */
-  ref: string;
-  kind: RuleSourceKind;
-  /** The project its rules belong to. */
-  project_id: string;
-}
-
-function listMd(dir: string): string[] {
-  try {
-    return readdirSync(dir)
-      .filter((n) => /\.(md|mdc|txt)$/i.test(n))
-      .sort()
-      .map((n) => join(dir, n));
-  } catch {
-    return [];
-  }
-}
-
 /** Why a rules file is not read, in words a person reads in the report. */
 export class RulesFileRefused extends Error {}
 
@@ -199,96 +164,74 @@ export function readRulesFile(file: string, root: string): string {
   }
 }
 
-export interface DiscoverOptions {
-  /** The project folder and its id. */
-  projectDir: string;
-  projectId: string;
-  /** VS Code's repository memory folder of this workspace (`…/GitHub.copilot-chat/memory-tool/memories/repo`). */
-  repoMemoryDir?: string;
-  /** VS Code's user memory folder (`…/globalStorage/github.copilot-chat/memory-tool/memories`): global memories. */
-  userMemoryDir?: string;
-}
-
-/** The files to import from a project folder (and VS Code's memory folders when given). */
-export function discoverRuleSources(o: DiscoverOptions): RuleSource[] {
-  const dir = resolve(o.projectDir);
-  const ref = (f: string) => {
-    const r = relative(dir, f);
-    return r && !r.startsWith('..') ? r.split(sep).join('/') : f;
-  };
-  const out: RuleSource[] = [];
-  // What exists is listed; whether it may be read is decided when it is read (readRulesFile), and said.
-  for (const name of RULE_FILES) {
-    const f = join(dir, name);
-    if (existsSync(f))
-      out.push({ file: f, root: dir, ref: ref(f), kind: 'instructions', project_id: o.projectId });
-  }
-  for (const f of listMd(join(dir, '.cursor', 'rules')))
-    out.push({ file: f, root: dir, ref: ref(f), kind: 'instructions', project_id: o.projectId });
-  if (o.repoMemoryDir)
-    for (const f of listMd(o.repoMemoryDir))
-      out.push({ file: f, root: o.repoMemoryDir, ref: f, kind: 'agent-memory', project_id: o.projectId });
-  // User-scope memory applies in every workspace: it becomes global (recalled in every project once confirmed).
-  if (o.userMemoryDir)
-    for (const f of listMd(o.userMemoryDir))
-      out.push({ file: f, root: o.userMemoryDir, ref: f, kind: 'agent-memory', project_id: GLOBAL_PROJECT });
-  return out;
-}
-
-/** One file given on the command line: a rules file of the project, or a memory file. */
-export function sourceForFile(file: string, projectDir: string, projectId: string): RuleSource {
-  const f = resolve(file);
-  const r = relative(resolve(projectDir), f);
-  const inside = r && !r.startsWith('..');
-  const known =
-    inside &&
-    ((RULE_FILES as readonly string[]).includes(r.split(sep).join('/')) ||
-      r.split(sep).slice(0, 2).join('/') === '.cursor/rules');
-  return {
-    file: f,
-    // A file named on the command line is read from its own folder at most (a link out of it is refused).
-    root: inside ? resolve(projectDir) : dirname(f),
-    ref: inside ? r.split(sep).join('/') : f,
-    kind: known || basename(f) === '.cursorrules' ? 'instructions' : 'agent-memory',
-    project_id: projectId,
-  };
-}
-
-/** What the import needs of the service: the CLI passes MnemoService, the extension its sidecar client. */
+/** What the import needs of the service: whether a memory is stored, and remember. */
 export interface ImportTarget {
   exists(id: string): Promise<boolean>;
   remember(p: RememberParams): Promise<IngestDecision>;
 }
 
-export interface ImportItem {
-  source_ref: string;
-  text: string;
-  outcome: IngestDecision['outcome'] | 'unchanged' | 'refused';
-  id?: string;
-  reason: string;
+/** The import's target on the service itself (the CLI, `mnemo/rules/import`): not found is no; any other failure is the import's. */
+export function serviceTarget(svc: {
+  get(id: string): Promise<unknown>;
+  remember(p: RememberParams): Promise<IngestDecision>;
+}): ImportTarget {
+  return {
+    exists: (id) =>
+      svc.get(id).then(
+        () => true,
+        (e: unknown) => {
+          if (e instanceof NotFoundError) return false;
+          throw e;
+        },
+      ),
+    remember: (p) => svc.remember(p),
+  };
 }
 
-export interface ImportReport {
-  files: string[];
-  /** Files not read, each with why (a link out of its folder, not a regular file, too large). */
-  refused_files: { file: string; reason: string }[];
-  /** Rules past {@link MAX_RULES_PER_FILE} of a file, not imported. */
-  skipped_rules: number;
-  stored: number;
-  pending: number;
-  refreshed: number;
-  unchanged: number;
-  refused: number;
-  items: ImportItem[];
+/** The most files one `mnemo/rules/import` names (a workspace has a handful). */
+const MAX_SOURCES = 1000;
+const KINDS: readonly string[] = ['instructions', 'agent-memory'];
+
+/** The sources of a `mnemo/rules/import` request, checked: absolute paths, a kind, a project. */
+function validSources(p: RulesImportParams | undefined): RuleSource[] {
+  const sources = p?.sources;
+  if (!Array.isArray(sources) || sources.length === 0)
+    throw new InvalidInputError('Import agent rules needs the files to read (sources), a non-empty list.');
+  if (sources.length > MAX_SOURCES)
+    throw new InvalidInputError(`Import agent rules reads at most ${MAX_SOURCES} files at once.`);
+  for (const src of sources as unknown[]) {
+    const x = src as Partial<RuleSource> | null;
+    const ok =
+      !!x &&
+      typeof x.file === 'string' &&
+      isAbsolute(x.file) &&
+      typeof x.root === 'string' &&
+      isAbsolute(x.root) &&
+      typeof x.ref === 'string' &&
+      typeof x.project_id === 'string' &&
+      x.project_id.trim() !== '' &&
+      KINDS.includes(x.kind as string);
+    if (!ok)
+      throw new InvalidInputError(
+        'Each rules file needs an absolute file and root, a ref, a kind (instructions or agent-memory) and a project_id.',
+      );
+  }
+  return sources;
+}
+
+/** `mnemo/rules/import`: the extension found the files; here they are read, gated, redacted and stored. */
+export function importRulesRequest(target: ImportTarget, p: RulesImportParams): Promise<RulesImportResult> {
+  const sources = validSources(p);
+  return importRules(target, sources, { by: typeof p.by === 'string' && p.by ? p.by : 'mnemo' });
 }
 
 export async function importRules(
   target: ImportTarget,
   sources: RuleSource[],
   opts: { by: string; category?: Category; read?: (src: RuleSource) => string } = { by: 'mnemo' },
-): Promise<ImportReport> {
+): Promise<RulesImportResult> {
   const read = opts.read ?? ((src: RuleSource) => readRulesFile(src.file, src.root));
-  const report: ImportReport = {
+  const report: RulesImportResult = {
     files: [],
     refused_files: [],
     skipped_rules: 0,

@@ -12,7 +12,7 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MnemoError, NotFoundError, errorMessage } from '../errors';
+import { MnemoError, NotFoundError, errorMessage } from '../shared/errors';
 import { CATEGORIES, GLOBAL_PROJECT, TIERS, tierOf, type Memory, type MemoryStatus } from '../model';
 import type { MnemoService } from '../service';
 import { agentName, auditAgentRead, ledgerAgentRead, mcpClient } from './audit';

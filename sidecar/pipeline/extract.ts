@@ -7,7 +7,7 @@
  *
  * Never throws into the pipeline: every failure comes back as `error`, one sentence.
  */
-import { errorMessage } from '../errors';
+import { errorMessage } from '../shared/errors';
 import { estimateTokens } from '../llm/vscodeLm';
 import { LlmUnavailableError, type LlmMessage, type LlmProvider, type LlmUsage } from '../llm/types';
 import { CATEGORIES, normalizeText, type Category, type SourceType } from '../model';

@@ -4,7 +4,7 @@
  * 500 characters per message, at most the last 4,000 characters of a session, skip sessions with
  * fewer than 2 substantive lines). Pure: no I/O.
  */
-import { InvalidInputError } from '../errors';
+import { InvalidInputError } from '../shared/errors';
 import type { NormalizedMessage, RawMessage, Role, SessionInput } from './types';
 import { isSmallTalk, meaningfulLength } from './lexicon';
 import { wellFormed } from '../shared/text';

@@ -5,7 +5,7 @@
  */
 import type { Where } from 'chromadb';
 import type { Core } from '../core';
-import { InvalidInputError, NotFoundError } from '../errors';
+import { InvalidInputError, NotFoundError } from '../shared/errors';
 import type { Episode } from '../model';
 import type { EvidenceParams, EvidenceResult, EvidenceSession } from '../protocol';
 import { clampInt } from '../util/numbers';

@@ -7,7 +7,7 @@
  * a failure is logged and the next start tries again.
  */
 import type { Core } from '../core';
-import { errorMessage } from '../errors';
+import { errorMessage } from '../shared/errors';
 import { episodeLexicalDoc } from '../store/episodeStore';
 import { memoryLexicalDoc } from '../store/memoryStore';
 import { decodeFacts, encodeFacts } from './facts';

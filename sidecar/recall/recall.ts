@@ -26,7 +26,7 @@
  */
 import type { Core } from '../core';
 import { embedQuery } from '../embed/queryCache';
-import { InvalidInputError } from '../errors';
+import { InvalidInputError } from '../shared/errors';
 import {
   GLOBAL_PROJECT,
   isTier,

@@ -24,9 +24,9 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { StoreUnavailableError } from '../errors';
+import { StoreUnavailableError } from '../shared/errors';
 import { writeFailure } from '../util/append';
-import { replaceFile } from '../util/atomicFile';
+import { replaceFile } from '../shared/atomicFile';
 import { failpoint } from '../util/failpoint';
 import { createLock, lockIsStale } from '../util/fileLock';
 import { pidAlive } from '../util/process';

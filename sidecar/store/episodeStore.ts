@@ -5,7 +5,7 @@
  * of an episode is the embedding of "speaker: text", so "I" is somebody.
  */
 import type { Collection, Metadata, Where } from 'chromadb';
-import { DimensionMismatchError } from '../errors';
+import { DimensionMismatchError } from '../shared/errors';
 import { cutText } from '../shared/text';
 import { isSourceType, isTier, type Episode } from '../model';
 import { episodeFacts, type EpisodeFacts } from '../recall/facts';

@@ -30,7 +30,7 @@ import {
 import { dirname, join } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
 import { appendFully } from '../util/append';
-import { replaceFile } from '../util/atomicFile';
+import { replaceFile } from '../shared/atomicFile';
 import { pidAlive } from '../util/process';
 
 /** The pending-erasure file: one id per line, 0600. */

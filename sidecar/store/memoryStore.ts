@@ -7,7 +7,12 @@
 import { ChromaClient, type Collection, type Metadata, type Where } from 'chromadb';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DimensionMismatchError, InvalidInputError, StoreUnavailableError, errorMessage } from '../errors';
+import {
+  DimensionMismatchError,
+  InvalidInputError,
+  StoreUnavailableError,
+  errorMessage,
+} from '../shared/errors';
 import {
   isCategory,
   isSourceType,

@@ -4,7 +4,7 @@
  * meanwhile. On cancel or failure the partial collection is dropped and the store is as it was.
  */
 import type { Core } from '../core';
-import { checkCancelled, EmbeddingError, InvalidInputError } from '../errors';
+import { checkCancelled, EmbeddingError, InvalidInputError } from '../shared/errors';
 import type { ProgressParams, ReembedParams, ReembedResult } from '../protocol';
 import { collectionNameFor, type ActiveCollection } from './storeState';
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFileOnce, replaceFile } from '../util/atomicFile';
+import { createFileOnce, replaceFile } from '../shared/atomicFile';
 
 export interface ActiveCollection {
   name: string;

@@ -5,7 +5,7 @@
  * line never stays behind to be fsynced, acknowledged or glued to the next line.
  */
 import { fstatSync, fsyncSync, ftruncateSync, writeSync } from 'node:fs';
-import { StoreUnavailableError } from '../errors';
+import { StoreUnavailableError } from '../shared/errors';
 
 /** Error codes that mean "no room": the disk or the user's quota is full. */
 const NO_SPACE = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { RawMessage } from '../../sidecar/pipeline/types';
+import type { RawMessage } from '../../sidecar/protocol';
 import {
   CaptureSessionRequest,
   RecallRequest,

@@ -8,7 +8,7 @@
  * - OpenAI-style messages: `[{ role, content }]` (content a string or `[{ type: 'text', text }]`),
  *   or `{ messages: [...] }`.
  */
-import type { RawMessage } from '../../sidecar/pipeline/types';
+import type { RawMessage } from '../../sidecar/protocol';
 
 export interface ParsedSession {
   messages: RawMessage[];

@@ -5,7 +5,7 @@
  * - `mnemo.enableAgentSource` / `mnemo.disableAgentSource` / `mnemo.captureAgentSessions`: the Agent
  *   Sessions view's actions.
  * - `mnemo.installCaptureHooks` / `mnemo.removeCaptureHooks`: an agent's hook that runs Mnemo's capture at
- *   the end of its sessions, also while the editor is closed (sidecar/capture/hooks.ts), a diff first.
+ *   the end of its sessions, also while the editor is closed (sidecar/shared/captureHooks.ts), a diff first.
  * - `mnemo.groupReview`, `mnemo.confirmReviewGroup`, `mnemo.rejectReviewGroup`: the review queue ranked or
  *   grouped; a whole group decided as one step, with Undo.
  */
@@ -18,8 +18,8 @@ import {
   planHooks,
   planHooksUndo,
   type HookAgent,
-} from '../../sidecar/capture/hooks';
-import { applyUndo } from '../../sidecar/mcp/fileChange';
+} from '../../sidecar/shared/captureHooks';
+import { applyUndo } from '../../sidecar/shared/fileChange';
 import { ReviewApplyRequest, ReviewUndoRequest } from '../../sidecar/protocol';
 import {
   CAPTURE_SOURCE_LABEL,

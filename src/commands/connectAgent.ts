@@ -1,7 +1,7 @@
 /**
  * "Mnemo: Connect an Agent…" (`mnemo.connectAgent`) and "Mnemo: Undo Connect an Agent…"
  * (`mnemo.disconnectAgent`): Mnemo's MCP server in Claude Code, Codex, Cursor, Cline, Windsurf or the
- * Copilot CLI, at the location each one documents (sidecar/mcp/connect.ts), shown as a diff first, plus
+ * Copilot CLI, at the location each one documents (sidecar/shared/connect.ts), shown as a diff first, plus
  * an optional pointer in the project's instruction file telling agents to recall and remember.
  * The server runs on this extension's data folder, so every agent shares the memory the view shows.
  */
@@ -23,14 +23,14 @@ import {
   type AgentId,
   type ConnectScope,
   type LocationContext,
-} from '../../sidecar/mcp/connect';
-import { applyUndo, backupFolder, planUndo, removeSection } from '../../sidecar/mcp/fileChange';
+} from '../../sidecar/shared/connect';
+import { applyUndo, backupFolder, planUndo, removeSection } from '../../sidecar/shared/fileChange';
 import { buildInitializationOptions } from '../client';
 import type { Ctx } from '../ctx';
 import { UserError } from '../errors';
 import { mcpLaunchFor } from '../mcpLaunch';
 import { proposeChanges } from './proposedChange';
-import { isHookAgent } from '../../sidecar/capture/hooks';
+import { isHookAgent } from '../../sidecar/shared/captureHooks';
 
 const CAPTURE_ITS_SESSIONS = 'Also Learn Its Sessions';
 
@@ -119,7 +119,7 @@ export function register(ctx: Ctx): void {
     if (!pointer) return;
     if (pointer.add) changes.push(planPointer(agent, folder.uri.fsPath, file));
     if (await proposeChanges(ctx, changes, `Connect ${AGENT_LABEL[agent]}`)) {
-      // Agents with session hooks: offer to learn their sessions too (sidecar/capture/hooks.ts).
+      // Agents with session hooks: offer to learn their sessions too (sidecar/shared/captureHooks.ts).
       const hooks = isHookAgent(agent) ? [CAPTURE_ITS_SESSIONS] : [];
       void vscode.window
         .showInformationMessage(

@@ -6,7 +6,7 @@
 import { Command } from '../commandIds';
 import { writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { renderReadable, type ReadableFormat } from '../../sidecar/mcp/readableExport';
+import { renderReadable, type ReadableFormat } from '../../sidecar/shared/readableExport';
 import { STATUSES } from '../../sidecar/model';
 import { ListRequest } from '../../sidecar/protocol';
 import { currentUser } from '../client';

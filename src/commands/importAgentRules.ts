@@ -3,23 +3,19 @@
  * AGENTS.md, CLAUDE.md, .github/copilot-instructions.md, .cursorrules, .cursor/rules/* of every workspace
  * folder, and VS Code's own agent memory files (repository memory of this workspace; user memory, which
  * becomes global, when asked) — become memories with `file:<path>#L<line>` provenance, through the same
- * pipeline as `mnemo import-rules` (sidecar/mcp/rulesImport.ts). They wait in the Review Queue, grouped by
+ * pipeline as `mnemo import-rules`: the editor finds the files (sidecar/shared/ruleSources.ts) and the sidecar
+ * reads and stores them (`mnemo/rules/import`, sidecar/mcp/rulesImport.ts). They wait in the Review Queue, grouped by
  * file, until a person confirms them. Importing again stores nothing twice.
  */
 import { Command } from '../commandIds';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import {
-  discoverRuleSources,
-  importRules,
-  type ImportReport,
-  type RuleSource,
-} from '../../sidecar/mcp/rulesImport';
-import { ErrorCodes, GetRequest, RememberRequest } from '../../sidecar/protocol';
+import { RulesImportRequest, type RuleSource, type RulesImportResult } from '../../sidecar/protocol';
+import { discoverRuleSources } from '../../sidecar/shared/ruleSources';
 import { currentUser } from '../client';
 import type { Ctx } from '../ctx';
-import { UserError, errorCode } from '../errors';
+import { UserError } from '../errors';
 import { projectIdOfPath } from '../projects';
 
 /** VS Code's agent memory folders (the Copilot Chat memory tool), next to this extension's storage. */
@@ -42,7 +38,7 @@ function memoryFolders(ctx: Ctx): { repo?: string; user?: string } {
   return { repo: repo && existsSync(repo) ? repo : undefined, user: existsSync(user) ? user : undefined };
 }
 
-export function summary(r: ImportReport): string {
+export function summary(r: RulesImportResult): string {
   const notRead = r.refused_files.length ? `; ${r.refused_files.length} not read` : '';
   return `${r.pending} waiting for review in the Review Queue, grouped by file (an import is not a confirmation), ${r.refreshed} refreshed, ${r.unchanged} already imported, ${r.refused} not rules (from ${r.files.length} file${r.files.length === 1 ? '' : 's'}${notRead}).`;
 }
@@ -93,22 +89,8 @@ export function register(ctx: Ctx): void {
       );
     const report = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Importing agent rules into Mnemo…' },
-      () =>
-        importRules(
-          {
-            exists: (id) =>
-              ctx.request(GetRequest, { id }).then(
-                () => true,
-                (e: unknown) => {
-                  if (errorCode(e) === ErrorCodes.NotFound) return false;
-                  throw e;
-                },
-              ),
-            remember: (p) => ctx.request(RememberRequest, p),
-          },
-          sources,
-          { by: currentUser() },
-        ),
+      // The sidecar reads, gates, redacts and stores; the editor only says which files.
+      () => ctx.request(RulesImportRequest, { sources, by: currentUser() }),
     );
     ctx.log.info(`Import agent rules: ${summary(report)}`);
     for (const f of report.refused_files) ctx.log.info(`  not read: ${f.file} (${f.reason})`);

@@ -7,9 +7,9 @@
 import { Command } from '../commandIds';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { INSTRUCTION_FILES } from '../../sidecar/mcp/connect';
-import { planChange, readIfExists } from '../../sidecar/mcp/fileChange';
-import { promotedIds, promotionChoices, renderPromoted } from '../../sidecar/mcp/promote';
+import { INSTRUCTION_FILES } from '../../sidecar/shared/connect';
+import { planChange, readIfExists } from '../../sidecar/shared/fileChange';
+import { promotedIds, promotionChoices, renderPromoted } from '../../sidecar/shared/promote';
 import type { Memory } from '../../sidecar/model';
 import { ListRequest, UpdateRequest } from '../../sidecar/protocol';
 import { currentUser } from '../client';

@@ -4,13 +4,13 @@
  * with **Write** and **Cancel** in its title (Ctrl+Enter writes, closing the tab cancels), like VS Code's
  * Refactor Preview. The title says which files git tracks (the change is then the team's to review). The
  * tab is closed once decided; a file that changed after the preview is refused rather than overwritten.
- * Writing keeps the previous file as a backup (sidecar/mcp/fileChange.ts applyChange). Used by Connect an
+ * Writing keeps the previous file as a backup (sidecar/shared/fileChange.ts applyChange). Used by Connect an
  * Agent and Promote to Repository.
  */
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { applyChange, readIfExists, type FileChange } from '../../sidecar/mcp/fileChange';
+import { applyChange, readIfExists, type FileChange } from '../../sidecar/shared/fileChange';
 import { BuiltinCommand, Command } from '../commandIds';
 import type { Ctx } from '../ctx';
 import { UserError } from '../errors';

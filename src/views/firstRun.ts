@@ -4,14 +4,14 @@
  * agent, bringing a chat export or a backup — kept true as context keys while files and counts change.
  */
 import * as vscode from 'vscode';
-import { discoverRuleSources, RULE_FILES } from '../../sidecar/mcp/rulesImport';
+import { discoverRuleSources, RULE_FILES } from '../../sidecar/shared/ruleSources';
 import { BuiltinCommand } from '../commandIds';
 import { projectIdOfPath } from '../projects';
 import { ContextKey } from './contextValues';
 import { isEmptyWorkspace } from './counts';
 import type { WorkspaceCounts } from './workspaceCounts';
 
-/** The rule files of a folder the import reads (rulesImport.ts), as one glob for a file watcher. */
+/** The rule files of a folder the import reads (sidecar/shared/ruleSources.ts), as one glob for a file watcher. */
 const RULES_GLOB = `{${[...RULE_FILES, '.cursor/rules/*'].join(',')}}`;
 
 export class FirstRun implements vscode.Disposable {

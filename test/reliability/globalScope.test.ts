@@ -6,7 +6,7 @@ import { after, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { projectIdFor } from '../../sidecar/project';
+import { projectIdFor } from '../../sidecar/shared/project';
 import {
   CLI_JS,
   TEST_MODEL,

@@ -23,7 +23,7 @@ import {
 } from '../../sidecar/backup/index';
 import { sha256 } from '../../sidecar/backup/format';
 import { readZipDirectory, readZipEntry } from '../../sidecar/backup/zipReader';
-import { BackupError, CancelledError, MnemoError } from '../../sidecar/errors';
+import { BackupError, CancelledError, MnemoError } from '../../sidecar/shared/errors';
 import { memoryId, STATUSES, type Memory } from '../../sidecar/model';
 import type { AuditEntry } from '../../sidecar/protocol';
 import { MnemoService } from '../../sidecar/service';

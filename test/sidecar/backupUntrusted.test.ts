@@ -13,7 +13,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { exportBackup, importBackup, inspectBackup } from '../../sidecar/backup/index';
-import { BackupError } from '../../sidecar/errors';
+import { BackupError } from '../../sidecar/shared/errors';
 import { memoryId, type Memory } from '../../sidecar/model';
 import type { MnemoService } from '../../sidecar/service';
 import { craftBackup, craftedMemory } from '../support/backupCraft';

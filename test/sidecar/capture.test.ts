@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { projectIdFor } from '../../sidecar/project';
+import { projectIdFor } from '../../sidecar/shared/project';
 import * as P from '../../sidecar/protocol';
 import {
   backdate,

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { projectIdFor } from '../../sidecar/project';
+import { projectIdFor } from '../../sidecar/shared/project';
 import * as P from '../../sidecar/protocol';
 import { CAPTURE_SOURCES, type CaptureSourceId } from '../../sidecar/shared/agentSources';
 import { CC_DECISION, writeClaudeCode } from '../fixtures/capture/claudeCode';

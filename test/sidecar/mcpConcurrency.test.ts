@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as P from '../../sidecar/protocol';
-import { projectIdFor } from '../../sidecar/project';
+import { projectIdFor } from '../../sidecar/shared/project';
 import { CLI, mcpEnv } from '../support/mcpAgent';
 import {
   SidecarSession,

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { CancelledError, EmbeddingError } from '../../sidecar/errors';
+import { CancelledError, EmbeddingError } from '../../sidecar/shared/errors';
 import { MnemoService } from '../../sidecar/service';
 import {
   TEST_MODEL,

@@ -1,7 +1,7 @@
 /** The store against a real Chroma server: dimension checks name both dimensions. */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { DimensionMismatchError } from '../../sidecar/errors';
+import { DimensionMismatchError } from '../../sidecar/shared/errors';
 import { memoryId, type Memory } from '../../sidecar/model';
 import { ChromaSupervisor } from '../../sidecar/store/chromaServer';
 import { MemoryStore } from '../../sidecar/store/memoryStore';

@@ -40,16 +40,46 @@ test('the model imports only node built-ins, so the contract stays a leaf', () =
   assert.deepEqual(bad, [], `model.ts imports ${bad.join(', ')}`);
 });
 
-test('sidecar/shared/ (code both processes run) imports only node built-ins, the contract and each other', () => {
+test('sidecar/shared/ (code both processes run) imports only packages, the contract and each other', () => {
   const dir = join(REPO, 'sidecar', 'shared');
   const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
   assert.ok(files.length >= 4, `expected the shared modules, found ${files.join(', ')}`);
   for (const f of files) {
     const bad = importsOf(join(dir, f)).filter(
-      (s) => !s.startsWith('node:') && !/^\.\/\w+$/.test(s) && s !== '../protocol' && s !== '../model',
+      (s) =>
+        s === 'vscode' ||
+        (s.startsWith('.') && !/^\.\/\w+$/.test(s) && s !== '../protocol' && s !== '../model'),
     );
     assert.deepEqual(bad, [], `sidecar/shared/${f} imports ${bad.join(', ')}`);
   }
+});
+
+/** Every .ts file under a folder of the repository. */
+function tsFiles(dir: string): string[] {
+  return readdirSync(join(REPO, dir), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(REPO, dir, f));
+}
+
+test('the extension asks, the sidecar decides: src/ imports from sidecar/ only the contract and shared/', () => {
+  const files = tsFiles('src');
+  assert.ok(files.length > 40, `expected the extension's files, found ${files.length}`);
+  const bad: string[] = [];
+  for (const file of files)
+    for (const spec of importsOf(file)) {
+      const target = join(file, '..', spec);
+      if (!spec.startsWith('.') || !target.startsWith(join(REPO, 'sidecar'))) continue;
+      const inSidecar = target.slice(join(REPO, 'sidecar').length + 1);
+      if (!/^(protocol|model|shared\/\w+)$/.test(inSidecar))
+        bad.push(`${file.slice(REPO.length + 1)} -> ${spec}`);
+    }
+  assert.deepEqual(bad, [], "the sidecar's rooms run in the sidecar; the extension sends a request");
+});
+
+test('the sidecar never imports vscode', () => {
+  const bad = tsFiles('sidecar').filter((f) => importsOf(f).includes('vscode'));
+  assert.deepEqual(bad, []);
 });
 
 test('every request the extension or CLI sends has a handler bound in server.ts', () => {

@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, test } from 'node:test';
-import { createFileOnce, replaceFile } from '../../sidecar/util/atomicFile';
+import { createFileOnce, replaceFile } from '../../sidecar/shared/atomicFile';
 import { StoreState } from '../../sidecar/store/storeState';
 
 const work = mkdtempSync(join(tmpdir(), 'mnemo-atomic-'));
@@ -58,7 +58,7 @@ async function race(n: number, script: string, arg: (i: number) => string): Prom
 void test('processes replacing one file at once all succeed, and every read sees a whole file', async () => {
   const file = join(work, 'shared.json');
   const script = `
-    const { replaceFile } = require('./sidecar/util/atomicFile');
+    const { replaceFile } = require('./sidecar/shared/atomicFile');
     const { readFileSync } = require('node:fs');
     const me = process.argv.at(-1);
     let torn = 0;

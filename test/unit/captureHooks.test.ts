@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { claimRequest, hookRequest, recordRequest } from '../../sidecar/capture/cli';
-import { hookCommand, hookFile, renderHooks, type HookLaunch } from '../../sidecar/capture/hooks';
+import { hookCommand, hookFile, renderHooks, type HookLaunch } from '../../sidecar/shared/captureHooks';
 
 const launch: HookLaunch = {
   command: '/opt/Code/code',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { InvalidInputError } from '../../sidecar/errors';
+import { InvalidInputError } from '../../sidecar/shared/errors';
 import { buildWhere } from '../../sidecar/store/memoryStore';
 
 type Filter = Parameters<typeof buildWhere>[0];

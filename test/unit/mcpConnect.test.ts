@@ -25,7 +25,7 @@ import {
   scopesOf,
   type ConfigTarget,
   type McpLaunch,
-} from '../../sidecar/mcp/connect';
+} from '../../sidecar/shared/connect';
 import {
   applyChange,
   applyUndo,
@@ -34,7 +34,7 @@ import {
   planUndo,
   removeSection,
   upsertSection,
-} from '../../sidecar/mcp/fileChange';
+} from '../../sidecar/shared/fileChange';
 import { mcpLaunchFor } from '../../src/mcpLaunch';
 
 const launch: McpLaunch = {

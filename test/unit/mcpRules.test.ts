@@ -16,11 +16,11 @@ import {
   promotedIds,
   promotionChoices,
   renderPromoted,
-} from '../../sidecar/mcp/promote';
-import { renderReadable } from '../../sidecar/mcp/readableExport';
+} from '../../sidecar/shared/promote';
+import { renderReadable } from '../../sidecar/shared/readableExport';
 import { parseRules } from '../../sidecar/mcp/rulesImport';
 import type { Memory } from '../../sidecar/model';
-import { projectIdFor } from '../../sidecar/project';
+import { projectIdFor } from '../../sidecar/shared/project';
 
 function mem(id: string, text: string, extra: Partial<Memory> = {}): Memory {
   return {

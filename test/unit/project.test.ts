@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { memoryId, normalizeText } from '../../sidecar/model';
-import { normalizeRemote, projectIdFor } from '../../sidecar/project';
+import { normalizeRemote, projectIdFor } from '../../sidecar/shared/project';
 
 test('git remotes normalize to one project id whatever the URL form', () => {
   const expected = 'github.com/acme/plc-gateway';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { StoreUnavailableError } from '../../sidecar/errors';
+import { StoreUnavailableError } from '../../sidecar/shared/errors';
 import { AuditLog } from '../../sidecar/lifecycle/audit';
 import { DurableQueue } from '../../sidecar/queue';
 import { mountSmallDisk, type SmallDisk } from '../support/smallDisk';

@@ -2,7 +2,7 @@
  * The small family of typed errors the sidecar raises. Each carries a JSON-RPC code (protocol.ts
  * ErrorCodes) and a message that is one sentence a person understands.
  */
-import { ErrorCodes } from './protocol';
+import { ErrorCodes } from '../protocol';
 
 export class MnemoError extends Error {
   override name = 'MnemoError';

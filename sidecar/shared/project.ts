@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { GLOBAL_PROJECT } from './model';
+import { GLOBAL_PROJECT } from '../model';
 
 /** `git@github.com:Acme/Repo.git`, `https://user:pw@github.com/acme/repo` -> `github.com/acme/repo`. */
 export function normalizeRemote(url: string): string {

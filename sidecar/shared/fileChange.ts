@@ -29,8 +29,8 @@ import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { InvalidInputError } from '../errors';
-import { replaceFile } from '../util/atomicFile';
+import { InvalidInputError } from './errors';
+import { replaceFile } from './atomicFile';
 
 export interface FileChange {
   file: string;

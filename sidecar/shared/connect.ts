@@ -29,7 +29,7 @@ const { parse: parseToml, stringify: stringifyToml } = require('smol-toml') as {
   parse: typeof ParseToml;
   stringify: typeof StringifyToml;
 };
-import { InvalidInputError } from '../errors';
+import { InvalidInputError } from './errors';
 import { editJson, planChange, readIfExists, readJson, upsertSection, type FileChange } from './fileChange';
 
 export const AGENTS = ['claude-code', 'codex', 'cursor', 'cline', 'windsurf', 'copilot-cli'] as const;

@@ -3,7 +3,7 @@
  * their sessions are learned even while the editor is closed (the command queues the request durably and
  * returns at once; a background `mnemo capture --drain` learns it). Offered by Connect an Agent and
  * `mnemo hooks <agent>`, shown as a diff first, undoable — written with the plan/diff/apply helpers of
- * Connect an Agent (sidecar/mcp/connect.ts). Each in the agent's user configuration, where its hooks
+ * Connect an Agent (sidecar/shared/connect.ts). Each in the agent's user configuration, where its hooks
  * documentation puts them (docs/capture.md cites each):
  *
  * | agent       | file                                   | events |
@@ -19,9 +19,9 @@ import { join } from 'node:path';
 import type { parse as ParseToml } from 'smol-toml' with { 'resolution-mode': 'import' };
 // smol-toml ships ESM typings with a CommonJS build; require() gets the CommonJS one.
 const { parse: parseToml } = require('smol-toml') as { parse: typeof ParseToml };
-import { InvalidInputError } from '../errors';
-import { planChange, planUndo, readIfExists, type FileChange } from '../mcp/fileChange';
-import { CAPTURE_SOURCE_LABEL } from '../shared/agentSources';
+import { InvalidInputError } from './errors';
+import { planChange, planUndo, readIfExists, type FileChange } from './fileChange';
+import { CAPTURE_SOURCE_LABEL } from './agentSources';
 
 export const HOOK_AGENTS = ['claude-code', 'gemini-cli', 'copilot-cli', 'codex'] as const;
 export type HookAgent = (typeof HOOK_AGENTS)[number];
