@@ -19,9 +19,10 @@ import { config } from '../config';
 import type { Ctx } from '../ctx';
 import type { CapturePause } from './pause';
 import { describeError, errorDetail } from '../errors';
-import { projectIdForUri, projectLabel, workspaceProjectIds } from '../projects';
+import { projectIdForUri, projectLabel } from '../projects';
 import { CATEGORY_LABEL, percent, shortText } from '../views/present';
 import { Command } from '../commandIds';
+import { recallParams } from '../recallParams';
 
 export const PARTICIPANT_ID = 'mnemo.chat';
 
@@ -175,16 +176,7 @@ export class ChatCapture implements vscode.Disposable {
     tool: string,
     extra: Partial<{ top_k: number; min_confidence: number; mark_used: boolean }> = {},
   ): RecallParams {
-    return {
-      query,
-      project_ids: workspaceProjectIds(),
-      top_k: config.recall.topK(),
-      min_confidence: config.recall.minConfidence(),
-      token_budget: config.recall.tokenBudget(),
-      locale: vscode.env.language.startsWith('zh') ? 'zh' : 'en',
-      served_to: { surface: 'chat', name: '@mnemo', tool },
-      ...extra,
-    };
+    return recallParams(query, { surface: 'chat', name: '@mnemo', tool }, extra);
   }
 
   private async recall(

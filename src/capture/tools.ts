@@ -9,8 +9,9 @@ import { RecallRequest, RememberRequest } from '../../sidecar/protocol';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { describeError, errorDetail } from '../errors';
-import { projectIdForUri, workspaceProjectIds } from '../projects';
+import { projectIdForUri } from '../projects';
 import { CATEGORY_LABEL, shortText } from '../views/present';
+import { recallParams } from '../recallParams';
 
 export const RECALL_TOOL = 'mnemo_recall';
 export const REMEMBER_TOOL = 'mnemo_remember';
@@ -76,19 +77,16 @@ export class LanguageModelTools implements vscode.Disposable {
     try {
       const result = await this.ctx.request(
         RecallRequest,
-        {
+        recallParams(
           query,
-          project_ids: workspaceProjectIds(),
-          top_k: topK,
-          min_confidence: config.recall.minConfidence(),
-          token_budget: config.recall.tokenBudget(),
-          served_to: {
+          {
             surface: 'lm-tool',
             name: inChat ? 'VS Code chat' : 'VS Code extension',
             version: vscode.version,
             tool: RECALL_TOOL,
           },
-        },
+          { top_k: topK },
+        ),
         token,
       );
       if (result.items.length === 0) return text(`No memories recalled for "${query}".`);

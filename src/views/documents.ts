@@ -19,6 +19,7 @@ import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { describeError, logFailure } from '../errors';
 import { projectLabel, workspaceProjectIds } from '../projects';
+import { recallParams } from '../recallParams';
 import { formatLocalWithUtc, zoneName } from '../time';
 import { markdownCell, markdownText, nearMissReason } from './memoryText';
 import { servedMarkdown } from './ledgerText';
@@ -135,17 +136,13 @@ export class MnemoDocuments implements vscode.TextDocumentContentProvider, vscod
     const tokenBudget = config.recall.tokenBudget();
     const result = await this.ctx.request(
       RecallRequest,
-      {
+      // The same request as the chat and the agents' tool make (recallParams.ts), so this is their block.
+      // A preview must not count as a use (it would change ranking and decay).
+      recallParams(
         query,
-        project_ids: workspaceProjectIds(),
-        top_k: topK,
-        min_confidence: minConfidence,
-        token_budget: tokenBudget,
-        // A preview must not count as a use (it would change ranking and decay).
-        mark_used: false,
-        explain: true,
-        served_to: { surface: 'preview', name: 'Preview Injection' },
-      },
+        { surface: 'preview', name: 'Preview Injection' },
+        { mark_used: false, explain: true },
+      ),
       token,
     );
     const cell = markdownCell;

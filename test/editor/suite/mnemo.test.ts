@@ -270,6 +270,25 @@ describe('Mnemo extension', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
+  it('Preview Injection shows the very block the mnemo_recall tool hands an agent', async () => {
+    const tag = uniqueTag('same');
+    const query = `Which runner builds the ${tag} firmware images?`;
+    await remember(`The ${tag} firmware images are built on the arm64 runner.`, mainProject());
+    // The preview first: it does not count as a use, so the tool's answer right after sees the same store.
+    const preview = await waitFor('Preview Injection to show the memory', async () => {
+      const doc = await vscode.commands.executeCommand<vscode.TextDocument>('mnemo.previewInjection', query);
+      return doc.getText().includes('arm64 runner') ? doc.getText() : undefined;
+    });
+    const r = await vscode.lm.invokeTool('mnemo_recall', {
+      input: { query },
+      toolInvocationToken: undefined,
+    });
+    const tool = r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+    assert.ok(tool.includes('arm64 runner'), tool);
+    assert.ok(preview.includes(tool.trim()), `preview:\n${preview}\n\ntool:\n${tool}`);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it("Mnemo's own local ports are not auto-forwarded on remote hosts", () => {
     const ports = vscode.workspace
       .getConfiguration('remote')
