@@ -3,9 +3,10 @@
  * type, in one read of the store (the tree used to send one `mnemo/memory/list` per category and per source,
  * each reading every matching row). The tally is pure and unit-tested (test/unit/counts.test.ts).
  */
-import { GLOBAL_PROJECT, type Memory } from './model';
+import type { Memory } from './model';
 import type { CountGroup, CountsResult, MemoryFilter } from './protocol';
 import { buildWhere, type MemoryStore } from './store/memoryStore';
+import { projectScope } from './store/projectScope';
 
 type Grouped = Pick<Memory, 'project_id' | 'status' | 'category' | 'source_type'>;
 
@@ -40,9 +41,7 @@ export async function countMemories(
   f: MemoryFilter,
 ): Promise<CountsResult> {
   const projectIds = f.project_id
-    ? f.include_global === true
-      ? [f.project_id, GLOBAL_PROJECT]
-      : [f.project_id]
+    ? projectScope({ project_id: f.project_id, include_global: f.include_global }, false)
     : undefined;
   const rows = await store.find(buildWhere({ ...f, project_id: undefined, project_ids: projectIds }));
   return tallyCounts(rows.map((r) => r.memory));

@@ -38,6 +38,7 @@ import { hybridSearch } from './recall/search';
 import { buildWhere } from './store/memoryStore';
 import { cutText } from './shared/text';
 import { clampInt, round } from './util/numbers';
+import { projectScope } from './store/projectScope';
 
 export type { ReportParams, ReportResult } from './lifecycle/report';
 
@@ -69,13 +70,8 @@ export class Memories {
   }
 
   private async findFiltered(f: MemoryFilter & { project_ids?: string[] }): Promise<Memory[]> {
-    const projectIds = f.project_ids?.length
-      ? f.project_ids
-      : f.project_id
-        ? f.include_global === true
-          ? [f.project_id, GLOBAL_PROJECT]
-          : [f.project_id]
-        : undefined;
+    // Several projects are taken as given (a search passes its scope); one project is listed alone.
+    const projectIds = f.project_ids?.length ? f.project_ids : projectScope(f, false);
     const rows = await this.core.store.find(
       buildWhere({ ...f, project_id: undefined, project_ids: projectIds }),
     );
@@ -93,11 +89,7 @@ export class Memories {
     if (!p || typeof p.query !== 'string' || !p.query.trim())
       throw new InvalidInputError('The search query is empty.');
     const limit = clampInt(p.limit ?? 50, 1, 1000);
-    const projectIds = p.project_ids?.length
-      ? [...new Set([...p.project_ids, ...(p.include_global === false ? [] : [GLOBAL_PROJECT])])]
-      : p.project_id
-        ? [p.project_id, ...(p.include_global === false ? [] : [GLOBAL_PROJECT])]
-        : undefined;
+    const projectIds = projectScope(p, true);
     const where = buildWhere({ ...p, project_id: undefined, project_ids: projectIds });
     if (p.mode === 'hybrid') {
       const allowed = await this.findFiltered({ ...p, project_ids: projectIds });
@@ -121,11 +113,7 @@ export class Memories {
       .toLowerCase()
       .split(/\s+/)
       .filter((t) => t.length > 0);
-    const all = await this.findFiltered({
-      ...p,
-      project_ids: projectIds,
-      include_global: p.include_global ?? true,
-    });
+    const all = await this.findFiltered({ ...p, project_ids: projectIds });
     const items = all
       .map((memory) => {
         const hay = `${memory.text} ${memory.source_ref.join(' ')} ${memory.id}`.toLowerCase();

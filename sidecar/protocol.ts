@@ -180,7 +180,7 @@ export interface RecallResult {
 
 export interface MemoryFilter {
   project_id?: string;
-  /** Include memories promoted to global (default true when project_id is set). */
+  /** Include memories promoted to global: default false for a listing or count of a project, true for a search (store/projectScope.ts). */
   include_global?: boolean;
   status?: MemoryStatus[];
   category?: Category;
