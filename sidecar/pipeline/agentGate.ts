@@ -5,6 +5,8 @@
  *
  * - The person's request for one change ("Add a --dry-run flag …", lexicon/agentTasks.ts) is not a memory
  *   unless it also holds a value, a reason or a rule for every time.
+ * - From the agent's shell, a failure is kept with the changed command that fixed it, not with a rerun of the
+ *   same command or a run of other commands before it passed (the agent's edits fixed it, unseen).
  * - A candidate from the agent's own turns (or its tools) is kept only when it scores at least
  *   {@link AGENT_MIN_SCORE}, and never waits for review: the person's queue is for what they said and asked
  *   to keep, not for each claim an agent made. Whatever is dropped is still kept as a turn (evidence).
@@ -62,6 +64,16 @@ export function gateAgentCandidates(
       continue;
     }
     if (c.reason.startsWith('rule:terminal-fix')) {
+      // A failure and the changed command that fixed it is a lesson ("`pnpm test` failed; `pnpm test --
+      // --runInBand` fixed it"). An agent's loop of edits and reruns is not: the same command passing again,
+      // or after other commands, was fixed by edits the terminal never saw.
+      if (c.fix === 'retry' || c.fix === 'steps') {
+        drop(
+          c,
+          `drop:agent-rerun(${c.fix === 'retry' ? 'the same command passed again' : 'passed after other commands'}; ${agent}'s edits in between are the fix)`,
+        );
+        continue;
+      }
       kept.push(c); // a failure and its fix, from what ran: the terminal stage's own evidence
       continue;
     }

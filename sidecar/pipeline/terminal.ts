@@ -142,6 +142,7 @@ export function terminalCandidates(
       source_ref: [...ids.map((id) => `msg:${id}`), `cmd:${cutText(f.command, 200)}`],
       message_ids: ids,
       reason: `rule:terminal-fix(${program(failed.command)} exit ${failed.exitCode} -> exit 0)`,
+      fix: stepIdx.length ? 'steps' : f.command === failed.command ? 'retry' : 'changed',
       score: 0,
       confidence: 0,
       pending: false,

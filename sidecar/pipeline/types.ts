@@ -51,6 +51,11 @@ export interface Candidate {
   tier?: Tier;
   /** Why the firewall held it for review (firewall stage); it is then `pending` too. */
   held?: string;
+  /**
+   * How a terminal-fix candidate's failure ended (terminal stage): a changed command passed (`changed`), the
+   * same command passed again (`retry`), or other commands ran before it passed (`steps`).
+   */
+  fix?: 'changed' | 'retry' | 'steps';
 }
 
 /** A session's messages as the firewall stage saw them: each one's tier, and why the held ones are held. */

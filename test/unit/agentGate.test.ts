@@ -72,6 +72,34 @@ const cand = (over: Partial<Candidate>): Candidate => ({
   ...over,
 });
 
+test("from an agent's shell, a failure is kept with the changed command that fixed it, not its reruns", () => {
+  const fix = (text: string, kind: 'changed' | 'retry' | 'steps') =>
+    cand({
+      text,
+      reason: 'rule:terminal-fix(pnpm exit 1 -> exit 0)',
+      features: undefined,
+      score: 3,
+      fix: kind,
+    });
+  const all = [
+    fix('`pnpm test` failed; `pnpm test -- --runInBand` fixed it.', 'changed'),
+    fix('`npm run lint` failed; `npm run lint` passed on a later retry.', 'retry'),
+    fix('`pnpm build` failed; fixed by `pnpm test`, then `pnpm build` passed.', 'steps'),
+  ];
+  const agent = gateAgentCandidates(all, { source_ref: ['agent:claude-code'] });
+  assert.deepEqual(
+    agent.candidates.map((c) => c.fix),
+    ['changed'],
+  );
+  assert.deepEqual(
+    agent.dropped.map((d) => d.reason.split('(')[0]),
+    ['drop:agent-rerun', 'drop:agent-rerun'],
+  );
+  assert.match(agent.dropped[0]!.reason, /the same command passed again/);
+  // The person's own terminal keeps all three: they know what they did in between.
+  assert.equal(gateAgentCandidates(all, { source_ref: [] }).candidates.length, 3);
+});
+
 test("the agent's own claims need a higher score and never wait in the person's review queue", () => {
   const refs = { source_ref: ['agent:codex'] };
   const { candidates, dropped } = gateAgentCandidates(
