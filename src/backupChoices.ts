@@ -16,7 +16,7 @@ export interface RestoreChoice {
   confirm?: boolean;
 }
 
-/** The buttons of the preview modal, most common first. */
+/** The buttons of the preview modal, most common first; the first never gives consent. */
 export function restoreChoices(p: BackupPreview): RestoreChoice[] {
   const out: RestoreChoice[] = [];
   const own = p.targets.filter((t) => !t.needs_consent);
@@ -31,8 +31,10 @@ export function restoreChoices(p: BackupPreview): RestoreChoice[] {
     });
   if (p.conflicts.some((c) => c.differs))
     out.push({ label: 'Overwrite…', mode: 'overwrite', consent: true, confirm: true });
-  out.push({ label: 'Import as a New Project…', mode: 'new-project', consent: false });
-  return out;
+  const asNew: RestoreChoice = { label: 'Import as a New Project…', mode: 'new-project', consent: false };
+  // The first button is the one Enter presses: never one that writes into other projects or overwrites.
+  // With nothing new for this workspace's projects, that is the import under a new project id.
+  return out[0]?.consent ? [asNew, ...out] : [...out, asNew];
 }
 
 /** The preview modal's detail: where records go, conflicts, refusals. */

@@ -7,6 +7,12 @@ import type { BackupPreview } from '../protocol';
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
+/** A UTC time as a person reads it, to the minute ("2026-11-30 06:15 UTC"); anything else as it came. */
+export function readableTime(iso: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?Z$/.exec(iso);
+  return m ? `${m[1]} ${m[2]} UTC` : iso;
+}
+
 /** One line per target project, then conflicts, refusals and consent; no trailing period games. */
 export function backupPreviewLines(
   p: BackupPreview,
@@ -15,7 +21,7 @@ export function backupPreviewLines(
   const out: string[] = [];
   const episodes = p.counts.episodes ?? 0;
   out.push(
-    `${plural(p.counts.memories, 'memory', 'memories')}${episodes ? ` and ${plural(episodes, 'episode')}` : ''} in the file (it says it was made ${p.created_at} by ${p.created_by} with ${p.embedding.model ?? 'no model'}).`,
+    `${plural(p.counts.memories, 'memory', 'memories')}${episodes ? ` and ${plural(episodes, 'episode')}` : ''} in the file (it says it was made ${readableTime(p.created_at)} by ${p.created_by} with ${p.embedding.model ?? 'no model'}).`,
   );
   if (p.targets.length === 0 && p.refused.length === 0) out.push('Nothing would be written.');
   for (const t of p.targets) {

@@ -72,6 +72,28 @@ test('the restore modal offers what the preview allows', () => {
   );
 });
 
+test('the first button (what Enter presses) never gives consent: nothing new here puts the new-project import first', () => {
+  const onlyOthers = preview({
+    targets: [target('global', { needs_consent: true }), target('web-shop', { new: 0, conflicts: 3 })],
+    needs_consent: true,
+  });
+  const choices = restoreChoices(onlyOthers);
+  assert.deepEqual(
+    choices.map((c) => [c.label, c.consent]),
+    [
+      ['Import as a New Project…', false],
+      ['Restore Including Other Projects', true],
+    ],
+  );
+  assert.equal(restoreChoices(preview())[0]!.label, 'Restore');
+});
+
+test('the preview says when the backup was made to the minute, in UTC', () => {
+  const text = previewDetail(preview(), (x) => x);
+  assert.match(text, /made 2026-11-30 06:15 UTC by/);
+  assert.doesNotMatch(text, /\d{2}:\d{2}:\d{2}\.\d{3}Z/);
+});
+
 test('the modal detail says where records go, what is refused, and what overwrite changes', () => {
   const p = preview({
     targets: [

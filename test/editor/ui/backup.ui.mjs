@@ -107,9 +107,25 @@ export const tests = [
       const detail = (await dialog.textContent()) ?? '';
       if (!/→ .+: \d+ new, \d+ already stored \(\d+ differ\)/.test(detail))
         throw new Error(`the preview does not list the target projects with counts: ${detail}`);
+      if (
+        /\d{2}:\d{2}:\d{2}\.\d{3}Z/.test(detail) ||
+        !/made \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC by/.test(detail)
+      )
+        throw new Error(`the preview should say when the backup was made to the minute, in UTC: ${detail}`);
+      // What Enter would press: never a button that writes into other projects or overwrites.
+      const focused = await pollUntil(
+        async () =>
+          (await dialog.evaluate((el) => {
+            const b = document.activeElement;
+            return b && el.contains(b) && b.classList.contains('monaco-button') ? (b.textContent ?? '') : '';
+          })) || undefined,
+        { timeoutMs: 10_000, intervalMs: 100, what: 'a focused button in the restore preview' },
+      );
+      if (/Other Projects|Into Those Projects|Overwrite/.test(focused))
+        throw new Error(`the preview's focused button gives consent: "${focused}"`);
       await screenshot('restore-preview');
-      // The first button restores; with other projects' memories in the file (when the whole UI phase
-      // seeded some) it is "Restore Including Other Projects".
+      // Restore; with other projects' memories in the file (when the whole UI phase seeded some) the button
+      // that restores is "Restore Including Other Projects", and it is not the focused one.
       await dialog
         .locator('.dialog-buttons .monaco-button', { hasText: /^Restore( Including Other Projects)?$/ })
         .first()
