@@ -3,7 +3,7 @@
  * relative to the best match) or keyword only (title-bar toggle) — over the workspace's projects, wrong and
  * archived memories left out unless asked (eye button), with filters for project, source type and time
  * range; an empty box lists the latest memories. Choosing a result reveals it in the Memories tree
- * (TreeView.reveal through getParent). `mnemo.revealMemory` reveals a memory by id.
+ * (TreeView.reveal through getParent) and opens its details beside, the focus left on the tree row. `mnemo.revealMemory` reveals a memory by id.
  */
 import * as vscode from 'vscode';
 import { SOURCE_TYPES, type Memory, type SourceType } from '../../sidecar/model';
@@ -270,7 +270,12 @@ export function register(ctx: Ctx, views: Views): void {
         const memory = qp.activeItems[0]?.memory;
         if (!memory) return;
         finish(memory);
-        void views.reveal(memory).catch((err) => ctx.reportError(err, 'Reveal memory'));
+        // Enter shows the memory where it lives (the tree, outlined) and what it is (its details beside,
+        // the keyboard focus left on the tree row).
+        void views
+          .reveal(memory)
+          .then(() => views.details.show(memory, true))
+          .catch((err) => ctx.reportError(err, 'Reveal memory'));
       });
       qp.onDidHide(() => {
         if (!sub) finish(undefined);

@@ -30,7 +30,7 @@ export const seed = [
 
 export const tests = [
   {
-    name: 'Search Memories: type, Enter, and the tree reveals the memory',
+    name: 'Search Memories: type, Enter, and the tree reveals the memory and its details open beside',
     async run(ctx) {
       const { page, wb, seed: s, screenshot, log } = ctx;
       const m = seeded(s, QUOKKA);
@@ -98,6 +98,15 @@ export const tests = [
           throw new Error(`${label} was not expanded by the reveal`);
       }
       await childRow(pane, parent, shortText(QUOKKA));
+      // And its details open beside, titled by the memory, the focus left on the tree row.
+      await page
+        .locator('.tabs-container .tab', { hasText: shortText(QUOKKA, 40) })
+        .first()
+        .waitFor({ state: 'visible', timeout: 20_000 })
+        .catch(async (e) => {
+          const tabs = await page.locator('.tabs-container .tab').allTextContents();
+          throw new Error(`${e.message}\nSearch's Enter did not open the details; tabs: ${tabs.join(' | ')}`);
+        });
       await screenshot('revealed');
     },
   },
