@@ -66,6 +66,47 @@ function program(command: string): string {
     .join(' ');
 }
 
+/**
+ * The commands of a chain (`cd app && ./flash.sh --port 5020`, `a; b`, `a || b`), outside quotes; the
+ * ones that only look around or move (`cd`, `ls`) are left out unless nothing else is there.
+ */
+function chainParts(command: string): string[] {
+  const parts: string[] = [];
+  let cur = '';
+  let quote = '';
+  for (let i = 0; i < command.length; i++) {
+    const ch = command[i]!;
+    if (quote) {
+      if (ch === quote) quote = '';
+      cur += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      cur += ch;
+    } else if (ch === ';' || ((ch === '&' || ch === '|') && command[i + 1] === ch)) {
+      parts.push(cur.trim());
+      cur = '';
+      if (ch !== ';') i++;
+    } else cur += ch;
+  }
+  parts.push(cur.trim());
+  const all = parts.filter(Boolean);
+  const doing = all.filter((p) => !TRIVIAL.test(p));
+  return doing.length ? doing : all;
+}
+
+/**
+ * Whether a command that passed looks like the fix of one that failed: the same program run again with
+ * much the same words, compared command by command across both chains — the failing `cd app &&
+ * ./flash.sh --port 5020` is fixed by `./flash.sh --port 502`, the failing `npm run migrate` by
+ * `docker compose up -d db && npm run migrate`.
+ */
+function fixes(passed: string, failed: string): boolean {
+  const tried = chainParts(failed);
+  return chainParts(passed).some((b) =>
+    tried.some((a) => program(a) === program(b) && similarity(a, b) >= 0.3),
+  );
+}
+
 /** Token overlap (Jaccard) of two commands. */
 function similarity(a: string, b: string): number {
   const ta = new Set(a.split(/\s+/));
@@ -94,7 +135,8 @@ function shorten(s: string, n: number): string {
 
 /**
  * Troubleshooting candidates from a terminal session: each failing command followed (later in the same
- * session) by a successful command of the same program that looks like its fix. Every other command and
+ * session) by a successful command of the same program that looks like its fix, command by command across
+ * chains ({@link fixes}). Every other command and
  * output is dropped with a reason.
  */
 export function terminalCandidates(
@@ -111,7 +153,7 @@ export function terminalCandidates(
     for (let j = i + 1; j < runs.length; j++) {
       const r = runs[j];
       if (r.exitCode !== 0) continue;
-      if (program(r.command) === program(failed.command) && similarity(r.command, failed.command) >= 0.3) {
+      if (fixes(r.command, failed.command)) {
         fix = j;
         break;
       }

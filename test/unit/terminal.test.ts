@@ -57,6 +57,34 @@ test('a failure with a long output (kept up to 8 KB) is still a command and its 
   assert.ok(r.dropped.length < 5, `the output is not read as prose: ${r.dropped.length} dropped`);
 });
 
+test('a fix is found command by command across chains: cd && the failing script, then the script; a failing step, then a chain ending in it', async () => {
+  const r = await analyzeSession({
+    project_id: 'p',
+    source_type: 'terminal',
+    messages: [
+      ...run('cd app && ./flash.sh --port 5020', 1, 'Error: port 5020 out of range', '1'),
+      ...run('./flash.sh --port 502', 0, 'flashed', '2'),
+      ...run('npm run migrate', 1, 'Error: connect ECONNREFUSED 127.0.0.1:5432', '3'),
+      ...run('docker compose up -d db && npm run migrate', 0, 'migrated 3', '4'),
+      ...run("echo 'a && b' ; git commit -m 'x; y'", 1, 'nothing to commit', '5'),
+    ],
+  });
+  assert.deepEqual(
+    r.candidates.map((c) => c.text),
+    [
+      '`cd app && ./flash.sh --port 5020` failed (exit 1: Error: port 5020 out of range); `./flash.sh --port 502` fixed it.',
+      '`npm run migrate` failed (exit 1: Error: connect ECONNREFUSED 127.0.0.1:5432); `docker compose up -d db && npm run migrate` fixed it.',
+    ],
+  );
+  assert.deepEqual(
+    r.candidates.map((c) => c.fix),
+    ['changed', 'changed'],
+  );
+  assert.ok(
+    r.dropped.some((d) => d.text.startsWith("$ echo 'a && b'") && d.reason === 'drop:command-failed-unfixed'),
+  );
+});
+
 test('plain command history teaches nothing; an unfixed failure is dropped with its reason', async () => {
   const r = await analyzeSession({
     project_id: 'p',
