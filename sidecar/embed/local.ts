@@ -26,6 +26,7 @@ import {
 } from './types';
 import { chunk, inBatches } from './vectors';
 import { childEnv } from '../shared/processEnv';
+import { workerGone } from './runtimeFailure';
 
 export type { OnnxDtype } from './localMessages';
 
@@ -457,7 +458,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       });
       worker.onGone((why) => {
         if (this.disposed || (settled && this.worker !== worker)) return;
-        fail(new EmbeddingUnavailableError(`The embedding worker ${why}; the next request restarts it.`));
+        fail(new EmbeddingUnavailableError(workerGone(why)));
       });
       worker.send({ type: 'init', init: this.init });
     });

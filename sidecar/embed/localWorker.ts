@@ -18,6 +18,7 @@ import {
 } from './localMessages';
 import { cutText } from '../shared/text';
 import { lowerPriority } from '../util/process';
+import { runtimeLoadFailure } from './runtimeFailure';
 import { capSequenceLength, trainedMaxTokens } from './sequenceLength';
 
 /** transformers.js is ESM+CJS; a dynamic import lets a failure to load it become a clear message. */
@@ -241,9 +242,7 @@ async function load(): Promise<Loaded> {
     tf = await importTransformers();
   } catch (err) {
     const cause = firstLine(err);
-    throw new UserFacingError(
-      `The local embedding runtime (transformers.js/onnxruntime-node) could not be loaded (${cause}); ${runtimeHint(cause)}.`,
-    );
+    throw new UserFacingError(runtimeLoadFailure(cause));
   }
   const env = tf.env;
   env.allowLocalModels = p.source !== 'download';
@@ -316,13 +315,6 @@ type FeatureExtractor = (
   texts: string[],
   opts: { pooling: 'mean'; normalize: boolean },
 ) => Promise<{ dims: number[]; data: ArrayLike<number> }>;
-
-/** Why onnxruntime-node failed to load, in words a person can act on. */
-function runtimeHint(cause: string): string {
-  return /did not self-register/.test(cause)
-    ? 'onnxruntime-node can be loaded by only one worker thread per process; restart the sidecar or use the default process transport'
-    : 'reinstall the extension or set mnemo.embedding.provider to ollama or openai';
-}
 
 let loaded: Promise<Loaded> | undefined;
 
