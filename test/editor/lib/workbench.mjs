@@ -102,9 +102,30 @@ export class Workbench {
         .locator('input.input')
         .fill(`>${filter}`, { timeout: 5000 })
         .then(() => true)
-        .catch((e) => {
-          if (Date.now() >= deadline) throw e;
-          return false;
+        .catch(async (e) => {
+          if (Date.now() < deadline) return false;
+          // What kept the palette from taking keys (it was once "inert" for 30 s): named in the failure,
+          // so the next occurrence says which element made the workbench inert and what held the focus.
+          const state = await this.page
+            .evaluate(() => {
+              const name = (el) =>
+                el
+                  ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${[...el.classList].slice(0, 3).join('.')}`
+                  : '';
+              return {
+                inert: [...document.querySelectorAll('[inert]')].slice(0, 5).map(name),
+                active: name(document.activeElement),
+                dialogs: [...document.querySelectorAll('.monaco-dialog-box, [role="dialog"], .context-view')]
+                  .filter((el) => el.getClientRects().length > 0)
+                  .slice(0, 5)
+                  .map(
+                    (el) =>
+                      `${name(el)} ${(el.getAttribute('aria-label') ?? el.textContent ?? '').slice(0, 80)}`,
+                  ),
+              };
+            })
+            .catch(() => undefined);
+          throw new Error(`${e.message}\nworkbench state: ${JSON.stringify(state)}`);
         });
       if (!typed) continue;
       const rows = widget.locator('.quick-input-list .monaco-list-row');
