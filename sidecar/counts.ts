@@ -40,9 +40,7 @@ export async function countMemories(
   store: Pick<MemoryStore, 'find'>,
   f: MemoryFilter,
 ): Promise<CountsResult> {
-  const projectIds = f.project_id
-    ? projectScope({ project_id: f.project_id, include_global: f.include_global }, false)
-    : undefined;
+  const projectIds = projectScope({ project_id: f.project_id, include_global: f.include_global }, false);
   const rows = await store.find(buildWhere({ ...f, project_id: undefined, project_ids: projectIds }));
   return tallyCounts(rows.map((r) => r.memory));
 }
