@@ -594,14 +594,16 @@ export async function main(argv: string[]): Promise<number> {
       const s = await withService(cfg, (svc) => svc.stats(values.project));
       if (values.json) out(JSON.stringify(s, null, 2));
       else {
-        out(`${s.total} memories; embedding model ${s.embedding_model}; ${s.chroma}`);
+        out(
+          `${s.total} memories in use${s.retired ? ` (${s.retired} more wrong or archived)` : ''}; embedding model ${s.embedding_model}; ${s.chroma}`,
+        );
         if (s.llm_tokens?.extractions)
           out(
             `LLM: ${s.llm_tokens.extractions} extraction(s), ${s.llm_tokens.prompt} prompt + ${s.llm_tokens.completion} completion tokens`,
           );
         for (const p of s.projects) {
           out(
-            `  ${p.project_id}: ${p.total} total, ${p.new_7d} new in 7 days, ${p.actionable} actionable, ${p.pending} pending, ${p.by_status.wrong} wrong`,
+            `  ${p.project_id}: ${p.total} in use, ${p.new_7d} new in 7 days, ${p.actionable} actionable, ${p.pending} pending; ${p.by_status.wrong} wrong, ${p.by_status.archived} archived`,
           );
         }
       }
@@ -653,7 +655,13 @@ export async function main(argv: string[]): Promise<number> {
       if (!values.project)
         throw new UsageError('wipe needs --project P (the project to delete everything of).');
       if (!values.yes) {
-        const n = await withService(cfg, async (svc) => (await svc.stats(project)).total);
+        // Everything the wipe deletes: wrong, archived and superseded memories too.
+        const n = await withService(cfg, async (svc) =>
+          (await svc.stats(project)).projects.reduce(
+            (sum, p) => sum + Object.values(p.by_status).reduce((a, b) => a + b, 0),
+            0,
+          ),
+        );
         out(
           `Project ${project} holds ${n} memories. Nothing was changed; add --yes to delete them, its kept turns and index rows for good.`,
         );

@@ -200,7 +200,10 @@ export interface MemoryFilter {
 
 export interface ProjectStats {
   project_id: string;
+  /** Memories in use: active, pending and confirmed (what the status bar and the tree count). */
   total: number;
+  /** Wrong and archived memories, counted apart (none of the other numbers includes them). */
+  retired: number;
   /** Created in the last 7 days (UTC instants, independent of time zone). */
   new_7d: number;
   actionable: number;
@@ -213,7 +216,10 @@ export interface ProjectStats {
 
 export interface StatsResult {
   projects: ProjectStats[];
+  /** Memories in use over the projects listed. */
   total: number;
+  /** Wrong and archived memories over the projects listed. */
+  retired: number;
   queued: number;
   embedding_model: string;
   embedding_ready: boolean;

@@ -1,7 +1,10 @@
 /**
  * The dashboard webview (`mnemo.openDashboard`): per project, the number of memories, new in the last
- * 7 days, actionable, pending, and a confidence histogram. Strict CSP (nonce script, no remote
- * content), theme colours through CSS variables; numbers and bars are buttons that filter the tree.
+ * 7 days, actionable, pending, and a confidence histogram, counted as the status bar and the tree count
+ * (memories in use; wrong and archived ones as a small figure apart). The workspace's projects come
+ * first; the others are marked "not in this workspace". Strict CSP (nonce script, no remote content),
+ * theme colours through CSS variables; numbers and bars are buttons that filter the tree to exactly what
+ * they count (an empty bar is not a button).
  */
 import * as vscode from 'vscode';
 import { GLOBAL_PROJECT, type MemoryStatus } from '../../sidecar/model';
@@ -36,11 +39,16 @@ export function filterFor(projectId: string, metric: Metric, bucket?: number): T
     case 'pending':
       return { label: `pending · ${where}`, projectId, status: ['pending'] as MemoryStatus[] };
     case 'bucket': {
-      const upper = Math.min(10, Math.max(1, (bucket ?? 0) + 1)) / 10;
+      // The bar's own range, [lower, upper) as the histogram counts it (the last bar includes 100%).
+      const k = Math.min(9, Math.max(0, Math.floor(bucket ?? 0)));
+      const lower = k / 10;
+      const upper = (k + 1) / 10;
       return {
-        label: `confidence below ${Math.round(upper * 100)}% · ${where}`,
+        label: `confidence ${k * 10}–${(k + 1) * 10}% · ${where}`,
         projectId,
-        maxConfidence: upper === 1 ? 1.0000001 : upper,
+        // The list filter's lower bound is exclusive: just under the bar's lower edge includes it.
+        ...(k > 0 ? { minConfidence: lower - 1e-9 } : {}),
+        maxConfidence: k === 9 ? 1.0000001 : upper,
       };
     }
     default:
@@ -154,6 +162,8 @@ button:focus-visible{outline:1px solid var(--vscode-focusBorder);outline-offset:
 .fill{width:100%;background:var(--vscode-charts-blue);min-height:1px}
 .low .fill{background:var(--vscode-charts-orange)}
 .axis{display:flex;justify-content:space-between;color:var(--vscode-descriptionForeground);font-size:.8em;margin-top:2px}
+.retired{color:var(--vscode-descriptionForeground);font-size:.85em;margin:8px 0 0}
+h2.others{margin:24px 0 8px}
 .error{color:var(--vscode-errorForeground)}
 .toolbar{display:flex;gap:8px;align-items:center}
 .toolbar button{border-color:var(--vscode-button-border,transparent);background:var(--vscode-button-secondaryBackground);color:var(--vscode-button-secondaryForeground);padding:4px 10px}
@@ -176,11 +186,18 @@ for (const el of document.querySelectorAll('[data-project]')) {
 
   private body(stats: StatsResult): string {
     const order = new Map(workspaceProjects().map((p, i) => [p.projectId, i]));
-    const projects = [...stats.projects].sort(
-      (a, b) => (order.get(a.project_id) ?? 1000) - (order.get(b.project_id) ?? 1000) || b.total - a.total,
-    );
+    const byOrder = (a: ProjectStats, b: ProjectStats): number =>
+      (order.get(a.project_id) ?? 1000) - (order.get(b.project_id) ?? 1000) || b.total - a.total;
+    const mine = stats.projects.filter((p) => order.has(p.project_id)).sort(byOrder);
+    const others = stats.projects.filter((p) => !order.has(p.project_id)).sort(byOrder);
+    const inWorkspace = mine.reduce((n, p) => n + p.total, 0);
+    const elsewhere = others.reduce((n, p) => n + p.total, 0);
+    const retired = mine.reduce((n, p) => n + p.retired, 0);
     const meta = [
-      `${stats.total} memories`,
+      // The status bar's number: memories in use in this workspace's projects (Global included).
+      `${inWorkspace} ${inWorkspace === 1 ? 'memory' : 'memories'} in this workspace`,
+      elsewhere ? `${elsewhere} in other projects` : '',
+      retired ? `${retired} wrong or archived (not counted)` : '',
       stats.queued ? `${stats.queued} captures queued` : '',
       // What a person can read; the store's address is an internal (Show Output has it).
       `embedding ${esc(stats.embedding_model)} (${stats.embedding_ready ? 'ready' : 'not loaded yet'})`,
@@ -194,30 +211,43 @@ for (const el of document.querySelectorAll('[data-project]')) {
     ]
       .filter(Boolean)
       .join(' · ');
-    const sections = projects.length
-      ? projects.map((p) => this.project(p)).join('\n')
-      : '<p>No memories yet. Select text in an editor and run <b>Mnemo: Remember Selection</b>, or keep working: terminal and chat sessions are captured.</p>';
-    return `<p class="meta">${meta}</p><div class="grid">${sections}</div>`;
+    const empty =
+      '<p>No memories yet. Select text in an editor and run <b>Mnemo: Remember Selection</b>, or keep working: terminal and chat sessions are captured.</p>';
+    const grid = (list: ProjectStats[], outside: boolean): string =>
+      `<div class="grid">${list.map((p) => this.project(p, outside)).join('\n')}</div>`;
+    const sections =
+      mine.length + others.length === 0
+        ? empty
+        : `${mine.length ? grid(mine, false) : empty}${others.length ? `<h2 class="others">Other projects <span class="pid">(not in this workspace)</span></h2>${grid(others, true)}` : ''}`;
+    return `<p class="meta">${meta}</p>${sections}`;
   }
 
-  private project(p: ProjectStats): string {
+  private project(p: ProjectStats, outside: boolean): string {
     const label = p.project_id === GLOBAL_PROJECT ? 'Global' : projectLabel(p.project_id);
+    const where = outside ? `${label} (not in this workspace)` : label;
     const pid = esc(p.project_id);
     const num = (metric: Metric, value: number, caption: string): string =>
-      `<button type="button" class="num" data-project="${pid}" data-metric="${metric}" aria-label="${value} ${caption} in ${esc(label)}: show in the Memories view"><b>${value}</b><span>${caption}</span></button>`;
+      `<button type="button" class="num" data-project="${pid}" data-metric="${metric}" aria-label="${value} ${caption} in ${esc(where)}: show in the Memories view"><b>${value}</b><span>${caption}</span></button>`;
     const max = Math.max(1, ...p.confidence_histogram);
     const bars = p.confidence_histogram
       .map((count, i) => {
         const h = count === 0 ? 0 : Math.max(1, Math.round((count / max) * 20));
         const range = `${i * 10}–${i === 9 ? 100 : (i + 1) * 10}%`;
-        return `<button type="button" class="bar${i < 5 ? ' low' : ''}" data-project="${pid}" data-metric="bucket" data-bucket="${i}" title="${count} with confidence ${range}" aria-label="${count} memories with confidence ${range}: show memories below ${(i + 1) * 10}%"><div class="fill h${h}"></div></button>`;
+        const title = `${count} with confidence ${range}`;
+        // Nothing to show: a bar, not a button that would filter the tree to nothing.
+        if (count === 0)
+          return `<div class="bar empty${i < 5 ? ' low' : ''}" title="${title}" role="img" aria-label="No memories with confidence ${range}"><div class="fill h0"></div></div>`;
+        return `<button type="button" class="bar${i < 5 ? ' low' : ''}" data-project="${pid}" data-metric="bucket" data-bucket="${i}" title="${title}" aria-label="${count} ${count === 1 ? 'memory' : 'memories'} with confidence ${range}: show them in the Memories view"><div class="fill h${h}"></div></button>`;
       })
       .join('');
-    return `<section aria-label="${esc(label)}">
-<h2>${esc(label)}</h2><div class="pid">${pid}</div>
+    const retired = p.retired
+      ? `<p class="retired" title="Not counted above; Show Wrong and Archived in the Memories view lists them">${p.retired} wrong or archived</p>`
+      : '';
+    return `<section aria-label="${esc(where)}"${outside ? ' class="outside"' : ''}>
+<h2>${esc(label)}${outside ? ' <span class="pid">(not in this workspace)</span>' : ''}</h2><div class="pid">${pid}</div>
 <div class="numbers">${num('total', p.total, 'memories')}${num('new7d', p.new_7d, 'new in 7 days')}${num('actionable', p.actionable, 'actionable')}${num('pending', p.pending, 'pending')}</div>
 <div class="hist" role="group" aria-label="Confidence histogram">${bars}</div>
 <div class="axis"><span>0%</span><span>confidence</span><span>100%</span></div>
-</section>`;
+${retired}</section>`;
   }
 }

@@ -9,7 +9,8 @@
 // defaults to 'manual'. Entries with the same project and source type are
 // ingested as one session (the pipeline skips sessions with fewer than two
 // substantive lines, so give each entry at least two: modules may run alone
-// with --grep). The memories the pipeline kept come back as
+// with --grep). `wrong: [words]` marks the memories whose text holds those words wrong after
+// ingest (`mnemo mark-wrong`). The memories the pipeline kept come back as
 // { workspaceProject, memories } (`ctx.seed` in the UI tests).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -82,9 +83,11 @@ export async function seedMemories({
         project: s.project,
         sourceType: s.sourceType ?? 'manual',
         messages: [],
+        wrong: [],
         from: new Set(),
       });
     groups.get(key).messages.push(...s.messages);
+    groups.get(key).wrong.push(...(s.wrong ?? []));
     groups.get(key).from.add(s.from);
   }
   let workspaceProject;
@@ -111,6 +114,20 @@ export async function seedMemories({
     if (!g.project) workspaceProject = report.project_id;
     reports.push(report);
   }
-  const listed = await run('list', ['list', '--json', '--limit', '10000']);
+  let listed = await run('list', ['list', '--json', '--limit', '10000']);
+  const toMark = [...groups.values()].flatMap((g) => g.wrong.map((text) => ({ text, project: g.project })));
+  for (const [k, { text, project }] of toMark.entries()) {
+    const m = listed.items.find((x) => x.text.includes(text) && (!project || x.project_id === project));
+    if (!m) throw new Error(`the seed marks "${text}" wrong, but the pipeline kept no such memory`);
+    // `mark-wrong` prints a sentence, not JSON: run it and read the list again.
+    const out = path.join(workDir, `wrong-${k}.txt`);
+    const r = await runToCompletion(
+      process.execPath,
+      [cli, 'mark-wrong', m.id, '--data-dir', dataDir, '--model-path', modelPath],
+      { env: cliEnv, cwd: workspace, timeoutMs, logFile, stdoutFile: out },
+    );
+    if (r.code !== 0) throw new Error(`mnemo mark-wrong exited with ${r.code ?? r.signal} (see ${logFile})`);
+  }
+  if (toMark.length) listed = await run('list', ['list', '--json', '--limit', '10000']);
   return { workspaceProject, memories: listed.items, reports };
 }

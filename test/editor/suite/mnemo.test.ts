@@ -496,11 +496,14 @@ describe('Mnemo extension', function () {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   });
 
-  it('the dashboard counts memories per project and a number filters the tree', async () => {
+  it('the dashboard counts memories per project as the status bar does and a number filters the tree', async () => {
     const projectId = `editor-test-${uniqueTag('dash')}`;
     await remember('Use the blue-green deployment for the billing service.', projectId);
     await remember('Run database migrations with --dry-run first.', projectId);
     await remember('Perhaps switch the billing cron to UTC midnight.', projectId, { pending: true });
+    // A memory marked wrong is not one of the project's memories: counted apart, in no other number.
+    const wrong = await remember('Deploy the billing service with FTP uploads.', projectId);
+    await api.request(MarkWrongRequest, { id: wrong, by: 'editor-tests' });
 
     await vscode.commands.executeCommand('mnemo.openDashboard');
     const stats = await waitFor('the dashboard to show the project', async () => {
@@ -508,6 +511,8 @@ describe('Mnemo extension', function () {
       return api.views.dashboard.lastStats?.projects.find((p) => p.project_id === projectId && p.total === 3);
     });
     assert.equal(stats.pending, 1);
+    assert.equal(stats.retired, 1, 'the wrong memory is counted apart');
+    assert.equal(stats.by_status.wrong, 1);
     assert.equal(stats.new_7d, 3);
     assert.equal(
       stats.confidence_histogram.reduce((a, b) => a + b, 0),
@@ -525,6 +530,20 @@ describe('Mnemo extension', function () {
       limit: 1,
     });
     assert.equal(stats.actionable, actionable.total);
+    // A bar filters the tree to exactly the memories it counts (the tree lists memories in use).
+    for (const [k, count] of stats.confidence_histogram.entries()) {
+      if (count === 0) continue;
+      const f = filterFor(projectId, 'bucket', k);
+      const listed = await api.request(ListRequest, {
+        project_id: projectId,
+        include_global: false,
+        status: [...IN_USE],
+        min_confidence: f.minConfidence,
+        max_confidence: f.maxConfidence,
+        limit: 1,
+      });
+      assert.equal(listed.total, count, `the ${f.label} bar counts ${count}, the tree lists ${listed.total}`);
+    }
 
     // What clicking "pending" does: filter the tree to that project's pending memories.
     api.views.setFilter(filterFor(projectId, 'pending'));

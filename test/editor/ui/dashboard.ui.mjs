@@ -1,7 +1,11 @@
-// UI: "Mnemo: Open Dashboard" renders the per-project counts. A project of its
-// own (not a workspace folder, so no other test changes it) is seeded with
-// known memories; the webview's numbers and histogram must match them. The
-// webview lives two iframes deep (VS Code's webview host, then the content).
+// UI: "Mnemo: Open Dashboard" renders the per-project counts, counted as the
+// status bar counts (issue 38 item 8): memories in use, wrong and archived
+// ones as a figure apart, other projects marked "not in this workspace", and
+// no bar that would filter the tree to nothing. A project of its own (not a
+// workspace folder, so no other test changes it) is seeded with known
+// memories, one of them marked wrong; the webview's numbers and histogram must
+// match them. The webview lives two iframes deep (VS Code's webview host, then
+// the content).
 import { pollUntil } from '../lib/processes.mjs';
 import { waitSidecarRunning } from './support/mnemo.mjs';
 
@@ -19,9 +23,13 @@ export const seed = [
       { role: 'user', content: 'I prefer squash merges for feature branches.' },
       { role: 'user', content: 'Remember this: the staging database runs Postgres 15 on port 5433.' },
       { role: 'user', content: 'Always run npm run lint before pushing to the release branch.' },
+      { role: 'user', content: 'We decided to upload the ingest worker builds over FTP to the lab server.' },
     ],
+    wrong: ['over FTP'],
   },
 ];
+
+const IN_USE = ['active', 'pending', 'confirmed'];
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -54,7 +62,11 @@ export const tests = [
     name: 'Open Dashboard renders the right counts per project',
     async run(ctx) {
       const { page, wb, seed: s, screenshot, log } = ctx;
-      const mine = s.memories.filter((m) => m.project_id === PROJECT);
+      const all = s.memories.filter((m) => m.project_id === PROJECT);
+      const mine = all.filter((m) => IN_USE.includes(m.status));
+      const retired = all.filter((m) => m.status === 'wrong' || m.status === 'archived').length;
+      if (retired !== 1)
+        throw new Error(`the seed of ${PROJECT} should hold one wrong memory, holds ${retired}`);
       const want = expectedCounts(mine);
       log(`expected for ${PROJECT}: ${JSON.stringify(want)}`);
       // The seed must exercise every number, or the test proves little.
@@ -71,7 +83,8 @@ export const tests = [
         .waitFor({ state: 'visible', timeout: 20_000 });
 
       const frame = dashboardFrame(page);
-      const section = frame.locator(`section[aria-label="${PROJECT}"]`);
+      // Not a folder of this window: listed after the workspace's projects, and says so.
+      const section = frame.locator(`section[aria-label="${PROJECT} (not in this workspace)"]`);
       await section.waitFor({ state: 'visible', timeout: 30_000 });
       const read = async () =>
         Object.fromEntries(
@@ -95,16 +108,32 @@ export const tests = [
       ).catch((e) => {
         throw new Error(`${e.message}: shown ${JSON.stringify(shown)}, expected ${JSON.stringify(want)}`);
       });
-      const bars = await section
-        .locator('.hist button.bar')
-        .evaluateAll((els) =>
-          els.map((e) => Number(/^(\d+) with confidence/.exec(e.getAttribute('title') ?? '')?.[1] ?? NaN)),
-        );
-      if (JSON.stringify(bars) !== JSON.stringify(want.hist)) {
+      const bars = await section.locator('.hist .bar').evaluateAll((els) =>
+        els.map((e) => ({
+          count: Number(/^(\d+) with confidence/.exec(e.getAttribute('title') ?? '')?.[1] ?? NaN),
+          button: e.tagName === 'BUTTON',
+        })),
+      );
+      const counts = bars.map((b) => b.count);
+      if (JSON.stringify(counts) !== JSON.stringify(want.hist)) {
         throw new Error(
-          `confidence histogram shows ${JSON.stringify(bars)}, expected ${JSON.stringify(want.hist)}`,
+          `confidence histogram shows ${JSON.stringify(counts)}, expected ${JSON.stringify(want.hist)} (the wrong memory is not counted)`,
         );
       }
+      // Only a bar with memories is a button (one that filters the tree to nothing would mislead).
+      const misleading = bars.filter((b) => b.button !== b.count > 0);
+      if (misleading.length)
+        throw new Error(`bars that are buttons without memories or the reverse: ${JSON.stringify(bars)}`);
+      const apart = (
+        (await section
+          .locator('.retired')
+          .textContent()
+          .catch(() => '')) ?? ''
+      ).trim();
+      if (apart !== `${retired} wrong or archived`)
+        throw new Error(
+          `the wrong memory should be a figure apart ("${retired} wrong or archived"), shown "${apart}"`,
+        );
 
       // The workspace folder's project is listed too, first, with at least its seeded memories.
       // (Known when another module seeded the workspace project; with --grep dashboard it may not be.)
@@ -121,11 +150,16 @@ export const tests = [
           throw new Error(`first project is ${firstPid}, expected the workspace's ${wsProject}`);
       }
 
-      // Header: the store-wide total and the embedding model.
+      // Header: the workspace's number (the status bar's), the other projects apart, and the model.
       const meta = (await frame.locator('p.meta').textContent()) ?? '';
-      const total = Number(/^(\d+) memories/.exec(meta)?.[1]);
-      if (!(total >= s.memories.length))
-        throw new Error(`dashboard says "${meta}", seeded ${s.memories.length}`);
+      const inUse = s.memories.filter((m) => IN_USE.includes(m.status));
+      const here = inUse.filter((m) => m.project_id === wsProject || m.project_id === 'global').length;
+      const total = Number(/^(\d+) memor(?:y|ies) in this workspace/.exec(meta)?.[1]);
+      const elsewhere = Number(/(\d+) in other projects/.exec(meta)?.[1]);
+      if (!(total >= here) || !(elsewhere >= inUse.length - here))
+        throw new Error(
+          `dashboard says "${meta}", seeded ${here} in use in the workspace and ${inUse.length - here} elsewhere`,
+        );
       if (!meta.includes('Xenova/all-MiniLM-L6-v2'))
         throw new Error(`dashboard meta does not name the model: ${meta}`);
       log(`dashboard: ${meta}`);
