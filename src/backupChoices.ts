@@ -3,6 +3,7 @@
  * buttons the preview modal offers, the modal's text, and whether a failed request was a wrong password
  * (the user may try again) — all from the sidecar's preview and error data.
  */
+import * as path from 'node:path';
 import type { BackupImportMode, BackupPreview } from '../sidecar/protocol';
 import { backupPreviewLines, overwrittenTexts } from '../sidecar/shared/backupPreview';
 
@@ -81,4 +82,13 @@ export function backupFailureReason(err: unknown): string | undefined {
   const data = (err as { data?: unknown } | undefined)?.data;
   const reason = data && typeof data === 'object' ? (data as { reason?: unknown }).reason : undefined;
   return typeof reason === 'string' ? reason : undefined;
+}
+
+/**
+ * Whether `folder` lies inside `profile` (VS Code's user-data folder, which holds the extension's storage
+ * and so the memories): a backup there is lost with what it protects.
+ */
+export function isInside(folder: string, profile: string): boolean {
+  const rel = path.relative(path.resolve(profile), path.resolve(folder));
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }

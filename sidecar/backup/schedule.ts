@@ -6,6 +6,7 @@
  */
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { BACKUP_CHECK_MS, nextBackupDue } from '../shared/backupPeriod';
 import { errorMessage } from '../shared/errors';
 import { exportBackup, type ExportResult } from './export';
 import { scopeSlug } from './format';
@@ -35,19 +36,16 @@ export interface ScheduledRun {
   pruned: string[];
 }
 
-const HOUR_MS = 3600 * 1000;
-const PERIOD_MS = { daily: 24 * HOUR_MS, weekly: 7 * 24 * HOUR_MS } as const;
-/** Checks run hourly: a backup up to an hour early counts as on time, so a daily one does not drift by an hour a day. */
-const SLACK_MS = HOUR_MS;
 const NAME = /^mnemo-backup-(.+)-(\d{8}T\d{6}Z)\.zip$/;
+/** A temporary file older than this was left by a backup that died. */
+const DAY_MS = 24 * 3600 * 1000;
 const TEMP = /^\.mnemo-backup-.+\.zip\.[0-9a-f]+\.tmp$/;
 
 /** Whether a backup is due at `now`, given the last run (none yet: due). */
 export function isBackupDue(every: 'daily' | 'weekly', lastRun: Date | undefined, now: Date): boolean {
   if (!lastRun || Number.isNaN(lastRun.getTime())) return true;
-  const elapsed = now.getTime() - lastRun.getTime();
-  if (elapsed < 0) return true; // the clock went back or the last run is from the future: do not trust it
-  return elapsed >= PERIOD_MS[every] - SLACK_MS;
+  if (now.getTime() < lastRun.getTime()) return true; // the clock went back or the last run is from the future: do not trust it
+  return now.getTime() >= nextBackupDue(every, lastRun).getTime();
 }
 
 /** Parses `20261130T061500Z`. */
@@ -92,7 +90,7 @@ export function pruneBackups(
     for (const n of readdirSync(folder)) {
       if (!TEMP.test(n)) continue;
       const f = join(folder, n);
-      if (now.getTime() - statSync(f).mtimeMs > 24 * HOUR_MS) {
+      if (now.getTime() - statSync(f).mtimeMs > DAY_MS) {
         rmSync(f, { force: true });
         removed.push(f);
       }
@@ -162,7 +160,7 @@ export function startBackupSchedule(
     return running;
   };
   void tick();
-  const timer = setInterval(() => void tick(), opts.intervalMs ?? HOUR_MS);
+  const timer = setInterval(() => void tick(), opts.intervalMs ?? BACKUP_CHECK_MS);
   timer.unref?.();
   return { dispose: () => clearInterval(timer), tick };
 }

@@ -2,11 +2,15 @@
  * `mnemo.exportBackup` (one click from the view's toolbar) and `mnemo.importBackup`: AES-256 encrypted ZIP
  * backups written and read by the sidecar, with progress and cancel. Backup takes as few steps as the
  * password allows: with the saved password (OS keychain, SecretStorage) it is one click into the backup
- * folder (`mnemo.backup.folder`, else the data folder's `backups/`, created when missing); otherwise the
- * password is asked twice and may then be saved. The result names the full path, with Reveal and Copy
- * Path. Restore asks the password (again after a wrong one), previews in a modal where the records would
- * really go, and confirms Overwrite in a second modal listing what changes.
+ * folder (`mnemo.backup.folder`). The first backup asks once for that folder, outside VS Code's profile
+ * (a backup beside the data it protects is lost with it), and remembers it; the password is asked twice
+ * and may then be saved, after which daily or weekly backups are offered and the next run is named. The
+ * result names the full path, with Copy Path (and Reveal where the OS file manager is on this machine:
+ * not in a remote or browser window, where Reveal does nothing). Restore asks the password (again after a
+ * wrong one), previews in a modal where the records would really go, and confirms Overwrite in a second
+ * modal listing what changes.
  */
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
@@ -19,17 +23,20 @@ import {
 import {
   backupFailureReason,
   confirmationsQuestion,
+  isInside,
   KEEP_CONFIRMATIONS,
   overwriteDetail,
   previewDetail,
   restoreChoices,
 } from '../backupChoices';
 import { MIN_PASSWORD_LENGTH as MIN_PASSWORD } from '../../sidecar/shared/backupPassword';
+import { nextBackupDue, type BackupEvery } from '../../sidecar/shared/backupPeriod';
 import { SECRETS, config } from '../config';
 import type { Ctx } from '../ctx';
 import type { Views } from '../views';
 import { projectLabel, workspaceProjects } from '../projects';
 import { BuiltinCommand, Command } from '../commandIds';
+import { formatLocal } from '../time';
 
 async function askPassword(title: string, confirm: boolean, problem?: string): Promise<string | undefined> {
   const password = await vscode.window.showInputBox({
@@ -52,9 +59,94 @@ async function askPassword(title: string, confirm: boolean, problem?: string): P
   return again === password ? password : undefined;
 }
 
-/** Where backups go: `mnemo.backup.folder`, else the data folder's `backups/` (the sidecar creates it). */
+/** Where backups go: `mnemo.backup.folder`, else (nothing chosen yet) the data folder's `backups/`. */
 function backupFolder(ctx: Ctx): string {
   return config.backup.folder() || path.join(ctx.extension.globalStorageUri.fsPath, 'backups');
+}
+
+/** VS Code's user-data folder: the profile that holds the extension's storage, and so the memories. */
+function profileFolder(ctx: Ctx): string {
+  // <user-data>/User/globalStorage/<publisher.name>
+  return path.resolve(ctx.extension.globalStorageUri.fsPath, '..', '..', '..');
+}
+
+/**
+ * The backup folder, asked once: a folder outside VS Code's profile, remembered in `mnemo.backup.folder`
+ * (user settings). Undefined when the person cancels.
+ */
+async function chooseBackupFolder(ctx: Ctx, title: string): Promise<string | undefined> {
+  const chosen = config.backup.folder();
+  if (chosen) return chosen;
+  for (;;) {
+    const picked = (
+      await vscode.window.showOpenDialog({
+        title: `${title}: where should backups go? A folder outside VS Code's profile (another disk, a synced folder)`,
+        canSelectFiles: false,
+        canSelectFolders: true,
+        canSelectMany: false,
+        defaultUri: vscode.Uri.file(os.homedir()),
+        openLabel: 'Keep Backups Here',
+      })
+    )?.[0];
+    if (!picked) return undefined;
+    const folder = picked.fsPath;
+    if (isInside(folder, profileFolder(ctx))) {
+      const again = await vscode.window.showWarningMessage(
+        'That folder is inside VS Code’s profile, beside the memories it would protect.',
+        {
+          modal: true,
+          detail: `${folder}\n\nA lost or reset profile would take the backups with it. Choose a folder elsewhere (another disk or a synced folder).`,
+        },
+        'Choose Another Folder',
+        'Use It Anyway',
+      );
+      if (again === 'Choose Another Folder') continue;
+      if (again !== 'Use It Anyway') return undefined;
+    }
+    await vscode.workspace
+      .getConfiguration('mnemo')
+      .update('backup.folder', folder, vscode.ConfigurationTarget.Global);
+    return folder;
+  }
+}
+
+/** Reveal opens the OS file manager of the machine the editor runs on: not in a remote or browser window. */
+function canReveal(): boolean {
+  return vscode.env.remoteName === undefined && vscode.env.uiKind === vscode.UIKind.Desktop;
+}
+
+/**
+ * After the password is saved: offers the schedule (off until chosen) and names when the next backup runs.
+ * `written`: when the last backup of every project was written (undefined: none yet, the first runs now).
+ */
+async function offerSchedule(ctx: Ctx, password: string, written: Date | undefined): Promise<void> {
+  await ctx.extension.secrets.store(SECRETS.backupPassword, password);
+  const current = config.backup.schedule();
+  if (current !== 'off') {
+    announceSchedule(current, written);
+    return;
+  }
+  const picked = await vscode.window.showInformationMessage(
+    'Mnemo: the backup password is saved in the OS keychain. Back up on a schedule?',
+    'Daily',
+    'Weekly',
+    'Not Now',
+  );
+  if (picked !== 'Daily' && picked !== 'Weekly') return;
+  const every: BackupEvery = picked === 'Daily' ? 'daily' : 'weekly';
+  await vscode.workspace
+    .getConfiguration('mnemo')
+    .update('backup.schedule', every, vscode.ConfigurationTarget.Global);
+  announceSchedule(every, written);
+}
+
+function announceSchedule(every: BackupEvery, last: Date | undefined): void {
+  const when = last
+    ? `the next one runs about ${formatLocal(nextBackupDue(every, last).toISOString(), config.display.timeZone())}`
+    : 'the first one runs within the hour';
+  void vscode.window.showInformationMessage(
+    `Mnemo: ${every} backups into ${config.backup.folder()} are on; ${when} while VS Code is open, keeping the last ${config.backup.keep()}.`,
+  );
 }
 
 const RESTORE = 'Mnemo: Restore From Backup';
@@ -62,15 +154,19 @@ const RESTORE = 'Mnemo: Restore From Backup';
 export function register(ctx: Ctx, views: Views): void {
   ctx.registerCommand(Command.exportBackup, async (arg?: { projectId?: string }) => {
     const title = 'Mnemo: Back Up Memories';
+    const folder = await chooseBackupFolder(ctx, title);
+    if (!folder) return undefined;
     const saved = await ctx.extension.secrets.get(SECRETS.backupPassword);
     const password = saved ?? (await askPassword(title, true));
     if (!password) return undefined;
     const r = await ctx.requestWithProgress(
       BackupExportRequest,
-      { out: backupFolder(ctx) + path.sep, password, project_id: arg?.projectId },
+      { out: folder + path.sep, password, project_id: arg?.projectId },
       'Mnemo: backing up memories',
     );
-    const actions = ['Reveal', 'Copy Path', ...(saved ? [] : ['Save Password for Scheduled Backups'])];
+    const written = new Date();
+    const SAVE = 'Save Password for Scheduled Backups';
+    const actions = [...(canReveal() ? ['Reveal'] : []), 'Copy Path', ...(saved ? [] : [SAVE])];
     void vscode.window
       .showInformationMessage(
         `Mnemo: backed up ${r.counts.memories} memories to ${r.file} (AES-256).`,
@@ -80,8 +176,8 @@ export function register(ctx: Ctx, views: Views): void {
         if (choice === 'Reveal')
           await vscode.commands.executeCommand(BuiltinCommand.revealFileInOS, vscode.Uri.file(r.file));
         else if (choice === 'Copy Path') await vscode.env.clipboard.writeText(r.file);
-        else if (choice === 'Save Password for Scheduled Backups')
-          await ctx.extension.secrets.store(SECRETS.backupPassword, password);
+        // A scheduled backup holds every project: this one counts as its last run only if it did too.
+        else if (choice === SAVE) await offerSchedule(ctx, password, arg?.projectId ? undefined : written);
       });
     return r;
   });

@@ -4,6 +4,7 @@ import type { BackupPreview, BackupTarget } from '../../sidecar/protocol';
 import {
   backupFailureReason,
   confirmationsQuestion,
+  isInside,
   overwriteDetail,
   previewDetail,
   restoreChoices,
@@ -135,4 +136,13 @@ test('a backup that says memories were confirmed asks whether to keep its confir
   assert.equal(q?.message, 'Keep the confirmations this backup says it has?');
   assert.match(q?.detail ?? '', /^The file says 3 memories were confirmed by lin@laptop, ops@ci\./);
   assert.deepEqual(q?.choices, ['Keep Them (I Made This Backup)', 'Review Them Again']);
+});
+
+test('a backup folder inside VS Code\'s profile is recognized, a sibling with the same prefix is not', () => {
+  const profile = '/home/ana/.config/Code';
+  assert.equal(isInside('/home/ana/.config/Code/User/globalStorage/mnemo.mnemo/backups', profile), true);
+  assert.equal(isInside('/home/ana/.config/Code', profile), true);
+  assert.equal(isInside('/home/ana/.config/Code - Insiders/backups', profile), false);
+  assert.equal(isInside('/home/ana/Backups/mnemo', profile), false);
+  assert.equal(isInside('/home/ana/.config/Code/../Backups', profile), false);
 });

@@ -1,7 +1,12 @@
-// UI: backup and restore (issue 19 items 7-8). Back Up Memories asks the password twice (none is saved in
-// a fresh profile) and writes into a folder that exists; the result names the full path, Reveal first,
-// with Copy Path. Restore From Backup asks the password again after a wrong one, then previews in a modal
-// dialog where the records go (per project, with conflicts) before anything is written.
+// UI: backup and restore (issue 19 items 7-8, issue 38 item 7). The first Back Up Memories asks once for a
+// folder outside VS Code's profile and remembers it, then the password twice (none is saved in a fresh
+// profile); the result names the full path with Copy Path first (a browser window has no OS file manager
+// to Reveal in); saving the password offers daily or weekly backups and says when the next one runs.
+// Restore From Backup asks the password again after a wrong one, then previews in a modal dialog where the
+// records go (per project, with conflicts) before anything is written.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { pollUntil } from '../lib/processes.mjs';
 import { waitSidecarRunning } from './support/mnemo.mjs';
 
@@ -19,6 +24,8 @@ export const seed = [
 ];
 
 let backupFile;
+/** The folder chosen at the first backup (outside the profile; code-server runs on this machine). */
+let backupDir;
 
 /**
  * Runs Back Up Memories through its prompts (the password twice: none is saved in a fresh profile) and
@@ -27,6 +34,35 @@ let backupFile;
 async function backUp(page, wb) {
   await waitSidecarRunning(page);
   await wb.runCommand('Mnemo: Back Up Memories');
+  // First backup: where should backups go? code-server's folder dialog is a quick input taking a path;
+  // its own button (the command's openLabel) accepts the typed folder.
+  backupDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-ui-backups-'));
+  const widget = page.locator('.quick-input-widget').first();
+  await pollUntil(
+    async () => /where should backups go/i.test((await widget.textContent()) ?? '') || undefined,
+    {
+      timeoutMs: 20_000,
+      intervalMs: 100,
+      what: 'the folder dialog of the first backup',
+    },
+  );
+  await wb.waitQuickInputFocused(20_000);
+  const input = widget.locator('input.input').first();
+  await input.fill(`${backupDir}/`);
+  await pollUntil(async () => (await input.inputValue()) === `${backupDir}/` || undefined, {
+    timeoutMs: 10_000,
+    intervalMs: 100,
+    what: 'the folder dialog to hold the chosen folder',
+  });
+  await widget
+    .locator('.monaco-button', { hasText: /^Keep Backups Here$/ })
+    .first()
+    .click();
+  await pollUntil(async () => /Backup password/.test((await widget.textContent()) ?? '') || undefined, {
+    timeoutMs: 20_000,
+    intervalMs: 100,
+    what: 'the password prompt after choosing the folder',
+  });
   await typeAndEnter(page, wb, PASSWORD);
   await pollUntil(
     async () =>
@@ -38,6 +74,8 @@ async function backUp(page, wb) {
   const text = (await toast.textContent()) ?? '';
   const m = /to (\/\S+mnemo-backup-all-\d{8}T\d{6}Z\.zip)/.exec(text);
   if (!m) throw new Error(`the result does not name the full path: ${text}`);
+  if (path.dirname(m[1]) !== backupDir)
+    throw new Error(`the backup went to ${path.dirname(m[1])}, not the chosen folder ${backupDir}`);
   backupFile = m[1];
   return { toast, file: m[1] };
 }
@@ -52,13 +90,23 @@ async function typeAndEnter(page, wb, text) {
 
 export const tests = [
   {
-    name: 'backup: the password twice, then the full path with Reveal and Copy Path',
+    name: 'backup: a folder outside the profile asked once, the password twice, the full path with Copy Path; saving the password offers a schedule',
     async run({ page, wb, screenshot }) {
       const { toast } = await backUp(page, wb);
       const buttons = await toast.locator('.monaco-button').allTextContents();
-      if (buttons[0] !== 'Reveal' || !buttons.includes('Copy Path'))
+      // A browser window: Reveal would open no file manager, so Copy Path is the first action.
+      if (buttons[0] !== 'Copy Path' || buttons.includes('Reveal'))
         throw new Error(`the result's buttons are ${buttons.join(' | ')}`);
       await screenshot('backup-result');
+      await toast.locator('.monaco-button', { hasText: 'Save Password for Scheduled Backups' }).click();
+      const offer = await wb.waitForNotification(/Back up on a schedule\?/, 20_000);
+      await screenshot('backup-schedule-offer');
+      await offer.locator('.monaco-button', { hasText: /^Daily$/ }).click();
+      const on = await wb.waitForNotification(/daily backups into .* are on/, 20_000);
+      const said = (await on.textContent()) ?? '';
+      if (!said.includes(backupDir) || !/the next one runs about \d{4}-\d{2}-\d{2} \d{2}:\d{2}/.test(said))
+        throw new Error(`the schedule should name the folder and the next run: ${said}`);
+      await screenshot('backup-schedule-on');
       await wb.dismiss();
     },
   },
