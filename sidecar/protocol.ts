@@ -274,6 +274,27 @@ export const LogNotification = new NotificationType<LogParams>('mnemo/log');
 /** Sidecar -> extension: progress of a long request that was given a progress_token. */
 export const ProgressNotification = new NotificationType<ProgressParams>('mnemo/progress');
 
+/** What a processed capture taught: the counts, and why when nothing was kept. */
+export interface CaptureProcessedParams {
+  /** The id {@link CaptureResult.queue_id} gave when the session was queued. */
+  queue_id: string;
+  project_id: string;
+  source_type: SourceType;
+  stored: number;
+  refreshed: number;
+  pending: number;
+  dropped: number;
+  messages_read: number;
+  /** Set when the whole session was skipped, with the pipeline's reason. */
+  skipped?: string;
+  /** Up to five of the dropped candidates with the rule that dropped each (redacted, cut to 160 characters). */
+  dropped_sample: { text: string; reason: string }[];
+}
+/** Sidecar -> extension: a queued capture was processed (never sent for a capture that failed and stays queued). */
+export const CaptureProcessedNotification = new NotificationType<CaptureProcessedParams>(
+  'mnemo/capture/processed',
+);
+
 // ---------------------------------------------------------------- requests (extension/CLI -> sidecar)
 
 export interface CaptureResult {

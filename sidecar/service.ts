@@ -42,6 +42,8 @@ export interface ServiceEvents {
   status(p: P.StatusParams): void;
   progress(p: P.ProgressParams): void;
   changed(projectIds: string[], ids?: string[]): void;
+  /** A queued capture was processed: what it taught. */
+  captured(p: P.CaptureProcessedParams): void;
   /** One log line and its level (a listener may ignore the level). */
   log(line: string, level: LogLevel): void;
 }
@@ -126,8 +128,10 @@ export class MnemoService implements Core {
     });
     this.capturer = new CaptureWorker(
       this,
-      (s, id, backlog) => this.ingester.process(s, false, id, backlog),
+      // Explained: a capture that keeps nothing tells the person why (the dropped candidates' rules).
+      (s, id, backlog) => this.ingester.process(s, true, id, backlog),
       this.background,
+      (p) => this.events.captured?.(p),
     );
     this.agents = new AgentCapture(this, this.capturer, this.background);
     this.memories = new Memories(this);
@@ -326,15 +330,12 @@ export class MnemoService implements Core {
   decay(p: P.DecayParams = {}): Promise<P.DecayResult> {
     return this.maintenance.decay(p);
   }
-
   cleanPreview(p: { project_id?: string; threshold?: number }): Promise<P.ListResult> {
     return this.maintenance.cleanPreview(p);
   }
-
   clean(p: { ids: string[]; action: 'archive' | 'delete'; by?: string }): Promise<number> {
     return this.maintenance.clean(p);
   }
-
   reembed(p: P.ReembedParams = {}, token?: Token): Promise<P.ReembedResult> {
     return this.reembedder.reembed(p, token);
   }

@@ -23,6 +23,7 @@ import type { LogLevel } from './core';
 import {
   ConfigChangedNotification,
   LlmCompleteRequest,
+  CaptureProcessedNotification,
   LedgerChangedNotification,
   LogNotification,
   MemoriesChangedNotification,
@@ -99,6 +100,7 @@ export function serveStdio(overrides: InitializationOptions = {}): MessageConnec
         changed: (projectIds, ids) =>
           void conn.sendNotification(MemoriesChangedNotification, { project_ids: projectIds, ids }),
         progress: (p) => void conn.sendNotification(ProgressNotification, p),
+        captured: (p) => void conn.sendNotification(CaptureProcessedNotification, p),
       },
     });
     registerHandlers(conn, service, (line) => log(line, 'error'));

@@ -16,6 +16,7 @@ export const Command = {
   openSource: 'mnemo.openSource',
   showMemory: 'mnemo.showMemory',
   showServedRecall: 'mnemo.showServedRecall',
+  explainCapture: 'mnemo.explainCapture',
   copyMemory: 'mnemo.copyMemory',
   promoteMemory: 'mnemo.promoteMemory',
   deleteMemory: 'mnemo.deleteMemory',

@@ -12,6 +12,7 @@ import { State } from 'vscode-languageclient/node';
 import type { NotificationType, RequestType } from 'vscode-jsonrpc';
 import {
   ConfigChangedNotification,
+  CaptureProcessedNotification,
   LedgerChangedNotification,
   LlmCompleteRequest,
   LogNotification,
@@ -20,6 +21,7 @@ import {
   StatusNotification,
   type MemoriesChangedParams,
   type ProgressParams,
+  type CaptureProcessedParams,
   type StatusParams,
   ErrorCodes,
 } from '../sidecar/protocol';
@@ -89,6 +91,9 @@ export class Ctx implements vscode.Disposable {
    * views reload (one-way data flow; no command refreshes a view by hand).
    */
   readonly onDidChangeMemories = this.memoriesEmitter.event;
+  private readonly capturedEmitter = new vscode.EventEmitter<CaptureProcessedParams>();
+  /** Fires on `mnemo/capture/processed`: what a queued capture taught (terminal capture says "nothing kept — why?"). */
+  readonly onDidProcessCapture = this.capturedEmitter.event;
   private readonly ledgerEmitter = new vscode.EventEmitter<void>();
   /** Fires on `mnemo/ledger/changed`: something was served to an agent or a person ("What My Agents Saw"). */
   readonly onDidChangeLedger = this.ledgerEmitter.event;
@@ -101,6 +106,7 @@ export class Ctx implements vscode.Disposable {
       this.statusEmitter,
       this.memoriesEmitter,
       this.ledgerEmitter,
+      this.capturedEmitter,
     );
     this.pushExtension(
       vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)),
@@ -208,6 +214,7 @@ export class Ctx implements vscode.Disposable {
         this.memoriesEmitter.fire(p.project_ids?.length ? { projectIds: p.project_ids, ids: p.ids } : {}),
       ),
       onNotification(client, LedgerChangedNotification, () => this.ledgerEmitter.fire()),
+      onNotification(client, CaptureProcessedNotification, (p) => this.capturedEmitter.fire(p)),
       onNotification(client, ProgressNotification, (p) => this.onProgress(p)),
       onNotification(client, LogNotification, (p) =>
         this.log[p.level === 'error' || p.level === 'warn' ? p.level : 'info'](`[sidecar] ${p.message}`),

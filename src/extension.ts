@@ -10,6 +10,7 @@ import { CapturePause } from './capture/pause';
 import { TerminalCapture } from './capture/terminal';
 import { LanguageModelTools } from './capture/tools';
 import { registerCommands } from './commands';
+import { register as registerExplainCapture } from './commands/explainCapture';
 import { Ctx } from './ctx';
 import { McpServerProvider } from './mcpServerProvider';
 import { createViews } from './views';
@@ -27,6 +28,7 @@ export function activate(context: vscode.ExtensionContext): MnemoApi {
   const views = createViews(c, pause, agents);
   registerCommands(c, views);
   const terminal = new TerminalCapture(c, pause);
+  registerExplainCapture(c, views, terminal);
   const chat = new ChatCapture(c, pause);
   const tools = new LanguageModelTools(c);
   const mcp = new McpServerProvider(c);

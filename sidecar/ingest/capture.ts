@@ -11,7 +11,8 @@ import type { Core } from '../core';
 import { EmbeddingError, StoreUnavailableError, errorMessage } from '../shared/errors';
 import { redactSession } from '../pipeline/redact';
 import type { SessionInput } from '../pipeline/types';
-import type { CaptureResult, IngestReport } from '../protocol';
+import type { CaptureProcessedParams, CaptureResult, IngestReport } from '../protocol';
+import { cutText } from '../shared/text';
 import { openCaptureQueue, type DurableQueue } from '../queue';
 import { failpoint } from '../util/failpoint';
 import { capSession, validateSession } from './input';
@@ -26,7 +27,9 @@ export class CaptureWorker {
   /** Captures that failed for another reason, by queue id: when each is due again (epoch ms). */
   private readonly failingUntil = new Map<string, number>();
   /** Told when a queued capture was processed (its report) or failed (no report: it stays queued and is tried again later, when a report may follow). */
-  private readonly processedListeners = new Set<(captureId: string, report?: IngestReport) => void>();
+  private readonly processedListeners = new Set<
+    (captureId: string, report?: IngestReport, session?: SessionInput) => void
+  >();
 
   constructor(
     private readonly core: Core,
@@ -41,6 +44,8 @@ export class CaptureWorker {
     ) => Promise<IngestReport>,
     /** Process the queue in the background (default true; the CLI's one-shot commands turn it off). */
     private readonly background: boolean,
+    /** Told what each processed capture taught (the extension says "nothing kept — why?" from it). */
+    private readonly outcome?: (p: CaptureProcessedParams) => void,
   ) {}
 
   /** This process's durable capture queue (opened on first use; adopts queues of crashed processes). */
@@ -74,14 +79,17 @@ export class CaptureWorker {
     return { queue_id: entry.id, redactions, ...(cut ? { messages_cut: cut } : {}) };
   }
 
-  /** Calls `fn` for every capture processed from now on (or dropped: no report); returns the unsubscribe. */
-  onProcessed(fn: (captureId: string, report?: IngestReport) => void): () => void {
+  /**
+   * Calls `fn` for every capture processed from now on (with its report and the session) or failed (no
+   * report); returns the unsubscribe.
+   */
+  onProcessed(fn: (captureId: string, report?: IngestReport, session?: SessionInput) => void): () => void {
     this.processedListeners.add(fn);
     return () => this.processedListeners.delete(fn);
   }
 
-  private processed(captureId: string, report?: IngestReport): void {
-    for (const fn of this.processedListeners) fn(captureId, report);
+  private processed(captureId: string, report?: IngestReport, session?: SessionInput): void {
+    for (const fn of this.processedListeners) fn(captureId, report, session);
   }
 
   /**
@@ -128,7 +136,8 @@ export class CaptureWorker {
         this.queue.markDone(next.id);
         this.failingUntil.delete(next.id);
         this.unavailableStreak = 0;
-        this.processed(next.id, report);
+        this.processed(next.id, report, next.payload);
+        this.outcome?.(captureOutcome(next.id, report, next.payload));
       } catch (e) {
         if (e instanceof EmbeddingError || e instanceof StoreUnavailableError) {
           core.log.warn(`Capture ${next.id.slice(0, 8)} stays queued: ${errorMessage(e)}`);
@@ -195,4 +204,31 @@ export class CaptureWorker {
 /** How long a capture that failed `attempts` times waits before it is tried again: 2 s doubling, at most an hour. */
 export function failedCaptureDelay(attempts: number): number {
   return Math.min(3_600_000, 2000 * 2 ** Math.max(0, Math.min(attempts, 20) - 1));
+}
+
+/** How many dropped candidates an outcome names, and how much of each. */
+const OUTCOME_SAMPLE = 5;
+const OUTCOME_TEXT_CHARS = 160;
+
+/** What a processed capture taught, for the extension: the counts, and why when nothing was kept. */
+export function captureOutcome(
+  queueId: string,
+  report: IngestReport,
+  session: SessionInput,
+): CaptureProcessedParams {
+  return {
+    queue_id: queueId,
+    project_id: report.project_id,
+    source_type: session.source_type,
+    stored: report.stored,
+    refreshed: report.refreshed,
+    pending: report.pending,
+    dropped: report.dropped,
+    messages_read: report.messages_read,
+    ...(report.skipped ? { skipped: report.skipped } : {}),
+    dropped_sample: report.decisions
+      .filter((d) => d.outcome === 'dropped')
+      .slice(0, OUTCOME_SAMPLE)
+      .map((d) => ({ text: cutText(d.text, OUTCOME_TEXT_CHARS), reason: d.reason })),
+  };
 }

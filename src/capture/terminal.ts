@@ -4,10 +4,15 @@
  * is sent with `mnemo/capture/session` after `mnemo.capture.terminal.idleGapSeconds` of quiet or when
  * the terminal closes, as a `terminal` session in the format of sidecar/shared/terminal.ts. Whether a
  * failing command was fixed is the sidecar's call (its terminal stage), not ours. Excluded command lines
- * never leave the extension.
+ * never leave the extension. When a session it sent keeps nothing, {@link TerminalCapture.onDidKeepNothing}
+ * says so with the pipeline's reasons (the status bar's quiet "nothing kept — why?").
  */
 import * as vscode from 'vscode';
-import { CaptureSessionRequest, type SessionInput } from '../../sidecar/protocol';
+import {
+  CaptureSessionRequest,
+  type CaptureProcessedParams,
+  type SessionInput,
+} from '../../sidecar/protocol';
 import { currentUser } from '../client';
 import { compilePatterns, config } from '../config';
 import type { Ctx } from '../ctx';
@@ -40,6 +45,18 @@ interface Session {
 
 let sessionCounter = 0;
 
+/** A terminal session that was learned from and kept nothing: what it was, and what the pipeline said. */
+export interface NothingKept {
+  /** "2 commands in “bash”" */
+  what: string;
+  /** UTC ISO time the outcome arrived. */
+  at: string;
+  outcome: CaptureProcessedParams;
+}
+
+/** Sessions sent whose outcome has not arrived yet, at most (the oldest are forgotten first). */
+const MAX_AWAITED = 100;
+
 export class TerminalCapture implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly running = new Map<vscode.TerminalShellExecution, Running>();
@@ -52,6 +69,13 @@ export class TerminalCapture implements vscode.Disposable {
   /** Sessions sent, and the last one (tests and diagnostics). */
   sent = 0;
   lastSent: SessionInput | undefined;
+  /** Sessions sent and not processed yet, by queue id: what each was. */
+  private readonly awaited = new Map<string, string>();
+  private readonly keptNothingEmitter = new vscode.EventEmitter<NothingKept>();
+  /** Fires when a session this window sent was processed and kept nothing. */
+  readonly onDidKeepNothing = this.keptNothingEmitter.event;
+  /** The last session that kept nothing (Mnemo: Why Was Nothing Kept?). */
+  lastNothingKept: NothingKept | undefined;
 
   constructor(
     private readonly ctx: Ctx,
@@ -67,6 +91,8 @@ export class TerminalCapture implements vscode.Disposable {
     }
     this.logInvalid();
     this.disposables.push(
+      this.keptNothingEmitter,
+      ctx.onDidProcessCapture((p) => this.onProcessed(p)),
       vscode.window.onDidStartTerminalShellExecution((e) => this.onStart(e)),
       vscode.window.onDidEndTerminalShellExecution((e) => void this.onEnd(e)),
       vscode.window.onDidCloseTerminal((t) => {
@@ -208,12 +234,25 @@ export class TerminalCapture implements vscode.Disposable {
       const result = await this.ctx.request(CaptureSessionRequest, input);
       this.sent++;
       this.lastSent = input;
+      const n = session.executions.length;
+      this.awaited.set(result.queue_id, `${n} command${n === 1 ? '' : 's'} in “${terminal.name}”`);
+      if (this.awaited.size > MAX_AWAITED) this.awaited.delete(this.awaited.keys().next().value!);
       this.ctx.log.info(
         `Captured terminal session ${session.id} (${session.executions.length} commands${result.redactions ? `, ${result.redactions} redactions` : ''}).`,
       );
     } catch (err) {
       this.ctx.log.warn(`Terminal session ${session.id} was not captured: ${errorDetail(err)}`);
     }
+  }
+
+  /** A session this window sent was processed: when it kept nothing, say so (with why). */
+  private onProcessed(p: CaptureProcessedParams): void {
+    const what = this.awaited.get(p.queue_id);
+    if (what === undefined) return;
+    this.awaited.delete(p.queue_id);
+    if (p.stored + p.refreshed + p.pending > 0) return;
+    this.lastNothingKept = { what, at: new Date().toISOString(), outcome: p };
+    this.keptNothingEmitter.fire(this.lastNothingKept);
   }
 
   /** One clear hint, once, when a terminal has no shell integration after a while. */

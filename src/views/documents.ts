@@ -4,7 +4,9 @@
  * - `mnemo:/injection/<name>.md?q=<query>`: Markdown (shown rendered) of what an agent would receive for a
  *   query: the recalled memories, the near misses with why each was not recalled, the block itself;
  * - `mnemo:/served/<name>.md?id=<entry id>`: Markdown (shown rendered) of one recall served to an agent or a
- *   person, from the ledger: when, to whom, the query, each item as it reads now.
+ *   person, from the ledger: when, to whom, the query, each item as it reads now;
+ * - `mnemo:/capture/nothing-kept.md?o=<outcome>`: Markdown (shown rendered) of why a terminal session kept
+ *   nothing, from the outcome the sidecar sent (views/captureText.ts).
  * The content is computed from the URI, so a restored editor regenerates it.
  */
 import * as vscode from 'vscode';
@@ -13,6 +15,7 @@ import {
   LedgerListRequest,
   RecallRequest,
   type AuditEntry,
+  type CaptureProcessedParams,
   type LedgerEntry,
 } from '../../sidecar/protocol';
 import { config } from '../config';
@@ -23,6 +26,7 @@ import { recallParams } from '../recallParams';
 import { formatLocalWithUtc, zoneName } from '../time';
 import { markdownCell, markdownText, nearMissReason } from './memoryText';
 import { servedMarkdown } from './ledgerText';
+import { nothingKeptMarkdown } from './captureText';
 import { CATEGORY_LABEL, percent, shortText } from './present';
 
 export const DOC_SCHEME = 'mnemo';
@@ -53,6 +57,11 @@ function docUri(kind: string, text: string, ext: string, query: Record<string, s
 /** `mnemo:/served/<client>.md?id=<entry id>`: one recall from the ledger (regenerated from it). */
 export function servedUri(entry: Pick<LedgerEntry, 'id' | 'served_to'>): vscode.Uri {
   return docUri('served', entry.served_to.name, '.md', { id: entry.id });
+}
+
+/** `mnemo:/capture/nothing-kept.md?o=…`: why a terminal session kept nothing (the outcome is in the URI). */
+export function nothingKeptUri(n: { what: string; at: string; outcome: CaptureProcessedParams }): vscode.Uri {
+  return docUri('capture', 'nothing kept', '.md', { o: JSON.stringify(n) });
 }
 
 export function injectionUri(query: string): vscode.Uri {
@@ -92,6 +101,15 @@ export class MnemoDocuments implements vscode.TextDocumentContentProvider, vscod
         if (!entries[0])
           return `# Not in the ledger\n\nThe recall ${markdownText(id)} is no longer in the ledger (older than mnemo.ledger.retentionDays, or its project was wiped).\n`;
         return servedMarkdown(entries[0], { timeZone: config.display.timeZone(), projectLabel });
+      }
+      if (uri.path.startsWith('/capture/')) {
+        const n = JSON.parse(q.get('o') ?? '{}') as {
+          what: string;
+          at: string;
+          outcome: CaptureProcessedParams;
+        };
+        const when = formatLocalWithUtc(n.at, config.display.timeZone());
+        return nothingKeptMarkdown({ what: n.what, when, outcome: n.outcome });
       }
       if (uri.path.startsWith('/injection/')) {
         return await this.injection(q.get('q') ?? '', token);

@@ -57,3 +57,32 @@ export function explainReason(reason: string | undefined): string {
   const pending = pendingParts.join('; ').trim();
   return pending ? `${main} — waits for review: ${pending}` : main;
 }
+
+const DROPS: Record<string, (cue: string) => string> = {
+  'command-ok-no-lesson': () => 'the command worked and taught nothing new (no failure before it to fix)',
+  'command-failed-unfixed': () =>
+    'the command failed and no later command of the session fixed it (a fix is what is worth keeping)',
+  'command-no-result': () => 'the command did not finish in the session (no exit code)',
+  'agent-rerun': () => 'an agent ran the same command again; a rerun is not a fix',
+  'agent-task': (c) => `a request for one change${c ? ` (${c})` : ''}, not a lasting fact`,
+  'agent-claim': (c) => `an agent’s claim with too little to back it${c ? ` (${c})` : ''}`,
+  'agent-unreviewed': (c) => `an agent’s claim that would only wait for review${c ? ` (${c})` : ''}`,
+  'code-block': () => 'code, not a statement to remember',
+  'duplicate-in-session': () => 'said earlier in the same session',
+  'empty-request': (c) => `asks to remember${c ? ` (“${c}”)` : ''} but says nothing to keep`,
+  hedge: (c) => `a guess, not a fact${c ? ` (“${c}”)` : ''}`,
+  question: () => 'a question, not a statement',
+  'small-talk': () => 'small talk',
+  'system-message': () => 'an instruction to a model, not something said',
+  'too-short': () => 'too short to stand on its own',
+  venting: () => 'venting, not a fact',
+};
+
+/** Why a line was not kept (`drop:command-ok-no-lesson`, `drop:hedge(可能)`), as one readable phrase. */
+export function explainDrop(reason: string | undefined): string {
+  const m = /^drop:([\w-]+)(?:\((.*)\))?$/s.exec(reason?.trim() ?? '');
+  if (!m) return reason?.trim() || 'no reason was recorded';
+  const known = DROPS[m[1]];
+  const cue = (m[2] ?? '').trim();
+  return known ? known(cue) : `${m[1].replace(/-/g, ' ')}${cue ? ` (${cue})` : ''}`;
+}

@@ -17,6 +17,14 @@ export class StatusBar implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
 
   private flashText: string | undefined;
+  /** While a flash asks something ("nothing kept — why?"): its icon and what a click does. */
+  private flashIcon: string | undefined;
+  private flashCommand: vscode.Command | undefined;
+  /** Opens the Mnemo view (the item's click when nothing is flashed). */
+  private readonly openView: vscode.Command = {
+    command: BuiltinCommand.showMnemoContainer,
+    title: 'Open Mnemo',
+  };
   private lastError: string | undefined;
   private flashTimer: NodeJS.Timeout | undefined;
 
@@ -28,7 +36,7 @@ export class StatusBar implements vscode.Disposable {
     this.item = vscode.window.createStatusBarItem('mnemo.status', vscode.StatusBarAlignment.Left, 10);
     this.item.name = 'Mnemo';
     // The view container's built-in "show" command: opens the Mnemo view.
-    this.item.command = { command: BuiltinCommand.showMnemoContainer, title: 'Open Mnemo' };
+    this.item.command = this.openView;
     this.disposables.push(
       this.item,
       ctx.onDidChangeState(() => this.render()),
@@ -59,12 +67,14 @@ export class StatusBar implements vscode.Disposable {
    * Shows a short success message in the item for a few seconds ("$(check) Confirmed 2 memories"), the
    * quiet replacement of an information toast; the full sentence goes to the item's tooltip and the log.
    */
-  flash(message: string, ms = 5000): void {
+  flash(message: string, ms = 5000, opts: { icon?: string; command?: vscode.Command } = {}): void {
     this.flashText = message;
+    this.flashIcon = opts.icon;
+    this.flashCommand = opts.command;
     this.ctx.log.info(message);
     if (this.flashTimer) clearTimeout(this.flashTimer);
     this.flashTimer = setTimeout(() => {
-      this.flashText = undefined;
+      this.flashText = this.flashIcon = this.flashCommand = undefined;
       this.flashTimer = undefined;
       this.render();
     }, ms);
@@ -117,7 +127,8 @@ export class StatusBar implements vscode.Disposable {
     if (counts?.pending) parts.push(`· ${counts.pending} to review`);
     if (state === 'failed' || state === 'stopped') parts.push('stopped');
     else if (capture === 'paused') parts.push('· paused');
-    this.item.text = this.flashText ? `$(check) ${this.flashText}` : parts.join(' ');
+    this.item.text = this.flashText ? `${this.flashIcon ?? '$(check)'} ${this.flashText}` : parts.join(' ');
+    this.item.command = (this.flashText && this.flashCommand) || this.openView;
 
     const scope = counts ? describeScope(counts, projectLabel) : [];
     if (this.flashText) tip.appendMarkdown(`${escape(this.flashText)}\n\n---\n\n`);

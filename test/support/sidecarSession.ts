@@ -20,10 +20,12 @@ import { createEmbeddingProvider } from '../../sidecar/embed/index';
 import { MnemoService } from '../../sidecar/service';
 import { childEnv } from '../../sidecar/shared/processEnv';
 import {
+  CaptureProcessedNotification,
   LedgerChangedNotification,
   LogNotification,
   MemoriesChangedNotification,
   StatusNotification,
+  type CaptureProcessedParams,
   type LogParams,
   type MemoriesChangedParams,
   type StatusParams,
@@ -83,6 +85,8 @@ export class SidecarSession {
   readonly stderr: string[] = [];
   /** The sidecar's log lines (mnemo/log), with their levels. */
   readonly logs: LogParams[] = [];
+  /** `mnemo/capture/processed`: what each queued capture taught. */
+  readonly captured: CaptureProcessedParams[] = [];
   /** How many `mnemo/ledger/changed` arrived. */
   ledgerChanges = 0;
   private constructor(
@@ -107,6 +111,7 @@ export class SidecarSession {
     conn.onNotification(MemoriesChangedNotification, (p) => s.changes.push(p));
     conn.onNotification(LogNotification, (p) => s.logs.push(p));
     conn.onNotification(LedgerChangedNotification, () => s.ledgerChanges++);
+    conn.onNotification(CaptureProcessedNotification, (p) => s.captured.push(p));
     conn.onError(() => undefined);
     conn.listen();
     await conn.sendRequest(Initialize, {

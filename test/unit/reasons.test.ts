@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { explainReason } from '../../src/views/reasons';
+import { explainDrop, explainReason } from '../../src/views/reasons';
 
 test('rule syntax becomes a sentence, cues kept', () => {
   assert.equal(
@@ -40,4 +40,13 @@ test('unknown rules still read as words, and nothing recorded says so', () => {
   assert.equal(explainReason('something else entirely'), 'something else entirely');
   assert.equal(explainReason(''), 'No reason was recorded');
   assert.equal(explainReason(undefined), 'No reason was recorded');
+});
+
+test('why a line was not kept reads as words, its cue kept; an unknown rule still reads', () => {
+  assert.match(explainDrop('drop:command-ok-no-lesson'), /worked and taught nothing new/);
+  assert.match(explainDrop('drop:command-failed-unfixed'), /no later command of the session fixed it/);
+  assert.equal(explainDrop('drop:hedge(可能)'), 'a guess, not a fact (“可能”)');
+  assert.equal(explainDrop('drop:brand-new-rule(x)'), 'brand new rule (x)');
+  assert.equal(explainDrop(undefined), 'no reason was recorded');
+  assert.equal(explainDrop('matches a memory marked wrong'), 'matches a memory marked wrong');
 });

@@ -3,13 +3,15 @@
 // then its fix are typed; after mnemo.capture.terminal.idleGapSeconds (5 s in
 // user-settings.ui.json) the session is sent, the sidecar learns from it, and a
 // Troubleshooting memory appears in the Memories tree.
-// The commands run test/fixtures/workspace/scripts/flash.sh.
+// The commands run test/fixtures/workspace/scripts/flash.sh. A session that keeps nothing says so
+// quietly in the status bar ("nothing kept — why?", issue 38 item 5); a click explains it line by line.
 import { pollUntil } from '../lib/processes.mjs';
 import {
   CATEGORY_LABEL,
   openMemories,
   rowInfo,
   SOURCE_LABEL,
+  statusItem,
   treeRow,
   expandRow,
   projectRow,
@@ -27,39 +29,46 @@ async function screenText(term) {
     .catch(() => '');
 }
 
+/**
+ * A new terminal with its bash prompt up (shell integration running); returns the terminal, its panel's
+ * command decorations and a way to type a command.
+ */
+async function newTerminal({ page, wb, log }) {
+  await wb.runCommand('Terminal: Create New Terminal');
+  const panel = page.locator('.part.panel');
+  const term = panel.locator('.terminal-wrapper.active .xterm, .terminal-wrapper .xterm').last();
+  await term.waitFor({ state: 'visible', timeout: 30_000 });
+  log('terminal shown');
+  // The prompt is up (bash started and ran VS Code's shell integration script).
+  await pollUntil(async () => /[$#]\s*$/m.test(await screenText(term)), {
+    timeoutMs: 30_000,
+    what: 'a bash prompt in the terminal',
+  }).catch(async (e) => {
+    throw new Error(
+      `${e.message}; the terminal shows: ${JSON.stringify((await screenText(term)).trim().slice(-300))}`,
+    );
+  });
+  log('prompt shown');
+  const decorations = (kind) =>
+    panel.locator(`.terminal-command-decoration.codicon-terminal-decoration-${kind}`);
+  const typeCommand = async (command) => {
+    // Top left: notification toasts (bottom right) may cover the terminal's middle.
+    await term.locator('.xterm-screen').click({ position: { x: 30, y: 8 } });
+    await page.keyboard.type(command, { delay: 10 });
+    await page.keyboard.press('Enter');
+  };
+  return { term, decorations, typeCommand };
+}
+
 export const tests = [
   {
     name: 'a failing command and its fix in the terminal become a troubleshooting memory',
     timeoutMs: 150_000,
     async run(ctx) {
-      const { page, wb, screenshot, log } = ctx;
+      const { page, screenshot, log } = ctx;
       await openMemories(ctx);
       log('sidecar running');
-
-      await wb.runCommand('Terminal: Create New Terminal');
-      const panel = page.locator('.part.panel');
-      const term = panel.locator('.terminal-wrapper.active .xterm, .terminal-wrapper .xterm').last();
-      await term.waitFor({ state: 'visible', timeout: 30_000 });
-      log('terminal shown');
-      // The prompt is up (bash started and ran VS Code's shell integration script).
-      await pollUntil(async () => /[$#]\s*$/m.test(await screenText(term)), {
-        timeoutMs: 30_000,
-        what: 'a bash prompt in the terminal',
-      }).catch(async (e) => {
-        throw new Error(
-          `${e.message}; the terminal shows: ${JSON.stringify((await screenText(term)).trim().slice(-300))}`,
-        );
-      });
-      log('prompt shown');
-      const decorations = (kind) =>
-        panel.locator(`.terminal-command-decoration.codicon-terminal-decoration-${kind}`);
-
-      const typeCommand = async (command) => {
-        // Top left: notification toasts (bottom right) may cover the terminal's middle.
-        await term.locator('.xterm-screen').click({ position: { x: 30, y: 8 } });
-        await page.keyboard.type(command, { delay: 10 });
-        await page.keyboard.press('Enter');
-      };
+      const { term, decorations, typeCommand } = await newTerminal(ctx);
       await typeCommand(FAILING);
       // A gutter decoration with the exit status exists only with shell integration.
       await decorations('error')
@@ -126,6 +135,50 @@ export const tests = [
       if (!/memory:/.test(info.ariaLabel)) throw new Error(`unexpected row: ${info.ariaLabel}`);
       await row.click();
       await screenshot('troubleshooting-memory');
+    },
+  },
+  {
+    name: 'a terminal session that keeps nothing says so in the status bar; a click says why, line by line',
+    timeoutMs: 120_000,
+    async run(ctx) {
+      const { page, screenshot, log } = ctx;
+      await openMemories(ctx);
+      const { term, decorations, typeCommand } = await newTerminal(ctx);
+      const before = await decorations('success').count();
+      // A command that works at once teaches nothing (echo, ls … are not even captured: excluded by default).
+      await typeCommand(FIXED);
+      await pollUntil(async () => (await decorations('success').count()) > before, {
+        timeoutMs: 20_000,
+        what: 'the command to finish',
+      });
+      // After the idle gap (5 s) the session is sent and processed: the status bar asks, quietly.
+      const item = statusItem(page);
+      await pollUntil(
+        async () => /nothing kept — why\?/.test((await item.textContent()) ?? '') || undefined,
+        {
+          timeoutMs: 60_000,
+          intervalMs: 250,
+          what: 'the status bar to say the terminal session kept nothing',
+        },
+      ).catch(async (e) => {
+        throw new Error(
+          `${e.message}; the status bar says: ${await item.textContent()}; the terminal shows: ${JSON.stringify((await screenText(term)).trim().slice(-200))}`,
+        );
+      });
+      await screenshot('nothing-kept-status');
+      await item.click();
+      await page
+        .locator('.part.editor .tab', { hasText: /nothing-kept/ })
+        .first()
+        .waitFor({ state: 'visible', timeout: 20_000 });
+      const preview = page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
+      const heading = preview.locator('h1', { hasText: 'Nothing was kept from a terminal session' });
+      await heading.waitFor({ state: 'visible', timeout: 20_000 });
+      const body = (await preview.locator('body').textContent()) ?? '';
+      if (!/flash\.sh --port 502: the command worked and taught nothing new/.test(body))
+        throw new Error(`the explanation does not give the command's reason in words: ${body.slice(0, 600)}`);
+      log('explained');
+      await screenshot('nothing-kept-why');
     },
   },
 ];

@@ -95,7 +95,8 @@ async function setPaneExpanded(pane, expanded) {
 /** The view's "Collapse All" title action (workbench.view.alwaysShowHeaderActions keeps it visible). */
 export async function collapseAll(pane) {
   const action = pane.locator('.pane-header .actions .action-label[aria-label="Collapse All"]');
-  if (await action.count()) {
+  // Disabled: no row can be collapsed (the workspace has no memories yet, e.g. a module run alone).
+  if ((await action.count()) && (await action.first().getAttribute('aria-disabled')) !== 'true') {
     await action.first().click();
     // Only level-1 rows (the projects) are left.
     await pollUntil(async () => (await pane.locator('.monaco-list-row[aria-level="2"]').count()) === 0, {
