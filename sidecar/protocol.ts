@@ -1102,6 +1102,8 @@ export interface BackupConflict {
   differs: boolean;
   /** The fields whose values differ. */
   fields: string[];
+  /** The backup's text when it differs from the stored one: what the memory becomes on overwrite. */
+  backup_text?: string;
 }
 /** Counts, projects, embedding model, whether import re-embeds, and the ids that already exist in the store. */
 export interface BackupPreview {

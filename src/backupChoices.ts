@@ -47,9 +47,9 @@ export function previewDetail(p: BackupPreview, label: (project: string) => stri
 export function overwriteDetail(p: BackupPreview, label: (project: string) => string, max = 8): string {
   const n = p.targets.reduce((s, t) => s + t.overwrite, 0);
   const lines = [`${n} stored ${n === 1 ? 'memory' : 'memories'} would be replaced by the backup's version:`];
-  const texts = overwrittenTexts(p);
+  const texts = overwrittenTexts(p, label);
   const rest = p.conflicts.filter((c) => c.differs && !c.fields.includes('text'));
-  for (const t of texts.slice(0, max)) lines.push(`• text changes: ${t}`);
+  for (const t of texts.slice(0, max)) lines.push(`• ${t}`);
   for (const c of rest.slice(0, Math.max(0, max - texts.length)))
     lines.push(`• ${c.text} (${label(c.project_id)}): ${c.fields.join(', ')}`);
   const shown = Math.min(max, texts.length + rest.length);

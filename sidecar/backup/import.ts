@@ -290,6 +290,7 @@ async function planImport(
         text: cur.text,
         differs: fields.length > 0,
         fields,
+        ...(fields.includes('text') ? { backup_text: r.memory.text } : {}),
       });
       t.conflicts++;
       if (fields.length > 0) t.differ++;

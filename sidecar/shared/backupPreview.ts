@@ -54,7 +54,20 @@ export function backupPreviewLines(
   return out;
 }
 
-/** The stored memories whose text the backup would change (mode overwrite), as "id: stored text". */
-export function overwrittenTexts(p: BackupPreview): string[] {
-  return p.conflicts.filter((c) => c.differs && c.fields.includes('text')).map((c) => `${c.id}: ${c.text}`);
+/**
+ * The stored memories whose text the backup would change (mode overwrite), each as what it says now and what
+ * it would say: `“Port is 5432” becomes “Port is 6543” (web-shop)`, texts cut to `max` characters.
+ */
+export function overwrittenTexts(
+  p: BackupPreview,
+  label: (project: string) => string = (x) => x,
+  max = 120,
+): string[] {
+  const cut = (t: string): string => (t.length > max ? `${t.slice(0, max - 1)}…` : t);
+  return p.conflicts
+    .filter((c) => c.differs && c.fields.includes('text'))
+    .map(
+      (c) =>
+        `“${cut(c.text)}” becomes ${c.backup_text === undefined ? 'the backup’s text' : `“${cut(c.backup_text)}”`} (${label(c.project_id)})`,
+    );
 }

@@ -554,12 +554,18 @@ describe('encrypted backup', () => {
     const webShop = (await byId(target)).slice(0, 10);
     for (const m of webShop)
       await target.update({ id: m.id, patch: { confidence_score: 0.42, is_actionable: !m.is_actionable } });
+    await target.update({ id: webShop[0]!.id, patch: { text: 'The target store says this instead.' } });
     await target.remember({ text: 'Only the target store knows this', project_id: 'web-shop' });
     const before = await snapshot(target);
 
     const preview = await inspectBackup(backupFile, PASSWORD, target, { keepConfirmations: true });
     assert.equal(preview.conflicts.filter((c) => c.differs).length, 10);
     assert.ok(preview.conflicts.find((c) => c.differs)!.fields.includes('confidence_score'));
+    // The overwrite confirmation can say what the memory becomes: the stored text and the backup's.
+    const edited = preview.conflicts.find((c) => c.id === webShop[0]!.id)!;
+    assert.ok(edited.fields.includes('text'), edited.fields.join(', '));
+    assert.equal(edited.text, 'The target store says this instead.');
+    assert.equal(edited.backup_text, webShop[0]!.text);
 
     // Upsert throws on the batch holding a chosen record, after earlier batches (with overwrites) were written.
     const realUpsert = target.store.upsert.bind(target.store);

@@ -113,14 +113,23 @@ test('the modal detail says where records go, what is refused, and what overwrit
     preview({
       targets: [target('web-shop', { overwrite: 2 })],
       conflicts: [
-        { id: 'mem_1', project_id: 'web-shop', text: 'Port is 5432', differs: true, fields: ['text'] },
+        {
+          id: 'mem_1',
+          project_id: 'web-shop',
+          text: 'Port is 5432',
+          differs: true,
+          fields: ['text'],
+          backup_text: 'Port is 6543',
+        },
         { id: 'mem_2', project_id: 'web-shop', text: 'Use pnpm', differs: true, fields: ['status'] },
       ],
     }),
     (x) => x,
   );
   assert.match(ow, /^2 stored memories would be replaced/);
-  assert.match(ow, /text changes: mem_1: Port is 5432/);
+  // What the memory says now and what it becomes, by project: never a mem_ id a person cannot read.
+  assert.match(ow, /• “Port is 5432” becomes “Port is 6543” \(web-shop\)/);
+  assert.doesNotMatch(ow, /mem_1/);
   assert.match(ow, /Use pnpm \(web-shop\): status/);
 });
 
@@ -138,7 +147,7 @@ test('a backup that says memories were confirmed asks whether to keep its confir
   assert.deepEqual(q?.choices, ['Keep Them (I Made This Backup)', 'Review Them Again']);
 });
 
-test('a backup folder inside VS Code\'s profile is recognized, a sibling with the same prefix is not', () => {
+test("a backup folder inside VS Code's profile is recognized, a sibling with the same prefix is not", () => {
   const profile = '/home/ana/.config/Code';
   assert.equal(isInside('/home/ana/.config/Code/User/globalStorage/mnemo.mnemo/backups', profile), true);
   assert.equal(isInside('/home/ana/.config/Code', profile), true);
