@@ -51,7 +51,8 @@ import { guessCategory, MnemoService } from '../sidecar/service';
 import { LexicalIndex } from '../sidecar/recall/lexical';
 import { LOADED } from '../sidecar/recall/postingsMirror';
 import { episodeCollectionFor, episodeLexicalDoc, episodeMetadata } from '../sidecar/store/episodeStore';
-import { buildWhere, memoryLexicalDoc, toMetadata } from '../sidecar/store/memoryStore';
+import { buildWhere } from '../sidecar/store/where';
+import { memoryLexicalDoc, toMetadata } from '../sidecar/store/memoryCodec';
 import { socketClient, type SocketClient } from '../sidecar/store/socketFetch';
 import {
   cleanupDataDir,

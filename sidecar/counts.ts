@@ -5,7 +5,8 @@
  */
 import type { Memory } from './model';
 import type { CountGroup, CountsResult, MemoryFilter } from './protocol';
-import { buildWhere, type MemoryStore } from './store/memoryStore';
+import { type MemoryStore } from './store/memoryStore';
+import { buildWhere } from './store/where';
 import { projectScope } from './store/projectScope';
 
 type Grouped = Pick<Memory, 'project_id' | 'status' | 'category' | 'source_type'>;

@@ -6,7 +6,8 @@
 import type { ModelGate } from './core';
 import { errorMessage } from './shared/errors';
 import type { Health as HealthLevel, StatusParams } from './protocol';
-import { buildWhere, type MemoryStore } from './store/memoryStore';
+import { type MemoryStore } from './store/memoryStore';
+import { buildWhere } from './store/where';
 
 export interface HealthDeps {
   store: MemoryStore;

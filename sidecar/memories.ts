@@ -35,7 +35,7 @@ import type {
   WipeProjectResult,
 } from './protocol';
 import { hybridSearch } from './recall/search';
-import { buildWhere } from './store/memoryStore';
+import { buildWhere } from './store/where';
 import { cutText } from './shared/text';
 import { clampInt, round } from './util/numbers';
 import { projectScope } from './store/projectScope';

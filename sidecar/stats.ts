@@ -8,7 +8,7 @@ import type { Core } from './core';
 import type { MemoryStatus } from './model';
 import type { LlmUsageCounter } from './llm/usage';
 import type { ProjectStats, StatsResult } from './protocol';
-import { buildWhere } from './store/memoryStore';
+import { buildWhere } from './store/where';
 
 const DAY_MS = 24 * 3600 * 1000;
 

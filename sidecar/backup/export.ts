@@ -22,7 +22,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import { CancelledError, InvalidInputError } from '../shared/errors';
 import type { AuditEntry, BackupExportResult } from '../protocol';
 import { MIN_PASSWORD_LENGTH, backupPasswordProblem } from '../shared/backupPassword';
-import { buildWhere } from '../store/memoryStore';
+import { buildWhere } from '../store/where';
 import {
   AUDIT_FILE,
   BACKUP_FORMAT,

@@ -20,7 +20,7 @@ import type {
   BackupTarget,
 } from '../protocol';
 import { episodeVectorText } from '../store/episodeStore';
-import { buildWhere } from '../store/memoryStore';
+import { buildWhere } from '../store/where';
 import type { ActiveCollection } from '../store/storeState';
 import {
   BACKUP_LIMITS,

@@ -13,7 +13,8 @@ import { isCategory, isSourceType, MAX_MEMORY_CHARS, memoryId, type Category, ty
 import { cutText } from '../shared/text';
 import { redactText } from '../pipeline/redact';
 import type { BulkImportMemory, BulkImportResult } from '../protocol';
-import { buildWhere, type Neighbour } from '../store/memoryStore';
+import { type Neighbour } from '../store/memoryStore';
+import { buildWhere } from '../store/where';
 import { decideDedup } from './dedup';
 import { guessCategory, looksActionable } from './input';
 

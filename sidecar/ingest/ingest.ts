@@ -31,7 +31,7 @@ import { analyzeSession, guardCandidates, holdOf, sessionTierCap } from '../pipe
 import { redactSession, redactText } from '../pipeline/redact';
 import type { Candidate, SessionInput } from '../pipeline/types';
 import type { IngestDecision, IngestParams, IngestReport, RememberParams } from '../protocol';
-import { buildWhere } from '../store/memoryStore';
+import { buildWhere } from '../store/where';
 import { capSession, guessCategory, looksActionable, validateSession } from './input';
 import { keepEpisodes, prepareEpisodes, type PreparedEpisodes } from './episodes';
 import { storeCandidates } from './storeCandidates';

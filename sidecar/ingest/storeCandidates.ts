@@ -15,7 +15,8 @@ import { capturesOf, GLOBAL_PROJECT, memoryId, tierOf, withCapture, type Memory,
 import type { AuditEntry } from '../protocol';
 import type { Candidate, SessionInput } from '../pipeline/types';
 import type { IngestDecision } from '../protocol';
-import { buildWhere, type Neighbour } from '../store/memoryStore';
+import { type Neighbour } from '../store/memoryStore';
+import { buildWhere } from '../store/where';
 import { round } from '../util/numbers';
 import { failpoint } from '../util/failpoint';
 import { decideDedup } from './dedup';

@@ -8,7 +8,7 @@ import type { Core } from '../core';
 import { errorMessage, InvalidInputError } from '../shared/errors';
 import type { Memories } from '../memories';
 import type { DecayParams, DecayResult, ListResult } from '../protocol';
-import { buildWhere } from '../store/memoryStore';
+import { buildWhere } from '../store/where';
 import { futureAsOfError, planDecay } from './decay';
 
 const DECAY_EVERY_MS = 6 * 3600 * 1000;

@@ -11,7 +11,7 @@ import { errorMessage, InvalidInputError, NotFoundError } from '../shared/errors
 import type { Memories } from '../memories';
 import type { Memory } from '../model';
 import type { ReviewApplyParams, ReviewApplyResult, ReviewUndoParams } from '../protocol';
-import { buildWhere } from '../store/memoryStore';
+import { buildWhere } from '../store/where';
 
 /** Undo steps kept (the newest); older steps can no longer be undone. */
 const UNDO_STEPS = 20;

@@ -9,7 +9,7 @@ import { InvalidInputError, NotFoundError } from '../shared/errors';
 import type { Episode } from '../model';
 import type { EvidenceParams, EvidenceResult, EvidenceSession } from '../protocol';
 import { clampInt } from '../util/numbers';
-import { inIdBatches } from '../store/memoryStore';
+import { inIdBatches } from '../store/idBatches';
 
 /** Turns shown around the memory's own, by default. */
 const CONTEXT = 12;

@@ -9,7 +9,7 @@
 import type { Core } from '../core';
 import { errorMessage } from '../shared/errors';
 import { episodeLexicalDoc } from '../store/episodeStore';
-import { memoryLexicalDoc } from '../store/memoryStore';
+import { memoryLexicalDoc } from '../store/memoryCodec';
 import { decodeFacts, encodeFacts } from './facts';
 import type { LexicalDoc } from './lexical';
 

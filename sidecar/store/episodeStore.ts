@@ -12,7 +12,8 @@ import { episodeFacts, type EpisodeFacts } from '../recall/facts';
 import type { LexicalDoc } from '../recall/lexical';
 import type { MemoryStore } from './memoryStore';
 import type { ActiveCollection } from './storeState';
-import { IDS_PER_REQUEST, inIdBatches, parseTimes } from './memoryStore';
+import { IDS_PER_REQUEST, inIdBatches } from './idBatches';
+import { parseTimes } from './memoryCodec';
 import { NearestPlanner, readBackInScope, type IdDistance, type Known } from './nearest';
 
 export interface EpisodeNeighbour {

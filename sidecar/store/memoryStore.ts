@@ -7,24 +7,14 @@
 import { ChromaClient, type Collection, type Metadata, type Where } from 'chromadb';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  DimensionMismatchError,
-  InvalidInputError,
-  StoreUnavailableError,
-  errorMessage,
-} from '../shared/errors';
-import {
-  isCategory,
-  isSourceType,
-  isStatus,
-  isTier,
-  type Memory,
-  type MemoryStatus,
-  type TimeSpan,
-} from '../model';
-import type { MemoryFilter } from '../protocol';
+import { DimensionMismatchError, StoreUnavailableError, errorMessage } from '../shared/errors';
+import type { Memory, MemoryStatus } from '../model';
 import { memoryFacts, type MemoryFacts } from '../recall/facts';
 import type { Indexed, LazyLexical, LexicalDoc } from '../recall/lexical';
+import { inIdBatches } from './idBatches';
+import { FACT_FIELDS, fromMetadata, memoryLexicalDoc, toMetadata } from './memoryCodec';
+import { UseMarks } from './useMarks';
+import { buildWhere } from './where';
 import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
 import { recordErasure } from './erasure';
 import { collectionNameFor, StoreState, type ActiveCollection } from './storeState';
@@ -33,12 +23,6 @@ import { MAX_LISTED, NearestPlanner, readBackInScope, type IdDistance, type Know
 import { isNoSpace, writeFailure } from '../util/append';
 import { LockTimeoutError, withLock } from '../util/fileLock';
 import { wellFormed } from '../shared/text';
-
-/** The fields recall's used-marks change. */
-interface UsedMark {
-  last_used_at: string;
-  use_count: number;
-}
 
 export interface Neighbour {
   memory: Memory;
@@ -66,201 +50,6 @@ const hitOf = (memory: Memory, distance: number): MemoryHit => ({
   memory,
 });
 
-/** A memory's entry in the lexical index: its words, its project and its facts. */
-export function memoryLexicalDoc(m: Memory): LexicalDoc {
-  return { id: m.id, kind: 'memory', project: m.project_id, text: m.text, facts: memoryFacts(m) };
-}
-
-/** The fields a memory's facts (recall/facts.ts) are derived from, besides its text. */
-const FACT_FIELDS: ReadonlySet<keyof Memory> = new Set<keyof Memory>([
-  'project_id',
-  'status',
-  'confidence_score',
-  'occurred_at',
-  'created_at',
-  'times',
-  'source_ref',
-  'tier',
-  'edited_at',
-  'added_by',
-  'confirmed_by',
-  'source_type',
-]);
-
-/**
- * Recall's used-marks are written once recalls have been quiet this long (an agent asks its questions in
- * bursts: the next one is not answered while Chroma writes the last one's marks), or at the latest
- * {@link USED_MAX_WAIT_MS} after the first mark not written; any other write of the store, and dispose,
- * writes them first.
- */
-const USED_QUIET_MS = 1000;
-const USED_MAX_WAIT_MS = 10_000;
-
-const OPTIONAL_STRING_FIELDS = [
-  'confirmed_by',
-  'last_used_at',
-  'decayed_through',
-  'promoted_from',
-  'notify_user',
-  'wrong_by',
-  'wrong_at',
-  'speaker',
-  'occurred_at',
-  'superseded_by',
-  'supersedes',
-  'captures',
-  'may_change',
-  'contested_by',
-  'held',
-  'edited_at',
-  'flagged_by',
-] as const;
-
-export function toMetadata(m: Memory): Metadata {
-  const meta: Metadata = {
-    project_id: m.project_id,
-    category: m.category,
-    source_type: m.source_type,
-    confidence_score: m.confidence_score,
-    is_actionable: m.is_actionable,
-    source_ref: JSON.stringify(m.source_ref),
-    status: m.status,
-    created_at: m.created_at,
-    created_ts: Date.parse(m.created_at),
-    updated_at: m.updated_at,
-    last_seen_at: m.last_seen_at,
-    times_seen: m.times_seen,
-    added_by: m.added_by,
-    reason: m.reason,
-    score: m.score,
-    embedding_model: m.embedding_model,
-    embedding_dim: m.embedding_dim,
-    use_count: m.use_count,
-  };
-  // Optional fields are always written ('' = absent) because Chroma's update merges metadata keys.
-  for (const k of OPTIONAL_STRING_FIELDS) meta[k] = m[k] ?? '';
-  meta.times = m.times?.length ? JSON.stringify(m.times) : '';
-  meta.tier = m.tier ?? '';
-  // The review queue: pending memories, the older ones a pending memory may change, those an agent flagged.
-  meta.in_review = m.status === 'pending' || !!m.contested_by || !!m.flagged_by;
-  // A lone surrogate anywhere makes Chroma refuse the whole batch (400): store U+FFFD instead.
-  for (const [k, v] of Object.entries(meta)) if (typeof v === 'string') meta[k] = wellFormed(v);
-  return meta;
-}
-
-export function fromMetadata(id: string, text: string | null, meta: Metadata | null): Memory {
-  const md = (meta ?? {}) as Record<string, unknown>;
-  const str = (k: string, d = ''): string => (typeof md[k] === 'string' ? (md[k] as string) : d);
-  const num = (k: string, d = 0): number => (typeof md[k] === 'number' ? (md[k] as number) : d);
-  let refs: string[] = [];
-  try {
-    const parsed: unknown = JSON.parse(str('source_ref', '[]'));
-    if (Array.isArray(parsed)) refs = parsed.map(String);
-  } catch {
-    refs = str('source_ref') ? [str('source_ref')] : [];
-  }
-  const category = md.category;
-  const sourceType = md.source_type;
-  const status = md.status;
-  const mem: Memory = {
-    id,
-    text: text ?? '',
-    category: isCategory(category) ? category : 'episodic',
-    source_type: isSourceType(sourceType) ? sourceType : 'manual',
-    project_id: str('project_id'),
-    confidence_score: num('confidence_score'),
-    is_actionable: md.is_actionable === true,
-    source_ref: refs,
-    status: isStatus(status) ? status : 'active',
-    created_at: str('created_at'),
-    updated_at: str('updated_at'),
-    last_seen_at: str('last_seen_at', str('created_at')),
-    times_seen: num('times_seen', 1),
-    added_by: str('added_by'),
-    reason: str('reason'),
-    score: num('score'),
-    embedding_model: str('embedding_model'),
-    embedding_dim: num('embedding_dim'),
-    use_count: num('use_count'),
-  };
-  for (const k of OPTIONAL_STRING_FIELDS) if (str(k)) mem[k] = str(k);
-  const times = parseTimes(str('times'));
-  if (times.length) mem.times = times;
-  const tier = md.tier;
-  if (isTier(tier)) mem.tier = tier;
-  return mem;
-}
-
-/** The `times` metadata (JSON) back as spans; anything malformed is dropped. */
-export function parseTimes(json: string): TimeSpan[] {
-  if (!json) return [];
-  try {
-    const v: unknown = JSON.parse(json);
-    if (!Array.isArray(v)) return [];
-    return v.filter(
-      (t): t is TimeSpan =>
-        !!t && typeof t.text === 'string' && typeof t.start === 'string' && typeof t.end === 'string',
-    );
-  } catch {
-    return [];
-  }
-}
-
-/**
- * Filters are values, never operators: a `project_id` of `{"$ne": "mine"}` sent over JSON-RPC would
- * otherwise become a Chroma operator and return every other project's memories. Every field is checked
- * for its type (and enum) before a `where` is built; anything else is refused with one sentence.
- */
-function checkFilter(f: MemoryFilter & { project_ids?: unknown; min_confidence?: unknown }): void {
-  const bad = (field: string, what: string) =>
-    new InvalidInputError(`The filter's ${field} must be ${what}.`);
-  const text = (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= 512;
-  if (f.project_id !== undefined && !text(f.project_id)) throw bad('project_id', 'a project id (a string)');
-  if (f.project_ids !== undefined && !(Array.isArray(f.project_ids) && f.project_ids.every(text)))
-    throw bad('project_ids', 'a list of project ids (strings)');
-  if (f.status !== undefined && !(Array.isArray(f.status) && f.status.every((x) => isStatus(x))))
-    throw bad('status', 'a list of statuses');
-  if (f.category !== undefined && !isCategory(f.category))
-    throw bad('category', 'persona, episodic or instruction');
-  if (f.source_type !== undefined && !isSourceType(f.source_type)) throw bad('source_type', 'a source type');
-  for (const k of ['since', 'until'] as const) {
-    if (f[k] !== undefined && !(typeof f[k] === 'string' && Number.isFinite(Date.parse(f[k]))))
-      throw bad(k, 'an ISO-8601 date');
-  }
-  for (const k of ['max_confidence', 'min_confidence'] as const) {
-    const v: unknown = f[k];
-    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v))) throw bad(k, 'a number');
-  }
-  if (f.is_actionable !== undefined && typeof f.is_actionable !== 'boolean')
-    throw bad('is_actionable', 'true or false');
-  if (f.in_review !== undefined && typeof f.in_review !== 'boolean') throw bad('in_review', 'true or false');
-}
-
-/** Builds a Chroma `where` from a filter (undefined when empty); refuses operators and wrong types. */
-export function buildWhere(
-  f: MemoryFilter & { project_ids?: string[]; min_confidence?: number; ids?: never },
-): Where | undefined {
-  checkFilter(f);
-  const clauses: Where[] = [];
-  const projects = f.project_ids ?? (f.project_id ? [f.project_id] : undefined);
-  if (projects && projects.length) {
-    clauses.push(projects.length === 1 ? { project_id: projects[0] } : { project_id: { $in: projects } });
-  }
-  if (f.in_review === true) clauses.push({ $or: [{ status: 'pending' }, { in_review: true }] });
-  if (f.status && f.status.length)
-    clauses.push(f.status.length === 1 ? { status: f.status[0] } : { status: { $in: f.status } });
-  if (f.category) clauses.push({ category: f.category });
-  if (f.source_type) clauses.push({ source_type: f.source_type });
-  if (f.since) clauses.push({ created_ts: { $gte: Date.parse(f.since) } });
-  if (f.until) clauses.push({ created_ts: { $lte: Date.parse(f.until) } });
-  if (f.max_confidence !== undefined) clauses.push({ confidence_score: { $lt: f.max_confidence } });
-  if (f.min_confidence !== undefined) clauses.push({ confidence_score: { $gt: f.min_confidence } });
-  if (f.is_actionable !== undefined) clauses.push({ is_actionable: f.is_actionable });
-  if (clauses.length === 0) return undefined;
-  if (clauses.length === 1) return clauses[0];
-  return { $and: clauses };
-}
-
 /** Chroma's transient "Error creating hnsw segment reader: Nothing found on disk" on a fresh collection. */
 function isSegmentNotReady(e: unknown): boolean {
   return /hnsw segment reader|Nothing found on disk/i.test(
@@ -283,27 +72,6 @@ function isConnectionError(e: unknown): boolean {
 }
 
 /** Chroma 1.0's answer to a query restricted to ids when one of them is not in the collection. */
-/**
- * The most ids one Chroma request names. Chroma's SQLite refuses a statement of more than 32,766
- * variables: a lookup of the turns of a 33,000-message transcript by all their ids at once failed with
- * "too many SQL variables" (after its memories were stored). Every get, update and delete by ids goes in
- * batches of this many ({@link inIdBatches}).
- */
-export const IDS_PER_REQUEST = 1000;
-
-/** Runs `run` over consecutive batches of at most {@link IDS_PER_REQUEST} items, results in order. */
-export async function inIdBatches<T, R = never>(
-  items: readonly T[],
-  run: (batch: T[]) => Promise<R[] | void>,
-): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += IDS_PER_REQUEST) {
-    const r = await run(items.slice(i, i + IDS_PER_REQUEST));
-    if (r) out.push(...r);
-  }
-  return out;
-}
-
 const MISSING_ID = /Error finding id/i;
 
 /**
@@ -332,24 +100,14 @@ export class MemoryStore {
   private listing: { ok: boolean; at: number; checking?: Promise<void> } = { ok: false, at: 0 };
   private activeInfo: ActiveCollection | undefined;
   private readonly state: StoreState;
-  /** Writes done behind an answer (recall's "used" marks); every write of this store waits for them first. */
-  private behind: Promise<void> = Promise.resolve();
-  /** Use counts being written now, by memory id (absolute values; see {@link withUses}). */
-  private readonly landing = new Map<string, UsedMark>();
-  /** Uses a write has taken from {@link used} but not yet counted into {@link landing} (increments). */
-  private taking = new Map<string, { n: number; at: string }>();
   /** Chooses how nearest-neighbour queries filter by project (store/nearest.ts). */
   private readonly planner = new NearestPlanner();
   /** The lexical index kept beside Chroma (memories and episodes); see recall/lexical.ts. */
   private lexical: LazyLexical | undefined;
-  /** Uses recalled but not yet written, per memory: coalesced into one increment each (see {@link markUsed}). */
-  private used = new Map<string, { n: number; at: string }>();
-  /** The pending write of {@link used} ({@link USED_QUIET_MS}), and when its first mark came. */
-  private usedTimer: { timer: NodeJS.Timeout; since: number } | undefined;
-  /** The lock file of the use counters (shared by every process on the data folder). */
-  private readonly usedLock: string;
   /** The lock file of dedup + insert (see {@link exclusiveWrite}). */
   private readonly writeLock: string;
+  /** Recall's "used" marks, written behind the answers (store/useMarks.ts). */
+  private readonly uses: UseMarks;
 
   constructor(
     private readonly supervisor: ChromaSupervisor,
@@ -358,96 +116,18 @@ export class MemoryStore {
   ) {
     mkdirSync(dataDir, { recursive: true });
     this.state = new StoreState(dataDir);
-    this.usedLock = join(dataDir, 'used.lock');
+    this.uses = new UseMarks(this, join(dataDir, 'used.lock'), log);
     this.writeLock = join(dataDir, 'write.lock');
     this.activeInfo = this.state.read();
   }
 
-  /**
-   * A memory as read from Chroma, with the uses recalled but not yet written (so no read has to wait for
-   * the writes behind, and nobody reads what was just answered as it was before): the counts being
-   * written now (absolute, so a read after that write landed counts nothing twice) plus the increments
-   * no write has counted yet.
-   */
-  private withUses(m: Memory): Memory {
-    const landing = this.landing.get(m.id);
-    const pending = [this.taking.get(m.id), this.used.get(m.id)];
-    if (!landing && !pending[0] && !pending[1]) return m;
-    let count = Math.max(m.use_count, landing?.use_count ?? 0);
-    let last = m.last_used_at ?? '';
-    if (landing && landing.last_used_at > last) last = landing.last_used_at;
-    for (const p of pending) {
-      if (!p) continue;
-      count += p.n;
-      if (p.at > last) last = p.at;
-    }
-    return { ...m, use_count: count, last_used_at: last || undefined };
-  }
-
   private row(id: string, text: string | null, meta: Metadata | null): Memory {
-    return this.withUses(fromMetadata(id, text, meta));
+    return this.uses.apply(fromMetadata(id, text, meta));
   }
 
-  /**
-   * Counts one use of each memory (recall's "used" mark), written behind the answer. Concurrent recalls
-   * never lose an increment: marks are coalesced per memory, and each write reads the current count and
-   * adds to it holding the data folder's counter lock (another process's recalls too), writing only
-   * `use_count` and `last_used_at` (Chroma merges metadata keys, so nothing else is overwritten).
-   */
+  /** Counts one use of each memory (recall's "used" mark), written behind the answer (store/useMarks.ts). */
   markUsed(ids: string[], at: string): void {
-    for (const id of ids) this.used.set(id, { n: (this.used.get(id)?.n ?? 0) + 1, at });
-    const since = this.usedTimer?.since ?? Date.now();
-    if (this.usedTimer) clearTimeout(this.usedTimer.timer);
-    const wait = Math.max(0, Math.min(USED_QUIET_MS, since + USED_MAX_WAIT_MS - Date.now()));
-    const timer = setTimeout(() => void this.writeUsed(), wait);
-    timer.unref(); // dispose writes them (settled)
-    this.usedTimer = { timer, since };
-  }
-
-  /** Writes the used-marks not written yet, behind whatever is being written. */
-  private writeUsed(): Promise<void> {
-    if (this.usedTimer) clearTimeout(this.usedTimer.timer);
-    this.usedTimer = undefined;
-    if (this.used.size === 0) return this.behind;
-    this.behind = this.behind
-      .then(() => this.flushUsed())
-      .catch((e: unknown) => this.log(`Marking recalled memories as used failed: ${errorMessage(e)}`));
-    return this.behind;
-  }
-
-  private async flushUsed(): Promise<void> {
-    if (this.used.size === 0) return;
-    const batch = this.used;
-    this.used = new Map();
-    this.taking = batch;
-    const write = async () => {
-      const fresh = await this.read([...batch.keys()]);
-      const counted = fresh.map((m) => {
-        const u = batch.get(m.id)!;
-        const last = m.last_used_at && m.last_used_at > u.at ? m.last_used_at : u.at;
-        return { ...m, use_count: m.use_count + u.n, last_used_at: last };
-      });
-      const marks = counted.map(
-        (m) => [m.id, { use_count: m.use_count, last_used_at: m.last_used_at }] as const,
-      );
-      for (const [id, mark] of marks) this.landing.set(id, mark);
-      if (this.taking === batch) this.taking = new Map();
-      try {
-        await this.updateFields(counted, ['use_count', 'last_used_at']);
-      } finally {
-        for (const [id, mark] of marks) if (this.landing.get(id) === mark) this.landing.delete(id);
-      }
-    };
-    try {
-      await withLock(this.usedLock, 10_000, write);
-    } catch (e) {
-      if (!(e instanceof LockTimeoutError)) throw e;
-      // A process holding the counter lock for 10 s is stuck: count anyway rather than lose the uses.
-      this.log(`${errorMessage(e)} Counting recalled uses without it.`);
-      await write();
-    } finally {
-      if (this.taking === batch) this.taking = new Map();
-    }
+    this.uses.mark(ids, at);
   }
 
   /**
@@ -475,7 +155,7 @@ export class MemoryStore {
 
   /** Writes the used-marks not written yet and resolves when the writes behind are done (writes, dispose, tests). */
   settled(): Promise<void> {
-    return this.writeUsed();
+    return this.uses.settled();
   }
 
   /** Keeps the lexical index in step with every write and delete of this store. */
@@ -795,7 +475,7 @@ export class MemoryStore {
 
   /** Memories by id, with the uses not yet written shown (no read waits for the writes behind). */
   async get(ids: string[]): Promise<Memory[]> {
-    return (await this.read(ids)).map((m) => this.withUses(m));
+    return (await this.read(ids)).map((m) => this.uses.apply(m));
   }
 
   /** {@link get} as stored in Chroma, without the uses not yet written (the counter write reads this). */
@@ -995,7 +675,7 @@ export class MemoryStore {
     const info = target ?? this.activeInfo;
     if (ids.length === 0 || !info) return;
     await this.settled();
-    for (const id of ids) this.used.delete(id);
+    this.uses.forget(ids);
     this.noteErased(ids);
     await this.withChroma('delete memories', async (c) => {
       const col = await this.collection(c, info);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { InvalidInputError } from '../../sidecar/shared/errors';
-import { buildWhere } from '../../sidecar/store/memoryStore';
+import { buildWhere } from '../../sidecar/store/where';
 
 type Filter = Parameters<typeof buildWhere>[0];
 
