@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     time(svc.embedding, 'embed', 'embed');
     time(svc.store, 'read', 'get by id');
     time(svc.store, 'queryMany', 'dedup query');
-    time(svc.store, 'indexLexical', 'lexical write');
+    time(svc.store.lexical, 'add', 'lexical write');
     time(svc.store, 'upsert', 'upsert (Chroma + lexical)');
     time(svc.audit, 'append', 'audit');
     time(svc.store, 'exclusiveWrite', 'locked dedup + store');

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     timeMethod(svc.store, 'upsert', 'memories upsert (+ lexical)', spans);
     timeMethod(svc.store, 'updateFields', 'memories update', spans);
     timeMethod(svc.store, 'exclusiveWrite', 'store stage (in write.lock)', spans);
-    timeMethod(svc.store, 'indexLexical', 'lexical index write', spans);
+    timeMethod(svc.store.lexical, 'add', 'lexical index write', spans);
     timeMethod(svc.episodes, 'get', 'episodes get', spans);
     timeMethod(svc.episodes, 'upsert', 'episodes upsert (+ lexical)', spans);
     timeMethod(svc.audit, 'append', 'audit append', spans);

@@ -907,17 +907,17 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
       await svc.start();
       await svc.requireModel();
       // as above: measured once the search thread ranks from its in-memory postings
-      await svc.store.lexicalIndex?.run('wait for the postings', (ix) => ix.postingsSettled(), false);
+      await svc.store.lexical.index?.run('wait for the postings', (ix) => ix.postingsSettled(), false);
       // The memory channel: the planner's queries and the read-back of the current projects' neighbours.
       timeMethod(svc.store, 'nearest', 'memory_vector', spans);
       timeMethod(svc.store, 'query', 'memory_vector', spans);
       timeMethod(svc.store, 'nearestIds', 'ids_memories', spans);
-      timeMethod(svc.store, 'lexicalIndexed', 'projects_of_ids', spans);
+      timeMethod(svc.store.lexical, 'indexed', 'projects_of_ids', spans);
       timeMethod(svc.episodes, 'query', 'episode_vector', spans);
       timeMethod(svc.store, 'get', 'hydrate', spans);
       timeMethod(svc.episodes, 'get', 'hydrate', spans);
       timeMethod(svc.store, 'find', 'rule', spans);
-      const lexical = svc.store.lexicalIndex;
+      const lexical = svc.store.lexical.index;
       if (lexical) {
         const run = lexical.run.bind(lexical);
         lexical.run = async (what, op, fallback) => {

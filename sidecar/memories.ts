@@ -416,7 +416,7 @@ export class Memories {
       );
     }
     const episodes = await core.episodes.deleteProject(project);
-    await core.store.unindexProject(project);
+    await core.store.lexical.removeProject(project);
     await this.eraseFromLedger(() => core.ledger.wipeProject(project));
     core.notifyChanged(
       [project],

@@ -104,7 +104,7 @@ export class MnemoService implements Core {
     });
     this.store = new MemoryStore(this.supervisor, this.config.dataDir, (l) => this.log.warn(l));
     const lexicalFile = join(this.config.dataDir, 'index', 'lexical.sqlite');
-    this.store.attachLexical(new LazyLexical(lexicalFile, (l, level) => this.log[level](l), true));
+    this.store.lexical.attach(new LazyLexical(lexicalFile, (l, level) => this.log[level](l), true));
     this.episodes = new EpisodeStore(this.store);
     this.audit = new AuditLog(join(this.config.dataDir, 'audit', 'audit.jsonl'));
     this.ledger = new RecallLedger(join(this.config.dataDir, 'ledger'));
@@ -201,7 +201,7 @@ export class MnemoService implements Core {
     this.health.close();
     await this.capturer.close();
     await this.store.settled();
-    await this.store.lexicalIndex?.close();
+    await this.store.lexical.index?.close();
     this.audit.close();
     this.ledger.close();
     await this.embedding.dispose().catch(() => undefined);

@@ -52,7 +52,7 @@ export async function turnsSaying(core: Core, memory: Memory, thorough = true): 
         .catch(() => undefined)
     : undefined;
   const lexical = thorough
-    ? await core.store.lexicalIndex?.run(
+    ? await core.store.lexical.index?.run(
         'search',
         (ix) => ix.search(text, { projects: [project], kinds: ['episode'], limit: CANDIDATES }),
         [] as LexicalHit[],

@@ -14,7 +14,7 @@ import { decodeFacts, encodeFacts } from './facts';
 import type { LexicalDoc } from './lexical';
 
 export async function syncLexical(core: Core): Promise<void> {
-  const lexical = core.store.lexicalIndex;
+  const lexical = core.store.lexical.index;
   if (!lexical || core.disposed) return;
   try {
     const t0 = Date.now();
@@ -42,11 +42,11 @@ export async function syncLexical(core: Core): Promise<void> {
         const toAdd = docs
           ? docs.filter((d) => !indexed.has(d.id))
           : (await core.episodes.get(missing)).map(episodeLexicalDoc);
-        for (let i = 0; i < toAdd.length; i += 1000) await core.store.indexLexical(toAdd.slice(i, i + 1000));
+        for (let i = 0; i < toAdd.length; i += 1000) await core.store.lexical.add(toAdd.slice(i, i + 1000));
         added += toAdd.length;
       }
       if (extra.length) {
-        await core.store.unindexLexical(extra);
+        await core.store.lexical.remove(extra);
         removed += extra.length;
       }
       // A memory promoted by an older version kept its old project here; recall sorts neighbours by it. Its
@@ -58,7 +58,7 @@ export async function syncLexical(core: Core): Promise<void> {
         });
         moved += stale.filter((d) => indexed.get(d.id)!.project !== d.project).length;
         refreshed += stale.length;
-        for (let i = 0; i < stale.length; i += 1000) await core.store.moveLexical(stale.slice(i, i + 1000));
+        for (let i = 0; i < stale.length; i += 1000) await core.store.lexical.move(stale.slice(i, i + 1000));
       } else {
         // Turns indexed before their facts were kept (or of another version of them): read and written once.
         const without = [...indexed]
@@ -66,7 +66,7 @@ export async function syncLexical(core: Core): Promise<void> {
           .map(([id]) => id);
         for (let i = 0; i < without.length && !core.disposed; i += 1000) {
           const eps = await core.episodes.get(without.slice(i, i + 1000));
-          await core.store.moveLexical(eps.map(episodeLexicalDoc));
+          await core.store.lexical.move(eps.map(episodeLexicalDoc));
           refreshed += eps.length;
         }
       }

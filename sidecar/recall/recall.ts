@@ -654,7 +654,7 @@ async function lexicalCandidates(
   wide: number,
 ): Promise<{ score: number; found: Found }[]> {
   const all =
-    (await core.store.lexicalIndex?.run(
+    (await core.store.lexical.index?.run(
       'search',
       (ix) => ix.search(query, { projects, limit: wide * 2 }),
       [] as LexicalHit[],
@@ -700,7 +700,7 @@ async function recentLogsNaming(
   projects: string[],
   since: string,
 ): Promise<Memory[]> {
-  const hits = await core.store.lexicalIndex?.run(
+  const hits = await core.store.lexical.index?.run(
     'search',
     (ix) => ix.search(entities.join(' '), { projects, kinds: ['memory'], limit: RULE_CANDIDATES }),
     undefined,

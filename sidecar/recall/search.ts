@@ -38,7 +38,7 @@ export async function hybridSearch(core: Core, s: HybridScope): Promise<SearchRe
   const [near, lexical] = await Promise.all([
     core.store.query(vector, s.where, wide),
     projects.length
-      ? (core.store.lexicalIndex?.run(
+      ? (core.store.lexical.index?.run(
           'search',
           (ix) => ix.search(s.query, { projects, kinds: ['memory'], limit: wide }),
           [] as LexicalHit[],

@@ -44,7 +44,7 @@ export async function linkedOf(core: Core, ids: string[], known: Known[] = []): 
   };
   for (const x of known) put(x.id, x.facts);
   const missing = () => [...new Set(ids)].filter((id) => !out.has(id));
-  for (const [id, x] of await core.store.lexicalIndexed(missing())) put(id, x.facts);
+  for (const [id, x] of await core.store.lexical.indexed(missing())) put(id, x.facts);
   for (const m of await core.store.get(missing()))
     out.set(m.id, { status: m.status, confidence: m.confidence_score, edited: !!m.edited_at });
   return out;

@@ -178,7 +178,7 @@ export class EpisodeStore {
       },
       undefined,
     );
-    await this.store.indexLexical(records.map((r) => episodeLexicalDoc(r.episode)));
+    await this.store.lexical.add(records.map((r) => episodeLexicalDoc(r.episode)));
   }
 
   /**
@@ -197,7 +197,7 @@ export class EpisodeStore {
       },
       undefined,
     );
-    await this.store.moveLexical(
+    await this.store.lexical.move(
       episodes.map((e) => ({ id: e.id, project: e.project_id, facts: episodeFacts(e) })),
     );
   }
@@ -299,7 +299,7 @@ export class EpisodeStore {
           projects,
           async (ids) => {
             const out = new Map<string, Known<EpisodeFacts>>();
-            for (const [id, x] of await this.store.lexicalIndexed(ids, projects))
+            for (const [id, x] of await this.store.lexical.indexed(ids, projects))
               out.set(
                 id,
                 x.facts?.kind === 'episode' ? { project: x.project, facts: x.facts } : { project: x.project },
@@ -354,7 +354,7 @@ export class EpisodeStore {
       const batch = ids.slice(i, i + IDS_PER_REQUEST);
       this.store.noteErased(batch);
       await this.on('delete episodes', (col) => col.delete({ ids: batch }), undefined);
-      await this.store.unindexLexical(batch);
+      await this.store.lexical.remove(batch);
       await this.store.eraseFromKept(batch);
     }
   }

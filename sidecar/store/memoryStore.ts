@@ -1,27 +1,28 @@
 /**
- * The only place that talks to Chroma. Memories live in one collection per embedding model + dimension
+ * The only place that talks to Chroma (through store/chromaConnection.ts, which retries every call through
+ * a reconnect when the server died). Memories live in one collection per embedding model + dimension
  * (`mnemo_<model>_<dim>`); `store.json` in the data folder records which collection is active, so a
- * collection never mixes models. Every Chroma call is retried through a reconnect when the server died
- * (the supervisor restarts it), and every write checks the vector dimension first.
+ * collection never mixes models. Every write checks the vector dimension first. The lexical index is kept
+ * in step with every write; recall's use marks are written behind the answers (store/useMarks.ts).
  */
-import { ChromaClient, type Collection, type Metadata, type Where } from 'chromadb';
+import type { Collection, Metadata, Where } from 'chromadb';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DimensionMismatchError, StoreUnavailableError, errorMessage } from '../shared/errors';
 import type { Memory, MemoryStatus } from '../model';
 import { memoryFacts, type MemoryFacts } from '../recall/facts';
-import type { Indexed, LazyLexical, LexicalDoc } from '../recall/lexical';
+import type { Indexed } from '../recall/lexical';
 import { inIdBatches } from './idBatches';
 import { FACT_FIELDS, fromMetadata, memoryLexicalDoc, toMetadata } from './memoryCodec';
 import { UseMarks } from './useMarks';
+import { ChromaConnection } from './chromaConnection';
+import { underWriteLock } from './writeLock';
+import { LexicalMirror } from './lexicalMirror';
 import { buildWhere } from './where';
-import type { ChromaSupervisor, ChromaEndpoint } from './chromaServer';
+import type { ChromaSupervisor } from './chromaServer';
 import { recordErasure } from './erasure';
 import { collectionNameFor, StoreState, type ActiveCollection } from './storeState';
-import { socketClient, type SocketClient } from './socketFetch';
 import { MAX_LISTED, NearestPlanner, readBackInScope, type IdDistance, type Known } from './nearest';
-import { isNoSpace, writeFailure } from '../util/append';
-import { LockTimeoutError, withLock } from '../util/fileLock';
 import { wellFormed } from '../shared/text';
 
 export interface Neighbour {
@@ -50,35 +51,8 @@ const hitOf = (memory: Memory, distance: number): MemoryHit => ({
   memory,
 });
 
-/** Chroma's transient "Error creating hnsw segment reader: Nothing found on disk" on a fresh collection. */
-function isSegmentNotReady(e: unknown): boolean {
-  return /hnsw segment reader|Nothing found on disk/i.test(
-    `${errorMessage(e)} ${errorMessage((e as { cause?: unknown })?.cause ?? '')}`,
-  );
-}
-
-function isConnectionError(e: unknown): boolean {
-  const name = (e as { name?: string })?.name ?? '';
-  const msg = errorMessage(e);
-  const cause = errorMessage((e as { cause?: unknown })?.cause ?? '');
-  return (
-    // Also a request to the socket of a server that is gone (socketFetch.ts; e.g. the process that
-    // started it exited and stopped it): reconnecting adopts or starts a server.
-    name === 'ChromaConnectionError' ||
-    /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|other side closed|UND_ERR|Failed to connect/i.test(
-      msg + ' ' + cause,
-    )
-  );
-}
-
 /** Chroma 1.0's answer to a query restricted to ids when one of them is not in the collection. */
 const MISSING_ID = /Error finding id/i;
-
-/**
- * How often recall checks that the lexical index holds every memory of the store (its count against
- * Chroma's), before a scope is listed from it (store/nearest.ts, "listed").
- */
-const LISTING_CHECK_MS = 5_000;
 
 /** The index's entries of memories, with only a memory's facts kept. */
 function memoryKnown(indexed: Map<string, Indexed>): Map<string, Known<MemoryFacts>> {
@@ -89,21 +63,14 @@ function memoryKnown(indexed: Map<string, Indexed>): Map<string, Known<MemoryFac
 }
 
 export class MemoryStore {
-  private client: ChromaClient | undefined;
-  private clientKey = '';
-  /** The client over an embedded server's socket (socketFetch.ts), when it has one: its connections. */
-  private socket: SocketClient | undefined;
-  /** Whether the next request checks the server first (after a request could not reach it). */
-  private recheck = false;
-  private collections = new Map<string, Collection>();
-  /** Whether the lexical index was last found to hold every memory ({@link listingTrusted}). */
-  private listing: { ok: boolean; at: number; checking?: Promise<void> } = { ok: false, at: 0 };
+  /** The connection to Chroma: reconnects and restarts the embedded server (store/chromaConnection.ts). */
+  private readonly chroma: ChromaConnection;
   private activeInfo: ActiveCollection | undefined;
   private readonly state: StoreState;
   /** Chooses how nearest-neighbour queries filter by project (store/nearest.ts). */
   private readonly planner = new NearestPlanner();
-  /** The lexical index kept beside Chroma (memories and episodes); see recall/lexical.ts. */
-  private lexical: LazyLexical | undefined;
+  /** The lexical index kept beside Chroma, memories and episodes (store/lexicalMirror.ts). */
+  readonly lexical: LexicalMirror;
   /** The lock file of dedup + insert (see {@link exclusiveWrite}). */
   private readonly writeLock: string;
   /** Recall's "used" marks, written behind the answers (store/useMarks.ts). */
@@ -117,6 +84,16 @@ export class MemoryStore {
     mkdirSync(dataDir, { recursive: true });
     this.state = new StoreState(dataDir);
     this.uses = new UseMarks(this, join(dataDir, 'used.lock'), log);
+    this.chroma = new ChromaConnection(supervisor, log);
+    // The index may list a scope only while it holds as many memories as the active collection.
+    this.lexical = new LexicalMirror(async () => {
+      const info = this.known();
+      if (!info) return undefined;
+      const n = await this.chroma.run('count memories', async (c) =>
+        (await this.chroma.collection(c, info)).count(),
+      );
+      return info.name === this.activeInfo?.name ? n : undefined;
+    });
     this.writeLock = join(dataDir, 'write.lock');
     this.activeInfo = this.state.read();
   }
@@ -130,77 +107,14 @@ export class MemoryStore {
     this.uses.mark(ids, at);
   }
 
-  /**
-   * Runs a dedup decision and the writes it leads to (ingest, remember, bulk import) alone on this data
-   * folder: two processes ingesting the same facts at once never both find "nothing similar yet" and each
-   * add a near-duplicate. (The writes behind take the counter lock, never this one: no cycle.)
-   */
-  async exclusiveWrite<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await withLock(this.writeLock, 120_000, fn);
-    } catch (e) {
-      if (e instanceof LockTimeoutError)
-        throw new StoreUnavailableError(
-          'Another Mnemo process has been writing to the store for two minutes.',
-          {
-            cause: e,
-          },
-        );
-      // A full disk while taking the lock (its pid cannot be written) is a store outage, not a bad
-      // capture: the capture stays queued and is retried when there is room, never dropped.
-      if (isNoSpace(e)) throw writeFailure("the store's write lock", e);
-      throw e;
-    }
+  /** Runs a dedup decision and the writes it leads to alone on this data folder (store/writeLock.ts). */
+  exclusiveWrite<T>(fn: () => Promise<T>): Promise<T> {
+    return underWriteLock(this.writeLock, fn);
   }
 
   /** Writes the used-marks not written yet and resolves when the writes behind are done (writes, dispose, tests). */
   settled(): Promise<void> {
     return this.uses.settled();
-  }
-
-  /** Keeps the lexical index in step with every write and delete of this store. */
-  attachLexical(lexical: LazyLexical): void {
-    this.lexical = lexical;
-  }
-
-  get lexicalIndex(): LazyLexical | undefined {
-    return this.lexical;
-  }
-
-  /** Adds documents to the lexical index (never throws: the index is derived data). */
-  async indexLexical(docs: LexicalDoc[]): Promise<void> {
-    if (docs.length) await this.lexical?.run('index documents', (ix) => ix.upsert(docs), undefined);
-  }
-
-  /** Removes every lexical row of a project (memories and episodes) and compacts the index file. */
-  async unindexProject(project: string): Promise<number> {
-    const n = await this.lexical?.run('remove a project', (ix) => ix.removeProject(project), 0);
-    await this.compactLexical();
-    return n ?? 0;
-  }
-
-  /** Rewrites the lexical index file so deleted words are gone from disk (erasure). */
-  async compactLexical(): Promise<void> {
-    await this.lexical?.run('compact the index', (ix) => ix.compact(), undefined);
-  }
-
-  /**
-   * Moves documents to their current project in the lexical index (promotion) and writes their facts when
-   * given (a status change, decay); returns how many moved.
-   */
-  async moveLexical(docs: { id: string; project: string; facts?: LexicalDoc['facts'] }[]): Promise<number> {
-    if (!docs.length) return 0;
-    return (await this.lexical?.run('move documents', (ix) => ix.setProjects(docs), 0)) ?? 0;
-  }
-
-  /**
-   * The project and facts (with `projects`: only for ids of those projects) of each of these ids as the
-   * lexical index knows them (ids it lacks are left out; all of them when the index is off): recall filters and ranks the vector channels' neighbours with them
-   * and reads from Chroma only what it answers with.
-   */
-  async lexicalIndexed(ids: string[], projects?: readonly string[]): Promise<Map<string, Indexed>> {
-    if (!ids.length || !this.lexical) return new Map();
-    return this.lexical.run('read projects', (ix) => ix.indexed(ids, projects), new Map<string, Indexed>());
   }
 
   /**
@@ -210,71 +124,18 @@ export class MemoryStore {
   private async unindexGone(ids: string[]): Promise<void> {
     const info = this.known();
     if (!info) return;
-    const present = await this.withChroma('check memories', async (c) => {
-      const col = await this.collection(c, info);
+    const present = await this.chroma.run('check memories', async (c) => {
+      const col = await this.chroma.collection(c, info);
       return new Set(
         await inIdBatches(ids, async (batch) => (await col.get({ ids: batch, include: [] })).ids),
       );
     });
     const gone = ids.filter((id) => !present.has(id));
     if (!gone.length) return;
-    await this.unindexLexical(gone);
+    await this.lexical.remove(gone);
     this.log(
       `${gone.length} deleted memor${gone.length === 1 ? 'y was' : 'ies were'} still in the lexical index; taken out.`,
     );
-  }
-
-  /**
-   * Whether a scope may be listed from the lexical index: only while it holds as many memories as Chroma
-   * does. A memory whose index write failed (a lock held too long, a full disk; here or in another
-   * process), or one written before the start's check caught up, is then in Chroma alone, and a listed
-   * query would never see it. Checked in the background at most every {@link LISTING_CHECK_MS}; until the
-   * first check answers, nothing is listed.
-   */
-  private listingTrusted(): boolean {
-    if (Date.now() - this.listing.at >= LISTING_CHECK_MS && !this.listing.checking) {
-      this.listing.checking = this.checkListing()
-        .catch(() => {
-          this.listing.ok = false;
-          this.listing.at = Date.now();
-        })
-        .finally(() => {
-          this.listing.checking = undefined;
-        });
-    }
-    return this.listing.ok;
-  }
-
-  private async checkListing(): Promise<void> {
-    const info = this.known();
-    const lexical = this.lexical;
-    if (!info || !lexical) {
-      this.listing = { ok: false, at: Date.now() };
-      return;
-    }
-    const [inChroma, inIndex] = await Promise.all([
-      this.withChroma('count memories', async (c) => (await this.collection(c, info)).count()),
-      lexical.run('count memories', (ix) => ix.count('memory'), -1),
-    ]);
-    this.listing = { ok: inChroma === inIndex && info.name === this.activeInfo?.name, at: Date.now() };
-  }
-
-  /** The memories of these projects as the lexical index lists them, when at most `max` (recall's listed step). */
-  async lexicalMembers(
-    projects: readonly string[],
-    max: number,
-  ): Promise<Map<string, Indexed> | 'too-many' | undefined> {
-    if (!this.lexical) return undefined;
-    return this.lexical.run(
-      'list a scope',
-      async (ix): Promise<Map<string, Indexed> | 'too-many'> =>
-        (await ix.members('memory', projects, max)) ?? 'too-many',
-      undefined,
-    );
-  }
-
-  async unindexLexical(ids: string[]): Promise<void> {
-    if (ids.length) await this.lexical?.run('remove documents', (ix) => ix.remove(ids), undefined);
   }
 
   /** The collection memories are read from and written to, once known. */
@@ -293,86 +154,7 @@ export class MemoryStore {
 
   /** Closes the idle connections to the server's socket (dispose; a later request opens new ones). */
   disconnect(): void {
-    this.socket?.close();
-    this.socket = undefined;
-    this.client = undefined;
-    this.clientKey = '';
-    this.collections.clear();
-  }
-
-  /**
-   * The client of a live server. The server is checked (its heartbeat, starting or adopting one as
-   * needed) only before the first request and after a request could not reach it: a heartbeat before
-   * every request put one more round trip on recall's path (two to four per recall), and a server that
-   * died in between shows as a connection error, after which {@link withChroma} checks it again.
-   */
-  private async connect(): Promise<ChromaClient> {
-    if (this.client && !this.recheck) return this.client;
-    let ep: ChromaEndpoint;
-    try {
-      ep = await this.supervisor.ensure();
-      this.recheck = false;
-    } catch (e) {
-      throw new StoreUnavailableError(errorMessage(e), { cause: e });
-    }
-    const key = ep.socketPath
-      ? `unix:${ep.socketPath}`
-      : `${ep.ssl ? 'https' : 'http'}://${ep.host}:${ep.port}`;
-    if (!this.client || key !== this.clientKey) {
-      this.socket?.close();
-      this.socket = ep.socketPath ? socketClient(ep.socketPath) : undefined;
-      this.client =
-        this.socket?.client ??
-        new ChromaClient({ host: ep.host, port: ep.port, ssl: ep.ssl, headers: ep.headers });
-      this.clientKey = key;
-      this.collections.clear();
-    }
-    return this.client;
-  }
-
-  /** Runs a Chroma operation, reconnecting (and restarting the embedded server) on connection errors. */
-  private async withChroma<T>(what: string, op: (client: ChromaClient) => Promise<T>): Promise<T> {
-    let lastErr: unknown;
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const client = await this.connect();
-      try {
-        return await op(client);
-      } catch (e) {
-        // A full disk is a store outage, not a bad capture: the queue keeps the capture until there is room.
-        if (isNoSpace(e)) throw writeFailure('the memory store', e);
-        if (isSegmentNotReady(e)) {
-          // A collection just created (or written by another process) whose index segment Chroma has
-          // not flushed yet: the same request succeeds a moment later (chroma-core/chroma#4212).
-          lastErr = e;
-          this.log(`Chroma's index for ${what} is not on disk yet (attempt ${attempt + 1}); retrying`);
-          await new Promise((r) => setTimeout(r, Math.min(2000, 100 * 2 ** attempt)));
-          continue;
-        }
-        if (!isConnectionError(e)) throw e;
-        this.recheck = true;
-        lastErr = e;
-        this.log(`Chroma connection lost during ${what} (attempt ${attempt + 1}); reconnecting`);
-        this.collections.clear();
-        await new Promise((r) => setTimeout(r, Math.min(2000, 100 * 2 ** attempt)));
-      }
-    }
-    throw new StoreUnavailableError(
-      `Chroma did not answer while trying to ${what}: ${errorMessage(lastErr)}`,
-      { cause: lastErr },
-    );
-  }
-
-  private async collection(client: ChromaClient, info: ActiveCollection): Promise<Collection> {
-    const cached = this.collections.get(info.name);
-    if (cached) return cached;
-    const col = await client.getOrCreateCollection({
-      name: info.name,
-      embeddingFunction: null,
-      configuration: { hnsw: { space: 'cosine' } },
-      metadata: { embedding_model: info.model, embedding_dim: info.dim, created_by: 'mnemo' },
-    });
-    this.collections.set(info.name, col);
-    return col;
+    this.chroma.disconnect();
   }
 
   /**
@@ -381,7 +163,7 @@ export class MemoryStore {
    */
   async useModel(model: string, dim: number): Promise<boolean> {
     this.activeInfo ??= this.state.claim({ name: collectionNameFor(model, dim), model, dim });
-    await this.withChroma('open the memory collection', (c) => this.collection(c, this.activeInfo!));
+    await this.chroma.run('open the memory collection', (c) => this.chroma.collection(c, this.activeInfo!));
     return this.activeInfo.model === model && this.activeInfo.dim === dim;
   }
 
@@ -408,8 +190,8 @@ export class MemoryStore {
       if (r.vector.length !== info.dim)
         throw new DimensionMismatchError(info.dim, r.vector.length, info.name);
     }
-    await this.withChroma('store memories', async (c) => {
-      const col = await this.collection(c, info);
+    await this.chroma.run('store memories', async (c) => {
+      const col = await this.chroma.collection(c, info);
       await inIdBatches(records, (batch) =>
         col.upsert({
           ids: batch.map((r) => r.memory.id),
@@ -420,7 +202,7 @@ export class MemoryStore {
       );
     });
     if (info.name === this.activeInfo?.name)
-      await this.indexLexical(records.map((r) => memoryLexicalDoc(r.memory)));
+      await this.lexical.add(records.map((r) => memoryLexicalDoc(r.memory)));
   }
 
   /**
@@ -432,13 +214,15 @@ export class MemoryStore {
     if (memories.length === 0 || !info) return;
     await this.settled();
 
-    await this.withChroma('update memories', async (c) => {
-      const col = await this.collection(c, info);
+    await this.chroma.run('update memories', async (c) => {
+      const col = await this.chroma.collection(c, info);
       await inIdBatches(memories, (batch) =>
         col.update({ ids: batch.map((m) => m.id), metadatas: batch.map(toMetadata) }),
       );
     });
-    await this.moveLexical(memories.map((m) => ({ id: m.id, project: m.project_id, facts: memoryFacts(m) })));
+    await this.lexical.move(
+      memories.map((m) => ({ id: m.id, project: m.project_id, facts: memoryFacts(m) })),
+    );
   }
 
   /**
@@ -460,15 +244,15 @@ export class MemoryStore {
     );
     const pick = (m: Memory): Metadata =>
       Object.fromEntries(Object.entries(toMetadata(m)).filter(([k]) => keys.has(k))) as Metadata;
-    await this.withChroma('update memories', async (c) => {
-      const col = await this.collection(c, info);
+    await this.chroma.run('update memories', async (c) => {
+      const col = await this.chroma.collection(c, info);
       await inIdBatches(memories, (batch) =>
         col.update({ ids: batch.map((m) => m.id), metadatas: batch.map(pick) }),
       );
     });
     // recall filters and ranks by the facts in the lexical index: they change with these fields
     if (fields.some((f) => FACT_FIELDS.has(f)))
-      await this.moveLexical(
+      await this.lexical.move(
         memories.map((m) => ({ id: m.id, project: m.project_id, facts: memoryFacts(m) })),
       );
   }
@@ -483,8 +267,8 @@ export class MemoryStore {
     const info = this.known();
     if (ids.length === 0 || !info) return [];
 
-    return this.withChroma('read memories', async (c) => {
-      const col = await this.collection(c, info);
+    return this.chroma.run('read memories', async (c) => {
+      const col = await this.chroma.collection(c, info);
       return inIdBatches(ids, async (batch) => {
         const r = await col.get({ ids: batch, include: ['documents', 'metadatas'] });
         return r.ids.map((id, i) => fromMetadata(id, r.documents[i] ?? null, r.metadatas[i] ?? null));
@@ -499,8 +283,8 @@ export class MemoryStore {
   ): Promise<{ memory: Memory; vector?: number[] }[]> {
     const info = opts.collection ?? this.known();
     if (!info) return [];
-    return this.withChroma('list memories', async (c) => {
-      const col = await this.collection(c, info);
+    return this.chroma.run('list memories', async (c) => {
+      const col = await this.chroma.collection(c, info);
       const out: { memory: Memory; vector?: number[] }[] = [];
       const page = 2000;
       for (let offset = 0; ; offset += page) {
@@ -525,8 +309,8 @@ export class MemoryStore {
     const info = this.activeInfo;
     if (!info) return [];
     if (vector.length !== info.dim) throw new DimensionMismatchError(info.dim, vector.length, info.name);
-    return this.withChroma('search memories', async (c) => {
-      const col = await this.collection(c, info);
+    return this.chroma.run('search memories', async (c) => {
+      const col = await this.chroma.collection(c, info);
       const r = await col.query({
         queryEmbeddings: [vector],
         nResults: k,
@@ -559,7 +343,7 @@ export class MemoryStore {
     const passes = (f: MemoryFacts) => only.status.includes(f.status) && f.confidence > only.min_confidence;
     // Asked for every question (it starts the background check), so the answer is known by the time the
     // planner has learned the scope's share.
-    const trusted = this.listingTrusted();
+    const trusted = this.lexical.trusted();
     return this.planner.nearest<MemoryHit>({
       scope: projects.join('\u0000'),
       k,
@@ -567,7 +351,7 @@ export class MemoryStore {
         readBackInScope(
           await this.nearestIds(vector, n),
           projects,
-          async (ids) => memoryKnown(await this.lexicalIndexed(ids, projects)),
+          async (ids) => memoryKnown(await this.lexical.indexed(ids, projects)),
           (ids) => this.get(ids),
           hitOf,
           (id, project, facts, distance) => ({ id, distance, project, facts }),
@@ -575,7 +359,7 @@ export class MemoryStore {
       scoped: (n) => rows(buildWhere({ project_ids: projects }), n),
       listed: async (n) => {
         if (!trusted) return undefined;
-        const members = await this.lexicalMembers(projects, MAX_LISTED);
+        const members = await this.lexical.members(projects, MAX_LISTED);
         if (members === 'too-many') return 'unlistable';
         if (!members) return undefined;
         // Those the index knows not to pass are not sent (the planner checks the rest against what it reads).
@@ -618,8 +402,8 @@ export class MemoryStore {
   async nearestIdsMany(vectors: number[][], n: number, among?: string[]): Promise<IdDistance[][]> {
     const info = this.queryable(vectors);
     if (!info) return vectors.map(() => []);
-    return this.withChroma('search memories', async (c) => {
-      const col = await this.collection(c, info);
+    return this.chroma.run('search memories', async (c) => {
+      const col = await this.chroma.collection(c, info);
       const r = await col.query({
         queryEmbeddings: vectors,
         nResults: n,
@@ -645,8 +429,8 @@ export class MemoryStore {
   async queryMany(vectors: number[][], where: Where | undefined, k: number): Promise<Neighbour[][]> {
     const info = this.queryable(vectors);
     if (!info) return vectors.map(() => []);
-    return this.withChroma('search memories', async (c) => {
-      const col = await this.collection(c, info);
+    return this.chroma.run('search memories', async (c) => {
+      const col = await this.chroma.collection(c, info);
       const r = await col.query({
         queryEmbeddings: vectors,
         nResults: k,
@@ -677,12 +461,12 @@ export class MemoryStore {
     await this.settled();
     this.uses.forget(ids);
     this.noteErased(ids);
-    await this.withChroma('delete memories', async (c) => {
-      const col = await this.collection(c, info);
+    await this.chroma.run('delete memories', async (c) => {
+      const col = await this.chroma.collection(c, info);
       await inIdBatches(ids, async (batch) => void (await col.delete({ ids: batch })));
     });
     if (info.name === this.activeInfo?.name) {
-      await this.unindexLexical(ids);
+      await this.lexical.remove(ids);
       await this.eraseFromKept(ids);
     }
   }
@@ -696,7 +480,7 @@ export class MemoryStore {
     const active = this.activeInfo?.name;
     if (ids.length === 0 || !active) return;
     const activeEpisodes = active.replace(/^mnemo_/, 'mnemo_ep_');
-    await this.withChroma('erase from older collections', async (c) => {
+    await this.chroma.run('erase from older collections', async (c) => {
       for (let offset = 0; ; offset += 100) {
         const cols = await c.listCollections({ limit: 100, offset });
         for (const col of cols) {
@@ -711,7 +495,7 @@ export class MemoryStore {
   async count(): Promise<number> {
     const info = this.activeInfo;
     if (!info) return 0;
-    return this.withChroma('count memories', async (c) => (await this.collection(c, info)).count());
+    return this.chroma.run('count memories', async (c) => (await this.chroma.collection(c, info)).count());
   }
 
   /** Runs an operation on another collection on this store's server (the episodes of the active model). */
@@ -720,13 +504,13 @@ export class MemoryStore {
     what: string,
     op: (col: Collection) => Promise<T>,
   ): Promise<T> {
-    return this.withChroma(what, async (c) => op(await this.collection(c, info)));
+    return this.chroma.run(what, async (c) => op(await this.chroma.collection(c, info)));
   }
 
   /** Drops a whole collection (a finished or abandoned re-embed target). */
   async dropCollection(name: string): Promise<void> {
-    await this.withChroma('drop a collection', async (c) => {
-      this.collections.delete(name);
+    await this.chroma.run('drop a collection', async (c) => {
+      this.chroma.forget(name);
       try {
         await c.deleteCollection({ name });
       } catch (e) {
@@ -741,6 +525,6 @@ export class MemoryStore {
 
   /** Opens (creating) a collection other than the active one, for re-embedding. */
   async prepare(info: ActiveCollection): Promise<void> {
-    await this.withChroma('create a collection', (c) => this.collection(c, info));
+    await this.chroma.run('create a collection', (c) => this.chroma.collection(c, info));
   }
 }

@@ -281,14 +281,8 @@ describe('recall', () => {
     // Another writer (an older version, say) deletes a memory from Chroma and leaves the index behind.
     const gone = (await ask('what is the TLS certificates setting'))[0]!.memory;
     assert.match(gone.text, /Project 7: the TLS certificates setting/);
-    type Internals = {
-      withChroma: <T>(what: string, op: (c: unknown) => Promise<T>) => Promise<T>;
-      collection: (c: unknown, info: unknown) => Promise<{ delete: (a: { ids: string[] }) => Promise<void> }>;
-      activeInfo: unknown;
-    };
-    const st = svc.store as unknown as Internals;
-    await st.withChroma('delete behind the index', async (c) =>
-      (await st.collection(c, st.activeInfo)).delete({ ids: [gone.id] }),
+    await svc.store.onCollection(svc.store.active!, 'delete behind the index', (col) =>
+      col.delete({ ids: [gone.id] }),
     );
     for (let i = 0; i < 3; i++) {
       const after = await ask('what is the TLS certificates setting');
