@@ -1,13 +1,19 @@
 /**
  * The status the extension shows in its status bar (`mnemo/status`): one health level and one sentence,
- * from the store's health, the model gate, the last LLM extraction and the counts. Sent debounced, so a
- * burst of changes sends one status.
+ * from the store's health, the model gate, the last LLM extraction and the counts. Sent debounced and at
+ * most once a second, so a burst of changes (a backfill processing sessions back to back) sends one status
+ * a second, not two store reads per session.
  */
 import type { ModelGate } from './core';
 import { errorMessage } from './shared/errors';
 import type { Health as HealthLevel, StatusParams } from './protocol';
 import { type MemoryStore } from './store/memoryStore';
 import { buildWhere } from './store/where';
+
+/** A burst of changes within this sends one status. */
+const DEBOUNCE_MS = 200;
+/** Statuses are at least this far apart. */
+const MIN_INTERVAL_MS = 1000;
 
 export interface HealthDeps {
   store: MemoryStore;
@@ -26,6 +32,8 @@ export class Health {
   /** The last extraction's failure (one sentence); cleared by the next success. */
   private llmError: string | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** When the last status was computed (epoch ms). */
+  private lastAt = 0;
   private closed = false;
 
   constructor(private readonly deps: HealthDeps) {}
@@ -43,13 +51,15 @@ export class Health {
     this.schedule();
   }
 
-  /** Sends the status in 200 ms unless a send is already due. */
+  /** Sends the status in 200 ms (at the earliest a second after the last one) unless a send is already due. */
   schedule(): void {
     if (this.closed || this.timer) return;
+    const wait = Math.max(DEBOUNCE_MS, this.lastAt + MIN_INTERVAL_MS - Date.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      this.lastAt = Date.now();
       void this.compute().then((s) => this.deps.send(s));
-    }, 200);
+    }, wait);
     this.timer.unref?.();
   }
 
@@ -61,7 +71,7 @@ export class Health {
     let pending_count: number | undefined;
     try {
       memory_count = await store.count();
-      pending_count = (await store.find(buildWhere({ status: ['pending'] }))).length;
+      pending_count = await store.count(buildWhere({ status: ['pending'] }));
     } catch (e) {
       health = 'error';
       message = `The memory store is unavailable: ${errorMessage(e)}`;

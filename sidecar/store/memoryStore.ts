@@ -492,10 +492,14 @@ export class MemoryStore {
     });
   }
 
-  async count(): Promise<number> {
+  /** How many memories (with `where`: how many match it; only their ids are read). */
+  async count(where?: Where): Promise<number> {
     const info = this.activeInfo;
     if (!info) return 0;
-    return this.chroma.run('count memories', async (c) => (await this.chroma.collection(c, info)).count());
+    return this.chroma.run('count memories', async (c) => {
+      const col = await this.chroma.collection(c, info);
+      return where ? (await col.get({ where, include: [] })).ids.length : col.count();
+    });
   }
 
   /** Runs an operation on another collection on this store's server (the episodes of the active model). */
