@@ -35,6 +35,7 @@ import { watchLedger } from './lifecycle/ledger';
 import { tailAuditLog } from './mcp/auditTail';
 import { registerHandlers } from './server';
 import { MnemoService } from './service';
+import { MNEMO_VERSION } from './shared/version';
 
 const Initialize = new RequestType<
   { initializationOptions?: InitializationOptions; processId?: number | null },
@@ -44,8 +45,6 @@ const Initialize = new RequestType<
 const Shutdown = new RequestType0<null, void>('shutdown');
 const Exit = new NotificationType0('exit');
 const Initialized = new NotificationType<unknown>('initialized');
-
-export const SIDECAR_VERSION = '0.1.0';
 
 export function serveStdio(overrides: InitializationOptions = {}): MessageConnection {
   const conn = createMessageConnection(
@@ -118,13 +117,13 @@ export function serveStdio(overrides: InitializationOptions = {}): MessageConnec
       tail.close();
       ledger.close();
     });
-    log(`Mnemo sidecar ${SIDECAR_VERSION} (pid ${process.pid}), data in ${config.dataDir}`);
+    log(`Mnemo sidecar ${MNEMO_VERSION} (pid ${process.pid}), data in ${config.dataDir}`);
     const svc = service;
     void svc.start().catch((e: unknown) => {
       log(`Start failed: ${errorMessage(e)}`, 'error');
       void conn.sendNotification(StatusNotification, { health: 'error', message: errorMessage(e) });
     });
-    return { capabilities: {}, serverInfo: { name: 'mnemo-sidecar', version: SIDECAR_VERSION } };
+    return { capabilities: {}, serverInfo: { name: 'mnemo-sidecar', version: MNEMO_VERSION } };
   });
   conn.onNotification(Initialized, () => undefined);
   conn.onNotification(ConfigChangedNotification, (options) => {

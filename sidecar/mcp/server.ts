@@ -20,9 +20,9 @@ import { gateAgentFact } from './gate';
 import { resolveProjects, type McpProjects } from './projects';
 import { cutText, oneLine } from '../shared/text';
 import { MCP_INSTRUCTIONS, MCP_NOTHING_RECALLED } from '../shared/mnemoText';
+import { MNEMO_VERSION } from '../shared/version';
 
 export const MCP_SERVER_NAME = 'mnemo';
-export const MCP_SERVER_VERSION = '0.1.0';
 
 /** What the MCP tools show of a memory: its text and where it came from. */
 export function provenance(m: Memory) {
@@ -101,7 +101,7 @@ function fail(text: string): CallToolResult {
 export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}): McpServer {
   const log = opts.log ?? (() => undefined);
   const server = new McpServer(
-    { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION, title: 'Mnemo memory' },
+    { name: MCP_SERVER_NAME, version: MNEMO_VERSION, title: 'Mnemo memory' },
     {
       capabilities: { tools: {}, resources: {} },
       instructions: MCP_INSTRUCTIONS,
