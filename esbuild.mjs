@@ -47,7 +47,7 @@ const builds = [
       sidecar: 'sidecar/main.ts',
       cli: 'sidecar/cli.ts',
       embedWorker: 'sidecar/embed/localWorker.ts',
-      lexicalWorker: 'sidecar/recall/lexicalWorker.ts',
+      lexicalWorker: 'sidecar/store/lexical/lexicalWorker.ts',
     },
   },
 ];

@@ -48,8 +48,8 @@ import {
   type IngestReport,
 } from '../sidecar/protocol';
 import { guessCategory, MnemoService } from '../sidecar/service';
-import { LexicalIndex } from '../sidecar/recall/lexical';
-import { LOADED } from '../sidecar/recall/postingsMirror';
+import { LexicalIndex } from '../sidecar/store/lexical/lexical';
+import { LOADED } from '../sidecar/store/lexical/postingsMirror';
 import { episodeCollectionFor, episodeLexicalDoc, episodeMetadata } from '../sidecar/store/episodeStore';
 import { buildWhere } from '../sidecar/store/where';
 import { memoryLexicalDoc, toMetadata } from '../sidecar/store/memoryCodec';
@@ -822,7 +822,7 @@ async function benchRecall(out: Record<string, unknown>, loadRss: Record<string,
         const warmStart = performance.now();
         for (const q of distinctQueries(10, 'warm-up: ')) await ask(q);
         // The seeding wrote behind the sidecar's back: its search thread catches up with (or loads anew)
-        // the postings it ranks from (recall/postingsMirror.ts), answering from the file meanwhile, as a
+        // the postings it ranks from (store/lexical/postingsMirror.ts), answering from the file meanwhile, as a
         // sidecar does for a few seconds after a bulk import. Measured once that is done.
         const ready = await waitForLog(s, logged, LOADED, 120_000);
         postingsReady[name] = ready

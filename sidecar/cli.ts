@@ -32,7 +32,7 @@ import { MAX_KEPT_MESSAGE_CHARS, MESSAGE_KEPT_HEAD, MESSAGE_KEPT_TAIL } from './
 import type { RawMessage } from './pipeline/types';
 import { projectIdFor } from './shared/project';
 import { AuditLog } from './lifecycle/audit';
-import { LexicalIndex } from './recall/lexical';
+import { LexicalIndex } from './store/lexical/lexical';
 import { MnemoService } from './service';
 import { ChromaSupervisor, purgeLine } from './store/chromaServer';
 import { backupPreviewLines } from './shared/backupPreview';

@@ -24,7 +24,7 @@ import type { Memory } from './model';
 import type { SessionInput } from './pipeline/types';
 import type * as P from './protocol';
 import type { DurableQueue } from './queue';
-import { LazyLexical } from './recall/lexical';
+import { LazyLexical } from './store/lexical/lexical';
 import { syncLexical } from './recall/lexicalSync';
 import { evidence } from './recall/evidence';
 import { recall } from './recall/recall';

@@ -10,7 +10,7 @@ import type { Core } from '../core';
 import { cosineDistance } from '../embed/vectors';
 import { normalizeText, type Episode, type Memory } from '../model';
 import { splitSentences } from '../pipeline/rules';
-import type { LexicalHit } from '../recall/lexical';
+import type { LexicalHit } from '../store/lexical/lexical';
 
 /** Turns near the memory read from each channel (lexical and vector) before the sentence test. */
 const CANDIDATES = 40;

@@ -22,7 +22,7 @@
 import type { Where } from 'chromadb';
 import type { Core } from '../core';
 import type { Episode } from '../model';
-import { ASKS } from './facts';
+import { ASKS } from '../store/lexical/facts';
 
 /** Each quoted turn is said within this of the one before it. */
 export const CONTEXT_WINDOW_MS = 30 * 60 * 1000;

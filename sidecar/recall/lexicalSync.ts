@@ -10,8 +10,8 @@ import type { Core } from '../core';
 import { errorMessage } from '../shared/errors';
 import { episodeLexicalDoc } from '../store/episodeStore';
 import { memoryLexicalDoc } from '../store/memoryCodec';
-import { decodeFacts, encodeFacts } from './facts';
-import type { LexicalDoc } from './lexical';
+import { decodeFacts, encodeFacts } from '../store/lexical/facts';
+import type { LexicalDoc } from '../store/lexical/lexical';
 
 export async function syncLexical(core: Core): Promise<void> {
   const lexical = core.store.lexical.index;

@@ -49,8 +49,14 @@ import { clampInt, round } from '../util/numbers';
 import { neighboursOf, readContext, readThreads, THREAD_ITEMS, type Excerpt } from './context';
 import { entityOverlap, extractEntities } from './entities';
 import { episodeAsMemory, formatBlock } from './format';
-import { episodeFacts, memoryFacts, type EpisodeFacts, type MemoryFacts, type RankFacts } from './facts';
-import type { LexicalHit } from './lexical';
+import {
+  episodeFacts,
+  memoryFacts,
+  type EpisodeFacts,
+  type MemoryFacts,
+  type RankFacts,
+} from '../store/lexical/facts';
+import type { LexicalHit } from '../store/lexical/lexical';
 import { nearMisses } from './nearMisses';
 import {
   factsOfTurn,

@@ -9,7 +9,7 @@ import type { Memory } from '../model';
 import type { SearchResult } from '../protocol';
 import type { Where } from 'chromadb';
 import { round } from '../util/numbers';
-import type { LexicalHit } from './lexical';
+import type { LexicalHit } from '../store/lexical/lexical';
 
 /** Nothing under this cosine similarity is a match (MiniLM puts unrelated sentences at 0–0.2). */
 const MIN_SIMILARITY = 0.2;

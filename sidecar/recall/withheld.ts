@@ -16,8 +16,8 @@
 import type { Core } from '../core';
 import { tierRank, type Episode, type MemoryStatus, type Tier } from '../model';
 import { ABOUT_CHATTER } from '../pipeline/lexicon';
-import type { EpisodeFacts, RankFacts } from './facts';
-import { episodeFacts } from './facts';
+import type { EpisodeFacts, RankFacts } from '../store/lexical/facts';
+import { episodeFacts } from '../store/lexical/facts';
 
 /** What a linked memory says about quoting its turn. */
 export interface Linked {

@@ -8,8 +8,8 @@ import type { Collection, Metadata, Where } from 'chromadb';
 import { DimensionMismatchError } from '../shared/errors';
 import { cutText } from '../shared/text';
 import { isSourceType, isTier, type Episode } from '../model';
-import { episodeFacts, type EpisodeFacts } from '../recall/facts';
-import type { LexicalDoc } from '../recall/lexical';
+import { episodeFacts, type EpisodeFacts } from './lexical/facts';
+import type { LexicalDoc } from './lexical/lexical';
 import type { MemoryStore } from './memoryStore';
 import type { ActiveCollection } from './storeState';
 import { IDS_PER_REQUEST, inIdBatches } from './idBatches';
@@ -24,7 +24,7 @@ export interface EpisodeNeighbour {
 
 /**
  * An episode as recall's vector channel finds it: its id, distance, project and what it is ranked by
- * (recall/facts.ts); the episode itself only when it was read from Chroma anyway.
+ * (store/lexical/facts.ts); the episode itself only when it was read from Chroma anyway.
  */
 export interface EpisodeHit {
   id: string;

@@ -1,10 +1,10 @@
 /**
- * The lexical index as the stores keep it beside Chroma (memories and episodes; recall/lexical.ts is the
+ * The lexical index as the stores keep it beside Chroma (memories and episodes; store/lexical/lexical.ts is the
  * index itself): written in step with every write and delete, read by recall for the projects and facts of
  * ids and, while it is known to hold every memory, to list a whole scope. Never throws: the index is
  * derived data, rebuilt from Chroma at start (recall/lexicalSync.ts).
  */
-import type { Indexed, LazyLexical, LexicalDoc } from '../recall/lexical';
+import type { Indexed, LazyLexical, LexicalDoc } from './lexical/lexical';
 
 /**
  * How often recall checks that the lexical index holds every memory of the store (its count against

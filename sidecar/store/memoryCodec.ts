@@ -4,8 +4,8 @@
  */
 import type { Metadata } from 'chromadb';
 import { isCategory, isSourceType, isStatus, isTier, type Memory, type TimeSpan } from '../model';
-import { memoryFacts } from '../recall/facts';
-import type { LexicalDoc } from '../recall/lexical';
+import { memoryFacts } from './lexical/facts';
+import type { LexicalDoc } from './lexical/lexical';
 import { wellFormed } from '../shared/text';
 
 /** A memory's entry in the lexical index: its words, its project and its facts. */
@@ -13,7 +13,7 @@ export function memoryLexicalDoc(m: Memory): LexicalDoc {
   return { id: m.id, kind: 'memory', project: m.project_id, text: m.text, facts: memoryFacts(m) };
 }
 
-/** The fields a memory's facts (recall/facts.ts) are derived from, besides its text. */
+/** The fields a memory's facts (store/lexical/facts.ts) are derived from, besides its text. */
 export const FACT_FIELDS: ReadonlySet<keyof Memory> = new Set<keyof Memory>([
   'project_id',
   'status',

@@ -10,8 +10,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DimensionMismatchError, StoreUnavailableError, errorMessage } from '../shared/errors';
 import type { Memory, MemoryStatus } from '../model';
-import { memoryFacts, type MemoryFacts } from '../recall/facts';
-import type { Indexed } from '../recall/lexical';
+import { memoryFacts, type MemoryFacts } from './lexical/facts';
+import type { Indexed } from './lexical/lexical';
 import { inIdBatches } from './idBatches';
 import { FACT_FIELDS, fromMetadata, memoryLexicalDoc, toMetadata } from './memoryCodec';
 import { UseMarks } from './useMarks';
@@ -33,7 +33,7 @@ export interface Neighbour {
 
 /**
  * A memory as recall's vector channel finds it: its id, distance and what it is filtered and ranked by
- * (recall/facts.ts); the memory itself only when it was read from Chroma anyway.
+ * (store/lexical/facts.ts); the memory itself only when it was read from Chroma anyway.
  */
 export interface MemoryHit {
   id: string;
@@ -328,7 +328,7 @@ export class MemoryStore {
   /**
    * The k memories of these projects nearest to a vector with one of these statuses and a confidence
    * above the minimum, through the {@link planner} (store/nearest.ts): the unfiltered neighbours come as
-   * ids, their projects, statuses and confidences from the lexical index (recall/facts.ts), and only what
+   * ids, their projects, statuses and confidences from the lexical index (store/lexical/facts.ts), and only what
    * the index has no facts for is read from Chroma; Chroma's fully filtered query runs only when nothing
    * else finds k. Hits found by those queries carry their memory; the others only their facts.
    */

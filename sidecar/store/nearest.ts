@@ -126,7 +126,7 @@ export interface Known<F> {
 /**
  * An unfiltered fetch without the payload: Chroma returns ids and distances only (120 of them cost about
  * what 3 with documents and metadata do), the project and the facts of each id come from the lexical
- * index (recall/facts.ts: every memory and episode is there with its project, status, confidence, …), and
+ * index (store/lexical/facts.ts: every memory and episode is there with its project, status, confidence, …), and
  * only a neighbour of the scope's projects that the index has no facts for (an older index), or whose
  * project it does not know, is read back, with plain `get`s by id (a `get` with a `where` would cost in
  * proportion to the rows the `where` matches), as many as the planner needs. What comes back is checked

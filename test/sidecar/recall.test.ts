@@ -151,7 +151,7 @@ describe('recall', () => {
   });
 
   test('a status change, a confirmation, a promotion and decay are reflected in the next recall', async () => {
-    // Recall filters and ranks by the facts the lexical index keeps of each memory (recall/facts.ts), not by
+    // Recall filters and ranks by the facts the lexical index keeps of each memory (store/lexical/facts.ts), not by
     // Chroma's rows: every one of these writes must reach them.
     const ask = async (query: string, project: string) =>
       (await svc.recall({ query, project_ids: [project], mark_used: false })).items.map((i) => i.memory.id);

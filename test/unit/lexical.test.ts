@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Database } from 'node-sqlite3-wasm';
-import { LexicalIndex, MAX_CACHED_TERMS, lexicalTerms, queryTerms } from '../../sidecar/recall/lexical';
+import {
+  LexicalIndex,
+  MAX_CACHED_TERMS,
+  lexicalTerms,
+  queryTerms,
+} from '../../sidecar/store/lexical/lexical';
 
 let dir: string;
 let file: string;

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Database } from 'node-sqlite3-wasm';
-import { LexicalIndex, queryTerms, type LexicalDoc } from '../../sidecar/recall/lexical';
-import { averagesOf } from '../../sidecar/recall/postingsMirror';
+import { LexicalIndex, queryTerms, type LexicalDoc } from '../../sidecar/store/lexical/lexical';
+import { averagesOf } from '../../sidecar/store/lexical/postingsMirror';
 
 // The search thread ranks from postings in memory (postingsMirror.ts). These tests hold them to what FTS5
 // itself answers over the same file, row by row and score by score, while another connection writes.

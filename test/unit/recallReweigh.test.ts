@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Episode } from '../../sidecar/model';
-import { episodeFacts } from '../../sidecar/recall/facts';
+import { episodeFacts } from '../../sidecar/store/lexical/facts';
 import { reweigh, type Reweighable } from '../../sidecar/recall/recall';
 
 type Turn = Reweighable & { id: string };

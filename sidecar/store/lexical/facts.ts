@@ -7,7 +7,7 @@
  * store/episodeStore.ts), the start of the sidecar checks them against Chroma (lexicalSync.ts), and an id
  * without facts (an older index) is read from Chroma as before.
  */
-import { tierOf, tierOfRole, type Episode, type Memory, type MemoryStatus, type Tier } from '../model';
+import { tierOf, tierOfRole, type Episode, type Memory, type MemoryStatus, type Tier } from '../../model';
 
 /** A turn ending in a question mark (full-width too), trailing spaces allowed. */
 export const ASKS = /[?？]\s*$/;

@@ -24,8 +24,8 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Database } from 'node-sqlite3-wasm';
-import { lock, unlock } from '../util/fileLock';
-import { jieba } from '../util/jieba';
+import { lock, unlock } from '../../util/fileLock';
+import { jieba } from '../../util/jieba';
 import { decodeFacts, encodeFacts, type RankFacts } from './facts';
 import type { LexicalKind } from './postings';
 import { averagesOf, FTS_TOKENIZER, PostingsMirror, readRecords, type Records } from './postingsMirror';
@@ -328,7 +328,7 @@ export class LexicalIndex {
       } catch {
         // A full disk, say: listing a scope then scans the table, which is slower but the same.
       }
-      // An index written before the facts (recall/facts.ts) existed: its rows get them at the next check.
+      // An index written before the facts (store/lexical/facts.ts) existed: its rows get them at the next check.
       if (!db.all('PRAGMA table_info(lex_ids)').some((c) => c.name === 'facts'))
         db.exec('ALTER TABLE lex_ids ADD COLUMN facts TEXT');
       // Erasure: a deleted document's words leave the file at once, not at the next compaction — its
