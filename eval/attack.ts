@@ -20,7 +20,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { importBackup } from '../sidecar/backup/index';
-import { importRules } from '../sidecar/mcp/rulesImport';
+import { importRules } from '../sidecar/agents/rulesImport';
 import { discoverRuleSources } from '../sidecar/shared/ruleSources';
 import { tierOfRole } from '../sidecar/model';
 import { holdOf } from '../sidecar/pipeline/firewall';

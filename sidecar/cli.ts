@@ -37,9 +37,14 @@ import { MnemoService } from './service';
 import { ChromaSupervisor, purgeLine } from './store/chromaServer';
 import { backupPreviewLines } from './shared/backupPreview';
 import { ledgerCommand, servedSummary } from './ledgerCommand';
-import { connectCommand, importRulesCommand, promoteCommand, readableExportCommand } from './mcp/cliCommands';
+import {
+  connectCommand,
+  importRulesCommand,
+  promoteCommand,
+  readableExportCommand,
+} from './agents/cliCommands';
 import { captureCommands } from './capture/cli';
-import { runMcp } from './mcp/index';
+import { runMcp } from './agents';
 import { serveStdio } from './stdio';
 
 const USAGE = `Usage: mnemo <command> [options]

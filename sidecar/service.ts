@@ -34,7 +34,7 @@ import { ChromaSupervisor } from './store/chromaServer';
 import { EpisodeStore } from './store/episodeStore';
 import { MemoryStore } from './store/memoryStore';
 import { Reembedder } from './store/reembed';
-import { importRulesRequest, serviceTarget } from './mcp/rulesImport';
+import { importRulesRequest, serviceTarget } from './agents/rulesImport';
 
 export { guessCategory } from './ingest/input';
 

@@ -32,7 +32,7 @@ import {
   type InitializationOptions,
 } from './protocol';
 import { watchLedger } from './lifecycle/ledger';
-import { tailAuditLog } from './mcp/auditTail';
+import { tailAuditLog } from './lifecycle/auditTail';
 import { registerHandlers } from './server';
 import { MnemoService } from './service';
 import { MNEMO_VERSION } from './shared/version';

@@ -19,7 +19,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { InvalidInputError } from '../shared/errors';
 import { applyChange, applyUndo } from '../shared/fileChange';
-import { confirmWrite } from '../mcp/cliCommands';
+import { confirmWrite } from '../agents/cliCommands';
 import type { SourcesCaptureParams, SourcesCaptureResult, SourcesListResult } from '../protocol';
 import {
   CAPTURE_SOURCE_LABEL,

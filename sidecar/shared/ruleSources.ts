@@ -3,7 +3,7 @@
  * `CLAUDE.md`, `.github/copilot-instructions.md`, `.cursorrules`, `.cursor/rules/*`) and VS Code's agent
  * memory folders. Both processes list them — the extension for Import Agent Rules and its first-run welcome,
  * the CLI for `mnemo import-rules` — and the sidecar reads, gates and stores what they found
- * (sidecar/mcp/rulesImport.ts, `mnemo/rules/import`).
+ * (sidecar/agents/rulesImport.ts, `mnemo/rules/import`).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';

@@ -4,7 +4,7 @@
  * folder, and VS Code's own agent memory files (repository memory of this workspace; user memory, which
  * becomes global, when asked) — become memories with `file:<path>#L<line>` provenance, through the same
  * pipeline as `mnemo import-rules`: the editor finds the files (sidecar/shared/ruleSources.ts) and the sidecar
- * reads and stores them (`mnemo/rules/import`, sidecar/mcp/rulesImport.ts). They wait in the Review Queue, grouped by
+ * reads and stores them (`mnemo/rules/import`, sidecar/agents/rulesImport.ts). They wait in the Review Queue, grouped by
  * file, until a person confirms them. Importing again stores nothing twice.
  */
 import { Command } from '../commandIds';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { installPort } from '../../sidecar/mcp/http';
+import { installPort } from '../../sidecar/agents/http';
 import {
   CLI_JS,
   TEST_MODEL,

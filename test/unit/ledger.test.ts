@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { newEntryId, RecallLedger, sameClient } from '../../sidecar/lifecycle/ledger';
-import { mcpClient } from '../../sidecar/mcp/audit';
+import { mcpClient } from '../../sidecar/agents/audit';
 import { servedTo } from '../../sidecar/served';
 import type { LedgerEntry, ServedTo } from '../../sidecar/protocol';
 

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { gateAgentFact } from '../../sidecar/mcp/gate';
-import { resolveProjects, rootFolders } from '../../sidecar/mcp/projects';
+import { gateAgentFact } from '../../sidecar/agents/gate';
+import { resolveProjects, rootFolders } from '../../sidecar/agents/projects';
 import {
   PROMOTED_BEGIN,
   PROMOTED_END,
@@ -18,7 +18,7 @@ import {
   renderPromoted,
 } from '../../sidecar/shared/promote';
 import { renderReadable } from '../../sidecar/shared/readableExport';
-import { parseRules } from '../../sidecar/mcp/rulesImport';
+import { parseRules } from '../../sidecar/agents/rulesImport';
 import type { Memory } from '../../sidecar/model';
 import { projectIdFor } from '../../sidecar/shared/project';
 

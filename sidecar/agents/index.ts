@@ -9,7 +9,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { resolveConfig, type SidecarConfigInput } from '../config';
-import { createEmbeddingProvider } from '../embed/index';
+import { createEmbeddingProvider } from '../embed';
 import { errorMessage, InvalidInputError } from '../shared/errors';
 import { MnemoService } from '../service';
 import { ensureToken, installPort, replaceToken, serveHttp, tokenFile } from './http';
