@@ -32,7 +32,7 @@ import {
   type InitializationOptions,
 } from './protocol';
 import { watchLedger } from './lifecycle/ledger';
-import { tailAuditLog } from './lifecycle/auditTail';
+import { RecentlyAnnounced, tailAuditLog } from './lifecycle/auditTail';
 import { registerHandlers } from './server';
 import { MnemoService } from './service';
 import { MNEMO_VERSION } from './shared/version';
@@ -82,6 +82,7 @@ export function serveStdio(overrides: InitializationOptions = {}): MessageConnec
       onProgress: (p) => void conn.sendNotification(StatusNotification, { health: 'ok', message: p.message }),
       log: (line) => log(line),
     });
+    const announced = new RecentlyAnnounced();
     service = new MnemoService({
       config,
       embedder,
@@ -96,19 +97,25 @@ export function serveStdio(overrides: InitializationOptions = {}): MessageConnec
       events: {
         log,
         status: (s) => void conn.sendNotification(StatusNotification, s),
-        changed: (projectIds, ids) =>
-          void conn.sendNotification(MemoriesChangedNotification, { project_ids: projectIds, ids }),
+        changed: (projectIds, ids) => {
+          announced.note(ids);
+          void conn.sendNotification(MemoriesChangedNotification, { project_ids: projectIds, ids });
+        },
         progress: (p) => void conn.sendNotification(ProgressNotification, p),
         captured: (p) => void conn.sendNotification(CaptureProcessedNotification, p),
       },
     });
     registerHandlers(conn, service, (line) => log(line, 'error'));
     // Changes by other processes on this data folder (MCP servers, the CLI) refresh the views too.
-    const tail = tailAuditLog(
-      join(config.dataDir, 'audit', 'audit.jsonl'),
-      (projectIds, ids) =>
-        void conn.sendNotification(MemoriesChangedNotification, { project_ids: projectIds, ids }),
-    );
+    // Its own writes come back through the tail as well: announced once (RecentlyAnnounced).
+    const tail = tailAuditLog(join(config.dataDir, 'audit', 'audit.jsonl'), (projectIds, ids) => {
+      const rest = announced.unannounced(projectIds, ids);
+      if (rest)
+        void conn.sendNotification(MemoriesChangedNotification, {
+          project_ids: rest.projectIds,
+          ids: rest.ids,
+        });
+    });
     // What agents are shown (by any process) reaches the "What My Agents Saw" view.
     const ledger = watchLedger(join(config.dataDir, 'ledger'), () => {
       void conn.sendNotification(LedgerChangedNotification, {});

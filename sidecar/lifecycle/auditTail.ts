@@ -2,9 +2,10 @@
  * Changes made by other processes on the same data folder (an MCP server, `mnemo import-rules`, a second
  * sidecar) reach the editor: every change is appended to the shared audit log, so the sidecar tails it
  * and turns entries appended since it started into `mnemo/memories/changed` — the one path by which the
- * views refresh. Reads (`export` entries) change nothing and are skipped. Its own writes come back too
- * (a second, harmless refresh of the same projects). Uses fs.watch on the audit folder (inotify,
- * FSEvents, ReadDirectoryChangesW), debounced.
+ * views refresh. Reads (`export` entries) change nothing and are skipped. Its own writes come back too:
+ * {@link RecentlyAnnounced} drops that echo (a second refresh a moment after the first rebuilt the tree
+ * under a memory just revealed and selected, and the selection was lost). Uses fs.watch on the audit
+ * folder (inotify, FSEvents, ReadDirectoryChangesW), debounced.
  */
 import {
   closeSync,
@@ -93,4 +94,36 @@ export function tailAuditLog(
       watcher?.close();
     },
   };
+}
+
+/**
+ * The memories this process announced itself lately: the audit tail's echo of its own writes is not
+ * announced a second time. An id another process changed meanwhile is announced again once the window
+ * has passed (or at once when it was not announced here).
+ */
+export class RecentlyAnnounced {
+  private readonly at = new Map<string, number>();
+
+  constructor(
+    private readonly windowMs = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** This process announced these ids. */
+  note(ids: readonly string[] | undefined): void {
+    const t = this.now();
+    for (const id of ids ?? []) this.at.set(id, t);
+  }
+
+  /**
+   * Of what the tail read, what is still to announce: undefined when every id was announced here within
+   * the window (nothing to do); the entries without ids (a whole project) are always announced.
+   */
+  unannounced(projectIds: string[], ids: string[]): { projectIds: string[]; ids: string[] } | undefined {
+    const t = this.now();
+    for (const [id, when] of this.at) if (t - when > this.windowMs) this.at.delete(id);
+    if (ids.length === 0) return { projectIds, ids };
+    const fresh = ids.filter((id) => !this.at.has(id));
+    return fresh.length ? { projectIds, ids: fresh } : undefined;
+  }
 }
