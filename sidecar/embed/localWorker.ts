@@ -18,6 +18,7 @@ import {
 } from './localMessages';
 import { cutText } from '../shared/text';
 import { lowerPriority } from '../util/process';
+import { downloadFailure } from './downloadFailure';
 import { runtimeLoadFailure } from './runtimeFailure';
 import { capSequenceLength, trainedMaxTokens } from './sequenceLength';
 
@@ -205,16 +206,13 @@ function loadError(p: Plan, err: unknown): UserFacingError {
   const cause = firstLine(err);
   if (p.source === 'download') {
     const host = init.remoteHost;
-    if (/Could not locate file|status code 404|404/i.test(cause)) {
+    const kind = downloadFailure(cause);
+    if (kind === 'missing') {
       return new UserFacingError(
         `${host} has no ${p.dtype} ONNX weights for ${p.id} (${cause}); check mnemo.embedding.model and mnemo.embedding.remoteHost.`,
       );
     }
-    if (
-      /fetch failed|ENOTFOUND|ECONNREFUSED|ECONNRESET|EAI_AGAIN|ETIMEDOUT|no data from|Unauthorized|Forbidden|terminated|aborted/i.test(
-        cause,
-      )
-    ) {
+    if (kind === 'unreachable') {
       return new UserFacingError(
         `Could not download the embedding model ${p.id} from ${host} (${cause}); check the network or mnemo.embedding.remoteHost (a mirror such as https://hf-mirror.com works), or set mnemo.embedding.modelPath to a local copy.`,
       );

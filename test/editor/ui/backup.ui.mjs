@@ -54,15 +54,22 @@ async function backUp(page, wb) {
     intervalMs: 100,
     what: 'the folder dialog to hold the chosen folder',
   });
-  await widget
-    .locator('.monaco-button', { hasText: /^Keep Backups Here$/ })
-    .first()
-    .click();
-  await pollUntil(async () => /Backup password/.test((await widget.textContent()) ?? '') || undefined, {
-    timeoutMs: 20_000,
-    intervalMs: 100,
-    what: 'the password prompt after choosing the folder',
-  });
+  // The dialog ignores its button while it is still listing the folder just typed (busy): click until it
+  // takes it, as a person would, and the password prompt replaces it.
+  const keep = widget.locator('.monaco-button', { hasText: /^Keep Backups Here$/ }).first();
+  let clickedAt = 0;
+  await pollUntil(
+    async () => {
+      const text = (await widget.textContent()) ?? '';
+      if (/Backup password/.test(text)) return true;
+      if (/where should backups go/i.test(text) && Date.now() - clickedAt > 2_000) {
+        clickedAt = Date.now();
+        await keep.click({ timeout: 2_000 }).catch(() => {});
+      }
+      return undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 100, what: 'the password prompt after choosing the folder' },
+  );
   await typeAndEnter(page, wb, PASSWORD);
   await pollUntil(
     async () =>

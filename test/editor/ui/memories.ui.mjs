@@ -3,6 +3,7 @@
 // "Mark as Wrong" from a tree item's inline action hides the node behind "N hidden".
 import { pollUntil } from '../lib/processes.mjs';
 import {
+  clearHover,
   inlineAction,
   openMemories,
   rowInfo,
@@ -141,6 +142,8 @@ export const tests = [
         .first()
         .waitFor({ state: 'visible', timeout: 10_000 });
       await screenshot('marked-wrong-hidden');
+      // The pointer stayed over the tree after the inline action: its row tooltip would take this click.
+      await clearHover(page);
       await hidden.click();
       try {
         const shown = await showMemory(pane, {

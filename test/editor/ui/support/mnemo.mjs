@@ -389,3 +389,16 @@ export function inlineAction(row, title) {
 export function webviewFrame(page) {
   return page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
 }
+
+/**
+ * Moves the mouse off the workbench and waits for a hover tooltip to go: a row's tooltip (a context view
+ * over the tree) left by the pointer takes the next click meant for a row under it.
+ */
+export async function clearHover(page) {
+  await page.mouse.move(1, 1);
+  await page
+    .locator('.context-view .monaco-hover, .monaco-hover.workbench-hover')
+    .first()
+    .waitFor({ state: 'hidden', timeout: 5_000 })
+    .catch(() => {});
+}
