@@ -33,6 +33,12 @@ export class MemoryDetails implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private memory: Memory | undefined;
   private generation = 0;
+  /**
+   * The content the tab shows. A page is set again only when it changed: setting a webview's html reloads
+   * it, and a reload while the command palette is open took the focus from the palette, which closed
+   * (memories change all the time in the background, a capture or another window's write).
+   */
+  private shownContent: string | undefined;
 
   constructor(private readonly ctx: Ctx) {}
 
@@ -61,6 +67,7 @@ export class MemoryDetails implements vscode.Disposable {
         { enableScripts: true, enableCommandUris: false, localResourceRoots: [] },
       );
       this.panel.iconPath = vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'media', 'mnemo.svg');
+      this.shownContent = undefined;
       this.panel.onDidDispose(() => (this.panel = undefined));
       this.panel.webview.onDidReceiveMessage((m: Message) => this.act(m));
     } else {
@@ -91,6 +98,7 @@ export class MemoryDetails implements vscode.Disposable {
 
   private gone(m: Memory): void {
     if (!this.panel) return;
+    this.shownContent = undefined;
     this.panel.webview.html = page(
       this.panel.webview,
       `<h1>${esc(m.text)}</h1><p class="note" role="status">This memory was deleted.</p>`,
@@ -104,8 +112,12 @@ export class MemoryDetails implements vscode.Disposable {
     const panel = this.panel;
     if (!panel || mine !== this.generation) return;
     this.memory = memory;
-    panel.title = shortText(memory.text, 40);
-    panel.webview.html = page(panel.webview, body(memory, evidence, served), true);
+    const title = shortText(memory.text, 40);
+    if (panel.title !== title) panel.title = title;
+    const content = body(memory, evidence, served);
+    if (content === this.shownContent) return;
+    this.shownContent = content;
+    panel.webview.html = page(panel.webview, content, true);
   }
 
   private async evidence(memory: Memory): Promise<string> {

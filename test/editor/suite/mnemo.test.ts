@@ -11,6 +11,7 @@ import type { MnemoApi } from '../../../src/api';
 import type { Memory } from '../../../sidecar/model';
 import {
   AuditListRequest,
+  ConfirmRequest,
   CountsRequest,
   DeleteRequest,
   FlushQueueRequest,
@@ -248,6 +249,15 @@ describe('Mnemo extension', function () {
       new RegExp(`<span class="own"[^>]*> {2}▶ .*user +Remember this: the ${tag} nightly build`),
       'its own turn marked',
     );
+    // Memories change all the time in the background: the page is set again only when it would read
+    // differently (setting it reloads the webview, which took the focus from an open command palette).
+    await remember(`The ${tag} unrelated fact lives in another project.`, `elsewhere-${tag}`);
+    api.views.details.refresh();
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(api.views.details.html, text, 'an unchanged memory is not reloaded (same page, same nonce)');
+    await api.request(ConfirmRequest, { id, by: 'editor-tests' });
+    api.views.details.refresh();
+    await waitFor('the details to say it was confirmed', () => api.views.details.html !== text);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 

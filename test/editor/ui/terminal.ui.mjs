@@ -8,6 +8,7 @@
 import { pollUntil } from '../lib/processes.mjs';
 import {
   CATEGORY_LABEL,
+  clearHover,
   openMemories,
   rowInfo,
   SOURCE_LABEL,
@@ -34,6 +35,8 @@ async function screenText(term) {
  * command decorations and a way to type a command.
  */
 async function newTerminal({ page, wb, log }) {
+  // A row tooltip left by the pointer (an earlier test clicked a memory) must not sit over the palette.
+  await clearHover(page);
   await wb.runCommand('Terminal: Create New Terminal');
   const panel = page.locator('.part.panel');
   const term = panel.locator('.terminal-wrapper.active .xterm, .terminal-wrapper .xterm').last();
