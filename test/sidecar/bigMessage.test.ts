@@ -41,6 +41,7 @@ test(
         ],
       });
       assert.equal(ack.messages_cut, 1);
+      const queuedAt = Date.now();
       const processed = (): boolean => s.logs.some((l) => /Processed capture/.test(l.message));
       let statsWhileBusy = 0;
       let recallsWhileBusy = 0;
@@ -60,11 +61,15 @@ test(
         assert.ok(recall.items.some((i) => i.memory.text.includes('90 days')));
         recallsWhileBusy++;
       }
+      const busyMs = Date.now() - queuedAt;
       console.log(
-        `sidecar/big-message: ${statsWhileBusy} stats and ${recallsWhileBusy} recalls answered while the 1 MB capture was processed; slowest stats ${slowest} ms`,
+        `sidecar/big-message: ${statsWhileBusy} stats and ${recallsWhileBusy} recalls answered while the 1 MB capture was processed (${busyMs} ms); slowest stats ${slowest} ms`,
       );
-      assert.ok(statsWhileBusy >= 3, `only ${statsWhileBusy} stats answered while it was processed`);
-      assert.ok(recallsWhileBusy >= 1);
+      // Answered while it was processed, and never held for most of it: a sidecar that froze on the message
+      // (as it did for 300 s) answers nothing until the end. Relative to how long this machine took, so a
+      // faster or a busier machine reads the same.
+      assert.ok(statsWhileBusy >= 1 && recallsWhileBusy >= 1, 'stats and recall were answered meanwhile');
+      assert.ok(slowest < busyMs / 2, `a stats request waited ${slowest} ms of the ${busyMs} ms it took`);
       const list = await s.request(P.ListRequest, { project_id: 'big', limit: 50 });
       assert.ok(
         list.items.some((m) => m.text.includes('V-12 stays open')),
