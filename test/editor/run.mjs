@@ -516,6 +516,7 @@ async function uiPhase() {
   });
   try {
     await wb.waitReady();
+    await wb.installTrace();
   } catch (e) {
     await safeScreenshot(page, path.join(dir, 'workbench-not-ready.png'));
     throw e;

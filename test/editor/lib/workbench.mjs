@@ -23,6 +23,51 @@ export class Workbench {
     await p.locator('.part.statusbar').waitFor({ state: 'visible', timeout: timeoutMs });
   }
 
+  /**
+   * Records, in the page, the last focus moves and the quick input's class / inert changes, so a
+   * palette that will not take keys can say what happened just before (see `queryPalette`).
+   */
+  async installTrace() {
+    // Installed for every load of the page too: a reload (a test may reload the window) starts a new
+    // document without it.
+    const install = () => {
+      if (window.__mnemoTrace || window !== window.top) return;
+      const trace = (window.__mnemoTrace = []);
+      const t0 = Date.now();
+      const name = (el) =>
+        el && el.tagName
+          ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${[...el.classList].slice(0, 3).join('.')}`
+          : String(el);
+      const note = (what) => {
+        window.__mnemoFocusMoved = Date.now();
+        trace.push(`${Date.now() - t0}ms ${what}`);
+        if (trace.length > 40) trace.shift();
+      };
+      note('trace installed');
+      document.addEventListener('focusin', (e) => note(`focus ${name(e.target)}`), true);
+      window.addEventListener('blur', () => note('window blur'));
+      window.addEventListener('focus', () => note('window focus'));
+      document.addEventListener('visibilitychange', () => note(`page ${document.visibilityState}`));
+      const observer = new MutationObserver((records) => {
+        for (const r of records) {
+          const el = r.target;
+          if (!(el instanceof HTMLElement) || !el.classList.contains('quick-input-widget')) continue;
+          note(`quick-input ${r.attributeName}: class="${el.className}" inert=${el.inert} display=${el.style.display}`);
+        }
+      });
+      const observe = () =>
+        observer.observe(document.documentElement, {
+          subtree: true,
+          attributes: true,
+          attributeFilter: ['class', 'inert', 'style'],
+        });
+      if (document.documentElement) observe();
+      else document.addEventListener('DOMContentLoaded', observe, { once: true });
+    };
+    await this.page.addInitScript(install).catch((e) => this.log(`trace not installed on loads: ${e.message}`));
+    await this.page.evaluate(install).catch((e) => this.log(`trace not installed: ${e.message}`));
+  }
+
   /** Closes any quick input / notification / context menu that may be open. */
   async dismiss() {
     for (let i = 0; i < 3; i++) {
@@ -52,6 +97,66 @@ export class Workbench {
     }
   }
 
+  /**
+   * Waits (at most `maxMs`) until the focus has stayed put for `quietMs`. Focusing a webview editor
+   * (clicking its tab, closing what covered it) moves the focus into its iframe a few hundred ms later,
+   * and a palette opened in between closes at once: VS Code 1.139's quick input then sits inert
+   * while it animates out.
+   */
+  async settleFocus({ quietMs = 400, maxMs = 3000 } = {}) {
+    if (!(await this.webviewShown())) return;
+    const deadline = Date.now() + maxMs;
+    while (Date.now() < deadline) {
+      const moved = await this.page.evaluate(() => window.__mnemoFocusMoved ?? 0).catch(() => 0);
+      const quiet = Date.now() - moved;
+      if (quiet >= quietMs) return;
+      await this.page.waitForTimeout(Math.min(quietMs - quiet + 20, Math.max(0, deadline - Date.now())));
+    }
+  }
+
+  /** True when a webview (a details page, a preview, a form) is on screen: its iframe can take the focus late. */
+  async webviewShown() {
+    return this.page
+      .evaluate(() =>
+        [...document.querySelectorAll('iframe.webview')].some(
+          (f) => f.getClientRects().length > 0 && getComputedStyle(f).visibility !== 'hidden',
+        ),
+      )
+      .catch(() => false);
+  }
+
+  /**
+   * True once the palette's box has the focus and takes keys (not animating out); with a webview on
+   * screen, for `stableMs` in a row (its late focus would close the palette).
+   */
+  async paletteTakesKeys({ stableMs = 300, timeoutMs = 2000 } = {}) {
+    const settle = (await this.webviewShown()) ? stableMs : 0;
+    const ready = () =>
+      this.page
+        .evaluate(() => {
+          const w = document.querySelector('.quick-input-widget');
+          const input = w?.querySelector('input.input');
+          return (
+            !!w &&
+            !!input &&
+            w.style.display !== 'none' &&
+            !w.closest('[inert]') &&
+            !w.classList.contains('quick-input-widget-closing') &&
+            document.activeElement === input
+          );
+        })
+        .catch(() => false);
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (await ready()) {
+        if (!settle) return true;
+        await this.page.waitForTimeout(settle);
+        if (await ready()) return true;
+      } else await this.page.waitForTimeout(50);
+    }
+    return false;
+  }
+
   /** Opens the command palette (F1) and returns the quick input locator. */
   async openCommandPalette() {
     const widget = this.page.locator('.quick-input-widget');
@@ -70,13 +175,16 @@ export class Workbench {
           .focus()
           .catch(() => {});
       }
+      await this.settleFocus();
       await this.page.keyboard.press('F1');
       const left = deadline - Date.now();
       const shown = await widget
         .waitFor({ state: 'visible', timeout: Math.max(1000, Math.min(left, 8000)) })
         .then(() => true)
         .catch(() => false);
-      if (shown) return widget;
+      // Shown is not enough: a webview that takes the focus just after F1 closes it again.
+      if (shown && (await this.paletteTakesKeys())) return widget;
+      if (shown) this.log(`palette attempt ${attempt}: shown, then lost the focus; pressing F1 again`);
       if (Date.now() >= deadline) {
         await widget.waitFor({ state: 'visible', timeout: 1000 }); // throws with the locator's call log
         return widget;
@@ -103,16 +211,21 @@ export class Workbench {
         .fill(`>${filter}`, { timeout: 5000 })
         .then(() => true)
         .catch(async (e) => {
-          if (Date.now() < deadline) return false;
-          // What kept the palette from taking keys (it was once "inert" for 30 s): named in the failure,
-          // so the next occurrence says which element made the workbench inert and what held the focus.
+          // What kept the palette from taking keys (it was once "inert" for 30 s): logged on every miss
+          // and named in the failure, so the next occurrence says what held the focus and what the
+          // quick input went through just before.
           const state = await this.page
             .evaluate(() => {
               const name = (el) =>
                 el
                   ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${[...el.classList].slice(0, 3).join('.')}`
                   : '';
+              const qi = document.querySelector('.quick-input-widget');
               return {
+                quickInput: qi && `class="${qi.className}" inert=${qi.inert} display=${qi.style.display}`,
+                hasFocus: document.hasFocus(),
+                visibility: document.visibilityState,
+                trace: window.__mnemoTrace ?? [],
                 inert: [...document.querySelectorAll('[inert]')].slice(0, 5).map(name),
                 active: name(document.activeElement),
                 dialogs: [...document.querySelectorAll('.monaco-dialog-box, [role="dialog"], .context-view')]
@@ -125,7 +238,11 @@ export class Workbench {
               };
             })
             .catch(() => undefined);
-          throw new Error(`${e.message}\nworkbench state: ${JSON.stringify(state)}`);
+          const pages = this.page.context().pages().map((p) => p.url().slice(0, 80));
+          if (state) state.pages = pages;
+          this.log(`palette attempt ${attempt} took no keys: ${JSON.stringify(state)}`);
+          if (Date.now() < deadline) return false;
+          throw new Error(`the palette took no keys for 30 s; workbench state: ${JSON.stringify(state)}\n${e.message}`);
         });
       if (!typed) continue;
       const rows = widget.locator('.quick-input-list .monaco-list-row');
