@@ -1,7 +1,7 @@
 /**
  * The memory service, the composition root: one instance per sidecar (or CLI run). It builds the shared
  * context (core.ts) and the rooms that do the work — health.ts, ingest/, recall/, memories.ts,
- * lifecycle/maintenance.ts, store/reembed.ts, stats.ts, backup/ — and offers every protocol request as
+ * maintenance.ts, store/reembed.ts, stats.ts, backup/ — and offers every protocol request as
  * one method that hands it to its room. Transport-free: server.ts binds it to a JSON-RPC connection,
  * cli.ts calls it directly.
  */
@@ -16,7 +16,7 @@ import { CaptureWorker } from './ingest/capture';
 import { Ingest } from './ingest/ingest';
 import { AuditLog } from './lifecycle/audit';
 import { RecallLedger } from './lifecycle/ledger';
-import { Maintenance } from './lifecycle/maintenance';
+import { Maintenance } from './maintenance';
 import { Review } from './lifecycle/review';
 import type { LlmDeps, LlmProvider } from './llm/index';
 import { Memories, type ReportParams, type ReportResult } from './memories';
@@ -325,7 +325,7 @@ export class MnemoService implements Core {
     return this.review.undo(p);
   }
 
-  // ------------------------------------------------------------------ maintenance (lifecycle/, store/reembed.ts)
+  // ------------------------------------------------------------------ maintenance (maintenance.ts, store/reembed.ts)
 
   decay(p: P.DecayParams = {}): Promise<P.DecayResult> {
     return this.maintenance.decay(p);

@@ -1,15 +1,15 @@
 /**
- * Keeping the store healthy over time: applying the monthly decay plan (decay.ts), the clean preview and
- * clean, and the background timers — decay, the retention of kept turns and of the ledger now and every six
- * hours, scheduled backups (backup/schedule.ts).
+ * Keeping the store healthy over time: applying the monthly decay plan (lifecycle/decay.ts), the clean
+ * preview and clean, and the background timers — decay, the retention of kept turns and of the ledger now
+ * and every six hours, scheduled backups (backup/schedule.ts).
  */
-import { startBackupSchedule } from '../backup/schedule';
-import type { Core } from '../core';
-import { errorMessage, InvalidInputError } from '../shared/errors';
-import type { Memories } from '../memories';
-import type { DecayParams, DecayResult, ListResult } from '../protocol';
-import { buildWhere } from '../store/where';
-import { futureAsOfError, planDecay } from './decay';
+import { startBackupSchedule } from './backup/schedule';
+import type { Core } from './core';
+import { errorMessage, InvalidInputError } from './shared/errors';
+import type { Memories } from './memories';
+import type { DecayParams, DecayResult, ListResult } from './protocol';
+import { buildWhere } from './store/where';
+import { futureAsOfError, planDecay } from './lifecycle/decay';
 
 const DECAY_EVERY_MS = 6 * 3600 * 1000;
 
