@@ -1,7 +1,7 @@
 /**
  * The memory service, the composition root: one instance per sidecar (or CLI run). It builds the shared
  * context (core.ts) and the rooms that do the work — health.ts, ingest/, recall/, memories.ts,
- * maintenance.ts, store/reembed.ts, stats.ts, backup/ — and offers every protocol request as
+ * maintenance.ts, reembed.ts, stats.ts, backup/ — and offers every protocol request as
  * one method that hands it to its room. Transport-free: server.ts binds it to a JSON-RPC connection,
  * cli.ts calls it directly.
  */
@@ -33,7 +33,7 @@ import { stats } from './stats';
 import { ChromaSupervisor } from './store/chromaServer';
 import { EpisodeStore } from './store/episodeStore';
 import { MemoryStore } from './store/memoryStore';
-import { Reembedder } from './store/reembed';
+import { Reembedder } from './reembed';
 import { importRulesRequest, serviceTarget } from './agents/rulesImport';
 
 export { guessCategory } from './ingest/input';
@@ -325,7 +325,7 @@ export class MnemoService implements Core {
     return this.review.undo(p);
   }
 
-  // ------------------------------------------------------------------ maintenance (maintenance.ts, store/reembed.ts)
+  // ------------------------------------------------------------------ maintenance (maintenance.ts, reembed.ts)
 
   decay(p: P.DecayParams = {}): Promise<P.DecayResult> {
     return this.maintenance.decay(p);

@@ -3,10 +3,10 @@
  * model + dimension), and the store switches over only when all are copied. Captures stay queued
  * meanwhile. On cancel or failure the partial collection is dropped and the store is as it was.
  */
-import type { Core } from '../core';
-import { checkCancelled, EmbeddingError, InvalidInputError } from '../shared/errors';
-import type { ProgressParams, ReembedParams, ReembedResult } from '../protocol';
-import { collectionNameFor, type ActiveCollection } from './storeState';
+import type { Core } from './core';
+import { checkCancelled, EmbeddingError, InvalidInputError } from './shared/errors';
+import type { ProgressParams, ReembedParams, ReembedResult } from './protocol';
+import { collectionNameFor, type ActiveCollection } from './store/storeState';
 
 const BATCH = 64;
 
