@@ -62,7 +62,7 @@ export interface BackupSettings {
   password?: string;
 }
 
-/** The review queue (lifecycle/review.ts). */
+/** The review queue (review.ts). */
 export interface ReviewSettings {
   /** `mnemo.review.archivePendingAfterDays`: pending memories nobody reviewed are archived after this; 0 = never. Default 30. */
   archivePendingAfterDays: number;

@@ -769,7 +769,7 @@ export const BulkImportRequest = new RequestType<BulkImportParams, BulkImportRes
   'mnemo/memory/import',
 );
 
-// ---------------------------------------------------------------- the review queue (sidecar/lifecycle/review.ts)
+// ---------------------------------------------------------------- the review queue (sidecar/review.ts)
 
 export interface ReviewApplyParams {
   /** confirm: the person vouches for them; reject: marked wrong (never recalled, not learned again); archive: kept, never recalled. */

@@ -17,7 +17,7 @@ import { Ingest } from './ingest/ingest';
 import { AuditLog } from './lifecycle/audit';
 import { RecallLedger } from './lifecycle/ledger';
 import { Maintenance } from './maintenance';
-import { Review } from './lifecycle/review';
+import { Review } from './review';
 import type { LlmDeps, LlmProvider } from './llm/index';
 import { Memories, type ReportParams, type ReportResult } from './memories';
 import type { Memory } from './model';

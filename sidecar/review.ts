@@ -6,12 +6,12 @@
  * as evidence, never recalled). Every change is audited through memories.ts.
  */
 import { randomUUID } from 'node:crypto';
-import type { Core } from '../core';
-import { errorMessage, InvalidInputError, NotFoundError } from '../shared/errors';
-import type { Memories } from '../memories';
-import type { Memory } from '../model';
-import type { ReviewApplyParams, ReviewApplyResult, ReviewUndoParams } from '../protocol';
-import { buildWhere } from '../store/where';
+import type { Core } from './core';
+import { errorMessage, InvalidInputError, NotFoundError } from './shared/errors';
+import type { Memories } from './memories';
+import type { Memory } from './model';
+import type { ReviewApplyParams, ReviewApplyResult, ReviewUndoParams } from './protocol';
+import { buildWhere } from './store/where';
 
 /** Undo steps kept (the newest); older steps can no longer be undone. */
 const UNDO_STEPS = 20;
