@@ -15,7 +15,7 @@ import {
   type ReportParams,
   type ReportResult,
 } from './lifecycle/report';
-import { turnsSaying } from './lifecycle/turnsSaying';
+import { turnsSaying } from './turnsSaying';
 import { GLOBAL_PROJECT, isAgentName, isCategory, type Memory } from './model';
 import { timesOf } from './pipeline/attribute';
 import { redactText } from './pipeline/redact';
@@ -274,7 +274,7 @@ export class Memories {
   }
 
   /**
-   * Links every turn that says a memory marked wrong to it (lifecycle/turnsSaying.ts): recall never quotes
+   * Links every turn that says a memory marked wrong to it (turnsSaying.ts): recall never quotes
    * a turn linked to a wrong memory, whichever copy of the conversation it is in.
    */
   private async disownTurns(wrong: Memory): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * Which turns recall does not quote (docs/design.md, "Trust: clean evidence"). A turn is withheld, as a
  * candidate, as the context of another turn and in a thread, when:
- *   - a memory taken from it (or that it says: lifecycle/turnsSaying.ts) was marked wrong — whatever else
+ *   - a memory taken from it (or that it says: turnsSaying.ts) was marked wrong — whatever else
  *     the turn says, quoting it repeats what the user said is false;
  *   - a memory taken from it was edited since: the turn says what the memory no longer says;
  *   - the firewall held it (pipeline/firewall.ts) and no memory taken from it was confirmed by a person;

@@ -6,11 +6,11 @@
  * evidence). A sentence repeats the memory when it embeds within the dedup distance of it, the same test that
  * blocks re-learning it (ingest/dedup.ts).
  */
-import type { Core } from '../core';
-import { cosineDistance } from '../embed/vectors';
-import { normalizeText, type Episode, type Memory } from '../model';
-import { splitSentences } from '../pipeline/rules';
-import type { LexicalHit } from '../store/lexical/lexical';
+import type { Core } from './core';
+import { cosineDistance } from './embed/vectors';
+import { normalizeText, type Episode, type Memory } from './model';
+import { splitSentences } from './pipeline/rules';
+import type { LexicalHit } from './store/lexical/lexical';
 
 /** Turns near the memory read from each channel (lexical and vector) before the sentence test. */
 const CANDIDATES = 40;
