@@ -47,7 +47,7 @@ import {
 } from './errors';
 import { completeWithVscodeLm } from './llm';
 import { clearProjectCache } from './projects';
-import { ContextKey } from './views/contextValues';
+import { ContextKey } from './shared/contextValues';
 import { Command, type CommandId } from './commandIds';
 
 export type SidecarState = 'starting' | 'running' | 'stopped' | 'failed';

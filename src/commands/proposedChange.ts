@@ -14,7 +14,7 @@ import { applyChange, readIfExists, type FileChange } from '../../sidecar/shared
 import { BuiltinCommand, Command } from '../commandIds';
 import type { Ctx } from '../ctx';
 import { UserError } from '../errors';
-import { ContextKey } from '../views/contextValues';
+import { ContextKey } from '../shared/contextValues';
 
 const SCHEME = 'mnemo-proposed';
 const contents = new Map<string, string>();

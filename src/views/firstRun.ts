@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { discoverRuleSources, RULE_FILES } from '../../sidecar/shared/ruleSources';
 import { BuiltinCommand } from '../commandIds';
 import { projectIdOfPath } from '../projects';
-import { ContextKey } from './contextValues';
+import { ContextKey } from '../shared/contextValues';
 import { isEmptyWorkspace } from './counts';
 import type { WorkspaceCounts } from './workspaceCounts';
 

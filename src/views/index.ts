@@ -12,7 +12,7 @@ import type { AgentSessions } from '../capture/agents';
 import type { CapturePause } from '../capture/pause';
 import type { Ctx, MemoriesChange } from '../ctx';
 import { errorDetail } from '../errors';
-import { ContextKey } from './contextValues';
+import { ContextKey } from '../shared/contextValues';
 import { Dashboard } from './dashboard';
 import { DailyDigest } from './digest';
 import { DOC_SCHEME, MnemoDocuments } from './documents';

@@ -12,7 +12,7 @@ import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { workspaceProjectIds } from '../projects';
 import { formatLocalWithUtc } from '../time';
-import { ContextKey, ContextValue } from './contextValues';
+import { ContextKey, ContextValue } from '../shared/contextValues';
 import { ListTreeProvider } from './listTree';
 import {
   clientName,

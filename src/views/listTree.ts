@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { BuiltinCommand } from '../commandIds';
 import type { Ctx } from '../ctx';
-import type { ContextKey } from './contextValues';
+import type { ContextKey } from '../shared/contextValues';
 import { logFailure } from '../errors';
 
 export abstract class ListTreeProvider<Row> implements vscode.Disposable {

@@ -23,7 +23,7 @@ import type { Ctx } from '../ctx';
 import { logFailure } from '../errors';
 import { projectLabel, workspaceProjects } from '../projects';
 import { daysAgoUtc } from '../time';
-import { ContextValue } from './contextValues';
+import { ContextValue } from '../shared/contextValues';
 import { isEmptyWorkspace, treeCounts, type TreeCounts } from './counts';
 import type { WorkspaceCounts } from './workspaceCounts';
 import {

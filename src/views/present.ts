@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Memory, MemoryStatus } from '../../sidecar/model';
 import { config } from '../config';
 import { projectLabel } from '../projects';
-import { ContextValue } from './contextValues';
+import { ContextValue } from '../shared/contextValues';
 import { CATEGORY_ICON, LOW_CONFIDENCE, stateIcon, tooltipRows } from './memoryText';
 
 export {

@@ -11,7 +11,7 @@ import type { Memory } from '../../sidecar/model';
 import { ListRequest } from '../../sidecar/protocol';
 import type { Ctx } from '../ctx';
 import { projectLabel, workspaceProjects } from '../projects';
-import { ContextKey, ContextValue } from './contextValues';
+import { ContextKey, ContextValue } from '../shared/contextValues';
 import { ListTreeProvider } from './listTree';
 import { explainReason } from './reasons';
 import {

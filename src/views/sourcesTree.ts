@@ -13,7 +13,7 @@ import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { logFailure } from '../errors';
 import { relativeAge } from '../time';
-import { ContextValue } from './contextValues';
+import { ContextValue } from '../shared/contextValues';
 
 export interface SourceNode {
   kind: 'source';
