@@ -6,7 +6,7 @@ import type * as vscode from 'vscode';
 import { createApi, type MnemoApi } from './api';
 import { AgentSessions } from './capture/agents';
 import { ChatCapture } from './capture/chat';
-import { CapturePause } from './capture/pause';
+import { CapturePause } from './shared/pause';
 import { TerminalCapture } from './capture/terminal';
 import { LanguageModelTools } from './capture/tools';
 import { registerCommands } from './commands';

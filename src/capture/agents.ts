@@ -20,7 +20,7 @@ import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { logFailure } from '../errors';
 import { answerOf, consentQuestion, toAsk, withAnswers } from './agentConsent';
-import type { CapturePause } from './pause';
+import type { CapturePause } from '../shared/pause';
 
 /** After "Not Now", the question waits this long. */
 const SNOOZE_MS = 24 * 3_600_000;

@@ -17,7 +17,7 @@ import {
 import { currentUser } from '../client';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
-import type { CapturePause } from './pause';
+import type { CapturePause } from '../shared/pause';
 import { describeError, errorDetail } from '../errors';
 import { projectIdForUri, projectLabel } from '../projects';
 import { CATEGORY_LABEL, percent, shortText } from '../views/present';

@@ -18,7 +18,7 @@ import { compilePatterns, config } from '../config';
 import type { Ctx } from '../ctx';
 import { errorDetail } from '../errors';
 import { projectIdForCwd } from '../projects';
-import type { CapturePause } from './pause';
+import type { CapturePause } from '../shared/pause';
 import { boundOutput, isExcludedCommand, sessionMessages, type Execution } from './terminalSession';
 
 export type { Execution } from './terminalSession';

@@ -42,7 +42,7 @@ export const enum ContextKey {
   TreeMode = 'mnemo.treeMode',
   /** true while wrong, archived and superseded memories are listed. */
   ShowHidden = 'mnemo.showHidden',
-  /** true while capture is paused (capture/pause.ts). */
+  /** true while capture is paused (shared/pause.ts). */
   CapturePaused = 'mnemo.capturePaused',
   /** 'ok' | 'warning' | 'error' from `mnemo/status` ('unknown' until the first one): the welcome views key off 'error'. */
   StoreHealth = 'mnemo.storeHealth',

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { Memory } from '../../sidecar/model';
 import { BuiltinCommand, ViewId } from '../commandIds';
 import type { AgentSessions } from '../capture/agents';
-import type { CapturePause } from '../capture/pause';
+import type { CapturePause } from '../shared/pause';
 import type { Ctx, MemoriesChange } from '../ctx';
 import { errorDetail } from '../errors';
 import { ContextKey } from '../shared/contextValues';

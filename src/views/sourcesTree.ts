@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { SourceSummary } from '../../sidecar/protocol';
 import { answerOf, sourceDescription } from '../capture/agentConsent';
 import type { AgentSessions } from '../capture/agents';
-import type { CapturePause } from '../capture/pause';
+import type { CapturePause } from '../shared/pause';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { logFailure } from '../errors';

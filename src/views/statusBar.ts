@@ -8,7 +8,7 @@ import type { Ctx } from '../ctx';
 import { projectLabel } from '../projects';
 import { describeScope } from './counts';
 import type { WorkspaceCounts } from './workspaceCounts';
-import type { CapturePause } from '../capture/pause';
+import type { CapturePause } from '../shared/pause';
 import { BuiltinCommand, Command } from '../commandIds';
 import { config } from '../config';
 

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { BuiltinCommand } from '../commandIds';
-import { ContextKey } from '../shared/contextValues';
+import { ContextKey } from './contextValues';
 
 const KEY = 'mnemo.capture.paused';
 
