@@ -12,7 +12,7 @@ import { UserError } from '../errors';
 import { shortText } from '../views/present';
 import { isMemoryRow, keyPressOf, resolveMemories } from './pick';
 import { resolveFileRef } from './fileRef';
-import { parseFileRef } from './sourceRef';
+import { parseFileRef } from '../shared/sourceRef';
 import { BuiltinCommand, Command, ViewId } from '../commandIds';
 
 export function register(ctx: Ctx, views: Views): void {

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { Memory } from '../../sidecar/model';
 import { ErrorCodes, EvidenceRequest, GetRequest, LedgerListRequest } from '../../sidecar/protocol';
 import { Command } from '../commandIds';
-import { parseFileRef } from '../commands/sourceRef';
+import { parseFileRef } from '../shared/sourceRef';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { describeError, errorCode, errorDetail, logFailure } from '../errors';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Memory } from '../../sidecar/model';
-import { parseFileRef } from '../../src/commands/sourceRef';
+import { parseFileRef } from '../../src/shared/sourceRef';
 import { describeError } from '../../src/errors';
 import {
   accessibilityLabel,
