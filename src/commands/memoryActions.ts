@@ -11,7 +11,7 @@ import type { Views } from '../views';
 import { UserError } from '../errors';
 import { shortText } from '../views/present';
 import { isMemoryRow, keyPressOf, resolveMemories } from './pick';
-import { resolveFileRef } from './fileRef';
+import { resolveFileRef } from '../shared/fileRef';
 import { parseFileRef } from '../shared/sourceRef';
 import { BuiltinCommand, Command, ViewId } from '../commandIds';
 
