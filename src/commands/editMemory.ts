@@ -9,7 +9,7 @@ import { currentUser } from '../client';
 import { Command } from '../commandIds';
 import type { Ctx } from '../ctx';
 import type { Views } from '../views';
-import { editPatch, formValues, savedMessage } from './editPatch';
+import { editPatch, formValues, savedMessage } from '../views/editPatch';
 import { resolveMemories } from './pick';
 
 export function register(ctx: Ctx, views: Views): void {

@@ -1,7 +1,7 @@
 /**
  * The one edit surface (`mnemo.editMemory`): a form in a webview editor tab that opens with the memory's
  * current values — text in a multi-line box, the current category and "actionable" already chosen,
- * confidence, sources one per line — saves only what changed (commands/editPatch.ts) and says what
+ * confidence, sources one per line — saves only what changed (editPatch.ts) and says what
  * changed in the status bar. Strict CSP (nonce script, no remote content), theme colours, keyboard:
  * Ctrl/Cmd+Enter saves; Escape closes an untouched form and asks first when something was changed. An
  * edited form says so in its tab ("● Edit: …"); closed unsaved, it offers to reopen the edits. Sources
@@ -12,14 +12,7 @@ import * as vscode from 'vscode';
 import { CATEGORIES, type Memory } from '../../sidecar/model';
 import { UpdateRequest } from '../../sidecar/protocol';
 import { currentUser } from '../client';
-import {
-  editPatch,
-  formValues,
-  savedMessage,
-  SOURCE_REF,
-  validateEdit,
-  type EditValues,
-} from '../commands/editPatch';
+import { editPatch, formValues, savedMessage, SOURCE_REF, validateEdit, type EditValues } from './editPatch';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { describeError, logFailure } from '../errors';

@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Memory } from '../../sidecar/model';
-import {
-  describePatch,
-  editPatch,
-  formValues,
-  savedMessage,
-  validateEdit,
-} from '../../src/commands/editPatch';
+import { describePatch, editPatch, formValues, savedMessage, validateEdit } from '../../src/views/editPatch';
 
 const M: Memory = {
   id: 'mem_0123456789abcdef',

@@ -25,7 +25,7 @@ import {
   StatsRequest,
 } from '../../../sidecar/protocol';
 import { IN_USE } from '../../../src/views/counts';
-import { formValues } from '../../../src/commands/editPatch';
+import { formValues } from '../../../src/views/editPatch';
 import type { MemoryNode, TreeNode } from '../../../src/views/memoryTree';
 import type { ReviewNode } from '../../../src/views/reviewTree';
 import { filterFor } from '../../../src/views/dashboard';
