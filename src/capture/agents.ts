@@ -19,7 +19,7 @@ import { summaryLine } from '../../sidecar/shared/captureSummary';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { logFailure } from '../errors';
-import { answerOf, consentQuestion, toAsk, withAnswers } from './agentConsent';
+import { answerOf, consentQuestion, toAsk, withAnswers } from '../shared/agentConsent';
 import type { CapturePause } from '../shared/pause';
 
 /** After "Not Now", the question waits this long. */

@@ -26,7 +26,7 @@ import {
   isCaptureSource,
   type CaptureSourceId,
 } from '../../sidecar/shared/agentSources';
-import { enabledSources } from '../capture/agentConsent';
+import { enabledSources } from '../shared/agentConsent';
 import { buildInitializationOptions, currentUser } from '../client';
 import { Command } from '../commandIds';
 import { config } from '../config';

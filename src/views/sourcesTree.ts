@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { SourceSummary } from '../../sidecar/protocol';
-import { answerOf, sourceDescription } from '../capture/agentConsent';
+import { answerOf, sourceDescription } from '../shared/agentConsent';
 import type { AgentSessions } from '../capture/agents';
 import type { CapturePause } from '../shared/pause';
 import { config } from '../config';
