@@ -1,10 +1,11 @@
 /**
  * The shape of the sidecar: the contract is a leaf, every request has its handler, the code shared by
- * both processes imports nothing from either side, and there are no import circles.
+ * both processes imports nothing from either side, there are no import circles, and no file imports a
+ * floor above its own (in the sidecar and in the extension).
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { test } from 'node:test';
 import madge from 'madge';
 import { RequestType, type Disposable } from 'vscode-jsonrpc';
@@ -75,6 +76,110 @@ test('the extension asks, the sidecar decides: src/ imports from sidecar/ only t
         bad.push(`${file.slice(REPO.length + 1)} -> ${spec}`);
     }
   assert.deepEqual(bad, [], "the sidecar's rooms run in the sidecar; the extension sends a request");
+});
+
+/** A path under `dir` of the repository, with `/` between folders (how the tables below spell it). */
+const under = (dir: string, file: string): string => relative(join(REPO, dir), file).split(sep).join('/');
+
+/** The .ts file a relative specifier names (a folder: its index.ts), or the bare path if neither exists. */
+function resolveTs(from: string, spec: string): string {
+  const target = join(from, '..', spec);
+  if (existsSync(`${target}.ts`)) return `${target}.ts`;
+  if (existsSync(join(target, 'index.ts'))) return join(target, 'index.ts');
+  return target;
+}
+
+/** Every relative import under `dir` that stays inside it: [importing file, specifier, imported file]. */
+function edgesIn(dir: string): [from: string, spec: string, to: string][] {
+  const edges: [string, string, string][] = [];
+  for (const file of tsFiles(dir))
+    for (const spec of importsOf(file)) {
+      if (!spec.startsWith('.')) continue;
+      const target = resolveTs(file, spec);
+      if (target.startsWith(join(REPO, dir) + sep)) edges.push([under(dir, file), spec, under(dir, target)]);
+    }
+  return edges;
+}
+
+/**
+ * The sidecar's floors, lowest first (issue 35): a file imports its own floor or a lower one, never a
+ * higher one. A file is on the first floor whose pattern matches its path under sidecar/.
+ */
+const SIDECAR_FLOORS: [floor: string, holds: RegExp][] = [
+  // leaves: the data model, the contract, code both processes share, small file/lock/number helpers
+  ['leaves', /^(model\.ts|protocol\.ts|shared\/|util\/)/],
+  // parts: storage, embedding, audit log / ledger / decay rules, LLM providers, pipeline stages, queue
+  ['parts', /^(store|embed|lifecycle|llm|pipeline)\/|^queue\.ts$/],
+  // core: the resolved config and the shared context (core.ts) every room is built on
+  ['core', /^(config|core)\.ts$/],
+  // rooms and what runs them: every other file (memories.ts, ingest/, recall/, agents/, service.ts…)
+  ['rooms', /^/],
+];
+
+test('the sidecar is built in floors: no file imports a floor above its own', () => {
+  const floorOf = (path: string): number => SIDECAR_FLOORS.findIndex(([, holds]) => holds.test(path));
+  const files = tsFiles('sidecar').map((f) => under('sidecar', f));
+  for (const [i, [floor]] of SIDECAR_FLOORS.entries())
+    assert.ok(
+      files.some((f) => floorOf(f) === i),
+      `no file of sidecar/ is on the ${floor} floor; the table no longer matches the folders`,
+    );
+  const edges = edgesIn('sidecar');
+  assert.ok(edges.length > 300, `read ${edges.length} imports in sidecar/; expected the whole graph`);
+  const up = edges
+    .filter(([from, , to]) => floorOf(to) > floorOf(from))
+    .map(
+      ([from, spec, to]) =>
+        `sidecar/${from} (${SIDECAR_FLOORS[floorOf(from)]![0]}) -> ${spec} (${SIDECAR_FLOORS[floorOf(to)]![0]})`,
+    );
+  assert.deepEqual(
+    up,
+    [],
+    'a file imports its floor and those below: a room goes at the top (sidecar/<room>.ts), not beside what it uses',
+  );
+});
+
+/** The extension's folders and what each may not import (issue 35): imports run down to shared/. */
+const SRC_FLOORS: [folder: string, mayNotImport: string[]][] = [
+  // shared/: helpers every folder uses (context keys, the capture pause, source references, agent consent)
+  ['shared', ['views', 'commands', 'capture']],
+  // views/: trees, pages, the edit form and their text; commands use them, never the other way round
+  ['views', ['commands', 'capture']],
+  // capture/: terminal, chat, LM tools and agents' sessions; they run no command and build no view
+  ['capture', ['views', 'commands']],
+];
+
+/** Upward imports still there, with why; the list only shrinks (a fixed one must leave it). */
+const SRC_UPWARD_TODAY = [
+  // the views are handed capture's AgentSessions (list, onDidChange) by its class; an interface would do
+  'views/index.ts -> ../capture/agents',
+  'views/sourcesTree.ts -> ../capture/agents',
+  // chat replies and LM tools word a memory with the views' strings (memoryText.ts, via present.ts)
+  'capture/chat.ts -> ../views/present',
+  'capture/tools.ts -> ../views/present',
+];
+
+test('src/ imports downwards: shared/ no folder; views/ and capture/ not each other, nor commands/', () => {
+  assert.ok(tsFiles('src/shared').length >= 5, 'expected the shared helpers in src/shared/');
+  const edges = edgesIn('src');
+  assert.ok(edges.length > 150, `read ${edges.length} imports in src/; expected the whole graph`);
+  const up = edges
+    .filter(([from, , to]) =>
+      SRC_FLOORS.some(
+        ([folder, no]) => from.startsWith(`${folder}/`) && no.some((n) => to.startsWith(`${n}/`)),
+      ),
+    )
+    .map(([from, spec]) => `${from} -> ${spec}`);
+  assert.deepEqual(
+    up.filter((e) => !SRC_UPWARD_TODAY.includes(e)),
+    [],
+    'move a helper two folders share to src/shared/, or the view-only one to src/views/',
+  );
+  assert.deepEqual(
+    SRC_UPWARD_TODAY.filter((e) => !up.includes(e)),
+    [],
+    'fixed: take it off SRC_UPWARD_TODAY',
+  );
 });
 
 test('the sidecar never imports vscode', () => {
