@@ -20,7 +20,7 @@ import type { Ctx } from '../ctx';
 import type { CapturePause } from '../shared/pause';
 import { describeError, errorDetail } from '../errors';
 import { projectIdForUri, projectLabel } from '../projects';
-import { CATEGORY_LABEL, percent, shortText } from '../views/present';
+import { CATEGORY_LABEL, percent, shortText } from '../shared/memoryText';
 import { Command } from '../commandIds';
 import { recallParams } from '../recallParams';
 

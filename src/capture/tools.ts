@@ -10,7 +10,7 @@ import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { describeError, errorDetail } from '../errors';
 import { projectIdForUri } from '../projects';
-import { CATEGORY_LABEL, shortText } from '../views/present';
+import { CATEGORY_LABEL, shortText } from '../shared/memoryText';
 import { recallParams } from '../recallParams';
 
 export const RECALL_TOOL = 'mnemo_recall';

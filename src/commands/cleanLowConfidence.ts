@@ -10,7 +10,7 @@ import type { Ctx } from '../ctx';
 import type { Views } from '../views';
 import { projectLabel, workspaceProjects } from '../projects';
 import { CATEGORY_LABEL, LOW_CONFIDENCE, percent, shortText } from '../views/present';
-import { explainReason } from '../views/reasons';
+import { explainReason } from '../shared/reasons';
 import { formatLocal, relativeAge } from '../time';
 import { config } from '../config';
 import { Command } from '../commandIds';

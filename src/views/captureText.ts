@@ -1,11 +1,11 @@
 /**
  * "Why was nothing kept?": a terminal session that was learned from and kept nothing, in words — what it
- * was, the pipeline's reason for each line it dropped (views/reasons.ts), and what keeps something next
+ * was, the pipeline's reason for each line it dropped (shared/reasons.ts), and what keeps something next
  * time. No `vscode` import; unit-tested in test/unit/captureText.test.ts.
  */
 import type { CaptureProcessedParams } from '../../sidecar/protocol';
-import { markdownText } from './memoryText';
-import { explainDrop } from './reasons';
+import { markdownText } from '../shared/memoryText';
+import { explainDrop } from '../shared/reasons';
 
 export interface NothingKeptText {
   /** "2 commands in “bash”" */

@@ -17,7 +17,14 @@ import { describeError, errorCode, errorDetail, logFailure } from '../errors';
 import { projectLabel } from '../projects';
 import { servedSection } from './ledgerText';
 import { escapeHtml as esc, strictCsp, pageHead } from './webviewHtml';
-import { detailRows, evidenceSection, MATCHED_TURN, shortText, sourceRows, STATUS_LABEL } from './memoryText';
+import {
+  detailRows,
+  evidenceSection,
+  MATCHED_TURN,
+  shortText,
+  sourceRows,
+  STATUS_LABEL,
+} from '../shared/memoryText';
 
 /** What the buttons post (the webview sends exactly these). */
 type Message = { type: 'confirm' | 'edit' | 'markWrong' | 'openSource' };

@@ -24,7 +24,7 @@ import { describeError, logFailure } from '../errors';
 import { projectLabel, workspaceProjectIds } from '../projects';
 import { recallParams } from '../recallParams';
 import { formatLocalWithUtc, zoneName } from '../time';
-import { markdownCell, markdownText, nearMissReason } from './memoryText';
+import { markdownCell, markdownText, nearMissReason } from '../shared/memoryText';
 import { servedMarkdown } from './ledgerText';
 import { nothingKeptMarkdown } from './captureText';
 import { CATEGORY_LABEL, percent, shortText } from './present';

@@ -17,7 +17,7 @@ import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { describeError, logFailure } from '../errors';
 import { projectLabel } from '../projects';
-import { CATEGORY_DETAIL, CATEGORY_LABEL, shortText, SOURCE_LABEL, STATUS_LABEL } from './memoryText';
+import { CATEGORY_DETAIL, CATEGORY_LABEL, shortText, SOURCE_LABEL, STATUS_LABEL } from '../shared/memoryText';
 import { formatLocal, formatUtc } from '../time';
 import type { StatusBar } from './statusBar';
 import { escapeHtml as esc, strictCsp, pageHead } from './webviewHtml';

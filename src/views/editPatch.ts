@@ -5,7 +5,7 @@
  */
 import { CATEGORIES, type Category, type Memory } from '../../sidecar/model';
 import type { UpdateParams } from '../../sidecar/protocol';
-import { CATEGORY_LABEL, percent, shortText } from './memoryText';
+import { CATEGORY_LABEL, percent, shortText } from '../shared/memoryText';
 
 export type Patch = UpdateParams['patch'];
 

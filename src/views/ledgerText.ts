@@ -5,7 +5,7 @@
  */
 import type { LedgerEntry, LedgerItem, LedgerListResult, LedgerSurface } from '../../sidecar/protocol';
 import { formatLocalWithUtc, relativeAge } from '../time';
-import { markdownCell, markdownText, shortText, STATUS_LABEL } from './memoryText';
+import { markdownCell, markdownText, shortText, STATUS_LABEL } from '../shared/memoryText';
 
 /** Through what a recall was served, in words. */
 export const SURFACE_LABEL: Record<LedgerSurface, string> = {

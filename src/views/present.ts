@@ -1,10 +1,10 @@
-/** How a memory looks everywhere (tree, review queue, pickers): icon, tooltip, decorations (the strings are in memoryText.ts). */
+/** How a memory looks everywhere (tree, review queue, pickers): icon, tooltip, decorations (the strings are in shared/memoryText.ts). */
 import * as vscode from 'vscode';
 import type { Memory, MemoryStatus } from '../../sidecar/model';
 import { config } from '../config';
 import { projectLabel } from '../projects';
 import { ContextValue } from '../shared/contextValues';
-import { CATEGORY_ICON, LOW_CONFIDENCE, stateIcon, tooltipRows } from './memoryText';
+import { CATEGORY_ICON, LOW_CONFIDENCE, stateIcon, tooltipRows } from '../shared/memoryText';
 
 export {
   accessibilityLabel,
@@ -21,7 +21,7 @@ export {
   SOURCE_ICON,
   SOURCE_LABEL,
   STATUS_LABEL,
-} from './memoryText';
+} from '../shared/memoryText';
 
 export const STATUS_CONTEXT: Record<MemoryStatus, ContextValue> = {
   active: ContextValue.MemoryActive,

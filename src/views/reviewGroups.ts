@@ -10,7 +10,7 @@
  */
 import type { Memory } from '../../sidecar/model';
 import { agentOfRefs, CAPTURE_SOURCE_LABEL } from '../../sidecar/shared/agentSources';
-import { CATEGORY_LABEL, SOURCE_LABEL } from './memoryText';
+import { CATEGORY_LABEL, SOURCE_LABEL } from '../shared/memoryText';
 
 export const REVIEW_GROUPINGS = ['ranked', 'session', 'agent', 'topic'] as const;
 export type ReviewGrouping = (typeof REVIEW_GROUPINGS)[number];

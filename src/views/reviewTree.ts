@@ -13,7 +13,7 @@ import type { Ctx } from '../ctx';
 import { projectLabel, workspaceProjects } from '../projects';
 import { ContextKey, ContextValue } from '../shared/contextValues';
 import { ListTreeProvider } from './listTree';
-import { explainReason } from './reasons';
+import { explainReason } from '../shared/reasons';
 import {
   describeGroup,
   groupImports,

@@ -154,9 +154,6 @@ const SRC_UPWARD_TODAY = [
   // the views are handed capture's AgentSessions (list, onDidChange) by its class; an interface would do
   'views/index.ts -> ../capture/agents',
   'views/sourcesTree.ts -> ../capture/agents',
-  // chat replies and LM tools word a memory with the views' strings (memoryText.ts, via present.ts)
-  'capture/chat.ts -> ../views/present',
-  'capture/tools.ts -> ../views/present',
 ];
 
 test('src/ imports downwards: shared/ no folder; views/ and capture/ not each other, nor commands/', () => {

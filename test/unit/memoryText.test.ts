@@ -16,7 +16,7 @@ import {
   shortText,
   tooltipRows,
   when,
-} from '../../src/views/memoryText';
+} from '../../src/shared/memoryText';
 
 const NOW = Date.parse('2026-12-01T12:00:00Z');
 

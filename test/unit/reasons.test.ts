@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { explainDrop, explainReason } from '../../src/views/reasons';
+import { explainDrop, explainReason } from '../../src/shared/reasons';
 
 test('rule syntax becomes a sentence, cues kept', () => {
   assert.equal(
