@@ -52,7 +52,9 @@ export class Workbench {
         for (const r of records) {
           const el = r.target;
           if (!(el instanceof HTMLElement) || !el.classList.contains('quick-input-widget')) continue;
-          note(`quick-input ${r.attributeName}: class="${el.className}" inert=${el.inert} display=${el.style.display}`);
+          note(
+            `quick-input ${r.attributeName}: class="${el.className}" inert=${el.inert} display=${el.style.display}`,
+          );
         }
       });
       const observe = () =>
@@ -64,7 +66,9 @@ export class Workbench {
       if (document.documentElement) observe();
       else document.addEventListener('DOMContentLoaded', observe, { once: true });
     };
-    await this.page.addInitScript(install).catch((e) => this.log(`trace not installed on loads: ${e.message}`));
+    await this.page
+      .addInitScript(install)
+      .catch((e) => this.log(`trace not installed on loads: ${e.message}`));
     await this.page.evaluate(install).catch((e) => this.log(`trace not installed: ${e.message}`));
   }
 
@@ -238,11 +242,16 @@ export class Workbench {
               };
             })
             .catch(() => undefined);
-          const pages = this.page.context().pages().map((p) => p.url().slice(0, 80));
+          const pages = this.page
+            .context()
+            .pages()
+            .map((p) => p.url().slice(0, 80));
           if (state) state.pages = pages;
           this.log(`palette attempt ${attempt} took no keys: ${JSON.stringify(state)}`);
           if (Date.now() < deadline) return false;
-          throw new Error(`the palette took no keys for 30 s; workbench state: ${JSON.stringify(state)}\n${e.message}`);
+          throw new Error(
+            `the palette took no keys for 30 s; workbench state: ${JSON.stringify(state)}\n${e.message}`,
+          );
         });
       if (!typed) continue;
       const rows = widget.locator('.quick-input-list .monaco-list-row');

@@ -43,7 +43,11 @@ async function openForm(page, row) {
 async function tabDirty(page, dirty) {
   return pollUntil(
     async () => {
-      const label = ((await formTab(page).textContent().catch(() => '')) ?? '').trim();
+      const label = (
+        (await formTab(page)
+          .textContent()
+          .catch(() => '')) ?? ''
+      ).trim();
       return label.startsWith('●') === dirty ? label : undefined;
     },
     { timeoutMs: 10_000, what: `the form's tab to read ${dirty ? '"● Edit: …"' : '"Edit: …" without ●'}` },
@@ -170,7 +174,9 @@ export const tests = [
       const still = await showMemory(pane, { category: m.category, sourceType: m.source_type, text: KEEP });
       const info = await rowInfo(still);
       if (info.label !== shortText(KEEP)) throw new Error(`the row reads "${info.label}"`);
-      if (await page.locator('.notifications-toasts .notification-toast', { hasText: 'were not saved' }).count())
+      if (
+        await page.locator('.notifications-toasts .notification-toast', { hasText: 'were not saved' }).count()
+      )
         throw new Error('Discard still offered the changes back');
       await screenshot('discarded');
     },
