@@ -10,8 +10,7 @@ import {
   type NotificationType,
   type RequestType,
 } from 'vscode-jsonrpc';
-import { exportBackup, importBackup, inspectBackup, type BackupProgress } from './backup/index';
-import { countMemories } from './counts';
+import type { BackupProgress } from './backup/index';
 import { BackupError, MnemoError, errorMessage } from './shared/errors';
 import { refuseGlobal } from './ingest/input';
 import * as P from './protocol';
@@ -81,7 +80,7 @@ export function registerHandlers(
     }),
     handle(P.RecallRequest, (p) => svc.recall(p)),
     handle(P.ListRequest, (p) => svc.list(p ?? {})),
-    handle(P.CountsRequest, (p) => countMemories(svc.store, p ?? {})),
+    handle(P.CountsRequest, (p) => svc.counts(p ?? {})),
     handle(P.GetRequest, (p) => svc.get(p?.id)),
     handle(P.EvidenceRequest, (p) => svc.evidence(p)),
     handle(P.SearchRequest, (p) => svc.search(p)),
@@ -101,36 +100,9 @@ export function registerHandlers(
     handle(P.NoticesRequest, async (p) => ({ notices: await svc.notices(p ?? {}) })),
     handle(P.AckNoticesRequest, async (p) => ({ acknowledged: await svc.ackNotices(p) })),
     handle(P.ReembedRequest, (p, token) => svc.reembed(p ?? {}, token)),
-    handle(P.BackupExportRequest, (p, token) =>
-      exportBackup(svc, {
-        out: p.out,
-        password: p.password,
-        projectId: p.project_id,
-        includeVectors: p.include_vectors,
-        onProgress: progress(p.progress_token),
-        token,
-      }),
-    ),
-    handle(P.BackupInspectRequest, (p) =>
-      inspectBackup(p.file, p.password, svc, {
-        mode: p.mode,
-        newProjectId: p.new_project_id,
-        projectIds: p.project_ids,
-        consent: p.consent === true,
-        keepConfirmations: p.keep_confirmations === true,
-      }),
-    ),
-    handle(P.BackupImportRequest, (p, token) =>
-      importBackup(svc, p.file, p.password, {
-        mode: p.mode,
-        newProjectId: p.new_project_id,
-        projectIds: p.project_ids,
-        consent: p.consent === true,
-        keepConfirmations: p.keep_confirmations === true,
-        onProgress: progress(p.progress_token),
-        token,
-      }),
-    ),
+    handle(P.BackupExportRequest, (p, token) => svc.backupExport(p, progress(p.progress_token), token)),
+    handle(P.BackupInspectRequest, (p) => svc.backupInspect(p)),
+    handle(P.BackupImportRequest, (p, token) => svc.backupImport(p, progress(p.progress_token), token)),
     handle(P.FlushQueueRequest, async (p) => ({ remaining: await svc.flush(p?.timeout_ms) })),
     handle(P.SourcesListRequest, (p) => svc.sourcesList(p)),
     handle(P.SourcesCaptureRequest, (p, token) =>

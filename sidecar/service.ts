@@ -1,9 +1,8 @@
 /**
  * The memory service, the composition root: one instance per sidecar (or CLI run). It builds the shared
- * context (core.ts) and the rooms that do the work — health.ts, ingest/, recall/, memories.ts,
- * maintenance.ts, reembed.ts, stats.ts, backup/ — and offers every protocol request as
- * one method that hands it to its room. Transport-free: server.ts binds it to a JSON-RPC connection,
- * cli.ts calls it directly.
+ * context (core.ts) and the rooms that do the work — health.ts, ingest/, recall/, memories.ts, maintenance.ts,
+ * reembed.ts, stats.ts, counts.ts, backup/ — and offers every protocol request as one method that hands it
+ * to its room. Transport-free: server.ts binds it to a JSON-RPC connection, cli.ts calls it directly.
  */
 import { join } from 'node:path';
 import { AgentCapture, type CaptureRun } from './capture/room';
@@ -11,6 +10,9 @@ import type { SidecarConfig } from './config';
 import { createLogger, ModelGate, type Core, type Logger, type LogLevel } from './core';
 import type { EmbeddingProvider } from './embed/types';
 import { Health } from './health';
+import type { BackupPreview, ExportResult, ImportResult } from './backup/index';
+import { exportRequest, importRequest, inspectRequest, type OnBackupProgress } from './backup/requests';
+import { countMemories } from './counts';
 import { bulkImport } from './ingest/bulkImport';
 import { CaptureWorker } from './ingest/capture';
 import { Ingest } from './ingest/ingest';
@@ -160,7 +162,6 @@ export class MnemoService implements Core {
     if (projectIds.length) this.events.changed?.(projectIds, ids);
     this.refreshStatus();
   }
-
   refreshStatus(): void {
     this.health.schedule();
   }
@@ -180,17 +181,11 @@ export class MnemoService implements Core {
 
   /** Applies settings that need no restart (thresholds, recall, decay, backup, LLM). */
   updateSettings(next: SidecarConfig): void {
-    this.config.pipeline = next.pipeline;
-    this.config.recall = next.recall;
-    this.config.episodes = next.episodes;
-    this.config.ledger = next.ledger;
-    this.config.decay = next.decay;
-    this.config.review = next.review;
-    this.config.backup = next.backup;
+    const { pipeline, recall, episodes, ledger, decay, review, backup } = next;
+    Object.assign(this.config, { pipeline, recall, episodes, ledger, decay, review, backup });
     this.ingester.useLlm(next.llm);
     this.log.info('Settings updated (pipeline, recall, decay).');
   }
-
   async dispose(): Promise<void> {
     this.disposed = true;
     this.ingester.dispose();
@@ -208,7 +203,6 @@ export class MnemoService implements Core {
     await this.supervisor.stop();
     this.store.disconnect();
   }
-
   computeStatus(): Promise<P.StatusParams> {
     return this.health.compute();
   }
@@ -219,27 +213,21 @@ export class MnemoService implements Core {
   get queue(): DurableQueue<SessionInput> {
     return this.capturer.queue;
   }
-
   capture(session: SessionInput): Promise<P.CaptureResult> {
     return this.capturer.capture(session);
   }
-
   flush(timeoutMs?: number): Promise<number> {
     return this.capturer.flush(timeoutMs);
   }
-
   ingest(p: P.IngestParams): Promise<P.IngestReport> {
     return this.ingester.ingest(p);
   }
-
   remember(p: P.RememberParams): Promise<P.IngestDecision> {
     return this.ingester.remember(p);
   }
-
   importRules(p: P.RulesImportParams): Promise<P.RulesImportResult> {
     return importRulesRequest(serviceTarget(this), p);
   }
-
   bulkImport(
     memories: P.BulkImportMemory[],
     onProgress?: (done: number, total: number) => void,
@@ -268,7 +256,6 @@ export class MnemoService implements Core {
   ledgerList(p: P.LedgerListParams): Promise<P.LedgerListResult> {
     return listLedger(this, p);
   }
-
   evidence(p: P.EvidenceParams): Promise<P.EvidenceResult> {
     return evidence(this, p);
   }
@@ -317,7 +304,6 @@ export class MnemoService implements Core {
   auditList(p: { memory_id?: string; project_id?: string; limit?: number }): P.AuditEntry[] {
     return this.memories.auditList(p);
   }
-
   reviewApply(p: P.ReviewApplyParams): Promise<P.ReviewApplyResult> {
     return this.review.apply(p);
   }
@@ -340,10 +326,23 @@ export class MnemoService implements Core {
     return this.reembedder.reembed(p, token);
   }
 
-  // ------------------------------------------------------------------ stats (stats.ts)
+  // ------------------------------------------------------------------ stats, counts, backup (stats.ts, counts.ts, backup/)
 
   stats(projectId?: string): Promise<P.StatsResult> {
     const deps = { queued: () => this.capturer.queued, chroma: () => this.supervisor.describe() };
     return stats(this, { ...deps, llmUsage: this.ingester.llmUsage }, projectId);
+  }
+  counts(f: P.MemoryFilter): Promise<P.CountsResult> {
+    return countMemories(this.store, f);
+  }
+
+  backupExport(p: P.BackupExportParams, onProgress?: OnBackupProgress, token?: Token): Promise<ExportResult> {
+    return exportRequest(this, p, onProgress, token);
+  }
+  backupInspect(p: P.BackupInspectParams): Promise<BackupPreview> {
+    return inspectRequest(this, p);
+  }
+  backupImport(p: P.BackupImportParams, onProgress?: OnBackupProgress, token?: Token): Promise<ImportResult> {
+    return importRequest(this, p, onProgress, token);
   }
 }
