@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import type { RequestType } from 'vscode-jsonrpc';
 import type { StatusParams } from '../sidecar/protocol';
+import type { AgentSessions } from './capture/agents';
 import type { ChatCapture } from './capture/chat';
 import type { TerminalCapture } from './capture/terminal';
 import type { LanguageModelTools } from './capture/tools';
@@ -23,6 +24,8 @@ export interface MnemoApi {
   /** The workspace's projects (folders with their project_id) plus Global. */
   projects(): WorkspaceProject[];
   views: Views;
+  /** Agents' sessions: consent, settings, captures (capture/agents.ts). */
+  agents: AgentSessions;
   terminal: TerminalCapture;
   chat: ChatCapture;
   tools: LanguageModelTools;
@@ -37,7 +40,13 @@ export interface MnemoApi {
 export function createApi(
   ctx: Ctx,
   views: Views,
-  parts: { terminal: TerminalCapture; chat: ChatCapture; tools: LanguageModelTools; mcp: McpServerProvider },
+  parts: {
+    terminal: TerminalCapture;
+    chat: ChatCapture;
+    tools: LanguageModelTools;
+    mcp: McpServerProvider;
+    agents: AgentSessions;
+  },
 ): MnemoApi {
   return {
     ready: (timeoutMs) => ctx.ready(timeoutMs),
@@ -46,6 +55,7 @@ export function createApi(
     request: (type, params) => ctx.request(type, params),
     projects: () => workspaceProjects(),
     views,
+    agents: parts.agents,
     terminal: parts.terminal,
     chat: parts.chat,
     tools: parts.tools,

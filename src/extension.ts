@@ -10,6 +10,7 @@ import { CapturePause } from './shared/pause';
 import { TerminalCapture } from './capture/terminal';
 import { LanguageModelTools } from './capture/tools';
 import { registerCommands } from './commands';
+import { register as registerAgentSources } from './commands/agentSources';
 import { register as registerExplainCapture } from './commands/explainCapture';
 import { Ctx } from './ctx';
 import { McpServerProvider } from './mcpServerProvider';
@@ -27,6 +28,7 @@ export function activate(context: vscode.ExtensionContext): MnemoApi {
   c.pushExtension(pause, agents);
   const views = createViews(c, pause, agents);
   registerCommands(c, views);
+  registerAgentSources(c, views, agents);
   const terminal = new TerminalCapture(c, pause);
   registerExplainCapture(c, views, terminal);
   const chat = new ChatCapture(c, pause);
@@ -34,7 +36,7 @@ export function activate(context: vscode.ExtensionContext): MnemoApi {
   const mcp = new McpServerProvider(c);
   c.pushExtension(terminal, chat, tools, mcp);
   void c.start();
-  const api = createApi(c, views, { terminal, chat, tools, mcp });
+  const api = createApi(c, views, { terminal, chat, tools, mcp, agents });
   api.activationMs = performance.now() - t0;
   return api;
 }

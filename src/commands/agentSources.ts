@@ -29,6 +29,7 @@ import {
 import { enabledSources } from '../shared/agentConsent';
 import { buildInitializationOptions, currentUser } from '../client';
 import { Command } from '../commandIds';
+import type { AgentSessions } from '../capture/agents';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { hookLaunchFor } from '../mcpLaunch';
@@ -57,9 +58,8 @@ function hookContext() {
   return { home: process.env.HOME || os.homedir(), env: process.env };
 }
 
-export function register(ctx: Ctx, views: Views): void {
-  const agents = views.agents;
-
+/** Registered beside the other commands, with capture's agent sessions they act on. */
+export function register(ctx: Ctx, views: Views, agents: AgentSessions): void {
   ctx.registerCommand(Command.learnFromAgents, () => agents.checkConsent(true));
 
   ctx.registerCommand(Command.enableAgentSource, async (arg?: unknown) => {

@@ -1,7 +1,6 @@
 /** Registers every command at activation (each file registers its own). */
 import type { Ctx } from '../ctx';
 import type { Views } from '../views';
-import * as agentSources from './agentSources';
 import * as backup from './backup';
 import * as cleanLowConfidence from './cleanLowConfidence';
 import * as connectAgent from './connectAgent';
@@ -46,7 +45,6 @@ export function registerCommands(ctx: Ctx, views: Views): void {
     proposedChange,
     exportReadable,
     treeOptions,
-    agentSources,
   ]) {
     m.register(ctx, views);
   }

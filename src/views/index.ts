@@ -8,7 +8,6 @@
 import * as vscode from 'vscode';
 import type { Memory } from '../../sidecar/model';
 import { BuiltinCommand, ViewId } from '../commandIds';
-import type { AgentSessions } from '../capture/agents';
 import type { CapturePause } from '../shared/pause';
 import type { Ctx, MemoriesChange } from '../ctx';
 import { errorDetail } from '../errors';
@@ -25,7 +24,7 @@ import { checkNotices } from './notices';
 import { MemoryDecorations } from './present';
 import { RefreshGate } from './refreshGate';
 import { ReviewTreeProvider, type ReviewNode } from './reviewTree';
-import { SourcesTreeProvider, type SourceNode } from './sourcesTree';
+import { SourcesTreeProvider, type AgentSessionList, type SourceNode } from './sourcesTree';
 import { StatusBar } from './statusBar';
 import { WorkspaceCounts } from './workspaceCounts';
 
@@ -54,8 +53,6 @@ export interface Views {
   statusBar: StatusBar;
   /** Pause / Resume of terminal, chat and agent capture. */
   pause: CapturePause;
-  /** Agents' sessions: consent, settings, captures (capture/agents.ts). */
-  agents: AgentSessions;
   sources: SourcesTreeProvider;
   sourcesView: vscode.TreeView<SourceNode>;
   digest: DailyDigest;
@@ -70,7 +67,7 @@ export interface Views {
   selectedMemories(viewId?: string): Memory[];
 }
 
-export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessions): Views {
+export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessionList): Views {
   const counts = new WorkspaceCounts(ctx);
   const memories = new MemoryTreeProvider(ctx, counts, ctx.extension.workspaceState);
   const memoriesView = vscode.window.createTreeView(ViewId.memories, {
@@ -234,7 +231,6 @@ export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessions
     details,
     statusBar,
     pause,
-    agents,
     sources,
     sourcesView,
     digest,

@@ -7,7 +7,6 @@
 import * as vscode from 'vscode';
 import type { SourceSummary } from '../../sidecar/protocol';
 import { answerOf, sourceDescription } from '../shared/agentConsent';
-import type { AgentSessions } from '../capture/agents';
 import type { CapturePause } from '../shared/pause';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
@@ -22,6 +21,12 @@ export interface SourceNode {
 
 const MIN_RELOAD_MS = 5_000;
 
+/** What the view reads of the agents' sessions (capture/agents.ts keeps them): the list and when it changes. */
+export interface AgentSessionList {
+  list(): Promise<SourceSummary[]>;
+  readonly onDidChange: vscode.Event<void>;
+}
+
 export class SourcesTreeProvider implements vscode.TreeDataProvider<SourceNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<SourceNode | undefined | void>();
   readonly onDidChangeTreeData = this.emitter.event;
@@ -32,7 +37,7 @@ export class SourcesTreeProvider implements vscode.TreeDataProvider<SourceNode>,
 
   constructor(
     private readonly ctx: Ctx,
-    private readonly agents: AgentSessions,
+    private readonly agents: AgentSessionList,
     private readonly pause: CapturePause,
   ) {
     this.disposables.push(

@@ -958,7 +958,7 @@ describe('Mnemo extension', function () {
   });
   it('a chat session file appearing in the workspace storage is learned once consented, and shows in the tree with its agent', async () => {
     const projectId = mainProject();
-    const storage = api.views.agents.editor().workspace_storage;
+    const storage = api.agents.editor().workspace_storage;
     assert.ok(storage, 'the workspace has a storage folder');
     const dir = path.join(storage, 'chatSessions');
     fs.mkdirSync(dir, { recursive: true });
