@@ -5,7 +5,8 @@
 //
 // 1. The Memories view welcomes them with the rules it found and the first steps (no Search with nothing
 //    to search); "Import Agent Rules" there fills the view: the Mnemo icon, then that button — no Command
-//    Palette.
+//    Palette. An import is not a confirmation: the Review Queue's AGENTS.md row confirms its rules at
+//    once (click 3), and then an agent is given them: Preview Injection shows the rule recalled.
 // 2. Connect an Agent by keyboard only: both files in one preview, "tracked by git" said; Ctrl+W cancels
 //    and writes nothing; Ctrl+Enter writes both and closes the preview.
 import { execFileSync } from 'node:child_process';
@@ -13,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pollUntil } from '../lib/processes.mjs';
-import { waitSidecarRunning } from './support/mnemo.mjs';
+import { inlineAction, statusText, waitSidecarRunning, webviewFrame } from './support/mnemo.mjs';
 
 const AGENTS_RULES = [
   'Use pnpm, not npm, for every package in this repository.',
@@ -155,6 +156,51 @@ export const tests = [
         await welcome.locator('.monaco-button', { hasText: 'Import Agent Rules' }).first().click(); // click 2
         await expandAll(pane); // the imported rules' rows (it fails when none appears)
         await screenshot('rules-imported');
+
+        const fileRow = review.locator('.monaco-list-row', { hasText: 'AGENTS.md' }).first();
+        await fileRow.waitFor({ state: 'visible', timeout: 30_000 });
+        await screenshot('review-queue-by-file');
+        // The row's actions show under the pointer; the queue may still be redrawing as the import's
+        // notifications land, so the pointer goes back to the row until the action takes the click.
+        const confirmAll = inlineAction(fileRow, 'Confirm All from File');
+        await pollUntil(
+          async () => {
+            await fileRow.hover({ timeout: 5000 }).catch(() => {});
+            return (
+              (await confirmAll
+                .click({ timeout: 3000 })
+                .then(() => true)
+                .catch(() => false)) || undefined
+            );
+          },
+          {
+            timeoutMs: 30_000,
+            intervalMs: 300,
+            what: '"Confirm All from File" on the AGENTS.md row to take a click',
+          },
+        ); // click 3
+        const confirmed = await pollUntil(
+          async () => {
+            const said = await statusText(ctx.page);
+            return /Confirmed \d+ rules? from AGENTS\.md/.test(said) ? said : undefined;
+          },
+          { timeoutMs: 20_000, what: 'the status bar to say "Confirmed N rules from AGENTS.md"' },
+        );
+        ctx.log(`status bar: ${confirmed}`);
+        await screenshot('rules-confirmed');
+
+        // What an agent is given now (checked through Preview Injection; the user's path ends above).
+        await ctx.wb.runCommand('Mnemo: Preview Injection');
+        await ctx.wb.waitQuickInputFocused();
+        await ctx.page.keyboard.type('Which package manager do we use in this repository?');
+        await ctx.page.keyboard.press('Enter');
+        const frame = webviewFrame(ctx.page);
+        await frame.locator('h2', { hasText: /^Recalled \(\d+\)/ }).waitFor({ timeout: 45_000 });
+        const table = (await frame.locator('table').allTextContents()).join('\n');
+        if (!table.includes(AGENTS_RULES[0]))
+          throw new Error(`an agent is not given the confirmed rule: ${table.slice(0, 400)}`);
+        await screenshot('agent-given-rule');
+        await ctx.wb.runCommand('View: Close All Editors').catch(() => {});
       });
     },
   },
