@@ -1,8 +1,9 @@
 /**
- * The dedup and store stages for a session's candidates, batched: one read of the candidates' ids, one
- * nearest-neighbour query per category (project, then global), then one write of the new memories and
- * one of the refreshed ones. Candidates are decided in order (ingest/dedup.ts), so a candidate that
- * repeats an earlier one of the same session refreshes it instead of adding a second memory.
+ * The dedup and store stages for a session's candidates, batched, in three stages: look up (one read of the
+ * candidates' ids, one nearest-neighbour query per category, project then global), plan (ingest/storePlan.ts,
+ * pure: candidates are decided in order, so a candidate that repeats an earlier one of the same session
+ * refreshes it instead of adding a second memory), apply (one write of the new memories, one of the
+ * refreshed ones, …, then the audit entries).
  *
  * Replay: a queued capture is processed again when the process died before marking it done. Every
  * memory it writes carries its queue id (`captures`) and every audit entry its `capture_id`, so a second
@@ -11,15 +12,21 @@
  */
 import type { Core } from '../core';
 import { snapshot } from '../lifecycle/auditChanges';
-import { capturesOf, GLOBAL_PROJECT, memoryId, tierOf, withCapture, type Memory, type Tier } from '../model';
+import { GLOBAL_PROJECT, type Memory } from '../model';
 import type { AuditEntry } from '../protocol';
 import type { Candidate, SessionInput } from '../pipeline/types';
 import type { IngestDecision } from '../protocol';
 import { type Neighbour } from '../store/memoryStore';
 import { buildWhere } from '../store/where';
-import { round } from '../util/numbers';
 import { failpoint } from '../util/failpoint';
-import { decideDedup } from './dedup';
+import {
+  candidateIds,
+  planAudit,
+  planStore,
+  type StoreContext,
+  type StoreLookup,
+  type StorePlan,
+} from './storePlan';
 
 /**
  * Decides and stores a session's candidates; alone on the data folder (`exclusiveWrite`), so two
@@ -38,6 +45,7 @@ export function storeCandidates(
   );
 }
 
+/** Looks up, plans (ingest/storePlan.ts, pure), then applies the plan: the three stages of the store. */
 async function decideAndStore(
   core: Core,
   session: SessionInput,
@@ -46,14 +54,38 @@ async function decideAndStore(
   confirmedBy: string | undefined,
   captureId: string | undefined,
 ): Promise<IngestDecision[]> {
-  const { store, config } = core;
-  const project = session.project_id;
-  const by = session.added_by ?? config.user;
+  const { config } = core;
   const limit = config.pipeline.dedupDistance;
-  const ids = cands.map((c) => memoryId(project, c.text));
+  const found = await lookUp(core, session.project_id, cands, vectors, limit);
+  const ctx: StoreContext = {
+    session,
+    by: session.added_by ?? config.user,
+    now: core.now(),
+    limit,
+    embeddingModel: core.embedding.modelId,
+    confirmedBy,
+    captureId,
+  };
+  const plan = planStore(cands, vectors, found, ctx);
+  await applyPlan(core, plan, ctx);
+  return plan.decisions;
+}
+
+/**
+ * The store reads the plan needs: the stored memories with the candidates' ids, and the nearest stored
+ * neighbour under `limit` of each other candidate in its project and category, then among global memories:
+ * one query per category and scope, the categories of a scope at once.
+ */
+async function lookUp(
+  core: Core,
+  project: string,
+  cands: Candidate[],
+  vectors: number[][],
+  limit: number,
+): Promise<StoreLookup> {
+  const { store } = core;
+  const ids = candidateIds(project, cands);
   const byId = new Map((await store.get([...new Set(ids)])).map((m) => [m.id, m]));
-  // Nearest stored neighbour of each candidate in its project and category, then among global memories:
-  // one query per category and scope, the categories of a scope at once.
   const nearest = new Map<number, Neighbour>();
   for (const scope of [project, GLOBAL_PROJECT]) {
     const groups = [...new Set(cands.map((c) => c.category))]
@@ -80,166 +112,17 @@ async function decideAndStore(
       }),
     );
   }
-  const now = core.now();
-  const created: { memory: Memory; vector: number[] }[] = [];
-  const refreshed = new Map<string, { before: Memory; after: Memory; note: string }>();
-  const decisions: IngestDecision[] = [];
-  const superseded = new Map<string, { before: Memory; after: Memory }>();
-  /** Older memories a pending candidate may change (dedup unsure): both go to review. */
-  const contested = new Map<string, { before: Memory; after: Memory }>();
-  /** Stored memories an earlier attempt of this capture already wrote: nothing is counted again. */
-  const replayed = new Map<string, Memory>();
-  const writtenBefore = (m: Memory | undefined): m is Memory =>
-    !!captureId && !!m && !refreshed.has(m.id) && capturesOf(m).includes(captureId);
-  cands.forEach((c, i) => {
-    const base = {
-      text: c.text,
-      category: c.category,
-      is_actionable: c.is_actionable,
-      source_ref: c.source_ref,
-      score: c.score,
-    };
-    // What this candidate repeats, each in its latest version: the same text stored, a near neighbour, or one created earlier in this batch.
-    const stored = refreshed.get(ids[i])?.after ?? byId.get(ids[i]);
-    const n = nearest.get(i);
-    const again = writtenBefore(stored) ? stored : writtenBefore(n?.memory) ? n.memory : undefined;
-    if (again) {
-      replayed.set(again.id, replayed.get(again.id) ?? again);
-      decisions.push({
-        ...base,
-        id: again.id,
-        outcome: again.status === 'pending' ? 'pending' : again.id === ids[i] ? 'stored' : 'refreshed',
-        reason: `${c.reason}; written by an earlier attempt of this capture`,
-      });
-      return;
-    }
-    const decision = decideDedup(
-      { id: ids[i], text: c.text, category: c.category, project_id: project, vector: vectors[i] },
-      {
-        sameId: stored,
-        neighbour: n && { memory: refreshed.get(n.memory.id)?.after ?? n.memory, distance: n.distance },
-        earlier: created,
-      },
-      limit,
-    );
-    if (decision.kind === 'blocked') {
-      decisions.push({
-        ...base,
-        id: decision.of.id,
-        outcome: 'dropped',
-        reason: `blocked: matches ${decision.of.id}, which was marked wrong`,
-      });
-      return;
-    }
-    if (decision.kind === 'duplicate') {
-      const { of: existing, distance } = decision;
-      // A global memory is seen again in a project: the project's file paths and messages are not its provenance.
-      const refs =
-        existing.project_id === project
-          ? [...new Set([...existing.source_ref, ...c.source_ref])].slice(-50)
-          : existing.source_ref;
-      const after: Memory = {
-        ...existing,
-        last_seen_at: now,
-        times_seen: existing.times_seen + 1,
-        source_ref: refs,
-        updated_at: now,
-        captures: withCapture(existing, captureId),
-      };
-      const fresh = created.find((r) => r.memory.id === existing.id);
-      if (fresh)
-        fresh.memory = after; // repeated within this session: still one new memory
-      else
-        refreshed.set(existing.id, {
-          before: refreshed.get(existing.id)?.before ?? existing,
-          after,
-          note: distance > 0 ? `duplicate at cosine distance ${distance.toFixed(3)}` : 'same text seen again',
-        });
-      decisions.push({
-        ...base,
-        id: existing.id,
-        outcome: 'refreshed',
-        reason: `duplicate of ${existing.id}${distance > 0 ? ` (cosine distance ${distance.toFixed(3)} < ${limit})` : ' (same text)'}`,
-      });
-      return;
-    }
-    // A changed fact supersedes the memory it changes; a possible one waits for review beside it. An
-    // unconfirmed write never demotes what a person vouched for (issue 39): a pending candidate, or one
-    // changing a confirmed or global memory, records the conflict and waits for a person instead.
-    const tier: Tier = confirmedBy && !c.pending ? 'person' : (c.tier ?? 'own-turn');
-    const change = decision.kind === 'update' || decision.kind === 'unsure' ? decision : undefined;
-    const waits =
-      change?.kind === 'unsure' ||
-      (change !== undefined && !confirmedBy && (c.pending || vouched(change.of)));
-    const supersedes = change && !waits ? change.of : undefined;
-    const unsure = change && waits ? change : undefined;
-    const pending = c.pending || !!unsure;
-    const reason = [
-      c.reason,
-      unsure && `pending: may change ${unsure.of.id} (${unsure.reason})`,
-      supersedes && `supersedes ${supersedes.id} (${change!.reason})`,
-      c.pending && c.pending_reason && !unsure && `pending: ${c.pending_reason}`,
-      c.held && unsure && c.held,
-    ]
-      .filter(Boolean)
-      .join('; ');
-    const memory: Memory = {
-      id: ids[i],
-      text: c.text,
-      category: c.category,
-      source_type: c.source_type ?? session.source_type,
-      project_id: project,
-      confidence_score: round(c.confidence),
-      is_actionable: c.is_actionable,
-      source_ref: [...new Set([...c.source_ref, ...(session.source_ref ?? [])])],
-      status: pending ? 'pending' : confirmedBy ? 'confirmed' : 'active',
-      ...(confirmedBy && !pending ? { confirmed_by: confirmedBy } : {}),
-      ...(supersedes ? { supersedes: supersedes.id } : {}),
-      ...(unsure ? { may_change: unsure.of.id } : {}),
-      created_at: now,
-      updated_at: now,
-      last_seen_at: now,
-      times_seen: 1,
-      added_by: by,
-      reason,
-      score: c.score,
-      embedding_model: core.embedding.modelId,
-      embedding_dim: vectors[i].length,
-      use_count: 0,
-      ...(c.speaker ? { speaker: c.speaker } : {}),
-      ...(c.occurred_at ? { occurred_at: c.occurred_at } : {}),
-      ...(c.times?.length ? { times: c.times } : {}),
-      ...(captureId ? { captures: captureId } : {}),
-      tier,
-      ...(c.held ? { held: c.held } : {}),
-    };
-    created.push({ memory, vector: vectors[i] });
-    if (unsure) {
-      // When unsure, both go to review; the older stays recalled until someone decides.
-      const fresh = created.find((r) => r.memory.id === unsure.of.id);
-      if (fresh) fresh.memory = { ...fresh.memory, contested_by: memory.id };
-      else {
-        const older = refreshed.get(unsure.of.id)?.after ?? unsure.of;
-        contested.set(older.id, {
-          before: older,
-          after: { ...older, contested_by: memory.id, updated_at: now },
-        });
-      }
-    }
-    if (supersedes) {
-      const older = refreshed.get(supersedes.id)?.after ?? supersedes;
-      superseded.set(supersedes.id, {
-        before: older,
-        after: { ...older, status: 'superseded', superseded_by: memory.id, updated_at: now },
-      });
-    }
-    decisions.push({
-      ...base,
-      id: memory.id,
-      outcome: pending ? 'pending' : 'stored',
-      reason: memory.reason,
-    });
-  });
+  return { byId, nearest };
+}
+
+/**
+ * Writes the plan, in this order: the new memories, the refreshed ones, the superseded ones, what an earlier
+ * attempt of the capture left undone, the contested ones; then the audit entries.
+ */
+async function applyPlan(core: Core, plan: StorePlan, ctx: StoreContext): Promise<void> {
+  const { store } = core;
+  const { captureId, now, by } = ctx;
+  const { created, refreshed, superseded, contested, replayed } = plan;
   await store.upsert(created);
   // Only the fields this stage changes: a use count written meanwhile by a recall is not overwritten.
   await store.updateFields(
@@ -257,58 +140,7 @@ async function decideAndStore(
   );
   failpoint('store-written');
   const stamp = (e: AuditEntry): AuditEntry => (captureId ? { ...e, capture_id: captureId } : e);
-  core.audit.append(
-    [
-      ...repaired,
-      ...created.map((r) => ({
-        at: now,
-        action: 'create' as const,
-        memory_id: r.memory.id,
-        project_id: project,
-        by,
-        changes: snapshot(r.memory),
-      })),
-      ...[...refreshed.values()].map((r) => ({
-        at: now,
-        action: 'refresh' as const,
-        memory_id: r.after.id,
-        project_id: r.after.project_id,
-        by,
-        changes: {
-          times_seen: [r.before.times_seen, r.after.times_seen] as [unknown, unknown],
-          last_seen_at: [r.before.last_seen_at, now] as [unknown, unknown],
-        },
-        note: r.note,
-      })),
-      ...[...superseded.values()].map((r) => ({
-        at: now,
-        action: 'update' as const,
-        memory_id: r.after.id,
-        project_id: r.after.project_id,
-        by,
-        changes: {
-          status: [r.before.status, 'superseded'] as [unknown, unknown],
-          superseded_by: [undefined, r.after.superseded_by] as [unknown, unknown],
-        },
-        note: `superseded by ${r.after.superseded_by}: a newer value of the same fact`,
-      })),
-      ...[...contested.values()].map((r) => ({
-        at: now,
-        action: 'update' as const,
-        memory_id: r.after.id,
-        project_id: r.after.project_id,
-        by,
-        changes: { contested_by: [undefined, r.after.contested_by] as [unknown, unknown] },
-        note: `in review: ${r.after.contested_by} may change it (both wait for a decision)`,
-      })),
-    ].map(stamp),
-  );
-  return decisions;
-}
-
-/** A memory an unconfirmed write may not supersede: a person confirmed it, or it was promoted to global. */
-function vouched(m: Memory): boolean {
-  return m.status === 'confirmed' || m.project_id === GLOBAL_PROJECT || tierOf(m) === 'person';
+  core.audit.append([...repaired, ...planAudit(plan, ctx)].map(stamp));
 }
 
 /**
