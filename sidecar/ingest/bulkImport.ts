@@ -1,6 +1,6 @@
 /**
  * Bulk import of ready-made memories: each text is redacted, embedded in windows of 256, deduplicated
- * (ingest/dedup.ts) against the store (same id, or a near neighbour in the same project and category,
+ * (looked up, then the pure plan of ingest/importPlan.ts over ingest/dedup.ts) against the store (same id, or a near neighbour in the same project and category,
  * looked for only when some stored memory is that near; one matching a memory marked wrong is blocked) and against the import itself (earlier batches are
  * already stored), and upserted in batches of 64. Duplicates are skipped, not refreshed. Cancellable between
  * batches. The next window is redacted and embedded while the current one is deduplicated and stored
@@ -9,14 +9,14 @@
 import type { Core } from '../core';
 import { checkCancelled, InvalidInputError } from '../shared/errors';
 import { snapshot } from '../lifecycle/auditChanges';
-import { isCategory, isSourceType, MAX_MEMORY_CHARS, memoryId, type Category, type Memory } from '../model';
+import { isCategory, isSourceType, MAX_MEMORY_CHARS, memoryId, type Memory } from '../model';
 import { cutText } from '../shared/text';
 import { redactText } from '../pipeline/redact';
 import type { BulkImportMemory, BulkImportResult } from '../protocol';
 import { type Neighbour } from '../store/memoryStore';
 import { buildWhere } from '../store/where';
-import { decideDedup } from './dedup';
-import { guessCategory, looksActionable } from './input';
+import { notStored, planImport, type ImportItem, type ImportLookup } from './importPlan';
+import { guessCategory } from './input';
 
 /**
  * Memories per window: embedded in one call, which the provider sorts by length, so each inference batch of
@@ -53,16 +53,14 @@ export async function bulkImport(
   token?: { isCancellationRequested: boolean },
 ): Promise<BulkImportResult> {
   validate(memories);
-  const { store, config } = core;
+  const { store } = core;
   await core.requireModel();
-  const limit = config.pipeline.dedupDistance;
   const result: BulkImportResult = { imported: 0, duplicates: 0, blocked: 0, redactions: 0, truncated: 0 };
   const seen = new Set<string>();
   const projects = new Set<string>();
-  type Item = { m: BulkImportMemory; text: string; id: string; category: Category };
   /** Redacts a slice, reads back what is stored already and starts embedding the rest. */
   const prepare = async (start: number) => {
-    const batch: Item[] = [];
+    const batch: ImportItem[] = [];
     for (const m of memories.slice(start, start + WINDOW)) {
       const whole = m.text.trim();
       if (whole.length > MAX_MEMORY_CHARS) result.truncated = (result.truncated ?? 0) + 1;
@@ -87,107 +85,6 @@ export async function bulkImport(
     vectors.catch(() => undefined); // awaited in turn; a failure meanwhile must not go unhandled
     return { stored, fresh, vectors };
   };
-  /**
-   * Deduplicates and stores embedded items; `storedBefore`: what the window's read found stored already. Runs
-   * alone on the data folder (two importers, one copy); the embedding ran outside that lock, so a text another
-   * importer stored meanwhile is read again.
-   */
-  const storeBatch = async (
-    items: { b: Item; vector: number[] }[],
-    storedBefore: ReadonlyMap<string, Memory>,
-  ): Promise<{ memory: Memory; vector: number[] }[]> => {
-    const stored = new Map(storedBefore);
-    for (const m of await store.get(items.map(({ b }) => b.id))) stored.set(m.id, m);
-    const fresh = items.filter(({ b }) => !stored.has(b.id));
-    // The same text already stored: a duplicate, or blocked when that memory was marked wrong.
-    for (const m of stored.values()) {
-      const d = decideDedup(
-        { id: m.id, text: m.text, category: m.category, project_id: m.project_id, vector: [] },
-        { sameId: m },
-        limit,
-      );
-      if (d.kind === 'blocked' || d.kind === 'duplicate')
-        result[d.kind === 'blocked' ? 'blocked' : 'duplicates']++;
-    }
-    // Nearest stored neighbour per item of its project and category, one Chroma call per group. Only for
-    // the items with some stored memory within the dedup distance: for the others (most of an import) the
-    // nearest of their group is farther still, so it decides nothing. That is one unfiltered query of
-    // distances for the batch, instead of a query per group whose where costs in proportion to its rows.
-    const overall = fresh.length
-      ? await store.nearestIdsMany(
-          fresh.map(({ vector }) => vector),
-          1,
-        )
-      : [];
-    const nearest = new Map<number, Neighbour>();
-    const groups = new Map<string, number[]>();
-    fresh.forEach(({ b }, i) => {
-      if (!((overall[i]?.[0]?.distance ?? Infinity) < limit)) return;
-      const k = JSON.stringify([b.m.project_id, b.category]);
-      groups.set(k, [...(groups.get(k) ?? []), i]);
-    });
-    for (const idx of groups.values()) {
-      const first = fresh[idx[0]!]!.b;
-      const hits = await store.queryMany(
-        idx.map((i) => fresh[i]!.vector),
-        buildWhere({ project_id: first.m.project_id, category: first.category }),
-        1,
-      );
-      idx.forEach((i, j) => hits[j]?.[0] && nearest.set(i, hits[j][0]));
-    }
-    const now = core.now();
-    const records: { memory: Memory; vector: number[] }[] = [];
-    fresh.forEach(({ b, vector }, i) => {
-      const d = decideDedup(
-        { id: b.id, text: b.text, category: b.category, project_id: b.m.project_id, vector },
-        { neighbour: nearest.get(i), earlier: records },
-        limit,
-      );
-      // A changed fact (update/unsure) is imported beside the memory it changes: the backup's author kept both.
-      if (d.kind === 'blocked' || d.kind === 'duplicate') {
-        result[d.kind === 'blocked' ? 'blocked' : 'duplicates']++;
-        return;
-      }
-      const created = b.m.created_at ? new Date(b.m.created_at).toISOString() : now;
-      records.push({
-        vector,
-        memory: {
-          id: b.id,
-          text: b.text,
-          category: b.category,
-          source_type: b.m.source_type ?? 'import',
-          project_id: b.m.project_id,
-          confidence_score: 0.8,
-          is_actionable: looksActionable(b.text),
-          source_ref: [],
-          status: 'active',
-          created_at: created,
-          updated_at: now,
-          last_seen_at: created,
-          times_seen: 1,
-          added_by: config.user,
-          reason: 'bulk import',
-          score: 6,
-          embedding_model: core.embedding.modelId,
-          embedding_dim: vector.length,
-          use_count: 0,
-        },
-      });
-    });
-    await store.upsert(records);
-    core.audit.append(
-      records.map((r) => ({
-        at: now,
-        action: 'import' as const,
-        memory_id: r.memory.id,
-        project_id: r.memory.project_id,
-        by: config.user,
-        changes: snapshot(r.memory),
-        note: 'bulk import',
-      })),
-    );
-    return records;
-  };
   // One window ahead: the model embeds the next window while this one is deduplicated and stored.
   let next: ReturnType<typeof prepare> | undefined = prepare(0);
   for (let start = 0; next; start += WINDOW) {
@@ -200,7 +97,9 @@ export async function bulkImport(
     for (let i = 0; i === 0 || i < cur.fresh.length; i += STORE_BATCH) {
       if (i > 0) checkCancelled(token);
       const items = cur.fresh.slice(i, i + STORE_BATCH).map((b, j) => ({ b, vector: vectors[i + j]! }));
-      const records = await store.exclusiveWrite(() => storeBatch(items, i === 0 ? cur.stored : new Map()));
+      const records = await store.exclusiveWrite(() =>
+        storeBatch(core, items, i === 0 ? cur.stored : new Map(), result),
+      );
       for (const r of records) projects.add(r.memory.project_id);
       result.imported += records.length;
       const done = cur.fresh.length ? Math.round((size * (i + items.length)) / cur.fresh.length) : size;
@@ -209,4 +108,86 @@ export async function bulkImport(
   }
   core.notifyChanged([...projects]);
   return result;
+}
+
+/**
+ * Deduplicates and stores embedded items, counting the duplicates and blocked ones in `result`: looks up, plans
+ * (ingest/importPlan.ts, pure), writes. `storedBefore`: what the window's read found stored already. Runs
+ * alone on the data folder (two importers, one copy); the embedding ran outside that lock, so a text another
+ * importer stored meanwhile is read again.
+ */
+async function storeBatch(
+  core: Core,
+  items: { b: ImportItem; vector: number[] }[],
+  storedBefore: ReadonlyMap<string, Memory>,
+  result: BulkImportResult,
+): Promise<{ memory: Memory; vector: number[] }[]> {
+  const { store, config } = core;
+  const limit = config.pipeline.dedupDistance;
+  const found = await lookUp(core, items, storedBefore, limit);
+  const now = core.now();
+  const plan = planImport(items, found, {
+    now,
+    user: config.user,
+    embeddingModel: core.embedding.modelId,
+    limit,
+  });
+  result.duplicates += plan.duplicates;
+  result.blocked += plan.blocked;
+  const { records } = plan;
+  await store.upsert(records);
+  core.audit.append(
+    records.map((r) => ({
+      at: now,
+      action: 'import' as const,
+      memory_id: r.memory.id,
+      project_id: r.memory.project_id,
+      by: config.user,
+      changes: snapshot(r.memory),
+      note: 'bulk import',
+    })),
+  );
+  return records;
+}
+
+/**
+ * The store reads a batch's plan needs: the stored memories with its ids, then the nearest stored neighbour per
+ * item of its project and category, one Chroma call per group. Only for the items with some stored memory
+ * within the dedup distance: for the others (most of an import) the nearest of their group is farther still,
+ * so it decides nothing. That is one unfiltered query of distances for the batch, instead of a query per group
+ * whose where costs in proportion to its rows.
+ */
+async function lookUp(
+  core: Core,
+  items: { b: ImportItem; vector: number[] }[],
+  storedBefore: ReadonlyMap<string, Memory>,
+  limit: number,
+): Promise<ImportLookup> {
+  const { store } = core;
+  const stored = new Map(storedBefore);
+  for (const m of await store.get(items.map(({ b }) => b.id))) stored.set(m.id, m);
+  const fresh = notStored(items, stored);
+  const overall = fresh.length
+    ? await store.nearestIdsMany(
+        fresh.map(({ vector }) => vector),
+        1,
+      )
+    : [];
+  const nearest = new Map<string, Neighbour>();
+  const groups = new Map<string, number[]>();
+  fresh.forEach(({ b }, i) => {
+    if (!((overall[i]?.[0]?.distance ?? Infinity) < limit)) return;
+    const k = JSON.stringify([b.m.project_id, b.category]);
+    groups.set(k, [...(groups.get(k) ?? []), i]);
+  });
+  for (const idx of groups.values()) {
+    const first = fresh[idx[0]!]!.b;
+    const hits = await store.queryMany(
+      idx.map((i) => fresh[i]!.vector),
+      buildWhere({ project_id: first.m.project_id, category: first.category }),
+      1,
+    );
+    idx.forEach((i, j) => hits[j]?.[0] && nearest.set(fresh[i]!.b.id, hits[j][0]));
+  }
+  return { stored, nearest };
 }
