@@ -10,96 +10,24 @@
  * recall and read is in the ledger of what agents were shown, with the client's name and version.
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MnemoError, NotFoundError, errorMessage } from '../shared/errors';
-import { CATEGORIES, GLOBAL_PROJECT, TIERS, tierOf, type Memory, type MemoryStatus } from '../model';
+import { CATEGORIES, GLOBAL_PROJECT, tierOf, type Memory } from '../model';
 import type { MnemoService } from '../service';
 import { agentName, auditAgentRead, ledgerAgentRead, mcpClient } from './audit';
 import { gateAgentFact } from './gate';
-import { resolveProjects, type McpProjects } from './projects';
+import { createMcpContext, ok, provenance, VISIBLE, type McpServerOptions } from './mcpContext';
+import { ITEM, MEMORY_ID } from './tools/schemas';
 import { cutText, oneLine } from '../shared/text';
 import { MCP_INSTRUCTIONS, MCP_NOTHING_RECALLED } from '../shared/mnemoText';
 import { MNEMO_VERSION } from '../shared/version';
 
+export { provenance, type McpServerOptions } from './mcpContext';
+
 export const MCP_SERVER_NAME = 'mnemo';
-
-/** What the MCP tools show of a memory: its text and where it came from. */
-export function provenance(m: Memory) {
-  return {
-    id: m.id,
-    text: m.text,
-    category: m.category,
-    status: m.status,
-    project_id: m.project_id,
-    confidence_score: m.confidence_score,
-    source_type: m.source_type,
-    source_ref: m.source_ref,
-    added_by: m.added_by,
-    created_at: m.created_at,
-    ...(m.confirmed_by ? { confirmed_by: m.confirmed_by } : {}),
-    /** Who vouches for it: person > own-turn > agent > outside (model.ts `Tier`). */
-    tier: tierOf(m),
-  };
-}
-
-const ITEM = z.object({
-  id: z.string(),
-  text: z.string(),
-  category: z.enum(CATEGORIES),
-  status: z.string(),
-  project_id: z.string(),
-  confidence_score: z.number(),
-  source_type: z.string(),
-  source_ref: z.array(z.string()),
-  added_by: z.string(),
-  created_at: z.string(),
-  confirmed_by: z.string().optional(),
-  tier: z.enum(TIERS),
-  score: z.number().optional(),
-  /** recall only: a curated memory, or evidence (a past turn as it was said). */
-  kind: z.enum(['memory', 'evidence']).optional(),
-  speaker: z.string().optional(),
-  occurred_at: z.string().optional(),
-});
-
-/** A memory id argument (mark_wrong, report, get). */
-const MEMORY_ID = z
-  .string()
-  .regex(/^mem_[0-9a-f]{16}$/, 'id must be a memory id like mem_0123456789abcdef (from recall or search).');
-
-/**
- * Chroma 1.x answers a query on a collection whose first vectors are not flushed yet with "Error creating
- * hnsw segment reader: Nothing found on disk" (chroma-core/chroma#4212); seen when a fresh store gets
- * writes from several processes at once. It passes within a second.
- */
-const TRANSIENT_STORE_ERROR = /hnsw segment reader|Nothing found on disk/i;
-const TRANSIENT_ATTEMPTS = 4;
-/** How long a client may take to answer roots/list (it may be busy starting up). */
-const ROOTS_TIMEOUT_MS = 30_000;
-
-/** Statuses an agent sees in search and resources: not tombstones, not archived. */
-const VISIBLE: MemoryStatus[] = ['active', 'confirmed', 'pending'];
-
-export interface McpServerOptions {
-  /** A fixed project (`--project`, MNEMO_PROJECT) instead of the client's roots. */
-  project?: string;
-  /** The folder used when the client has no roots (default process.cwd()). */
-  cwd?: string;
-  log?: (line: string) => void;
-}
-
-function ok(text: string, structured?: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text }], ...(structured ? { structuredContent: structured } : {}) };
-}
-
-function fail(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
-}
 
 /** Builds the MCP server for one client connection. */
 export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}): McpServer {
-  const log = opts.log ?? (() => undefined);
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version: MNEMO_VERSION, title: 'Mnemo memory' },
     {
@@ -107,76 +35,7 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
       instructions: MCP_INSTRUCTIONS,
     },
   );
-
-  let projects: Promise<McpProjects> | undefined;
-  const cwd = opts.cwd ?? process.cwd();
-  /**
-   * The client's projects: asked once from its roots (one request however many calls arrive at once),
-   * again when it says they changed. A client that declared roots but does not answer gets an error,
-   * never the working folder's project: that could write into the wrong project.
-   */
-  const resolve = async (): Promise<McpProjects> => {
-    let roots: { uri: string }[] | undefined;
-    if (!opts.project && server.server.getClientCapabilities()?.roots) {
-      try {
-        roots = (await server.server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS })).roots;
-      } catch (e) {
-        throw new MnemoError(
-          `Could not learn this client's project from its MCP roots (${errorMessage(e)}); try again.`,
-        );
-      }
-    }
-    const p = resolveProjects({ pinned: opts.project, roots, cwd });
-    log(`MCP client ${agentName(server)} works in ${p.ids.join(', ')} (from ${p.from}).`);
-    return p;
-  };
-  const currentProjects = (): Promise<McpProjects> => {
-    projects ??= resolve().catch((e: unknown) => {
-      projects = undefined;
-      throw e;
-    });
-    return projects;
-  };
-  server.server.setNotificationHandler(
-    z.object({
-      method: z.literal('notifications/roots/list_changed'),
-      params: z.object({}).passthrough().optional(),
-    }),
-    () => {
-      projects = undefined;
-    },
-  );
-
-  /** A memory the client may see: of its projects or global. */
-  const visible = async (id: string): Promise<Memory> => {
-    const p = await currentProjects();
-    const m = await svc.get(id);
-    if (m.project_id !== GLOBAL_PROJECT && !p.ids.includes(m.project_id))
-      throw new NotFoundError(`No memory with id ${id} in ${p.ids.join(', ')}.`);
-    return m;
-  };
-
-  /**
-   * Runs a tool body; Mnemo's errors become one sentence with isError, as MCP tools report failures.
-   * Every tool is idempotent (memory ids are content hashes), so a transient store error is retried.
-   */
-  const run = async (tool: string, fn: () => Promise<CallToolResult>): Promise<CallToolResult> => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await fn();
-      } catch (e) {
-        if (attempt < TRANSIENT_ATTEMPTS && TRANSIENT_STORE_ERROR.test(errorMessage(e))) {
-          log(`MCP ${tool}: transient store error, retrying (${errorMessage(e)})`);
-          await new Promise((r) => setTimeout(r, 250 * attempt));
-          continue;
-        }
-        log(
-          `MCP ${tool} by ${agentName(server)} failed: ${e instanceof Error && !(e instanceof NotFoundError) ? (e.stack ?? e.message) : errorMessage(e)}`,
-        );
-        return fail(errorMessage(e));
-      }
-    }
-  };
+  const { currentProjects, visible, run } = createMcpContext(svc, server, opts);
 
   server.registerTool(
     'recall',
