@@ -12,14 +12,17 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { CATEGORIES, GLOBAL_PROJECT, tierOf, type Memory } from '../model';
+import { GLOBAL_PROJECT, tierOf, type Memory } from '../model';
 import type { MnemoService } from '../service';
 import { agentName, auditAgentRead, ledgerAgentRead, mcpClient } from './audit';
-import { gateAgentFact } from './gate';
 import { createMcpContext, ok, provenance, VISIBLE, type McpServerOptions } from './mcpContext';
+import { markWrongTool } from './tools/markWrong';
+import { recallTool } from './tools/recall';
+import { rememberTool } from './tools/remember';
 import { ITEM, MEMORY_ID } from './tools/schemas';
+import { registerTool } from './tools/tool';
 import { cutText, oneLine } from '../shared/text';
-import { MCP_INSTRUCTIONS, MCP_NOTHING_RECALLED } from '../shared/mnemoText';
+import { MCP_INSTRUCTIONS } from '../shared/mnemoText';
 import { MNEMO_VERSION } from '../shared/version';
 
 export { provenance, type McpServerOptions } from './mcpContext';
@@ -35,181 +38,9 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
       instructions: MCP_INSTRUCTIONS,
     },
   );
-  const { currentProjects, visible, run } = createMcpContext(svc, server, opts);
-
-  server.registerTool(
-    'recall',
-    {
-      title: 'Recall memories',
-      description:
-        "Recall what Mnemo remembers that matters for a task or question in this project (decisions, settings, conventions, past fixes), plus memories promoted to global. Call it at the start of every task with the task itself as the query. Returns one block ready to put in context — the memories, then evidence (past turns as they were said, with speaker and date) — and the items with their provenance (where each memory came from, who added or confirmed it). Never returns another project's memories.",
-      inputSchema: {
-        query: z
-          .string()
-          .trim()
-          .min(1, 'recall needs a non-empty "query" (the task or question).')
-          .max(2000)
-          .describe('The task or question, in natural language.'),
-        top_k: z
-          .number()
-          .int('top_k must be a whole number.')
-          .min(1, 'top_k must be at least 1.')
-          .max(20, 'top_k must be at most 20.')
-          .optional()
-          .describe('How many memories at most (default the user setting, 3).'),
-      },
-      outputSchema: {
-        block: z.string(),
-        tokens: z.number(),
-        project_ids: z.array(z.string()),
-        items: z.array(ITEM),
-      },
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    ({ query, top_k }) =>
-      run('recall', async () => {
-        const p = await currentProjects();
-        const r = await svc.recall({
-          query,
-          project_ids: p.ids,
-          top_k,
-          served_to: mcpClient(server, 'recall'),
-        });
-        const items = r.items.map((i) => ({
-          ...provenance(i.memory),
-          score: i.score,
-          kind: i.kind,
-          ...(i.memory.speaker ? { speaker: i.memory.speaker } : {}),
-          ...(i.memory.occurred_at ? { occurred_at: i.memory.occurred_at } : {}),
-        }));
-        auditAgentRead(
-          svc,
-          server,
-          'recall',
-          p,
-          items.map((i) => i.id),
-        );
-        return ok(r.items.length ? r.block : `${MCP_NOTHING_RECALLED}${p.ids.join(', ')}.`, {
-          block: r.block,
-          tokens: r.tokens,
-          project_ids: p.ids,
-          items,
-        });
-      }),
-  );
-
-  server.registerTool(
-    'remember',
-    {
-      title: 'Remember a fact',
-      description:
-        'Remember one decision, setting, convention or fix for this project, in one or two self-contained sentences (e.g. "Use pnpm, not npm, in this repo."). It goes through the same pipeline as everything Mnemo learns: secrets are redacted, hedges, questions and small talk are refused, a repeat refreshes the memory it repeats, one marked wrong is blocked, and the new memory waits for a person to confirm it before recall returns it.',
-      inputSchema: {
-        text: z
-          .string()
-          .trim()
-          .min(1, 'remember needs a non-empty "text".')
-          .max(2000, 'The text is longer than 2000 characters; remember one fact at a time.')
-          .describe('The fact, self-contained.'),
-        category: z
-          .enum(CATEGORIES)
-          .optional()
-          .describe(
-            'persona (preferences, habits), episodic (events), instruction (rules, workflows, decisions). Guessed when omitted.',
-          ),
-        why: z
-          .string()
-          .trim()
-          .max(500, '"why" is longer than 500 characters.')
-          .optional()
-          .describe('Why it holds (the reason or evidence); kept with the memory.'),
-      },
-      outputSchema: {
-        outcome: z.enum(['stored', 'refreshed', 'pending', 'dropped']),
-        id: z.string().optional(),
-        project_id: z.string(),
-        reason: z.string(),
-      },
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
-    },
-    ({ text, category, why }) =>
-      run('remember', async () => {
-        const p = await currentProjects();
-        // The reason is stored with the fact: the rules gate reads both, as the memory will.
-        const stored = why ? `${text} (why: ${why})` : text;
-        const gate = gateAgentFact(stored);
-        if (!gate.keep) {
-          auditAgentRead(svc, server, 'remember', p, [], `refused by ${gate.reason}`);
-          return ok(`Not remembered: the rules drop this (${gate.reason}); state it as a decision or fact.`, {
-            outcome: 'dropped',
-            project_id: p.primary,
-            reason: gate.reason,
-          });
-        }
-        const client = agentName(server);
-        const d = await svc.remember({
-          text: stored,
-          project_id: p.primary,
-          category: category ?? gate.category,
-          source_type: 'chat',
-          source_ref: [`mcp:${client}`],
-          added_by: `agent:${client}`,
-          pending: true,
-          tier: 'agent',
-        });
-        const what =
-          d.outcome === 'dropped'
-            ? `Not remembered: ${d.reason}.`
-            : d.outcome === 'refreshed'
-              ? `Already known; refreshed ${d.id}.`
-              : `Remembered as ${d.id} in ${p.primary}; it waits for a person to confirm it.`;
-        return ok(what, {
-          outcome: d.outcome,
-          ...(d.id ? { id: d.id } : {}),
-          project_id: p.primary,
-          reason: d.reason,
-        });
-      }),
-  );
-
-  server.registerTool(
-    'mark_wrong',
-    {
-      title: 'Mark a memory wrong',
-      description:
-        'Mark a memory of this project as wrong (by its id from recall or search), with the reason. It is never recalled again and the same fact is not re-learned. A memory a person confirmed is not changed by an agent: it is flagged for their review instead; a global memory is marked wrong only by a person.',
-      inputSchema: {
-        id: MEMORY_ID,
-        reason: z
-          .string()
-          .trim()
-          .min(1, 'mark_wrong needs a "reason".')
-          .max(500)
-          .describe('What is wrong about it.'),
-      },
-      outputSchema: { id: z.string(), status: z.string() },
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    ({ id, reason }) =>
-      run('mark_wrong', async () => {
-        const p = await currentProjects();
-        await visible(id);
-        const client = agentName(server);
-        const m = await svc.markWrong({ id, by: `agent:${client}` });
-        auditAgentRead(svc, server, 'mark_wrong', p, [id], `reason: ${reason}`);
-        if (m.status !== 'wrong')
-          return ok(
-            `${id} was confirmed by ${m.confirmed_by ?? 'a person'}, so it is not marked wrong by an agent: it waits for their review.`,
-            { id: m.id, status: m.status },
-          );
-        return ok(`${id} is marked wrong; it will not be recalled again.`, { id: m.id, status: m.status });
-      }),
-  );
+  const ctx = createMcpContext(svc, server, opts);
+  const { currentProjects, visible, run } = ctx;
+  for (const tool of [recallTool, rememberTool, markWrongTool]) registerTool(ctx, tool);
 
   server.registerTool(
     'report',
