@@ -11,15 +11,11 @@
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import { GLOBAL_PROJECT, tierOf, type Memory } from '../model';
 import type { MnemoService } from '../service';
-import { agentName, auditAgentRead, ledgerAgentRead, mcpClient } from './audit';
-import { createMcpContext, ok, provenance, VISIBLE, type McpServerOptions } from './mcpContext';
-import { markWrongTool } from './tools/markWrong';
-import { recallTool } from './tools/recall';
-import { rememberTool } from './tools/remember';
-import { ITEM, MEMORY_ID } from './tools/schemas';
+import { auditAgentRead, ledgerAgentRead } from './audit';
+import { createMcpContext, provenance, VISIBLE, type McpServerOptions } from './mcpContext';
+import { MCP_TOOLS } from './tools';
 import { registerTool } from './tools/tool';
 import { cutText, oneLine } from '../shared/text';
 import { MCP_INSTRUCTIONS } from '../shared/mnemoText';
@@ -39,163 +35,8 @@ export function createMcpServer(svc: MnemoService, opts: McpServerOptions = {}):
     },
   );
   const ctx = createMcpContext(svc, server, opts);
-  const { currentProjects, visible, run } = ctx;
-  for (const tool of [recallTool, rememberTool, markWrongTool]) registerTool(ctx, tool);
-
-  server.registerTool(
-    'report',
-    {
-      title: 'Report a recalled memory as used or wrong',
-      description:
-        'Say whether a memory that recall, search or get gave you in this task helped (`used`) or turned out wrong (`wrong`), by its id, with a short note. `used` raises its confidence a little; `wrong` lowers it and puts it before a person in the review queue — a memory a person confirmed is only flagged, never changed by an agent. Counted once per recall that served it to you in the last 24 hours; audited.',
-      inputSchema: {
-        id: MEMORY_ID,
-        verdict: z.enum(['used', 'wrong']).describe('used: it helped; wrong: it is not true (any more).'),
-        note: z
-          .string()
-          .trim()
-          .max(500, '"note" is longer than 500 characters.')
-          .optional()
-          .describe('Why, in a sentence (kept in the audit log).'),
-      },
-      outputSchema: {
-        id: z.string(),
-        verdict: z.enum(['used', 'wrong']),
-        counted: z.boolean(),
-        status: z.string(),
-        confidence_score: z.number(),
-        in_review: z.boolean(),
-      },
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
-    },
-    ({ id, verdict, note }) =>
-      run('report', async () => {
-        await visible(id);
-        const client = agentName(server);
-        const r = await svc.report({
-          id,
-          verdict,
-          note,
-          served_to: mcpClient(server, 'report'),
-          by: `agent:${client}`,
-        });
-        const m = r.memory;
-        const confidence = `${Math.round(m.confidence_score * 100)}%`;
-        const what = !r.counted
-          ? `Already counted: every recall that served ${id} to you was reported on; nothing changed.`
-          : verdict === 'used'
-            ? `Counted: ${id} was used (confidence ${confidence}).`
-            : m.status === 'confirmed'
-              ? `${id} was confirmed by ${m.confirmed_by ?? 'a person'}; it waits for their review, unchanged.`
-              : `${id} waits for a person's review (confidence lowered to ${confidence}).`;
-        return ok(what, {
-          id,
-          verdict,
-          counted: r.counted,
-          status: m.status,
-          confidence_score: m.confidence_score,
-          in_review: m.status === 'pending' || !!m.contested_by || !!m.flagged_by,
-        });
-      }),
-  );
-
-  server.registerTool(
-    'search',
-    {
-      title: 'Search memories',
-      description:
-        "Search this project's memories (and global ones) by meaning (default) or by keywords; unlike recall it also lists memories waiting for review, and returns up to `limit` results with their provenance.",
-      inputSchema: {
-        query: z.string().trim().min(1, 'search needs a non-empty "query".').max(2000),
-        mode: z
-          .enum(['semantic', 'keyword'])
-          .optional()
-          .describe('semantic (default) or keyword (every word must appear).'),
-        limit: z
-          .number()
-          .int()
-          .min(1)
-          .max(100)
-          .optional()
-          .describe('At most this many results (default 10).'),
-      },
-      outputSchema: { project_ids: z.array(z.string()), items: z.array(ITEM) },
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    ({ query, mode, limit }) =>
-      run('search', async () => {
-        const p = await currentProjects();
-        const n = limit ?? 10;
-        const scopes = [...p.ids, GLOBAL_PROJECT];
-        const found = new Map<string, { memory: Memory; score: number }>();
-        for (const project_id of scopes) {
-          const r = await svc.search({
-            query,
-            mode: mode ?? 'semantic',
-            project_id,
-            include_global: false,
-            status: VISIBLE,
-            limit: n,
-          });
-          for (const i of r.items) if (!found.has(i.memory.id)) found.set(i.memory.id, i);
-        }
-        const items = [...found.values()]
-          .sort((a, b) => b.score - a.score)
-          .slice(0, n)
-          .map((i) => ({ ...provenance(i.memory), score: i.score }));
-        auditAgentRead(
-          svc,
-          server,
-          'search',
-          p,
-          items.map((i) => i.id),
-        );
-        // One line per memory whatever its text holds: a line break in it cannot start a forged line.
-        const lines = items.map(
-          (i) => `- ${i.id} [${i.status}, ${i.category}, ${i.tier}] ${oneLine(i.text)}`,
-        );
-        const shown = items.length ? lines.join('\n') : `No memories match in ${p.ids.join(', ')}.`;
-        await ledgerAgentRead(svc, server, { tool: 'search', projects: p, query, items, text: shown });
-        return ok(shown, { project_ids: p.ids, items });
-      }),
-  );
-
-  server.registerTool(
-    'get',
-    {
-      title: 'Get a memory with its evidence',
-      description:
-        'One memory of this project by id, with its evidence: where it came from (source_ref: messages, commands, file:line) and its history in the audit log (created, confirmed, refreshed, marked wrong, by whom).',
-      inputSchema: {
-        id: MEMORY_ID,
-      },
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    ({ id }) =>
-      run('get', async () => {
-        const p = await currentProjects();
-        const m = await visible(id);
-        const history = svc
-          .auditList({ memory_id: id, limit: 20 })
-          .map((e) => ({ at: e.at, action: e.action, by: e.by, ...(e.note ? { note: e.note } : {}) }));
-        auditAgentRead(svc, server, 'get', p, [id]);
-        const evidence = {
-          memory: provenance(m),
-          times_seen: m.times_seen,
-          last_seen_at: m.last_seen_at,
-          reason: m.reason,
-          history,
-        };
-        const shown = JSON.stringify(evidence, null, 2);
-        await ledgerAgentRead(svc, server, { tool: 'get', projects: p, query: '', items: [m], text: shown });
-        return ok(shown, evidence);
-      }),
-  );
+  const { currentProjects, visible } = ctx;
+  for (const tool of MCP_TOOLS) registerTool(ctx, tool);
 
   // Resources: the project's memories, one list and one resource per memory.
   server.registerResource(
