@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { parseTranscript, printable, readTextInput } from '../../sidecar/cli';
+import { parseTranscript, printable, readTextInput } from '../../sidecar/cli/shared';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-cli-input-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
