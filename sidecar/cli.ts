@@ -2,22 +2,8 @@
  * `mnemo`: the same core as the sidecar, without VS Code — for scripts, benchmarks and other agents.
  * Every failure is one sentence on stderr and a non-zero exit code; nothing stored is touched by bad input.
  */
-import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { resolveConfig, type SidecarConfigInput } from './config';
-import {
-  exportBackup,
-  importBackup,
-  inspectBackup,
-  readBackupPassword,
-  IMPORT_MODES,
-  type ImportMode,
-} from './backup/index';
+import { resolveConfig } from './config';
 import { MnemoError, errorMessage } from './shared/errors';
-import { AuditLog } from './lifecycle/audit';
-import { LexicalIndex } from './store/lexical/lexical';
-import { ChromaSupervisor, purgeLine } from './store/chromaServer';
-import { backupPreviewLines } from './shared/backupPreview';
 import {
   connectCommand,
   importRulesCommand,
@@ -31,15 +17,11 @@ import { parseCli } from './cli/args';
 import { findCommand } from './cli/commands/index';
 import {
   UsageError,
-  cancelOnInterrupt,
-  describe,
   dropOutput,
   errnoSentence,
   out,
   printable,
-  progressToStderr,
   refuseGlobalProject,
-  shortDate,
   withService,
 } from './cli/shared';
 
@@ -86,39 +68,6 @@ Global options:
   --model-path DIR   embedding model folder (env MNEMO_EMBEDDING_MODEL_PATH)
   --project P        project id (default: derived from the current folder's git remote or path)
 `;
-
-/**
- * `mnemo compact`: erases what deleted and edited memories left in Chroma's log (store/erasure.ts) while no
- * Chroma server runs on the data folder (a running one is left alone, and the command says so), then in
- * the audit log (texts an older version left there), then compacts the lexical index. Never starts Chroma
- * or loads the model.
- */
-async function compactCommand(cfgInput: SidecarConfigInput): Promise<number> {
-  const config = resolveConfig(cfgInput);
-  const supervisor = new ChromaSupervisor({ dataDir: config.dataDir, url: config.chromaUrl });
-  const { result, skipped } = await supervisor.compact();
-  let code = 0;
-  if (skipped) {
-    out(`Chroma's log was not compacted: ${skipped}.`);
-    code = 1;
-  } else if (result) out(purgeLine(result));
-  else out('There is no embedded Chroma store in this data folder yet; nothing to compact.');
-  // The audit log is rewritten in place, line by line, as every append's erasure is: safe beside a server.
-  const erased = new AuditLog(join(config.dataDir, 'audit', 'audit.jsonl')).eraseGone();
-  if (erased) out(`Erased deleted and replaced texts from ${erased} audit entries.`);
-  const lexical = join(config.dataDir, 'index', 'lexical.sqlite');
-  if (existsSync(lexical)) {
-    const started = Date.now();
-    const ix = await LexicalIndex.open(lexical);
-    try {
-      await ix.compact();
-    } finally {
-      ix.close();
-    }
-    out(`Compacted the lexical index (${statSync(lexical).size} bytes, ${Date.now() - started} ms).`);
-  }
-  return code;
-}
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -196,70 +145,6 @@ export async function main(argv: string[]): Promise<number> {
         (fn) => withService(cfg, fn),
         out,
       );
-    case 'decay': {
-      const asOf = values['as-of'];
-      if (asOf && Number.isNaN(Date.parse(asOf)))
-        throw new UsageError(`--as-of "${asOf}" is not a date; use YYYY-MM-DD.`);
-      const r = await withService(cfg, (svc) =>
-        svc.decay({ as_of: asOf ? new Date(asOf).toISOString() : undefined, apply: values.apply }),
-      );
-      if (values.json) {
-        out(JSON.stringify(r, null, 2));
-        return 0;
-      }
-      out(
-        `${r.applied ? 'Applied' : 'Preview of'} decay as of ${shortDate(r.as_of)}: ${r.steps.length} memories change, ${r.steps.filter((x) => x.archive).length} would be archived.`,
-      );
-      for (const st of r.steps)
-        out(
-          `  ${st.id}  ${st.before.toFixed(3)} -> ${st.after.toFixed(3)}  (${st.months} month${st.months === 1 ? '' : 's'})${st.archive ? '  archive' : ''}  ${st.text}`,
-        );
-      if (!r.applied && r.steps.length) out('Nothing was changed; add --apply to apply it.');
-      return 0;
-    }
-    case 'clean': {
-      const threshold = values.threshold === undefined ? 0.5 : Number(values.threshold);
-      if (!/^\s*\d*\.?\d+\s*$/.test(values.threshold ?? '0.5') || !(threshold >= 0 && threshold <= 1))
-        throw new UsageError('--threshold must be a number from 0 to 1.');
-      const preview = await withService(cfg, (svc) =>
-        svc.cleanPreview({ project_id: values.project ? project : undefined, threshold }),
-      );
-      out(`${preview.total} memories under confidence ${threshold}:`);
-      for (const m of preview.items) out(`  ${describe(m)}`);
-      if (!values.apply) {
-        if (preview.total) out('Nothing was changed; add --apply [--action archive|delete] to clean them.');
-        return 0;
-      }
-      const action = (values.action ?? 'archive') as 'archive' | 'delete';
-      if (action !== 'archive' && action !== 'delete')
-        throw new UsageError('--action must be archive or delete.');
-      const n = await withService(cfg, (svc) => svc.clean({ ids: preview.items.map((m) => m.id), action }));
-      out(`${action === 'archive' ? 'Archived' : 'Deleted'} ${n} memories.`);
-      return 0;
-    }
-    case 'wipe': {
-      // Never the folder's own project by default: the project to wipe is named.
-      if (!values.project)
-        throw new UsageError('wipe needs --project P (the project to delete everything of).');
-      if (!values.yes) {
-        // Everything the wipe deletes: wrong, archived and superseded memories too.
-        const n = await withService(cfg, async (svc) =>
-          (await svc.stats(project)).projects.reduce(
-            (sum, p) => sum + Object.values(p.by_status).reduce((a, b) => a + b, 0),
-            0,
-          ),
-        );
-        out(
-          `Project ${project} holds ${n} memories. Nothing was changed; add --yes to delete them, its kept turns and index rows for good.`,
-        );
-        return 0;
-      }
-      const r = await withService(cfg, (svc) => svc.wipeProject({ project_id: project }));
-      out(`Wiped project ${project}: ${r.memories} memories and ${r.episodes} kept turns deleted.`);
-      return 0;
-    }
-    case 'compact':
-      return compactCommand(cfg);
     case 'export': {
       if (values.format !== undefined) {
         await readableExportCommand(
@@ -275,72 +160,7 @@ export async function main(argv: string[]): Promise<number> {
         );
         return 0;
       }
-      if (!values.out)
-        throw new UsageError(
-          'export needs --out FILE (or a folder for mnemo-backup-<project|all>-<time>.zip).',
-        );
-      const password = await readBackupPassword({ fromStdin: values['password-stdin'], confirm: true });
-      const token = cancelOnInterrupt();
-      const r = await withService(cfg, (svc) =>
-        exportBackup(svc, {
-          out: values.out!,
-          password,
-          projectId: values.project,
-          includeVectors: !values['no-vectors'],
-          onProgress: progressToStderr,
-          token,
-        }),
-      );
-      if (values.json) out(JSON.stringify(r, null, 2));
-      else
-        out(
-          `Wrote ${r.file}: ${r.counts.memories} memories, ${r.counts.audit_entries} audit entries, AES-256 encrypted (${Math.ceil(r.bytes / 1024)} KiB).`,
-        );
-      return 0;
-    }
-    case 'import': {
-      const file = positionals[0];
-      if (!file) throw new UsageError('import needs a backup file.');
-      const mode = (values.mode ?? 'skip') as ImportMode;
-      if (!IMPORT_MODES.includes(mode))
-        throw new UsageError(`Unknown mode "${values.mode}": use skip, overwrite or new-project.`);
-      const password = await readBackupPassword({ fromStdin: values['password-stdin'] });
-      const placement = {
-        mode,
-        newProjectId: mode === 'new-project' ? project : undefined,
-        projectIds: [project],
-        consent: values.yes,
-        keepConfirmations: values['keep-confirmations'],
-      };
-      if (values['dry-run']) {
-        const p = await withService(cfg, (svc) => inspectBackup(file, password, svc, placement));
-        if (values.json) out(JSON.stringify(p, null, 2));
-        else {
-          for (const line of backupPreviewLines(p)) out(line);
-          for (const c of p.conflicts.filter((x) => x.differs))
-            out(`  ${c.id}  differs in ${c.fields.join(', ')}  ${c.text}`);
-          out(
-            p.needs_consent && !values.yes
-              ? 'Nothing was changed; add --yes to import what needs your consent.'
-              : 'Nothing was changed.',
-          );
-        }
-        return 0;
-      }
-      const token = cancelOnInterrupt();
-      const r = await withService(cfg, (svc) =>
-        importBackup(svc, file, password, {
-          ...placement,
-          onProgress: progressToStderr,
-          token,
-        }),
-      );
-      if (values.json) out(JSON.stringify({ ...r, ids: undefined }, null, 2));
-      else
-        out(
-          `Imported ${r.inserted} new and ${r.overwritten} replaced memories (${r.skipped} kept as stored, ${r.reembedded} re-embedded${r.episodes ? `, ${r.episodes} episodes` : ''}) into ${r.projects.join(', ') || 'no project'}${r.refused.length ? `; not imported: ${r.refused.map((x) => `${x.memories + x.episodes} ${x.reason}`).join('; ')} (see --dry-run)` : ''}.`,
-        );
-      return 0;
+      throw new UsageError(`Unknown command "${command}". Run mnemo --help.`);
     }
     default:
       throw new UsageError(`Unknown command "${command}". Run mnemo --help.`);

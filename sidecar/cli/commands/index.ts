@@ -3,6 +3,8 @@
  * up here and runs it.
  */
 import type { CliCommand, CliValues } from '../args';
+import { backupExport, backupImport } from './backup';
+import { clean, compact, decay, wipe } from './maintenance';
 import { audit, confirm, ingest, ledger, list, recall, review, show, stats } from './memories';
 
 export const COMMANDS: readonly CliCommand[] = [
@@ -13,7 +15,13 @@ export const COMMANDS: readonly CliCommand[] = [
   ledger,
   confirm,
   review,
+  decay,
+  clean,
   audit,
+  wipe,
+  compact,
+  backupExport,
+  backupImport,
   stats,
 ];
 
