@@ -1,6 +1,6 @@
 /**
  * The CLI side of sharing memory with agents: `mnemo connect`, `mnemo import-rules`,
- * `mnemo promote-to-repo` and `mnemo export --format`. cli.ts parses the arguments and calls these.
+ * `mnemo promote-to-repo` and `mnemo export --format`. The rows of cli/commands/agents.ts call these.
  * Every file change is printed as a unified diff first and written only after a yes (a prompt at a
  * terminal, or --yes); each write keeps a backup of the previous file.
  */

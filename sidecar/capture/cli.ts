@@ -1,5 +1,5 @@
 /**
- * The CLI of agent capture (cli.ts parses the arguments and calls these):
+ * The CLI of agent capture (the rows of cli/commands/capture.ts call these):
  *
  * - `mnemo sources`: the agents found for the current folder, with their session counts; reads no message.
  * - `mnemo capture [--source S]… [--transcript PATH] [--yes]`: without `--yes` only says what it would read;
