@@ -13,6 +13,10 @@
  * product defaults otherwise, mark_used false so questions do not change each other's state). A hit is a
  * recalled item whose `source_ref` holds `msg:<id>` of an evidence turn. Prints the table and writes
  * eval/results/<UTC time>.json.
+ *
+ * The held-out split (eval/heldout, issue 37: written by hand from scenario briefs, never tuned on) goes
+ * through a second sidecar and is reported apart, with the sha256 of its files. For both splits the
+ * baselines are also scored at equal turns: per question, as many raw turns as Mnemo's answer cited.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -20,6 +24,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { LocalEmbeddingProvider } from '../sidecar/embed/index';
+import { estimateTokens } from '../sidecar/llm/vscodeLm';
 import { IngestRequest, RecallRequest, type IngestReport, type RecallResult } from '../sidecar/protocol';
 import {
   cleanupDataDir,
@@ -35,6 +40,8 @@ import {
   CATEGORIES,
   checkDataset,
   describeDataset,
+  hashSplit,
+  HELDOUT_DIR,
   loadDataset,
   type Conversation,
   type Question,
@@ -183,9 +190,12 @@ async function runMnemo(convs: Conversation[]): Promise<{
   ingest: IngestStats;
   returned: number[];
   recalled: Map<string, RecalledItem[]>;
+  /** Per question: the estimated tokens of the recall's injection block (`RecallResult.tokens`). */
+  tokens: Map<string, number>;
 }> {
   const dataDir = tempDataDir('mnemo-eval-');
   const recalled = new Map<string, RecalledItem[]>();
+  const tokens = new Map<string, number>();
   const ingest: IngestStats = {
     turns: 0,
     fact_turns: 0,
@@ -308,6 +318,7 @@ async function runMnemo(convs: Conversation[]): Promise<{
         }
         latencies.push(performance.now() - tq);
         returned.push(r.items.length);
+        tokens.set(q.id, r.tokens);
         if (args.show.has(q.id)) showRecall(q, r);
         // An evidence item is junk when none of the turns it quotes is labelled fact (as a stored memory is).
         for (const item of r.items.slice(0, K)) {
@@ -349,7 +360,7 @@ async function runMnemo(convs: Conversation[]): Promise<{
     if (s) await s.stop();
     cleanupDataDir(dataDir);
   }
-  return { answers, latencies, ingest, returned, recalled };
+  return { answers, latencies, ingest, returned, recalled, tokens };
 }
 
 /** `--show`: what Mnemo recalled for one question, to read why it missed (evidence turns marked `*`). */
@@ -371,9 +382,17 @@ interface BaselineTimes {
   dense_index_ms: number;
 }
 
-async function runBaselines(
-  convs: Conversation[],
-): Promise<{ answers: Record<'bm25' | 'dense' | 'fusion', Answer[]>; times: BaselineTimes }> {
+type BaselineName = 'bm25' | 'dense' | 'fusion';
+const BASELINES: readonly BaselineName[] = ['bm25', 'dense', 'fusion'];
+
+async function runBaselines(convs: Conversation[]): Promise<{
+  answers: Record<BaselineName, Answer[]>;
+  /** Per question, each baseline's ranking to {@link FUSION_DEPTH} turns (for R@k at equal turns). */
+  ranked: Map<string, Record<BaselineName, string[]>>;
+  /** "speaker: text" of every turn, by message id. */
+  turnText: Map<string, string>;
+  times: BaselineTimes;
+}> {
   const embedder = new LocalEmbeddingProvider({
     model: TEST_MODEL,
     modelPath: testModelPath(),
@@ -381,12 +400,15 @@ async function runBaselines(
     log: () => undefined,
   });
   const out = { bm25: [] as Answer[], dense: [] as Answer[], fusion: [] as Answer[] };
+  const ranked = new Map<string, Record<BaselineName, string[]>>();
+  const turnText = new Map<string, string>();
   const times: BaselineTimes = { bm25_index_ms: 0, bm25_query_ms: [], dense_index_ms: 0 };
   try {
     await embedder.ready();
     for (const [ci, c] of convs.entries()) {
       const t0 = performance.now();
       const turns = turnsOf(c);
+      for (const t of turns) turnText.set(t.id, t.text);
       let tb = performance.now();
       const bm25 = new Bm25Index(turns);
       times.bm25_index_ms += performance.now() - tb;
@@ -405,17 +427,22 @@ async function runBaselines(
         const wrap = (ids: string[]): string[][] => ids.slice(0, K).map((id) => [id]);
         out.bm25.push({ question: q, items: wrap(lex) });
         out.dense.push({ question: q, items: wrap(vec) });
-        out.fusion.push({ question: q, items: wrap(reciprocalRankFusion([lex, vec], K)) });
+        const fused = reciprocalRankFusion([lex, vec], FUSION_DEPTH);
+        out.fusion.push({ question: q, items: wrap(fused) });
+        ranked.set(q.id, { bm25: lex, dense: vec, fusion: fused });
       });
       log(`[${ci + 1}/${convs.length}] baselines over ${c.id}: ${turns.length} turns indexed (${ms(t0)} ms)`);
     }
   } finally {
     await embedder.dispose();
   }
-  return { answers: out, times };
+  return { answers: out, ranked, turnText, times };
 }
 
 // ------------------------------------------------------------------ report
+
+/** A language with no question in the run: its row is left out (it used to repeat the overall row). */
+const NONE: SystemScores['overall'] = { n: 0, 'R@5': 0, 'R@k': 0, MRR: 0, evidence_recall: 0 };
 
 function table(systems: Record<string, SystemScores>): string {
   const groups: [string, (s: SystemScores) => { n: number; 'R@5': number; 'R@k': number; MRR: number }][] = [
@@ -424,8 +451,8 @@ function table(systems: Record<string, SystemScores>): string {
         [c, (s: SystemScores) => s.by_category[c]] as [string, (s: SystemScores) => SystemScores['overall']],
     ),
     ['overall', (s) => s.overall],
-    ['English', (s) => s.by_language.en ?? s.overall],
-    ['Chinese', (s) => s.by_language.zh ?? s.overall],
+    ['English', (s) => s.by_language.en ?? NONE],
+    ['Chinese', (s) => s.by_language.zh ?? NONE],
     ['updated facts', (s) => s.updated_facts],
   ];
   const names = Object.keys(systems);
@@ -447,6 +474,150 @@ function table(systems: Record<string, SystemScores>): string {
   return lines.join('\n');
 }
 
+/**
+ * R@k at equal turns (issue 37): per question, each baseline returns as many raw turns as Mnemo's answer
+ * cited within k (distinct `msg:<id>` in the recalled items' `source_ref`), so a baseline is not judged on
+ * 10 turns against memories that quote 30. The mean tokens are Mnemo's injection block (`RecallResult.tokens`)
+ * and, for a baseline, its returned "speaker: text" turns by the sidecar's rough estimator.
+ */
+interface EqualTurns {
+  /** Per question id: distinct turns Mnemo's answer cited within k, the baselines' budget. */
+  turns: Map<string, number>;
+  turns_mean: number;
+  turns_max: number;
+  tokens_mean: Record<string, number>;
+  /** BM25, dense and fusion, each limited to the question's budget (`k` is the ranking depth, the cap). */
+  systems: Record<string, SystemScores>;
+  answers: Record<BaselineName, Answer[]>;
+}
+
+const DISPLAY: Record<BaselineName, string> = { bm25: 'BM25', dense: 'dense', fusion: 'fusion' };
+
+function equalTurns(
+  mnemo: Answer[],
+  mnemoTokens: Map<string, number>,
+  b: Awaited<ReturnType<typeof runBaselines>>,
+  langOf: (q: Question) => string,
+): EqualTurns {
+  const turns = new Map(mnemo.map((a) => [a.question.id, new Set(a.items.flat()).size] as const));
+  const answers: Record<BaselineName, Answer[]> = { bm25: [], dense: [], fusion: [] };
+  const tokens: Record<BaselineName, number> = { bm25: 0, dense: 0, fusion: 0 };
+  for (const a of mnemo) {
+    const n = turns.get(a.question.id) ?? 0;
+    const r = b.ranked.get(a.question.id);
+    for (const name of BASELINES) {
+      const ids = (r?.[name] ?? []).slice(0, n);
+      answers[name].push({ question: a.question, items: ids.map((id) => [id]) });
+      tokens[name] += ids.reduce((t, id) => t + estimateTokens(b.turnText.get(id) ?? ''), 0);
+    }
+  }
+  const n = Math.max(1, mnemo.length);
+  const counts = [...turns.values()];
+  const tok = [...mnemoTokens.values()];
+  return {
+    turns,
+    turns_mean: round(counts.reduce((x, y) => x + y, 0) / n, 2),
+    turns_max: Math.max(0, ...counts),
+    tokens_mean: {
+      Mnemo: Math.round(tok.reduce((x, y) => x + y, 0) / Math.max(1, tok.length)),
+      ...Object.fromEntries(BASELINES.map((name) => [DISPLAY[name], Math.round(tokens[name] / n)])),
+    },
+    systems: Object.fromEntries(
+      BASELINES.map((name) => [DISPLAY[name], scoreSystem(answers[name], FUSION_DEPTH, langOf)]),
+    ),
+    answers,
+  };
+}
+
+/** Mnemo's R@k and MRR beside each baseline's R@k and MRR at equal turns, by category and language. */
+function equalTable(mnemo: SystemScores, eq: EqualTurns): string {
+  const groups: [string, (s: SystemScores) => SystemScores['overall']][] = [
+    ...CATEGORIES.map(
+      (c) =>
+        [c, (s: SystemScores) => s.by_category[c]] as [string, (s: SystemScores) => SystemScores['overall']],
+    ),
+    ['overall', (s) => s.overall],
+    ['English', (s) => s.by_language.en ?? NONE],
+    ['Chinese', (s) => s.by_language.zh ?? NONE],
+    ['updated facts', (s) => s.updated_facts],
+  ];
+  const names = Object.keys(eq.systems);
+  const head = `| | n | Mnemo R@${K} | Mnemo MRR | ${names.map((n) => `${n} R@=turns | ${n} MRR@=turns`).join(' | ')} |`;
+  const lines = [head, `|---|---|---|---|${names.map(() => '---|---').join('|')}|`];
+  for (const [label, get] of groups) {
+    const m = get(mnemo);
+    if (!m.n) continue;
+    lines.push(
+      `| ${label} | ${m.n} | ${m['R@k'].toFixed(3)} | ${m.MRR.toFixed(3)} | ${names
+        .map((n) => {
+          const s = get(eq.systems[n]!);
+          return `${s['R@k'].toFixed(3)} | ${s.MRR.toFixed(3)}`;
+        })
+        .join(' | ')} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function equalLine(eq: EqualTurns): string {
+  const t = eq.tokens_mean;
+  return `R@k at equal turns: per question, each baseline returns as many raw turns as Mnemo's answer cited within k (mean ${eq.turns_mean}, max ${eq.turns_max}). Mean tokens per answer: Mnemo ${t.Mnemo} (its injection block), BM25 ${t.BM25}, dense ${t.dense}, fusion ${t.fusion} (the returned turns).`;
+}
+
+/** One split (the written-against set or the held-out one) through Mnemo and the baselines, scored. */
+async function runSplit(convs: Conversation[]): Promise<{
+  convs: Conversation[];
+  dataset: Record<string, unknown>;
+  mnemo: Awaited<ReturnType<typeof runMnemo>>;
+  baselines: Awaited<ReturnType<typeof runBaselines>>;
+  systems: Record<string, SystemScores>;
+  equal: EqualTurns;
+}> {
+  const mnemo = await runMnemo(convs);
+  const baselines = await runBaselines(convs);
+  const lang = new Map(convs.flatMap((c) => c.questions.map((q) => [q.id, c.lang] as const)));
+  const langOf = (q: Question): string => lang.get(q.id) ?? 'en';
+  const systems: Record<string, SystemScores> = {
+    Mnemo: scoreSystem(mnemo.answers, K, langOf),
+    BM25: scoreSystem(baselines.answers.bm25, K, langOf),
+    dense: scoreSystem(baselines.answers.dense, K, langOf),
+    fusion: scoreSystem(baselines.answers.fusion, K, langOf),
+  };
+  const equal = equalTurns(mnemo.answers, mnemo.tokens, baselines, langOf);
+  return { convs, dataset: describeDataset(convs), mnemo, baselines, systems, equal };
+}
+type SplitRun = Awaited<ReturnType<typeof runSplit>>;
+
+/** Each question with what Mnemo recalled and every system's rank (the results file). */
+function perQuestion(run: SplitRun): Record<string, unknown>[] {
+  const { mnemo, baselines, equal } = run;
+  return mnemo.answers.map((a, i) => ({
+    id: a.question.id,
+    category: a.question.category,
+    question: a.question.question,
+    evidence: a.question.evidence,
+    recalled: mnemo.recalled.get(a.question.id) ?? [],
+    ranks: {
+      Mnemo: hitRankOf(a),
+      BM25: hitRankOf(baselines.answers.bm25[i]!),
+      dense: hitRankOf(baselines.answers.dense[i]!),
+      fusion: hitRankOf(baselines.answers.fusion[i]!),
+    },
+    turns_cited: equal.turns.get(a.question.id) ?? 0,
+    tokens: mnemo.tokens.get(a.question.id),
+    ranks_equal_turns: Object.fromEntries(
+      BASELINES.map((name) => [DISPLAY[name], hitRankOf(equal.answers[name][i]!)]),
+    ),
+  }));
+}
+
+const equalJson = (eq: EqualTurns): Record<string, unknown> => ({
+  turns_mean: eq.turns_mean,
+  turns_max: eq.turns_max,
+  tokens_mean: eq.tokens_mean,
+  systems: eq.systems,
+});
+
 async function main(): Promise<void> {
   args = options();
   K = args.k;
@@ -458,6 +629,15 @@ async function main(): Promise<void> {
       `The eval set in eval/data has ${problems.length} problems; fix the blocks and rerun eval/generate.ts.`,
     );
   }
+  const heldAll = loadDataset(HELDOUT_DIR);
+  const heldProblems = checkDataset([...all, ...heldAll]);
+  if (heldProblems.length) {
+    for (const p of heldProblems) log(`  ${p}`);
+    throw new Error(
+      `The held-out split in eval/heldout has ${heldProblems.length} problems; it is written by hand (eval/heldout/BRIEFS.md), so fix the file and say so in the commit: its hash changes.`,
+    );
+  }
+  const heldHash = hashSplit(HELDOUT_DIR);
   const only = args.only
     ? new Set(
         args.only
@@ -468,130 +648,119 @@ async function main(): Promise<void> {
     : undefined;
   if (only)
     for (const id of only)
-      if (!all.some((c) => c.id === id))
-        throw new Error(`Unknown conversation "${id}"; the ids are the file names in eval/data.`);
+      if (![...all, ...heldAll].some((c) => c.id === id))
+        throw new Error(
+          `Unknown conversation "${id}"; the ids are the file names in eval/data and eval/heldout.`,
+        );
   const convs = only ? all.filter((c) => only.has(c.id)) : all;
+  const held = only ? heldAll.filter((c) => only.has(c.id)) : heldAll;
   const dataset = describeDataset(convs);
+  const heldDataset = describeDataset(held);
   log(
-    `Eval set: ${dataset.conversations} conversations, ${dataset.turns} turns, ${dataset.questions} questions; k = ${K}`,
+    `Eval set: ${dataset.conversations} conversations, ${dataset.turns} turns, ${dataset.questions} questions; held-out split: ${heldDataset.conversations} conversations, ${heldDataset.turns} turns, ${heldDataset.questions} questions; k = ${K}`,
   );
 
   ensureModel();
   ensureBuild();
   if (!existsSync(SIDECAR_JS)) throw new Error(`${SIDECAR_JS} is missing after the build.`);
   const t0 = performance.now();
-  const mnemo = await runMnemo(convs);
-  const { answers: baselines, times } = await runBaselines(convs);
-  const lang = new Map(convs.flatMap((c) => c.questions.map((q) => [q.id, c.lang] as const)));
-  const langOf = (q: Question): string => lang.get(q.id) ?? 'en';
-  const systems: Record<string, SystemScores> = {
-    Mnemo: scoreSystem(mnemo.answers, K, langOf),
-    BM25: scoreSystem(baselines.bm25, K, langOf),
-    dense: scoreSystem(baselines.dense, K, langOf),
-    fusion: scoreSystem(baselines.fusion, K, langOf),
-  };
-  const ing = mnemo.ingest;
-  const stored = ing.stored + ing.pending;
+  const written = convs.length ? await runSplit(convs) : undefined;
+  const heldRun = held.length ? await runSplit(held) : undefined;
   const rulesSet = scoreRulesSet(LABELLED_TURNS);
   const rulesHeldOut = scoreRulesSet(HELD_OUT_TURNS);
-  const summary = {
-    stored_per_turn: round(stored / Math.max(1, ing.turns)),
-    junk_share_of_stored: round(ing.junk_stored / Math.max(1, stored)),
-    /** The rule stage on the labelled turns of test/fixtures/rules/labelled.ts. */
-    rules_labelled: { written_against: rulesSet, held_out: rulesHeldOut },
-    fact_turns_kept: round(ing.fact_turns_kept / Math.max(1, ing.fact_turns)),
-    evidence_turns_kept: round(ing.evidence_turns_kept / Math.max(1, ing.evidence_turns)),
-    recall_ms: {
-      p50: round(percentile(mnemo.latencies, 50), 1),
-      p95: round(percentile(mnemo.latencies, 95), 1),
-      n: mnemo.latencies.length,
-    },
-    ingest_session_ms: {
-      p50: percentile(ing.session_ms, 50),
-      p95: percentile(ing.session_ms, 95),
-      n: ing.session_ms.length,
-    },
-    items_returned_mean: round(
-      mnemo.returned.reduce((a, b) => a + b, 0) / Math.max(1, mnemo.returned.length),
-      2,
-    ),
-    empty_recalls: round(mnemo.returned.filter((n) => n === 0).length / Math.max(1, mnemo.returned.length)),
-    /** Share of recalled evidence items (within k) none of whose quoted turns the set labels fact (target <= 0.05). */
-    junk_share_of_evidence: round(ing.evidence_junk / Math.max(1, ing.evidence_recalled)),
-    /** The same, counting only turns the rules dropped as venting, small talk or a hedge. */
-    rules_junk_share_of_evidence: round(ing.evidence_rules_junk / Math.max(1, ing.evidence_recalled)),
-  };
-  const baselineTimes = {
-    bm25_index_ms: Math.round(times.bm25_index_ms),
-    bm25_query_ms: {
-      p50: round(percentile(times.bm25_query_ms, 50), 2),
-      p95: round(percentile(times.bm25_query_ms, 95), 2),
-    },
-    dense_index_ms: Math.round(times.dense_index_ms),
-  };
-
   const out: string[] = [];
-  out.push(
-    `\nRecall eval, k = ${K}: ${dataset.questions} questions over ${dataset.conversations} conversations (${dataset.turns} turns), ${new Date().toISOString()}`,
-  );
-  out.push('');
-  out.push(table(systems));
-  out.push('');
-  out.push(
-    `Mnemo stored ${stored} memories for ${ing.turns} turns (${summary.stored_per_turn} per turn; ${ing.pending} of them pending review); junk share of what it stored: ${summary.junk_share_of_stored}.`,
-  );
-  const byRule = Object.entries(ing.stored_by_rule)
-    .sort((a, b) => b[1] - a[1])
-    .map(([r, n]) => `${r} ${ing.junk_stored_by_rule[r] ?? 0}/${n}`)
-    .join(', ');
-  out.push(`Junk of what each rule stored (junk/stored): ${byRule || 'none'}.`);
-  out.push(
-    `Fact-bearing turns kept (cited by a memory): ${summary.fact_turns_kept} of ${ing.fact_turns}; evidence turns kept: ${summary.evidence_turns_kept} of ${ing.evidence_turns} (Mnemo's ceiling).`,
-  );
-  for (const [name, r] of [
-    ['written against', rulesSet],
-    ['held out', rulesHeldOut],
-  ] as const)
+  const errors: string[] = [];
+  let summary: Summary | undefined;
+  let baselineTimes: Record<string, unknown> | undefined;
+  if (written) {
+    const { mnemo, systems, equal } = written;
+    const ing = mnemo.ingest;
+    const stored = ing.stored + ing.pending;
+    summary = summaryOf(written);
+    const times = written.baselines.times;
+    baselineTimes = {
+      bm25_index_ms: Math.round(times.bm25_index_ms),
+      bm25_query_ms: {
+        p50: round(percentile(times.bm25_query_ms, 50), 2),
+        p95: round(percentile(times.bm25_query_ms, 95), 2),
+      },
+      dense_index_ms: Math.round(times.dense_index_ms),
+    };
     out.push(
-      `Rules on the labelled turns (${name}: ${r.facts} fact, ${r.junk} junk, half Chinese): fact-bearing turns kept ${r.fact_kept} (en ${r.by_lang.en.fact_kept}, zh ${r.by_lang.zh.fact_kept}); junk share of what is kept ${r.junk_share} (en ${r.by_lang.en.junk_share}, zh ${r.by_lang.zh.junk_share}; target <= 0.10).`,
+      `\nRecall eval, k = ${K}: ${dataset.questions} questions over ${dataset.conversations} conversations (${dataset.turns} turns), ${new Date().toISOString()}`,
     );
-  out.push(
-    `Evidence turns no memory cites, by the rule that dropped them: ${
-      Object.entries(ing.evidence_dropped_by)
-        .sort((a, b) => b[1] - a[1])
-        .map(([r, n]) => `${r} ${n}`)
-        .join(', ') || 'none'
-    }.`,
-  );
-  out.push(
-    `Junk share of recalled evidence: ${summary.junk_share_of_evidence} (${ing.evidence_junk} of ${ing.evidence_recalled} excerpts quote no turn labelled fact; target <= 0.05); quoted turns the rules dropped as venting, small talk or hedge: ${summary.rules_junk_share_of_evidence} (${ing.evidence_rules_junk}).`,
-  );
-  out.push(
-    `Recall latency over JSON-RPC: p50 ${summary.recall_ms.p50} ms, p95 ${summary.recall_ms.p95} ms (${summary.recall_ms.n} recalls); items returned per recall: ${summary.items_returned_mean} of ${K}, empty: ${summary.empty_recalls}.`,
-  );
-  out.push(
-    `Ingest per session: p50 ${summary.ingest_session_ms.p50} ms, p95 ${summary.ingest_session_ms.p95} ms. Stale value ranked first on updated facts: Mnemo ${systems.Mnemo!.updated_facts.stale_first}, BM25 ${systems.BM25!.updated_facts.stale_first}, dense ${systems.dense!.updated_facts.stale_first}, fusion ${systems.fusion!.updated_facts.stale_first}.`,
-  );
-  if (ing.errors.length)
-    out.push(`Errors (${ing.errors.length}):\n${ing.errors.map((e) => `  ${e}`).join('\n')}`);
+    out.push('');
+    out.push(table(systems));
+    out.push('');
+    out.push(
+      `Mnemo stored ${stored} memories for ${ing.turns} turns (${summary.stored_per_turn} per turn; ${ing.pending} of them pending review); junk share of what it stored: ${summary.junk_share_of_stored}.`,
+    );
+    const byRule = Object.entries(ing.stored_by_rule)
+      .sort((a, b) => b[1] - a[1])
+      .map(([r, n]) => `${r} ${ing.junk_stored_by_rule[r] ?? 0}/${n}`)
+      .join(', ');
+    out.push(`Junk of what each rule stored (junk/stored): ${byRule || 'none'}.`);
+    out.push(
+      `Fact-bearing turns kept (cited by a memory): ${summary.fact_turns_kept} of ${ing.fact_turns}; evidence turns kept: ${summary.evidence_turns_kept} of ${ing.evidence_turns} (Mnemo's ceiling).`,
+    );
+    for (const [name, r] of [
+      ['written against', rulesSet],
+      ['held out', rulesHeldOut],
+    ] as const)
+      out.push(
+        `Rules on the labelled turns (${name}: ${r.facts} fact, ${r.junk} junk, half Chinese): fact-bearing turns kept ${r.fact_kept} (en ${r.by_lang.en.fact_kept}, zh ${r.by_lang.zh.fact_kept}); junk share of what is kept ${r.junk_share} (en ${r.by_lang.en.junk_share}, zh ${r.by_lang.zh.junk_share}; target <= 0.10).`,
+      );
+    out.push(
+      `Evidence turns no memory cites, by the rule that dropped them: ${
+        Object.entries(ing.evidence_dropped_by)
+          .sort((a, b) => b[1] - a[1])
+          .map(([r, n]) => `${r} ${n}`)
+          .join(', ') || 'none'
+      }.`,
+    );
+    out.push(
+      `Junk share of recalled evidence: ${summary.junk_share_of_evidence} (${ing.evidence_junk} of ${ing.evidence_recalled} excerpts quote no turn labelled fact; target <= 0.05); quoted turns the rules dropped as venting, small talk or hedge: ${summary.rules_junk_share_of_evidence} (${ing.evidence_rules_junk}).`,
+    );
+    out.push(
+      `Recall latency over JSON-RPC: p50 ${summary.recall_ms.p50} ms, p95 ${summary.recall_ms.p95} ms (${summary.recall_ms.n} recalls); items returned per recall: ${summary.items_returned_mean} of ${K}, empty: ${summary.empty_recalls}.`,
+    );
+    out.push(
+      `Ingest per session: p50 ${summary.ingest_session_ms.p50} ms, p95 ${summary.ingest_session_ms.p95} ms. Stale value ranked first on updated facts: Mnemo ${systems.Mnemo!.updated_facts.stale_first}, BM25 ${systems.BM25!.updated_facts.stale_first}, dense ${systems.dense!.updated_facts.stale_first}, fusion ${systems.fusion!.updated_facts.stale_first}.`,
+    );
+    out.push('');
+    out.push(equalLine(equal));
+    out.push('');
+    out.push(equalTable(systems.Mnemo!, equal));
+    errors.push(...ing.errors);
+  }
+  let heldSummary: Summary | undefined;
+  if (heldRun) {
+    const { mnemo, systems, equal } = heldRun;
+    const ing = mnemo.ingest;
+    heldSummary = summaryOf(heldRun);
+    out.push('');
+    out.push(
+      `Held-out split, k = ${K}: ${heldDataset.questions} questions over ${heldDataset.conversations} conversations (${heldDataset.turns} turns), eval/heldout sha256 ${heldHash.sha256} (written by hand from eval/heldout/BRIEFS.md without reading the rules, lexicons or generator; never tune on it)`,
+    );
+    for (const f of heldHash.files) out.push(`  ${f.file} sha256 ${f.sha256}`);
+    out.push('');
+    out.push(table(systems));
+    out.push('');
+    out.push(
+      `Held-out: Mnemo stored ${ing.stored + ing.pending} memories for ${ing.turns} turns (${heldSummary.stored_per_turn} per turn); junk share of what it stored: ${heldSummary.junk_share_of_stored}; fact-bearing turns kept ${heldSummary.fact_turns_kept} of ${ing.fact_turns}; evidence turns kept ${heldSummary.evidence_turns_kept} of ${ing.evidence_turns} (Mnemo's ceiling); junk share of recalled evidence ${heldSummary.junk_share_of_evidence}; stale value ranked first on updated facts: Mnemo ${systems.Mnemo!.updated_facts.stale_first}, BM25 ${systems.BM25!.updated_facts.stale_first}, dense ${systems.dense!.updated_facts.stale_first}, fusion ${systems.fusion!.updated_facts.stale_first}.`,
+    );
+    out.push('');
+    out.push(`Held-out ${equalLine(equal)}`);
+    out.push('');
+    out.push(equalTable(systems.Mnemo!, equal));
+    errors.push(...ing.errors);
+  }
+  if (errors.length) out.push(`Errors (${errors.length}):\n${errors.map((e) => `  ${e}`).join('\n')}`);
   console.log(out.join('\n'));
 
   const dir = path.join(REPO, 'eval', 'results');
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  const perQuestion = mnemo.answers.map((a, i) => ({
-    id: a.question.id,
-    category: a.question.category,
-    question: a.question.question,
-    evidence: a.question.evidence,
-    recalled: mnemo.recalled.get(a.question.id) ?? [],
-    ranks: {
-      Mnemo: hitRankOf(a),
-      BM25: hitRankOf(baselines.bm25[i]!),
-      dense: hitRankOf(baselines.dense[i]!),
-      fusion: hitRankOf(baselines.fusion[i]!),
-    },
-  }));
   writeFileSync(
     file,
     JSON.stringify(
@@ -609,17 +778,82 @@ async function main(): Promise<void> {
         k: K,
         only: only ? [...only] : undefined,
         dataset,
-        systems,
-        mnemo: { ...summary, ingest: { ...ing, session_ms: undefined } },
+        systems: written?.systems,
+        equal_turns: written ? equalJson(written.equal) : undefined,
+        mnemo:
+          written && summary
+            ? {
+                ...summary,
+                rules_labelled: { written_against: rulesSet, held_out: rulesHeldOut },
+                ingest: { ...written.mnemo.ingest, session_ms: undefined },
+              }
+            : undefined,
         baseline_times: baselineTimes,
-        questions: perQuestion,
+        questions: written ? perQuestion(written) : [],
+        heldout: {
+          dir: 'eval/heldout',
+          sha256: heldHash.sha256,
+          files: heldHash.files,
+          dataset: heldDataset,
+          systems: heldRun?.systems,
+          equal_turns: heldRun ? equalJson(heldRun.equal) : undefined,
+          mnemo:
+            heldRun && heldSummary
+              ? { ...heldSummary, ingest: { ...heldRun.mnemo.ingest, session_ms: undefined } }
+              : undefined,
+          questions: heldRun ? perQuestion(heldRun) : [],
+        },
       },
       null,
       2,
     ) + '\n',
   );
   console.log(`\nWrote ${path.relative(REPO, file)}`);
-  if (ing.errors.length) process.exitCode = 1;
+  if (errors.length) process.exitCode = 1;
+}
+
+interface Summary {
+  stored_per_turn: number;
+  junk_share_of_stored: number;
+  fact_turns_kept: number;
+  evidence_turns_kept: number;
+  recall_ms: { p50: number; p95: number; n: number };
+  ingest_session_ms: { p50: number; p95: number; n: number };
+  items_returned_mean: number;
+  empty_recalls: number;
+  /** Share of recalled evidence items (within k) none of whose quoted turns the set labels fact (target <= 0.05). */
+  junk_share_of_evidence: number;
+  /** The same, counting only turns the rules dropped as venting, small talk or a hedge. */
+  rules_junk_share_of_evidence: number;
+}
+
+function summaryOf(run: SplitRun): Summary {
+  const { mnemo } = run;
+  const ing = mnemo.ingest;
+  const stored = ing.stored + ing.pending;
+  return {
+    stored_per_turn: round(stored / Math.max(1, ing.turns)),
+    junk_share_of_stored: round(ing.junk_stored / Math.max(1, stored)),
+    fact_turns_kept: round(ing.fact_turns_kept / Math.max(1, ing.fact_turns)),
+    evidence_turns_kept: round(ing.evidence_turns_kept / Math.max(1, ing.evidence_turns)),
+    recall_ms: {
+      p50: round(percentile(mnemo.latencies, 50), 1),
+      p95: round(percentile(mnemo.latencies, 95), 1),
+      n: mnemo.latencies.length,
+    },
+    ingest_session_ms: {
+      p50: percentile(ing.session_ms, 50),
+      p95: percentile(ing.session_ms, 95),
+      n: ing.session_ms.length,
+    },
+    items_returned_mean: round(
+      mnemo.returned.reduce((a, b) => a + b, 0) / Math.max(1, mnemo.returned.length),
+      2,
+    ),
+    empty_recalls: round(mnemo.returned.filter((n) => n === 0).length / Math.max(1, mnemo.returned.length)),
+    junk_share_of_evidence: round(ing.evidence_junk / Math.max(1, ing.evidence_recalled)),
+    rules_junk_share_of_evidence: round(ing.evidence_rules_junk / Math.max(1, ing.evidence_recalled)),
+  };
 }
 
 function hitRankOf(a: Answer): number {

@@ -3,6 +3,7 @@
  * conversation: its sessions exactly as `mnemo/ingest/session` takes them, a label per turn, and the
  * questions with their evidence message ids.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IngestParams } from '../../sidecar/protocol';
@@ -46,11 +47,33 @@ export interface Conversation {
 }
 
 export const DATA_DIR = join(__dirname, '..', 'data');
+/**
+ * The held-out split (issue 37): conversations written by hand from the briefs in eval/heldout/BRIEFS.md,
+ * without reading the rules, lexicons, generator or generated set. Scored apart and never tuned on.
+ */
+export const HELDOUT_DIR = join(__dirname, '..', 'heldout');
 
-export function loadDataset(dir = DATA_DIR): Conversation[] {
-  const files = readdirSync(dir)
+const jsonFiles = (dir: string): string[] =>
+  readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort();
+
+/**
+ * The sha256 of each conversation file of a folder and of their concatenation in file-name order: printed
+ * and recorded with the held-out scores, so an edit of the split shows in every later result.
+ */
+export function hashSplit(dir: string): { sha256: string; files: { file: string; sha256: string }[] } {
+  const all = createHash('sha256');
+  const files = jsonFiles(dir).map((file) => {
+    const bytes = readFileSync(join(dir, file));
+    all.update(bytes);
+    return { file, sha256: createHash('sha256').update(bytes).digest('hex') };
+  });
+  return { sha256: all.digest('hex'), files };
+}
+
+export function loadDataset(dir = DATA_DIR): Conversation[] {
+  const files = jsonFiles(dir);
   if (!files.length)
     throw new Error(`No conversations in ${dir}: run "npx tsx eval/generate.ts" to write them.`);
   return files.map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Conversation);
