@@ -71,6 +71,19 @@ async function inFirstRunProject(ctx, body) {
   }
 }
 
+/** Closes every editor and waits until no tab is left (again, if one comes back as the window restores). */
+async function closeAllEditors(ctx) {
+  const tabs = ctx.page.locator('.part.editor .tab');
+  await pollUntil(
+    async () => {
+      if ((await tabs.count()) === 0) return true;
+      await ctx.wb.runCommand('View: Close All Editors').catch(() => {});
+      return (await tabs.count()) === 0 || undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 500, what: 'every editor to close' },
+  );
+}
+
 /** The Memories pane of the Mnemo view, opened with a click on its icon, once the sidecar runs. */
 async function mnemoView(ctx) {
   await ctx.wb.openViewContainer('Mnemo'); // a click
@@ -200,7 +213,7 @@ export const tests = [
         if (!table.includes(AGENTS_RULES[0]))
           throw new Error(`an agent is not given the confirmed rule: ${table.slice(0, 400)}`);
         await screenshot('agent-given-rule');
-        await ctx.wb.runCommand('View: Close All Editors').catch(() => {});
+        await closeAllEditors(ctx);
       });
     },
   },
@@ -211,6 +224,9 @@ export const tests = [
       const { page, wb, screenshot } = ctx;
       await inFirstRunProject(ctx, async (dir) => {
         await mnemoView(ctx);
+        // The folder reopens with the editors it had (the first test's preview, when the window's state
+        // was saved before its close): the proposal must be the only tab.
+        await closeAllEditors(ctx);
         const connect = async () => {
           await wb.runCommand('Mnemo: Connect an Agent…', { keyboard: true });
           await wb.waitQuickInputFocused(20_000);
