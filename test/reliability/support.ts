@@ -73,10 +73,22 @@ export function killChromaServers(dataDir: string): void {
   }
 }
 
+/**
+ * Every file under `dir`. The sidecar may be running: a file (a lock, a temporary write) that goes between
+ * the listing and its stat is not there to read, so it is skipped.
+ */
 export function* filesUnder(dir: string): Generator<string> {
-  for (const name of readdirSync(dir)) {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw e;
+  }
+  for (const name of names) {
     const p = join(dir, name);
-    const st = statSync(p);
+    const st = statSync(p, { throwIfNoEntry: false });
+    if (!st) continue;
     if (st.isDirectory()) yield* filesUnder(p);
     else if (st.isFile()) yield p;
   }

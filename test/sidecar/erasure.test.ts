@@ -15,11 +15,17 @@ import { cli, filesUnder } from '../reliability/support';
 import { pidAlive } from '../../sidecar/util/process';
 import { SidecarSession, cleanupDataDir, tempDataDir, testConfig, waitFor } from '../support/sidecarSession';
 
-/** The files of the data folder holding `marker` (the model cache aside). */
+/** The files of the data folder holding `marker` (the model cache aside; a file gone meanwhile holds nothing). */
 function filesWith(dataDir: string, marker: string): string[] {
-  return [...filesUnder(dataDir)]
-    .filter((f) => !f.includes(join(dataDir, 'models')))
-    .filter((f) => readFileSync(f).includes(marker));
+  const holds = (f: string) => {
+    try {
+      return readFileSync(f).includes(marker);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw e;
+    }
+  };
+  return [...filesUnder(dataDir)].filter((f) => !f.includes(join(dataDir, 'models'))).filter(holds);
 }
 
 const FILLERS = [
