@@ -444,17 +444,20 @@ async function runBaselines(convs: Conversation[]): Promise<{
 /** A language with no question in the run: its row is left out (it used to repeat the overall row). */
 const NONE: SystemScores['overall'] = { n: 0, 'R@5': 0, 'R@k': 0, MRR: 0, evidence_recall: 0 };
 
+/** The rows of every score table: each category, overall, each language, the updated facts. */
+const SCORE_GROUPS: [string, (s: SystemScores) => SystemScores['overall']][] = [
+  ...CATEGORIES.map(
+    (c) =>
+      [c, (s: SystemScores) => s.by_category[c]] as [string, (s: SystemScores) => SystemScores['overall']],
+  ),
+  ['overall', (s) => s.overall],
+  ['English', (s) => s.by_language.en ?? NONE],
+  ['Chinese', (s) => s.by_language.zh ?? NONE],
+  ['updated facts', (s) => s.updated_facts],
+];
+
 function table(systems: Record<string, SystemScores>): string {
-  const groups: [string, (s: SystemScores) => { n: number; 'R@5': number; 'R@k': number; MRR: number }][] = [
-    ...CATEGORIES.map(
-      (c) =>
-        [c, (s: SystemScores) => s.by_category[c]] as [string, (s: SystemScores) => SystemScores['overall']],
-    ),
-    ['overall', (s) => s.overall],
-    ['English', (s) => s.by_language.en ?? NONE],
-    ['Chinese', (s) => s.by_language.zh ?? NONE],
-    ['updated facts', (s) => s.updated_facts],
-  ];
+  const groups = SCORE_GROUPS;
   const names = Object.keys(systems);
   const rk = `R@${K}`;
   const head = `| | n | ${names.map((n) => `${n} R@5 | ${n} ${rk} | ${n} MRR`).join(' | ')} |`;
@@ -531,16 +534,7 @@ function equalTurns(
 
 /** Mnemo's R@k and MRR beside each baseline's R@k and MRR at equal turns, by category and language. */
 function equalTable(mnemo: SystemScores, eq: EqualTurns): string {
-  const groups: [string, (s: SystemScores) => SystemScores['overall']][] = [
-    ...CATEGORIES.map(
-      (c) =>
-        [c, (s: SystemScores) => s.by_category[c]] as [string, (s: SystemScores) => SystemScores['overall']],
-    ),
-    ['overall', (s) => s.overall],
-    ['English', (s) => s.by_language.en ?? NONE],
-    ['Chinese', (s) => s.by_language.zh ?? NONE],
-    ['updated facts', (s) => s.updated_facts],
-  ];
+  const groups = SCORE_GROUPS;
   const names = Object.keys(eq.systems);
   const head = `| | n | Mnemo R@${K} | Mnemo MRR | ${names.map((n) => `${n} R@=turns | ${n} MRR@=turns`).join(' | ')} |`;
   const lines = [head, `|---|---|---|---|${names.map(() => '---|---').join('|')}|`];
