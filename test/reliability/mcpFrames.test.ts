@@ -9,7 +9,7 @@ import {
   testModelPath,
   waitFor,
 } from '../support/sidecarSession';
-import { killChromaServers } from './support';
+import { killChromaServers, terminate } from './support';
 
 // Issue 39, item 14: an 11 MB stdio frame stopped `mnemo mcp` (the SDK's transport closed on its buffer
 // limit, and the server with it). The frame is refused with an error for its id; the server goes on.
@@ -75,8 +75,10 @@ test(
       const listed = await waitFor('the next one answered', () => answers.get(3));
       assert.ok((listed.result as { tools: unknown[] }).tools.length >= 5);
       assert.equal(p.exitCode, null, 'still running');
+      const stop = await terminate(p);
+      assert.deepEqual(stop, { code: 0, signal: null, killed: false }, 'SIGTERM stops the server cleanly');
     } finally {
-      p.kill('SIGTERM');
+      await terminate(p, 'SIGKILL');
     }
   },
 );

@@ -13,15 +13,15 @@ import {
   testModelPath,
   waitFor,
 } from '../support/sidecarSession';
-import { chromaServers, cli, killChromaServers } from './support';
+import { chromaServers, cli, killChromaServers, terminate } from './support';
 
 // Issue 39, item 13: `mnemo mcp --http` never exited after a listen error (its Chroma kept running); a user
 // who took the fixed default port first received clients' bearer tokens; sessions never expired (3,000
 // initializes: 97 → 521 MB); Origin was not checked.
 const dataDir = tempDataDir('mnemo-rel-mcphttp-');
 const children: ChildProcess[] = [];
-after(() => {
-  for (const c of children) c.kill('SIGKILL');
+after(async () => {
+  await Promise.all(children.map((c) => terminate(c, 'SIGKILL')));
   killChromaServers(dataDir);
   cleanupDataDir(dataDir);
 });
@@ -148,6 +148,6 @@ test(
     const newest = await list(ids[69]!);
     assert.equal(newest.status, 200, 'the newest still works');
     await newest.body?.cancel();
-    proc.kill('SIGTERM');
+    await terminate(proc);
   },
 );

@@ -1,5 +1,5 @@
 /** Shared bits of the reliability suite: real CLI runs with a bound, and a scan for Chroma servers. */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI_JS, TEST_MODEL, testModelPath } from '../support/sidecarSession';
@@ -45,6 +45,31 @@ export function cli(
       resolve({ code, stdout, stderr, hung });
     });
   });
+}
+
+/**
+ * Sends `signal` and waits for the process to exit (SIGKILL after `boundMs`): a test removes a data folder
+ * only after the server that writes into it has stopped (a server still shutting down wrote its state while
+ * the folder was being removed, and the removal failed with ENOTEMPTY).
+ */
+export async function terminate(
+  p: ChildProcess,
+  signal: NodeJS.Signals = 'SIGTERM',
+  boundMs = 30_000,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; killed: boolean }> {
+  if (p.exitCode !== null || p.signalCode !== null) return { code: p.exitCode, signal: p.signalCode, killed: false };
+  const exited = new Promise<[number | null, NodeJS.Signals | null]>((r) =>
+    p.once('exit', (code, sig) => r([code, sig])),
+  );
+  p.kill(signal);
+  let killed = false;
+  const t = setTimeout(() => {
+    killed = true;
+    p.kill('SIGKILL');
+  }, boundMs);
+  const [code, sig] = await exited;
+  clearTimeout(t);
+  return { code, signal: sig, killed };
 }
 
 /** Pids of every Chroma server (isolated or not) running on this data folder. */
