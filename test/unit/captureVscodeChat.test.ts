@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { replayMutationLog, vscodeChat } from '../../sidecar/capture/sources/vscodeChat';
+import { holdsRequests, replayMutationLog, vscodeChat } from '../../sidecar/capture/sources/vscodeChat';
 import {
   compact,
   VS_CHINESE,
@@ -26,6 +27,40 @@ test('the CLI finds the sessions by workspace.json; the editor names its own sto
   assert.ok(files.every((f) => f.cwd === FOLDER && !f.appendOnly));
   const inEditor = await vscodeChat.discover({ ...h.env, workspaceStorage: fx.storage, folders: [FOLDER] });
   assert.equal(inEditor.length, 2);
+});
+
+test('a chat nobody wrote in (the Chat view opened, no request) is not a session: not counted, not asked about', async () => {
+  const storage = mkdtempSync(join(tmpdir(), 'mnemo-vs-empty-'));
+  try {
+    const dir = join(storage, 'chatSessions');
+    mkdirSync(dir, { recursive: true });
+    const empty = { version: 3, sessionId: 'e1', creationDate: 1, requests: [] };
+    writeFileSync(join(dir, 'e1.jsonl'), JSON.stringify({ kind: 0, v: empty }) + '\n');
+    writeFileSync(join(dir, 'e2.json'), JSON.stringify({ ...empty, sessionId: 'e2' }));
+    const asked = {
+      ...empty,
+      sessionId: 'f1',
+      requests: [{ requestId: 'r1', message: { text: 'Use pnpm here.' }, response: [] }],
+    };
+    writeFileSync(
+      join(dir, 'f1.jsonl'),
+      JSON.stringify({ kind: 0, v: { ...empty, sessionId: 'f1' } }) +
+        '\n' +
+        JSON.stringify({ kind: 2, k: ['requests'], v: asked.requests }) +
+        '\n',
+    );
+    writeFileSync(join(dir, 'junk.json'), 'not json');
+    assert.equal(await holdsRequests(join(dir, 'e1.jsonl')), false);
+    assert.equal(await holdsRequests(join(dir, 'f1.jsonl')), true, 'a request pushed after the empty state');
+    const files = await vscodeChat.discover({ ...h.env, workspaceStorage: storage, folders: [FOLDER] });
+    assert.deepEqual(
+      files.map((f) => f.sessionId).sort(),
+      ['f1', 'junk'],
+      'the empty ones left out; a file that cannot be parsed is still listed (its read says why)',
+    );
+  } finally {
+    rmSync(storage, { recursive: true, force: true });
+  }
 });
 
 test('the mutation log replays into the chat: pushes, sets of a streamed response, a delete; the half line waits', () => {

@@ -34,18 +34,41 @@ async function folderOf(storage: string): Promise<string | undefined> {
   return fileUriPath(meta?.folder);
 }
 
+/**
+ * The most a chat session file is read to tell whether it holds anything: VS Code writes a session file as
+ * soon as the Chat view opens (1–2 KB with no request), and a file this small is cheap to look into.
+ */
+const EMPTY_PROBE_BYTES = 32 * 1024;
+
+/**
+ * Whether a session file holds at least one request. A chat nobody wrote in is no session to ask the person
+ * about or to count ("VS Code Chat (1 session)" for an empty Chat view); a larger file, or one that cannot
+ * be parsed, is counted (its read says what is wrong with it).
+ */
+export async function holdsRequests(path: string): Promise<boolean> {
+  const whole = await readWholeFile(path, EMPTY_PROBE_BYTES);
+  if (!whole.ok) return true;
+  const chat = path.endsWith('.jsonl') ? replayMutationLog(whole.text, {}) : obj(parseJson(whole.text));
+  if (!chat) return whole.text.trim().length > 0;
+  return arr(chat.requests).length > 0;
+}
+
 async function sessionsIn(storage: string, cwd: string | undefined): Promise<TranscriptFile[]> {
   const dir = join(storage, 'chatSessions');
   const names = (await listDir(dir)).filter((e) => e.file && /\.jsonl?$/.test(e.name)).map((e) => e.name);
-  return names
+  const files = names
     .filter((n) => !(n.endsWith('.json') && names.includes(`${n}l`)))
-    .map((n) => ({
-      source: 'vscode-chat',
-      path: join(dir, n),
-      sessionId: n.replace(/\.jsonl?$/, ''),
-      appendOnly: false,
-      ...(cwd ? { cwd } : {}),
-    }));
+    .map(
+      (n): TranscriptFile => ({
+        source: 'vscode-chat',
+        path: join(dir, n),
+        sessionId: n.replace(/\.jsonl?$/, ''),
+        appendOnly: false,
+        ...(cwd ? { cwd } : {}),
+      }),
+    );
+  const kept = await Promise.all(files.map((f) => holdsRequests(f.path)));
+  return files.filter((_, i) => kept[i]);
 }
 
 async function discover(env: SourceEnv): Promise<TranscriptFile[]> {
