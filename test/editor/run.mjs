@@ -533,6 +533,9 @@ async function uiPhase() {
       extensionPath,
       vscodeVersion: VSCODE,
       workspace,
+      // code-server's HOME (where agents keep their transcripts) and its user settings file.
+      home: dirs.home,
+      userSettingsFile: path.join(dirs.userData, 'User', 'settings.json'),
       seed,
       settings,
       artifactsDir: dir,
