@@ -168,6 +168,16 @@ function refusals(plan: Plan): BackupRefusal[] {
   return [...plan.refused].map(([reason, n]) => ({ reason, ...n }));
 }
 
+/** A backup's memory that passed its checks, with the place it would go. */
+interface CheckedRecord {
+  record: BackupRecord;
+  contentId: string;
+  redacted: boolean;
+  originalId: string;
+  /** Why it waits for consent (its project is not one the user works in), if it does. */
+  held?: RefusalReason;
+}
+
 /**
  * Checks every record and decides where it goes: its project (the new project, or its own when the user
  * works in it or consents), its id (recomputed when the backup's does not match the text and would hit a
@@ -179,34 +189,64 @@ async function planImport(
   opts: PlacementOptions & { mode: ImportMode },
   check: () => void = () => undefined,
 ): Promise<Plan> {
-  const now = (opts.clock ?? (() => new Date()))().getTime();
-  const newProject = opts.mode === 'new-project' ? opts.newProjectId!.trim() : undefined;
-  const own = new Set(opts.projectIds ?? []);
-  const consent = opts.consent === true;
-  const plan: Plan = {
-    toWrite: [],
-    overwrite: new Map(),
-    skipped: 0,
-    merged: 0,
-    idMap: new Map(),
-    idsRecomputed: 0,
-    episodes: [],
-    episodesSkipped: 0,
-    refused: new Map(),
-    conflicts: [],
-    targets: new Map(),
-    consentNeeded: 0,
-    placed: new Map(),
-    allowed: (project) =>
-      newProject ? project === newProject : consent || (project !== null && !needsConsent(project, own)),
-  };
-  const refuse = (reason: RefusalReason, kind: 'memories' | 'episodes'): void => {
-    const r = plan.refused.get(reason) ?? { memories: 0, episodes: 0 };
+  const planner = new ImportPlanner(svc, backup, opts, check);
+  const checked = await planner.checkMemories();
+  const byId = await planner.assignIds(checked);
+  const placed = await planner.compareWithStore(byId);
+  planner.notePlaced(checked, byId, placed);
+  await planner.planEpisodes();
+  return planner.plan;
+}
+
+/** The stages of {@link planImport}, sharing the plan they fill. */
+class ImportPlanner {
+  private readonly now: number;
+  private readonly newProject: string | undefined;
+  private readonly own: Set<string>;
+  private readonly consent: boolean;
+  readonly plan: Plan;
+
+  constructor(
+    private readonly svc: BackupHost,
+    private readonly backup: LoadedBackup,
+    private readonly opts: PlacementOptions & { mode: ImportMode },
+    private readonly check: () => void,
+  ) {
+    this.now = (opts.clock ?? (() => new Date()))().getTime();
+    const newProject = opts.mode === 'new-project' ? opts.newProjectId!.trim() : undefined;
+    const own = new Set(opts.projectIds ?? []);
+    const consent = opts.consent === true;
+    this.newProject = newProject;
+    this.own = own;
+    this.consent = consent;
+    this.plan = {
+      toWrite: [],
+      overwrite: new Map(),
+      skipped: 0,
+      merged: 0,
+      idMap: new Map(),
+      idsRecomputed: 0,
+      episodes: [],
+      episodesSkipped: 0,
+      refused: new Map(),
+      conflicts: [],
+      targets: new Map(),
+      consentNeeded: 0,
+      placed: new Map(),
+      allowed: (project) =>
+        newProject ? project === newProject : consent || (project !== null && !needsConsent(project, own)),
+    };
+  }
+
+  private refuse(reason: RefusalReason, kind: 'memories' | 'episodes'): void {
+    const r = this.plan.refused.get(reason) ?? { memories: 0, episodes: 0 };
     r[kind]++;
-    plan.refused.set(reason, r);
-  };
-  const target = (project: string, held: boolean): BackupTarget => {
-    let t = plan.targets.get(project);
+    this.plan.refused.set(reason, r);
+  }
+
+  /** The preview's line for a project (created on first use). */
+  private target(project: string, held: boolean): BackupTarget {
+    let t = this.plan.targets.get(project);
     if (!t) {
       t = {
         project_id: project,
@@ -217,159 +257,189 @@ async function planImport(
         episodes: 0,
         needs_consent: held,
       };
-      plan.targets.set(project, t);
+      this.plan.targets.set(project, t);
     }
     return t;
-  };
-  const placeOf = (project: string): { project: string; reason?: RefusalReason } =>
-    newProject ? { project: newProject } : { project, reason: needsConsent(project, own) };
-
-  // 1. Check every memory; the stored memories with the backup's ids decide whether a mismatched id is kept.
-  const checked: {
-    record: BackupRecord;
-    contentId: string;
-    redacted: boolean;
-    originalId: string;
-    held?: RefusalReason;
-  }[] = [];
-  for (const r of backup.records) {
-    check();
-    const place = placeOf(r.memory.project_id);
-    const c = await checkMemory(r, place.project, now, opts.keepConfirmations === true);
-    if ('refused' in c) refuse(c.refused, 'memories');
-    else checked.push({ ...c, originalId: r.memory.id, held: place.reason });
   }
-  const storedByBackupId = await getMany(
-    svc,
-    checked.map((c) => c.originalId),
-  );
-  const byId = new Map<string, (typeof checked)[number]>();
-  for (const c of checked) {
-    let id = c.originalId;
-    if (newProject || c.redacted) id = c.contentId;
-    else if (id !== c.contentId && differentText(storedByBackupId.get(id), c.record.memory)) {
-      // The id does not match the text and a stored memory with other text has it: never let it replace that one.
-      id = c.contentId;
-      plan.idsRecomputed++;
+
+  private placeOf(project: string): { project: string; reason?: RefusalReason } {
+    return this.newProject
+      ? { project: this.newProject }
+      : { project, reason: needsConsent(project, this.own) };
+  }
+
+  /** 1. Every memory checked (refused ones counted), placed in its project. */
+  async checkMemories(): Promise<CheckedRecord[]> {
+    const checked: CheckedRecord[] = [];
+    for (const r of this.backup.records) {
+      this.check();
+      const place = this.placeOf(r.memory.project_id);
+      const c = await checkMemory(r, place.project, this.now, this.opts.keepConfirmations === true);
+      if ('refused' in c) this.refuse(c.refused, 'memories');
+      else checked.push({ ...c, originalId: r.memory.id, held: place.reason });
     }
-    if (id !== c.originalId) plan.idMap.set(c.originalId, id);
-    c.record = { ...c.record, memory: { ...c.record.memory, id } };
-    const prev = byId.get(id);
-    if (prev) plan.merged++;
-    // Two texts that normalize the same now share one id: keep the most recently updated.
-    if (!prev || prev.record.memory.updated_at < c.record.memory.updated_at) byId.set(id, c);
+    return checked;
   }
 
-  // 2. Compare with the store: new, the same, or different (kept in skip mode, replaced in overwrite mode).
-  // A memory marked wrong here never comes back from a backup, under its id in any project it is placed in.
-  const existing = await getMany(svc, [...byId.keys()]);
-  const original = (c: (typeof checked)[number]) =>
-    memoryId(
-      backup.records.find((r) => r.memory.id === c.originalId)?.memory.project_id ?? '',
-      c.record.memory.text,
+  /**
+   * Each checked memory's id here: the backup's, unless it moves project, was redacted, or does not match
+   * its text while a stored memory with other text has it (never let it replace that one). Two texts that
+   * normalize the same now share one id: the most recently updated is kept.
+   */
+  async assignIds(checked: CheckedRecord[]): Promise<Map<string, CheckedRecord>> {
+    const { plan } = this;
+    const storedByBackupId = await getMany(
+      this.svc,
+      checked.map((c) => c.originalId),
     );
-  const tombstones = await getMany(svc, [...byId.values()].map(original));
-  const wrong = (c: (typeof checked)[number]) =>
-    existing.get(c.record.memory.id)?.status === 'wrong' || tombstones.get(original(c))?.status === 'wrong';
-  const placed: (typeof checked)[number][] = [];
-  for (const c of byId.values()) {
-    check();
-    if (wrong(c) && c.record.memory.status !== 'wrong') {
-      refuse('marked wrong in this store', 'memories');
-      continue;
+    const byId = new Map<string, CheckedRecord>();
+    for (const c of checked) {
+      let id = c.originalId;
+      if (this.newProject || c.redacted) id = c.contentId;
+      else if (id !== c.contentId && differentText(storedByBackupId.get(id), c.record.memory)) {
+        id = c.contentId;
+        plan.idsRecomputed++;
+      }
+      if (id !== c.originalId) plan.idMap.set(c.originalId, id);
+      c.record = { ...c.record, memory: { ...c.record.memory, id } };
+      const prev = byId.get(id);
+      if (prev) plan.merged++;
+      if (!prev || prev.record.memory.updated_at < c.record.memory.updated_at) byId.set(id, c);
     }
-    const r = c.record;
-    const t = target(r.memory.project_id, !!c.held);
-    const cur = existing.get(r.memory.id);
-    let fields: string[] = [];
-    if (cur) {
-      fields = differingFields(cur, r.memory);
-      plan.conflicts.push({
-        id: r.memory.id,
-        project_id: cur.project_id,
-        text: cur.text,
-        differs: fields.length > 0,
-        fields,
-        ...(fields.includes('text') ? { backup_text: r.memory.text } : {}),
-      });
-      t.conflicts++;
-      if (fields.length > 0) t.differ++;
-    }
-    // A held record is counted where it would go, so the preview shows what consent would let in.
-    const held = !!c.held && !consent;
-    if (c.held) plan.consentNeeded++;
-    if (held) refuse(c.held!, 'memories');
-    else placed.push(c);
-    if (!cur) {
-      t.new++;
-      if (!held) plan.toWrite.push(r);
-    } else if (opts.mode === 'overwrite' && fields.length > 0) {
-      t.overwrite++;
-      if (held) continue;
-      if (!c.held) plan.consentNeeded++;
-      plan.toWrite.push(r);
-      plan.overwrite.set(cur.id, cur);
-    } else if (!held) plan.skipped++;
+    return byId;
   }
 
-  const finalIds = new Set(placed.map((c) => c.record.memory.id));
-  for (const c of checked) {
-    const id = plan.idMap.get(c.originalId) ?? c.originalId;
-    const kept = byId.get(id);
-    if (kept && finalIds.has(id)) plan.placed.set(c.originalId, kept.record.memory);
-  }
-
-  // 3. Episodes: the same checks and places; their ids always come from their content.
-  const episodes: { record: EpisodeRecord; held?: RefusalReason }[] = [];
-  const keep = svc.config.episodes?.keep !== false;
-  const placedIds = new Map<string, string>(); // an episode's id in the backup -> its id here
-  for (const r of backup.episodes) {
-    check();
-    if (!keep) {
-      refuse('transcripts are off (mnemo.episodes.keep)', 'episodes');
-      continue;
-    }
-    const place = placeOf(r.episode.project_id);
-    const c = await checkEpisode(r, place.project, now, opts.keepConfirmations === true);
-    if ('refused' in c) refuse(c.refused, 'episodes');
-    else {
-      const e = c.record.episode;
-      e.memory_ids = e.memory_ids.map((id) => plan.idMap.get(id) ?? id);
-      placedIds.set(r.episode.id, e.id);
-      episodes.push({ record: c.record, held: place.reason });
-    }
-  }
-  // The links between turns follow their ids (an episode placed in another project has another id); a link
-  // to a turn not in the backup is dropped, and recall finds that neighbour by time (recall/context.ts).
-  for (const { record } of episodes)
-    for (const k of ['previous_id', 'next_id'] as const) {
-      const to = record.episode[k] ? placedIds.get(record.episode[k]) : record.episode[k];
-      if (to === undefined) delete record.episode[k];
-      else record.episode[k] = to;
-    }
-  const storedEpisodes = new Set(
-    (await svc.episodes.get(episodes.map((e) => e.record.episode.id))).map((e) => e.id),
-  );
-  const seen = new Set<string>();
-  for (const e of episodes) {
-    const ep = e.record.episode;
-    if (seen.has(ep.id) || storedEpisodes.has(ep.id)) {
-      plan.episodesSkipped++;
-      continue;
-    }
-    seen.add(ep.id);
-    const t = target(ep.project_id, !!e.held);
-    t.episodes++;
-    if (e.held) {
-      plan.consentNeeded++;
-      if (!consent) {
-        refuse(e.held, 'episodes');
+  /**
+   * 2. Compared with the store: new, the same, or different (kept in skip mode, replaced in overwrite mode).
+   * A memory marked wrong here never comes back from a backup, under its id in any project it is placed in.
+   * Returns the records placed (not refused, not held).
+   */
+  async compareWithStore(byId: Map<string, CheckedRecord>): Promise<CheckedRecord[]> {
+    const { plan, backup } = this;
+    const existing = await getMany(this.svc, [...byId.keys()]);
+    const original = (c: CheckedRecord) =>
+      memoryId(
+        backup.records.find((r) => r.memory.id === c.originalId)?.memory.project_id ?? '',
+        c.record.memory.text,
+      );
+    const tombstones = await getMany(this.svc, [...byId.values()].map(original));
+    const wrong = (c: CheckedRecord) =>
+      existing.get(c.record.memory.id)?.status === 'wrong' || tombstones.get(original(c))?.status === 'wrong';
+    const placed: CheckedRecord[] = [];
+    for (const c of byId.values()) {
+      this.check();
+      if (wrong(c) && c.record.memory.status !== 'wrong') {
+        this.refuse('marked wrong in this store', 'memories');
         continue;
       }
+      const r = c.record;
+      const t = this.target(r.memory.project_id, !!c.held);
+      const cur = existing.get(r.memory.id);
+      const fields = cur ? this.conflict(cur, r, t) : [];
+      // A held record is counted where it would go, so the preview shows what consent would let in.
+      const held = !!c.held && !this.consent;
+      if (c.held) plan.consentNeeded++;
+      if (held) this.refuse(c.held!, 'memories');
+      else placed.push(c);
+      if (!cur) {
+        t.new++;
+        if (!held) plan.toWrite.push(r);
+      } else if (this.opts.mode === 'overwrite' && fields.length > 0) {
+        t.overwrite++;
+        if (held) continue;
+        if (!c.held) plan.consentNeeded++;
+        plan.toWrite.push(r);
+        plan.overwrite.set(cur.id, cur);
+      } else if (!held) plan.skipped++;
     }
-    plan.episodes.push(e.record);
+    return placed;
   }
-  return plan;
+
+  /** A stored memory with the record's id: a conflict of the preview; returns the fields that differ. */
+  private conflict(cur: Memory, r: BackupRecord, t: BackupTarget): string[] {
+    const fields = differingFields(cur, r.memory);
+    this.plan.conflicts.push({
+      id: r.memory.id,
+      project_id: cur.project_id,
+      text: cur.text,
+      differs: fields.length > 0,
+      fields,
+      ...(fields.includes('text') ? { backup_text: r.memory.text } : {}),
+    });
+    t.conflicts++;
+    if (fields.length > 0) t.differ++;
+    return fields;
+  }
+
+  /** Backup id -> the memory it is imported or kept as, for every record placed. */
+  notePlaced(checked: CheckedRecord[], byId: Map<string, CheckedRecord>, placed: CheckedRecord[]): void {
+    const finalIds = new Set(placed.map((c) => c.record.memory.id));
+    for (const c of checked) {
+      const id = this.plan.idMap.get(c.originalId) ?? c.originalId;
+      const kept = byId.get(id);
+      if (kept && finalIds.has(id)) this.plan.placed.set(c.originalId, kept.record.memory);
+    }
+  }
+
+  /** 3. Episodes: the same checks and places; their ids always come from their content. */
+  async planEpisodes(): Promise<void> {
+    const { plan } = this;
+    const episodes = await this.checkEpisodes();
+    const storedEpisodes = new Set(
+      (await this.svc.episodes.get(episodes.map((e) => e.record.episode.id))).map((e) => e.id),
+    );
+    const seen = new Set<string>();
+    for (const e of episodes) {
+      const ep = e.record.episode;
+      if (seen.has(ep.id) || storedEpisodes.has(ep.id)) {
+        plan.episodesSkipped++;
+        continue;
+      }
+      seen.add(ep.id);
+      const t = this.target(ep.project_id, !!e.held);
+      t.episodes++;
+      if (e.held) {
+        plan.consentNeeded++;
+        if (!this.consent) {
+          this.refuse(e.held, 'episodes');
+          continue;
+        }
+      }
+      plan.episodes.push(e.record);
+    }
+  }
+
+  /** The backup's episodes that pass their checks, placed, with their links following their new ids. */
+  private async checkEpisodes(): Promise<{ record: EpisodeRecord; held?: RefusalReason }[]> {
+    const episodes: { record: EpisodeRecord; held?: RefusalReason }[] = [];
+    const keep = this.svc.config.episodes?.keep !== false;
+    const placedIds = new Map<string, string>(); // an episode's id in the backup -> its id here
+    for (const r of this.backup.episodes) {
+      this.check();
+      if (!keep) {
+        this.refuse('transcripts are off (mnemo.episodes.keep)', 'episodes');
+        continue;
+      }
+      const place = this.placeOf(r.episode.project_id);
+      const c = await checkEpisode(r, place.project, this.now, this.opts.keepConfirmations === true);
+      if ('refused' in c) this.refuse(c.refused, 'episodes');
+      else {
+        const e = c.record.episode;
+        e.memory_ids = e.memory_ids.map((id) => this.plan.idMap.get(id) ?? id);
+        placedIds.set(r.episode.id, e.id);
+        episodes.push({ record: c.record, held: place.reason });
+      }
+    }
+    // The links between turns follow their ids (an episode placed in another project has another id); a link
+    // to a turn not in the backup is dropped, and recall finds that neighbour by time (recall/context.ts).
+    for (const { record } of episodes)
+      for (const k of ['previous_id', 'next_id'] as const) {
+        const to = record.episode[k] ? placedIds.get(record.episode[k]) : record.episode[k];
+        if (to === undefined) delete record.episode[k];
+        else record.episode[k] = to;
+      }
+    return episodes;
+  }
 }
 
 /** Restores a backup into the store, all or nothing. */
@@ -417,72 +487,150 @@ export async function importBackup(
   }
 
   // 3. Vectors: the backup's when they fit the store's collection, else re-embedded with the store's model.
-  let active = svc.store.active;
-  const usable = (v?: number[]): boolean => !!active && !!v && vectorsUsable(backup, active);
-  let reembedded = 0;
-  const episodes = plan.episodes;
-  if (reembedNeeded(backup, [...toWrite, ...episodes], active)) {
-    progress({ message: 'Loading the embedding model', percent: 15 });
-    await svc.requireModel();
-    active = svc.store.active;
-    if (!active) throw new MnemoError('The memory store has no collection after loading the model.');
-    const need = toWrite.filter((r) => !usable(r.vector));
-    const needEp = episodes.filter((e) => !usable(e.vector));
-    const all = need.length + needEp.length;
-    for (let i = 0; i < need.length; i += REEMBED_WINDOW) {
-      check();
-      const batch = need.slice(i, i + REEMBED_WINDOW);
-      const vectors = await svc.embedding.embed(
-        batch.map((r) => r.memory.text),
-        { bulk: true },
-      );
-      batch.forEach((r, j) => {
-        r.vector = vectors[j];
-        r.memory.embedding_model = active!.model;
-        r.memory.embedding_dim = vectors[j].length;
-      });
-      reembedded += batch.length;
-      progress({
-        message: `Re-embedding (${reembedded}/${all})`,
-        percent: Math.round(15 + (35 * reembedded) / all),
-      });
-    }
-    for (let i = 0; i < needEp.length; i += REEMBED_WINDOW) {
-      check();
-      const batch = needEp.slice(i, i + REEMBED_WINDOW);
-      const vectors = await svc.embedding.embed(
-        batch.map((e) => episodeVectorText(e.episode)),
-        { bulk: true },
-      );
-      batch.forEach((e, j) => (e.vector = vectors[j]));
-      progress({
-        message: `Re-embedding (${need.length + i + batch.length}/${all})`,
-        percent: Math.round(15 + (35 * (need.length + i + batch.length)) / all),
-      });
-    }
-  }
-  const target = active;
+  const { active: target, reembedded } = await vectorsFor(svc, backup, plan, check, progress);
+  const { episodes } = plan;
 
   // 4. Snapshot what will be overwritten, with vectors, so a failure can put it back.
-  const snapshot = new Map<string, { memory: Memory; vector: number[] }>();
-  if (overwrite.size > 0) {
-    const projects = [...new Set([...overwrite.values()].map((m) => m.project_id))];
-    for (const row of await svc.store.find(buildWhere({ project_ids: projects }), { withVectors: true })) {
-      if (overwrite.has(row.memory.id) && row.vector && row.vector.length)
-        snapshot.set(row.memory.id, { memory: row.memory, vector: row.vector });
-    }
-    const missing = [...overwrite.keys()].filter((id) => !snapshot.has(id));
-    if (missing.length)
-      throw new MnemoError(
-        `Could not read memory ${missing[0]} with its vector before overwriting it; nothing was changed.`,
-      );
-  }
+  const snapshot = await snapshotOf(svc, overwrite);
 
   // 5. The audit entries to append once everything is written.
   const now = clock().toISOString();
   const auditOut = importAuditEntries(svc, backup, plan, mode, now);
 
   // 6. Write, rolling back on any failure or cancellation.
+  const replaced = await writePlan(svc, plan, {
+    target,
+    snapshot,
+    auditOut,
+    batchSize,
+    check,
+    progress,
+    name,
+  });
+  const projects = [...new Set(toWrite.map((r) => r.memory.project_id))].sort();
+  svc.notifyChanged(
+    projects,
+    toWrite.map((r) => r.memory.id),
+  );
+  progress({
+    message: `Imported ${toWrite.length - replaced.length} new and ${replaced.length} replaced memories`,
+    percent: 100,
+  });
+  return {
+    mode,
+    inserted: toWrite.length - replaced.length,
+    overwritten: replaced.length,
+    skipped,
+    reembedded,
+    audit_entries: auditOut.length,
+    merged,
+    projects,
+    ids: toWrite.map((r) => r.memory.id),
+    episodes: episodes.length,
+    ids_recomputed: plan.idsRecomputed,
+    refused: refusals(plan),
+  };
+}
+
+type Progress = (p: { message: string; percent?: number }) => void;
+
+/**
+ * The vectors of what the plan writes: the backup's when they fit the store's collection, else re-embedded
+ * with the store's model (loaded for it). Returns the collection written to and how many were re-embedded.
+ */
+async function vectorsFor(
+  svc: BackupHost,
+  backup: LoadedBackup,
+  plan: Plan,
+  check: () => void,
+  progress: Progress,
+): Promise<{ active: BackupHost['store']['active']; reembedded: number }> {
+  const { toWrite, episodes } = plan;
+  let active = svc.store.active;
+  if (!reembedNeeded(backup, [...toWrite, ...episodes], active)) return { active, reembedded: 0 };
+  progress({ message: 'Loading the embedding model', percent: 15 });
+  await svc.requireModel();
+  active = svc.store.active;
+  if (!active) throw new MnemoError('The memory store has no collection after loading the model.');
+  const usable = (v?: number[]): boolean => !!v && vectorsUsable(backup, active!);
+  const need = toWrite.filter((r) => !usable(r.vector));
+  const needEp = episodes.filter((e) => !usable(e.vector));
+  const all = need.length + needEp.length;
+  let reembedded = 0;
+  for (let i = 0; i < need.length; i += REEMBED_WINDOW) {
+    check();
+    const batch = need.slice(i, i + REEMBED_WINDOW);
+    const vectors = await svc.embedding.embed(
+      batch.map((r) => r.memory.text),
+      { bulk: true },
+    );
+    batch.forEach((r, j) => {
+      r.vector = vectors[j];
+      r.memory.embedding_model = active!.model;
+      r.memory.embedding_dim = vectors[j].length;
+    });
+    reembedded += batch.length;
+    progress({
+      message: `Re-embedding (${reembedded}/${all})`,
+      percent: Math.round(15 + (35 * reembedded) / all),
+    });
+  }
+  for (let i = 0; i < needEp.length; i += REEMBED_WINDOW) {
+    check();
+    const batch = needEp.slice(i, i + REEMBED_WINDOW);
+    const vectors = await svc.embedding.embed(
+      batch.map((e) => episodeVectorText(e.episode)),
+      { bulk: true },
+    );
+    batch.forEach((e, j) => (e.vector = vectors[j]));
+    progress({
+      message: `Re-embedding (${need.length + i + batch.length}/${all})`,
+      percent: Math.round(15 + (35 * (need.length + i + batch.length)) / all),
+    });
+  }
+  return { active, reembedded };
+}
+
+/** The memories an overwrite replaces, with their stored vectors (exactly as stored), so a failure can put them back. */
+async function snapshotOf(
+  svc: BackupHost,
+  overwrite: Map<string, Memory>,
+): Promise<Map<string, { memory: Memory; vector: number[] }>> {
+  const snapshot = new Map<string, { memory: Memory; vector: number[] }>();
+  if (overwrite.size === 0) return snapshot;
+  const projects = [...new Set([...overwrite.values()].map((m) => m.project_id))];
+  for (const row of await svc.store.find(buildWhere({ project_ids: projects }), { withVectors: true })) {
+    if (overwrite.has(row.memory.id) && row.vector && row.vector.length)
+      snapshot.set(row.memory.id, { memory: row.memory, vector: row.vector });
+  }
+  const missing = [...overwrite.keys()].filter((id) => !snapshot.has(id));
+  if (missing.length)
+    throw new MnemoError(
+      `Could not read memory ${missing[0]} with its vector before overwriting it; nothing was changed.`,
+    );
+  return snapshot;
+}
+
+/**
+ * Writes the plan's memories and episodes in batches, then its audit entries; on any failure or cancellation
+ * undoes what was written (inserted ones deleted, replaced ones restored from the snapshot) and says so.
+ * Returns the ids of the memories replaced.
+ */
+async function writePlan(
+  svc: BackupHost,
+  plan: Plan,
+  w: {
+    target: BackupHost['store']['active'];
+    snapshot: Map<string, { memory: Memory; vector: number[] }>;
+    auditOut: AuditEntry[];
+    batchSize: number;
+    check: () => void;
+    progress: Progress;
+    name: string;
+  },
+): Promise<string[]> {
+  const { toWrite, overwrite, episodes } = plan;
+  const { target, batchSize, check, progress } = w;
   const inserted: string[] = [];
   const replaced: string[] = [];
   const insertedEpisodes: string[] = [];
@@ -513,19 +661,20 @@ export async function importBackup(
       });
     }
     check();
-    svc.audit.append(auditOut);
+    svc.audit.append(w.auditOut);
+    return replaced;
   } catch (e) {
     progress({ message: 'Rolling back' });
     try {
       if (insertedEpisodes.length) await svc.episodes.delete(insertedEpisodes);
       for (let i = 0; i < inserted.length; i += 500)
         await svc.store.delete(inserted.slice(i, i + 500), target);
-      const restore = replaced.map((id) => snapshot.get(id)!);
+      const restore = replaced.map((id) => w.snapshot.get(id)!);
       for (let i = 0; i < restore.length; i += batchSize)
         await svc.store.upsert(restore.slice(i, i + batchSize), target);
     } catch (undoError) {
       throw new MnemoError(
-        `The import of ${name} failed (${errorMessage(e).replace(/\.$/, '')}) and undoing it also failed (${errorMessage(undoError).replace(/\.$/, '')}); restore the store from a backup.`,
+        `The import of ${w.name} failed (${errorMessage(e).replace(/\.$/, '')}) and undoing it also failed (${errorMessage(undoError).replace(/\.$/, '')}); restore the store from a backup.`,
         { cause: e },
       );
     }
@@ -533,36 +682,13 @@ export async function importBackup(
     if (e instanceof BackupError) throw e;
     throw new BackupError(
       'rolled-back',
-      `The import of ${name} failed and was undone, so nothing was changed: ${errorMessage(e)}`,
+      `The import of ${w.name} failed and was undone, so nothing was changed: ${errorMessage(e)}`,
       {
         cause: e,
         code: e instanceof MnemoError ? e.code : undefined,
       },
     );
   }
-  const projects = [...new Set(toWrite.map((r) => r.memory.project_id))].sort();
-  svc.notifyChanged(
-    projects,
-    toWrite.map((r) => r.memory.id),
-  );
-  progress({
-    message: `Imported ${toWrite.length - replaced.length} new and ${replaced.length} replaced memories`,
-    percent: 100,
-  });
-  return {
-    mode,
-    inserted: toWrite.length - replaced.length,
-    overwritten: replaced.length,
-    skipped,
-    reembedded,
-    audit_entries: auditOut.length,
-    merged,
-    projects,
-    ids: toWrite.map((r) => r.memory.id),
-    episodes: episodes.length,
-    ids_recomputed: plan.idsRecomputed,
-    refused: refusals(plan),
-  };
 }
 
 /** A stored memory whose text is not the record's (an edited memory keeps its id; its text is what counts). */
