@@ -110,33 +110,13 @@ export async function exportBackup(svc: BackupHost, opts: ExportOptions): Promis
   const startedAt = clock();
   const target = resolveBackupTarget(opts.out, projectId, startedAt);
 
-  progress({ message: 'Reading memories', percent: 0 });
-  check(opts.token);
-  const rows = await svc.store.find(buildWhere({ project_id: projectId }), { withVectors: includeVectors });
-  rows.sort(
-    (a, b) =>
-      a.memory.created_at.localeCompare(b.memory.created_at) || a.memory.id.localeCompare(b.memory.id),
+  const { lines, counts, projects, ids } = await collectMemories(
+    svc,
+    projectId,
+    includeVectors,
+    progress,
+    opts.token,
   );
-
-  const counts: BackupCounts = { memories: 0, audit_entries: 0, vectors: 0, by_status: emptyByStatus() };
-  const projects = new Set<string>();
-  const ids = new Set<string>();
-  const lines: string[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    check(opts.token);
-    const { memory, vector } = rows[i];
-    lines.push(memoryLine(memory, vector));
-    counts.memories++;
-    counts.by_status[memory.status]++;
-    if (vector && vector.length) counts.vectors++;
-    projects.add(memory.project_id);
-    ids.add(memory.id);
-    if (i % 50 === 0)
-      progress({
-        message: `Collecting memories (${i + 1}/${rows.length})`,
-        percent: Math.round(5 + (50 * i) / Math.max(1, rows.length)),
-      });
-  }
   const audit: AuditEntry[] = svc.audit
     .readAll()
     .filter(
@@ -181,34 +161,19 @@ export async function exportBackup(svc: BackupHost, opts: ExportOptions): Promis
   const manifestData = Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8');
 
   progress({ message: 'Encrypting the backup', percent: 60 });
-  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    await writeEncryptedZip(
-      tmp,
-      opts.password,
-      [
-        { name: MEMORIES_FILE, data: memoriesData },
-        { name: AUDIT_FILE, data: auditData },
-        ...(episodeRows.length ? [{ name: EPISODES_FILE, data: episodesData }] : []),
-        { name: MANIFEST_FILE, data: manifestData },
-      ],
-      startedAt,
-      opts.token,
-      (fraction) => progress({ message: 'Encrypting the backup', percent: Math.round(60 + 35 * fraction) }),
-    );
-    check(opts.token);
-    const fd = openSync(tmp, 'r+');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, target);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
+  await writeBackupFile(
+    target,
+    opts.password,
+    [
+      { name: MEMORIES_FILE, data: memoriesData },
+      { name: AUDIT_FILE, data: auditData },
+      ...(episodeRows.length ? [{ name: EPISODES_FILE, data: episodesData }] : []),
+      { name: MANIFEST_FILE, data: manifestData },
+    ],
+    startedAt,
+    opts.token,
+    (fraction) => progress({ message: 'Encrypting the backup', percent: Math.round(60 + 35 * fraction) }),
+  );
   const bytes = statSync(target).size;
   svc.audit.append([
     {
@@ -221,6 +186,73 @@ export async function exportBackup(svc: BackupHost, opts: ExportOptions): Promis
   ]);
   progress({ message: `Backup written: ${basename(target)}`, percent: 100 });
   return { file: target, counts, bytes };
+}
+
+/** Every memory of the scope as a backup line, oldest first, with the counts the manifest states. */
+async function collectMemories(
+  svc: BackupHost,
+  projectId: string | undefined,
+  includeVectors: boolean,
+  progress: NonNullable<ExportOptions['onProgress']>,
+  token: ExportOptions['token'],
+): Promise<{ lines: string[]; counts: BackupCounts; projects: Set<string>; ids: Set<string> }> {
+  progress({ message: 'Reading memories', percent: 0 });
+  check(token);
+  const rows = await svc.store.find(buildWhere({ project_id: projectId }), { withVectors: includeVectors });
+  rows.sort(
+    (a, b) =>
+      a.memory.created_at.localeCompare(b.memory.created_at) || a.memory.id.localeCompare(b.memory.id),
+  );
+  const counts: BackupCounts = { memories: 0, audit_entries: 0, vectors: 0, by_status: emptyByStatus() };
+  const projects = new Set<string>();
+  const ids = new Set<string>();
+  const lines: string[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    check(token);
+    const { memory, vector } = rows[i];
+    lines.push(memoryLine(memory, vector));
+    counts.memories++;
+    counts.by_status[memory.status]++;
+    if (vector && vector.length) counts.vectors++;
+    projects.add(memory.project_id);
+    ids.add(memory.id);
+    if (i % 50 === 0)
+      progress({
+        message: `Collecting memories (${i + 1}/${rows.length})`,
+        percent: Math.round(5 + (50 * i) / Math.max(1, rows.length)),
+      });
+  }
+  return { lines, counts, projects, ids };
+}
+
+/**
+ * Encrypts the entries into `target` through a temporary file of its own in the same folder, synced to disk
+ * and readable by the owner only, then renamed into place: a failure or a cancellation leaves no file.
+ */
+async function writeBackupFile(
+  target: string,
+  password: string,
+  entries: { name: string; data: Buffer }[],
+  at: Date,
+  token: ExportOptions['token'],
+  onFraction: (fraction: number) => void,
+): Promise<void> {
+  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeEncryptedZip(tmp, password, entries, at, token, onFraction);
+    check(token);
+    const fd = openSync(tmp, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    chmodSync(tmp, 0o600);
+    renameSync(tmp, target);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
 }
 
 /**
