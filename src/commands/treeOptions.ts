@@ -91,110 +91,121 @@ export function register(ctx: Ctx, views: Views): void {
 
   ctx.registerCommand(Command.filterMemories, async (dimensionArg?: unknown) => {
     const f: Omit<TreeFilter, 'label'> = { ...(tree.filter ?? {}) };
-    const any = (v: string | undefined) => v ?? 'any';
     const dimension =
-      typeof dimensionArg === 'string'
-        ? (dimensionArg as Dimension)
-        : (
-            await vscode.window.showQuickPick(
-              [
-                {
-                  label: '$(circle-filled) Status',
-                  description: f.status?.join(', ') ?? 'in use (wrong and archived hidden)',
-                  d: 'status' as Dimension,
-                },
-                {
-                  label: '$(symbol-class) Category',
-                  description: any(f.category && CATEGORY_LABEL[f.category]),
-                  d: 'category' as Dimension,
-                },
-                {
-                  label: '$(source-control) Source',
-                  description: any(f.sourceType && SOURCE_LABEL[f.sourceType]),
-                  d: 'source' as Dimension,
-                },
-                {
-                  label: '$(calendar) Created',
-                  description: AGES.find((a) => a.days === f.days)?.label ?? 'any time',
-                  d: 'age' as Dimension,
-                },
-                {
-                  label: '$(pulse) Confidence',
-                  description:
-                    CONFIDENCE.find((c) => c.max === f.maxConfidence && c.min === f.minConfidence)?.label ??
-                    'any',
-                  d: 'confidence' as Dimension,
-                },
-                ...(tree.filter ? [{ label: '$(clear-all) Clear Filter', d: 'clear' as Dimension }] : []),
-              ],
-              { title: 'Mnemo: Filter Memories', placeHolder: 'Filter the Memories view by…' },
-            )
-          )?.d;
-    switch (dimension) {
-      case 'status': {
-        const picked = await vscode.window.showQuickPick(
-          ALL_STATUSES.map((status) => ({
-            label: STATUS_LABEL[status].replace(/^./, (c) => c.toUpperCase()),
-            status,
-            picked: f.status?.includes(status) ?? false,
-          })),
-          {
-            title: 'Mnemo: Filter by Status',
-            placeHolder: 'Which statuses? (none picked: those in use)',
-            canPickMany: true,
-          },
-        );
-        if (!picked) return undefined;
-        f.status = picked.length ? picked.map((p) => p.status as MemoryStatus) : undefined;
-        break;
-      }
-      case 'category': {
-        const picked = await vscode.window.showQuickPick(
-          [
-            { label: 'Any category', category: undefined as Category | undefined },
-            ...CATEGORIES.map((category) => ({ label: CATEGORY_LABEL[category], category })),
-          ],
-          { title: 'Mnemo: Filter by Category' },
-        );
-        if (!picked) return undefined;
-        f.category = picked.category;
-        break;
-      }
-      case 'source': {
-        const picked = await vscode.window.showQuickPick(
-          [
-            { label: 'Any source', sourceType: undefined as SourceType | undefined },
-            ...SOURCE_TYPES.map((sourceType) => ({ label: SOURCE_LABEL[sourceType], sourceType })),
-          ],
-          { title: 'Mnemo: Filter by Source' },
-        );
-        if (!picked) return undefined;
-        f.sourceType = picked.sourceType;
-        break;
-      }
-      case 'age': {
-        const picked = await vscode.window.showQuickPick(AGES, { title: 'Mnemo: Filter by Age' });
-        if (!picked) return undefined;
-        f.days = picked.days;
-        f.since = undefined;
-        break;
-      }
-      case 'confidence': {
-        const picked = await vscode.window.showQuickPick(CONFIDENCE, {
-          title: 'Mnemo: Filter by Confidence',
-        });
-        if (!picked) return undefined;
-        f.maxConfidence = picked.max;
-        f.minConfidence = picked.min;
-        break;
-      }
-      case 'clear':
-        views.setFilter(undefined);
-        return undefined;
-      default:
-        return undefined;
+      typeof dimensionArg === 'string' ? (dimensionArg as Dimension) : await pickDimension(f, !!tree.filter);
+    if (dimension === 'clear') {
+      views.setFilter(undefined);
+      return undefined;
     }
+    if (!dimension || !(await pickValue(dimension, f))) return undefined;
     setFilter(f);
     return tree.filter;
   });
+}
+
+/** Which part of the filter to change (each row says its current value); undefined when dismissed. */
+async function pickDimension(
+  f: Omit<TreeFilter, 'label'>,
+  filtered: boolean,
+): Promise<Dimension | undefined> {
+  const any = (v: string | undefined) => v ?? 'any';
+  const picked = await vscode.window.showQuickPick(
+    [
+      {
+        label: '$(circle-filled) Status',
+        description: f.status?.join(', ') ?? 'in use (wrong and archived hidden)',
+        d: 'status' as Dimension,
+      },
+      {
+        label: '$(symbol-class) Category',
+        description: any(f.category && CATEGORY_LABEL[f.category]),
+        d: 'category' as Dimension,
+      },
+      {
+        label: '$(source-control) Source',
+        description: any(f.sourceType && SOURCE_LABEL[f.sourceType]),
+        d: 'source' as Dimension,
+      },
+      {
+        label: '$(calendar) Created',
+        description: AGES.find((a) => a.days === f.days)?.label ?? 'any time',
+        d: 'age' as Dimension,
+      },
+      {
+        label: '$(pulse) Confidence',
+        description:
+          CONFIDENCE.find((c) => c.max === f.maxConfidence && c.min === f.minConfidence)?.label ?? 'any',
+        d: 'confidence' as Dimension,
+      },
+      ...(filtered ? [{ label: '$(clear-all) Clear Filter', d: 'clear' as Dimension }] : []),
+    ],
+    { title: 'Mnemo: Filter Memories', placeHolder: 'Filter the Memories view by…' },
+  );
+  return picked?.d;
+}
+
+/** Asks for the new value of one part of the filter and sets it in `f`; false when dismissed. */
+async function pickValue(
+  dimension: Exclude<Dimension, 'clear'>,
+  f: Omit<TreeFilter, 'label'>,
+): Promise<boolean> {
+  switch (dimension) {
+    case 'status': {
+      const picked = await vscode.window.showQuickPick(
+        ALL_STATUSES.map((status) => ({
+          label: STATUS_LABEL[status].replace(/^./, (c) => c.toUpperCase()),
+          status,
+          picked: f.status?.includes(status) ?? false,
+        })),
+        {
+          title: 'Mnemo: Filter by Status',
+          placeHolder: 'Which statuses? (none picked: those in use)',
+          canPickMany: true,
+        },
+      );
+      if (!picked) return false;
+      f.status = picked.length ? picked.map((p) => p.status as MemoryStatus) : undefined;
+      return true;
+    }
+    case 'category': {
+      const picked = await vscode.window.showQuickPick(
+        [
+          { label: 'Any category', category: undefined as Category | undefined },
+          ...CATEGORIES.map((category) => ({ label: CATEGORY_LABEL[category], category })),
+        ],
+        { title: 'Mnemo: Filter by Category' },
+      );
+      if (!picked) return false;
+      f.category = picked.category;
+      return true;
+    }
+    case 'source': {
+      const picked = await vscode.window.showQuickPick(
+        [
+          { label: 'Any source', sourceType: undefined as SourceType | undefined },
+          ...SOURCE_TYPES.map((sourceType) => ({ label: SOURCE_LABEL[sourceType], sourceType })),
+        ],
+        { title: 'Mnemo: Filter by Source' },
+      );
+      if (!picked) return false;
+      f.sourceType = picked.sourceType;
+      return true;
+    }
+    case 'age': {
+      const picked = await vscode.window.showQuickPick(AGES, { title: 'Mnemo: Filter by Age' });
+      if (!picked) return false;
+      f.days = picked.days;
+      f.since = undefined;
+      return true;
+    }
+    case 'confidence': {
+      const picked = await vscode.window.showQuickPick(CONFIDENCE, { title: 'Mnemo: Filter by Confidence' });
+      if (!picked) return false;
+      f.maxConfidence = picked.max;
+      f.minConfidence = picked.min;
+      return true;
+    }
+    default:
+      return false;
+  }
 }

@@ -94,58 +94,14 @@ export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessionL
   const setFilter = (filter: TreeFilter | undefined): void => memories.setFilter(filter);
   const dashboard = new Dashboard(ctx, setFilter);
 
-  // ---------------------------------------------------------------- the one reload path
+  // The one reload path.
   let lastHealth: string | undefined;
-  const gate = new RefreshGate(
-    (what) => {
-      if (what === 'all') memories.refreshAll();
-      else memories.refreshProjects([...what]);
-      review.refresh();
-      ledger.refresh(); // a delete or a wipe erases from the ledger; the items' texts change
-      documents.refreshOpen();
-      details.refresh();
-      void counts.reload();
-    },
-    COALESCE_MS,
-    MIN_RELOAD_INTERVAL_MS,
-  );
+  const gate = reloadGate({ memories, review, ledger, documents, details, counts });
   const onChange = (change: MemoriesChange): void => gate.request(change.projectIds);
 
-  /** The view's description and context keys follow the tree's mode, order and filter. */
-  function showOptions(): void {
-    const { mode, sort, showHidden } = memories.options;
-    const filter = memories.filter;
-    memoriesView.description =
-      [
-        mode === 'recent' ? 'Recent' : '',
-        sort === 'newest' ? '' : SORT_LABEL[sort],
-        // The filter is said by the tree's first row ("Filtered: …"): a long description here would
-        // squeeze the view's title to "MEM…" at the side bar's default width.
-        filter ? 'filtered' : '',
-        showHidden && !filter?.status ? 'with wrong and archived' : '',
-      ]
-        .filter(Boolean)
-        .join(' · ') || undefined;
-    const set = (key: ContextKey, value: unknown) =>
-      void vscode.commands.executeCommand(BuiltinCommand.setContext, key, value);
-    set(ContextKey.FilterActive, filter !== undefined);
-    set(ContextKey.TreeMode, mode);
-    set(ContextKey.ShowHidden, showHidden);
-  }
+  const showOptions = (): void => showTreeOptions(memories, memoriesView);
 
-  const reveal = async (memory: Memory): Promise<void> => {
-    gate.flushNow(); // a reload due later would rebuild the tree under the reveal and drop its selection
-    await vscode.commands.executeCommand(BuiltinCommand.focusMemories);
-    const node = memories.nodeForMemory(memory);
-    try {
-      await memoriesView.reveal(node, { select: true, focus: true, expand: true });
-    } catch (err) {
-      // A reload raced the reveal: rebuild the tree once and try again.
-      ctx.log.warn(`Reveal retry: ${errorDetail(err)}`);
-      memories.refreshAll();
-      await memoriesView.reveal(memories.nodeForMemory(memory), { select: true, focus: true, expand: true });
-    }
-  };
+  const reveal = (memory: Memory): Promise<void> => revealIn(ctx, gate, memories, memoriesView, memory);
 
   const selectedMemories = (viewId?: string): Memory[] =>
     [
@@ -173,31 +129,16 @@ export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessionL
     digest,
     editForms,
     gate,
-    (() => {
-      const repaint = setInterval(() => {
-        if (memoriesView.visible) memories.repaint();
-        if (reviewView.visible) review.repaint();
-        if (ledgerView.visible) ledger.repaint();
-      }, REPAINT_MS);
-      return { dispose: () => clearInterval(repaint) };
-    })(),
+    repaintWhileVisible([
+      [memoriesView, memories],
+      [reviewView, review],
+      [ledgerView, ledger],
+    ]),
     vscode.window.registerFileDecorationProvider(new MemoryDecorations()),
     vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, documents),
     memories.onDidChangeFilter(() => showOptions()),
     memories.onDidChangeOptions(() => showOptions()),
-    counts.onDidChange((c) => {
-      // The badge and the status bar show the same number: pending memories of the workspace's projects.
-      const n = c?.pending ?? 0;
-      reviewView.badge =
-        n > 0
-          ? { value: n, tooltip: `${n} memories of this workspace's projects wait for review` }
-          : undefined;
-      reviewView.message =
-        n > 0
-          ? `${n} pending — Ctrl+Enter confirms the outlined one, Shift+Delete rejects it (or all of a selection).`
-          : undefined;
-      if (n > 0) void digest.maybeShow();
-    }),
+    counts.onDidChange((c) => showPending(reviewView, digest, c?.pending ?? 0)),
     ctx.onDidChangeMemories(onChange),
     // Something was served (by this window, an agent's MCP server, the CLI): only this view changes.
     ctx.onDidChangeLedger(() => ledger.refresh()),
@@ -240,4 +181,90 @@ export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessionL
     reveal,
     selectedMemories,
   };
+}
+
+/** One reload of everything a change of memories touches, coalesced and spaced (refreshGate.ts). */
+function reloadGate(v: {
+  memories: MemoryTreeProvider;
+  review: ReviewTreeProvider;
+  ledger: LedgerTreeProvider;
+  documents: MnemoDocuments;
+  details: MemoryDetails;
+  counts: WorkspaceCounts;
+}): RefreshGate {
+  return new RefreshGate(
+    (what) => {
+      if (what === 'all') v.memories.refreshAll();
+      else v.memories.refreshProjects([...what]);
+      v.review.refresh();
+      v.ledger.refresh(); // a delete or a wipe erases from the ledger; the items' texts change
+      v.documents.refreshOpen();
+      v.details.refresh();
+      void v.counts.reload();
+    },
+    COALESCE_MS,
+    MIN_RELOAD_INTERVAL_MS,
+  );
+}
+
+/** The Memories view's description and context keys follow the tree's mode, order and filter. */
+function showTreeOptions(memories: MemoryTreeProvider, memoriesView: vscode.TreeView<TreeNode>): void {
+  const { mode, sort, showHidden } = memories.options;
+  const filter = memories.filter;
+  memoriesView.description =
+    [
+      mode === 'recent' ? 'Recent' : '',
+      sort === 'newest' ? '' : SORT_LABEL[sort],
+      // The filter is said by the tree's first row ("Filtered: …"): a long description here would
+      // squeeze the view's title to "MEM…" at the side bar's default width.
+      filter ? 'filtered' : '',
+      showHidden && !filter?.status ? 'with wrong and archived' : '',
+    ]
+      .filter(Boolean)
+      .join(' · ') || undefined;
+  const set = (key: ContextKey, value: unknown) =>
+    void vscode.commands.executeCommand(BuiltinCommand.setContext, key, value);
+  set(ContextKey.FilterActive, filter !== undefined);
+  set(ContextKey.TreeMode, mode);
+  set(ContextKey.ShowHidden, showHidden);
+}
+
+/** Shows a memory in the Memories tree: focus the view, pin the memory into its subtree, reveal. */
+async function revealIn(
+  ctx: Ctx,
+  gate: RefreshGate,
+  memories: MemoryTreeProvider,
+  memoriesView: vscode.TreeView<TreeNode>,
+  memory: Memory,
+): Promise<void> {
+  gate.flushNow(); // a reload due later would rebuild the tree under the reveal and drop its selection
+  await vscode.commands.executeCommand(BuiltinCommand.focusMemories);
+  const node = memories.nodeForMemory(memory);
+  try {
+    await memoriesView.reveal(node, { select: true, focus: true, expand: true });
+  } catch (err) {
+    // A reload raced the reveal: rebuild the tree once and try again.
+    ctx.log.warn(`Reveal retry: ${errorDetail(err)}`);
+    memories.refreshAll();
+    await memoriesView.reveal(memories.nodeForMemory(memory), { select: true, focus: true, expand: true });
+  }
+}
+
+/** The Review Queue's badge and the status bar show the same number: pending memories of the workspace's projects. */
+function showPending(reviewView: vscode.TreeView<ReviewNode>, digest: DailyDigest, n: number): void {
+  reviewView.badge =
+    n > 0 ? { value: n, tooltip: `${n} memories of this workspace's projects wait for review` } : undefined;
+  reviewView.message =
+    n > 0
+      ? `${n} pending — Ctrl+Enter confirms the outlined one, Shift+Delete rejects it (or all of a selection).`
+      : undefined;
+  if (n > 0) void digest.maybeShow();
+}
+
+/** Visible views re-render every {@link REPAINT_MS}, so that relative ages ("2 minutes ago") stay true. */
+function repaintWhileVisible(views: [vscode.TreeView<unknown>, { repaint(): void }][]): vscode.Disposable {
+  const timer = setInterval(() => {
+    for (const [view, provider] of views) if (view.visible) provider.repaint();
+  }, REPAINT_MS);
+  return { dispose: () => clearInterval(timer) };
 }
