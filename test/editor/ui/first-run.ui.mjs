@@ -172,6 +172,29 @@ export const tests = [
 
         const fileRow = review.locator('.monaco-list-row', { hasText: 'AGENTS.md' }).first();
         await fileRow.waitFor({ state: 'visible', timeout: 30_000 });
+        // The queue is redrawn as the import's memories land (a reload at most once a second): the click
+        // waits for the queue to hold every imported rule, and for it to stay so, else a row the list
+        // re-binds under the pointer could take it.
+        const imported = AGENTS_RULES.length + 1;
+        let settled = '';
+        await pollUntil(
+          async () => {
+            const said = ((await review.locator('.pane-body').first().textContent()) ?? '').replace(
+              /\s+/g,
+              ' ',
+            );
+            const ok =
+              said.includes(`${imported} pending`) && /AGENTS\.md/.test(said) && /CLAUDE\.md/.test(said);
+            const same = ok && said === settled;
+            settled = ok ? said : '';
+            return same || undefined;
+          },
+          {
+            timeoutMs: 60_000,
+            intervalMs: 1000,
+            what: `the Review Queue to hold the ${imported} imported rules, by file`,
+          },
+        );
         await screenshot('review-queue-by-file');
         // The row's actions show under the pointer; the queue may still be redrawing as the import's
         // notifications land, so the pointer goes back to the row until the action takes the click.
@@ -192,12 +215,26 @@ export const tests = [
             what: '"Confirm All from File" on the AGENTS.md row to take a click',
           },
         ); // click 3
+        let statusSaid = '';
         const confirmed = await pollUntil(
           async () => {
-            const said = await statusText(ctx.page);
-            return /Confirmed \d+ rules? from AGENTS\.md/.test(said) ? said : undefined;
+            statusSaid = await statusText(ctx.page);
+            return /Confirmed \d+ rules? from AGENTS\.md/.test(statusSaid) ? statusSaid : undefined;
           },
           { timeoutMs: 20_000, what: 'the status bar to say "Confirmed N rules from AGENTS.md"' },
+        ).catch((e) => {
+          throw new Error(`${e.message}; it says "${statusSaid}"`);
+        });
+        // And the queue no longer holds them (CLAUDE.md's rule still waits).
+        await pollUntil(
+          async () => {
+            const left = ((await review.locator('.pane-body').first().textContent()) ?? '').replace(
+              /\s+/g,
+              ' ',
+            );
+            return (!/AGENTS\.md/.test(left) && /CLAUDE\.md/.test(left)) || undefined;
+          },
+          { timeoutMs: 30_000, what: 'the AGENTS.md rules to leave the Review Queue' },
         );
         ctx.log(`status bar: ${confirmed}`);
         await screenshot('rules-confirmed');
