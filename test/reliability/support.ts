@@ -57,7 +57,8 @@ export async function terminate(
   signal: NodeJS.Signals = 'SIGTERM',
   boundMs = 30_000,
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; killed: boolean }> {
-  if (p.exitCode !== null || p.signalCode !== null) return { code: p.exitCode, signal: p.signalCode, killed: false };
+  if (p.exitCode !== null || p.signalCode !== null)
+    return { code: p.exitCode, signal: p.signalCode, killed: false };
   const exited = new Promise<[number | null, NodeJS.Signals | null]>((r) =>
     p.once('exit', (code, sig) => r([code, sig])),
   );
