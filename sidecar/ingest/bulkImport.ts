@@ -17,6 +17,7 @@ import { type Neighbour } from '../store/memoryStore';
 import { buildWhere } from '../store/where';
 import { notStored, planImport, type ImportItem, type ImportLookup } from './importPlan';
 import { guessCategory } from './input';
+import { currentNeighbours, NEIGHBOURS_ASKED } from './neighbours';
 
 /**
  * Memories per window: embedded in one call, which the provider sorts by length, so each inference batch of
@@ -182,12 +183,16 @@ async function lookUp(
   });
   for (const idx of groups.values()) {
     const first = fresh[idx[0]!]!.b;
-    const hits = await store.queryMany(
-      idx.map((i) => fresh[i]!.vector),
-      buildWhere({ project_id: first.m.project_id, category: first.category }),
-      1,
+    const hits = await currentNeighbours(
+      await store.queryMany(
+        idx.map((i) => fresh[i]!.vector),
+        buildWhere({ project_id: first.m.project_id, category: first.category }),
+        NEIGHBOURS_ASKED,
+      ),
+      limit,
+      (ids) => store.get(ids),
     );
-    idx.forEach((i, j) => hits[j]?.[0] && nearest.set(fresh[i]!.b.id, hits[j][0]));
+    idx.forEach((i, j) => hits[j] && nearest.set(fresh[i]!.b.id, hits[j]));
   }
   return { stored, nearest };
 }

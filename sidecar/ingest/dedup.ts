@@ -50,8 +50,13 @@ export type DedupDecision =
 export function decideDedup(c: DedupCandidate, known: DedupKnown, limit: number): DedupDecision {
   const match = findMatch(c, known, limit);
   if (!match) return { kind: 'new' };
-  if (match.memory.status === 'wrong')
+  if (match.memory.status === 'wrong') {
+    // A memory marked wrong blocks what it says (its words or a paraphrase), not a changed value of the same
+    // fact: "timeout 1500 ms" marked wrong, then "timeout 3000 ms" is the correction, learned as new.
+    const verdict = match.via === 'same-id' ? 'same' : classifyFactChange(c.text, match.memory.text).verdict;
+    if (verdict === 'update' || verdict === 'distinct') return { kind: 'new' };
     return { kind: 'blocked', of: match.memory, distance: match.distance, via: match.via };
+  }
   // Near-duplicate text is not the same fact: "timeout 1500 ms" -> "timeout 3000 ms" is an update.
   if (match.via !== 'same-id') {
     const change = classifyFactChange(c.text, match.memory.text);

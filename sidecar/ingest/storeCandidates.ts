@@ -17,6 +17,7 @@ import type { AuditEntry } from '../protocol';
 import type { Candidate, SessionInput } from '../pipeline/types';
 import type { IngestDecision } from '../protocol';
 import { type Neighbour } from '../store/memoryStore';
+import { currentNeighbours, NEIGHBOURS_ASKED } from './neighbours';
 import { buildWhere } from '../store/where';
 import { failpoint } from '../util/failpoint';
 import {
@@ -97,17 +98,21 @@ async function lookUp(
       }))
       .filter((g) => g.idx.length > 0);
     const hits = await Promise.all(
-      groups.map((g) =>
-        store.queryMany(
-          g.idx.map((i) => vectors[i]),
-          buildWhere({ project_id: scope, category: g.category }),
-          1,
+      groups.map(async (g) =>
+        currentNeighbours(
+          await store.queryMany(
+            g.idx.map((i) => vectors[i]),
+            buildWhere({ project_id: scope, category: g.category }),
+            NEIGHBOURS_ASKED,
+          ),
+          limit,
+          (ids) => store.get(ids),
         ),
       ),
     );
     groups.forEach((g, k) =>
       g.idx.forEach((i, j) => {
-        const h = hits[k]![j]?.[0];
+        const h = hits[k]![j];
         if (h && h.distance < limit) nearest.set(i, h);
       }),
     );

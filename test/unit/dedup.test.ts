@@ -82,6 +82,16 @@ test('a match marked wrong blocks the candidate, whichever way it was found', ()
   );
 });
 
+test('a memory marked wrong blocks what it says, not the corrected value of the same fact', () => {
+  const wrong = memory('m1', { status: 'wrong', text: 'The payment gateway timeout is 1500 ms' });
+  const near = (text: string) =>
+    decideDedup(candidate({ text }), { neighbour: { memory: wrong, distance: 0.03 } }, LIMIT).kind;
+  assert.equal(near('The payment gateway timeout is 3000 ms'), 'new', 'the correction is learned');
+  assert.equal(near('The payment gateway timeout is 1500 ms.'), 'blocked', 'the same words again');
+  // The same text is blocked whatever it says (its id is the tombstone's).
+  assert.equal(decideDedup(candidate(), { sameId: wrong }, LIMIT).kind, 'blocked');
+});
+
 test('an earlier memory of the batch counts only in the same project and category, by cosine distance', () => {
   const same = { memory: memory('e1'), vector: [1, 0.05] };
   const otherCategory = { memory: memory('e2', { category: 'persona' }), vector: [1, 0] };
