@@ -131,7 +131,7 @@ export class MnemoService implements Core {
     this.capturer = new CaptureWorker(
       this,
       // Explained: a capture that keeps nothing tells the person why (the dropped candidates' rules).
-      (s, id, backlog) => this.ingester.process(s, true, id, backlog),
+      this.ingester.captureStages(),
       this.background,
       (p) => this.events.captured?.(p),
     );

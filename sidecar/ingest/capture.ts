@@ -13,9 +13,10 @@ import { redactSession } from '../pipeline/redact';
 import type { SessionInput } from '../pipeline/types';
 import type { CaptureProcessedParams, CaptureResult, IngestReport } from '../protocol';
 import { cutText } from '../shared/text';
-import { openCaptureQueue, type DurableQueue } from '../queue';
+import { openCaptureQueue, type DurableQueue, type QueueEntry } from '../queue';
 import { failpoint } from '../util/failpoint';
 import { capSession, validateSession } from './input';
+import type { CaptureIngest, PreparedSession } from './ingest';
 
 export class CaptureWorker {
   private queueInstance: DurableQueue<SessionInput> | undefined;
@@ -33,15 +34,7 @@ export class CaptureWorker {
 
   constructor(
     private readonly core: Core,
-    /**
-     * Ingests one queued session (ingest.ts `process`); the queue id makes a replay after a crash idempotent.
-     * `backlog`: more sessions wait behind it (an Import Chat), so its embedding is a bulk job.
-     */
-    private readonly process: (
-      session: SessionInput,
-      captureId: string,
-      backlog: boolean,
-    ) => Promise<IngestReport>,
+    private readonly ingest: CaptureIngest,
     /** Process the queue in the background (default true; the CLI's one-shot commands turn it off). */
     private readonly background: boolean,
     /** Told what each processed capture taught (the extension says "nothing kept — why?" from it). */
@@ -118,17 +111,22 @@ export class CaptureWorker {
 
   /**
    * Processes queued sessions in order; stops (keeping them queued) while the model or store is
-   * unavailable, and passes over a failing capture until its backoff is over.
+   * unavailable, and passes over a failing capture until its backoff is over. With a backlog, the next
+   * capture is prepared (pipeline, embedding) while this one is committed (store), in the queue's order.
    */
   async drain(): Promise<void> {
     const { core } = this;
+    let ahead: { id: string; prepared: Promise<PreparedSession> } | undefined;
     for (;;) {
       if (core.disposed || !core.model.ready) return;
-      const now = Date.now();
-      const next = this.queue.pending().find((e) => (this.failingUntil.get(e.id) ?? 0) <= now);
+      const [next, following] = this.due();
       if (!next) return this.retryFailingLater();
+      const backlog = this.queue.size > 1;
+      const prepared = ahead?.id === next.id ? ahead.prepared : this.ingest.prepare(next.payload, backlog);
+      ahead = following && { id: following.id, prepared: this.ingest.prepare(following.payload, true) };
+      void ahead?.prepared.catch(() => undefined); // met again (and reported) when its turn comes
       try {
-        const report = await this.process(next.payload, next.id, this.queue.size > 1);
+        const report = await this.ingest.commit(await prepared, next.id);
         core.log.info(
           `Processed capture ${next.id.slice(0, 8)} (${next.payload.source_type}, ${next.payload.project_id}): ${report.stored} stored, ${report.refreshed} refreshed, ${report.pending} pending, ${report.dropped} dropped${report.skipped ? ` (${report.skipped})` : ''}`,
         );
@@ -154,6 +152,15 @@ export class CaptureWorker {
         this.processed(next.id);
       }
     }
+  }
+
+  /** The first two queued captures that are due (a failing one waits out its backoff). */
+  private due(): QueueEntry<SessionInput>[] {
+    const now = Date.now();
+    return this.queue
+      .pending()
+      .filter((e) => (this.failingUntil.get(e.id) ?? 0) <= now)
+      .slice(0, 2);
   }
 
   /** Drains again after a backoff (1 s, 2 s, 4 s … at most a minute) when processing in the background. */

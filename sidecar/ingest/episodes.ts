@@ -31,17 +31,15 @@ export type TurnMarks = Pick<AnalyzeResult, 'guard' | 'chatter'>;
 export interface PreparedEpisodes {
   episodes: Episode[];
   vectors: number[][];
-  /** What an earlier ingest of the same turns stored, by episode id. */
-  before: Map<string, Episode>;
   /** Episodes of turns without a time of their own: ingested again, they keep the time they were first read. */
   undated: Set<string>;
 }
 
 /**
- * The session's turns as episodes, with what an earlier ingest of the same turns stored and their
- * vectors (of {@link episodeVectorText}, through `embed`: the session's embedding pass, which reuses the
- * vector of a text it already embedded). None of it depends on the memories, so it runs while they are
- * deduplicated and stored; {@link keepEpisodes} then links and writes them. System messages are
+ * The session's turns as episodes, with their vectors (of {@link episodeVectorText}, through `embed`: the
+ * session's embedding pass, which reuses the vector of a text it already embedded). None of it depends on
+ * the store, so it runs while the memories are deduplicated and stored (and, in a backlog, while the
+ * session before it is committed); {@link keepEpisodes} then links and writes them. System messages are
  * instructions to a model, not evidence: left out. A turn longer than {@link MAX_EPISODE_CHARS} is kept
  * whole as consecutive parts (each with the turn's message id), never cut. Undefined when no turn is left.
  */
@@ -103,12 +101,9 @@ export async function prepareEpisodes(
     e.previous_id = episodes[i - 1]?.id ?? '';
     e.next_id = episodes[i + 1]?.id ?? '';
   });
-  const [before, vectors] = await Promise.all([
-    core.episodes.get(episodes.map((e) => e.id)).then((old) => new Map(old.map((e) => [e.id, e]))),
-    embed(episodes.map(episodeVectorText)),
-  ]);
+  const vectors = await embed(episodes.map(episodeVectorText));
   const undated = new Set(episodes.filter((_, i) => turns[i]!.undated).map((e) => e.id));
-  return { episodes, vectors, before, undated };
+  return { episodes, vectors, undated };
 }
 
 /**
@@ -121,7 +116,10 @@ export async function keepEpisodes(
   links: Map<string, string[]>,
 ): Promise<number> {
   if (!prepared) return 0;
-  const { episodes, vectors, before, undated } = prepared;
+  const { episodes, vectors, undated } = prepared;
+  // What an earlier ingest of the same turns stored, read now (not when the turns were prepared: a session
+  // committed meanwhile may have stored them).
+  const before = new Map((await core.episodes.get(episodes.map((e) => e.id))).map((e) => [e.id, e]));
   for (const e of episodes) {
     const old = before.get(e.id);
     const linked = links.get(e.message_id) ?? [];

@@ -47,6 +47,28 @@ export interface IngestOptions {
   onLlmError: (error: string | undefined) => void;
 }
 
+/** A session through the stages that write nothing ({@link Ingest.prepare}), ready to be committed. */
+export interface PreparedSession {
+  session: SessionInput;
+  explain: boolean;
+  report: IngestReport;
+  candidates: Candidate[];
+  candidateVectors: number[][];
+  /** Its turns, read and being embedded; undefined when turns are not kept. */
+  episodes?: Promise<PreparedEpisodes | undefined>;
+}
+
+/**
+ * How the worker ingests a queued session, in two stages (ingest.ts): `prepare` writes nothing (the pipeline
+ * and the embedding), `commit` writes (dedup, store, turns) — so the next session is prepared while the one
+ * before it is committed, and the commits keep the queue's order. `backlog`: more sessions wait behind it (an
+ * Import Chat, a backfill), so its embedding is a bulk job; the queue id makes a replay after a crash idempotent.
+ */
+export interface CaptureIngest {
+  prepare(session: SessionInput, backlog: boolean): Promise<PreparedSession>;
+  commit(prepared: PreparedSession, captureId: string): Promise<IngestReport>;
+}
+
 export class Ingest {
   private llm: LlmProvider | undefined;
   private readonly llmDeps: LlmDeps;
@@ -93,6 +115,16 @@ export class Ingest {
     captureId?: string,
     bulk = false,
   ): Promise<IngestReport> {
+    return this.commit(await this.prepare(session, explain, bulk), captureId);
+  }
+
+  /**
+   * What a session needs before anything is written, and what does not depend on the store's state: the
+   * pipeline, the extract stage (LLM), the candidates' vectors, and its turns read and embedded as episodes
+   * (started here, awaited by {@link commit}). A queue of sessions prepares the next one while the one before
+   * it is committed: the embedding worker and the store work at the same time.
+   */
+  async prepare(session: SessionInput, explain: boolean, bulk = false): Promise<PreparedSession> {
     const { core } = this;
     const analysis = await analyzeSession(session, {
       reviewScoreThreshold: core.config.pipeline.reviewScoreThreshold,
@@ -153,10 +185,25 @@ export class Ingest {
     const candidateVectors = candidates.length > 0 ? await vectorsOf(candidates.map((c) => c.text)) : [];
     // The episodes are read and embedded while the memories are deduplicated and stored (they need only
     // the memories' ids, to link to them).
-    const preparing = core.config.episodes.keep
+    const episodes = core.config.episodes.keep
       ? prepareEpisodes(core, session, analysis.episodes, vectorsOf, analysis)
       : undefined;
-    void preparing?.catch(() => undefined); // awaited below; a failure of the store stage comes first
+    void episodes?.catch(() => undefined); // awaited by commit; a failure of the store stage comes first
+    return { session, explain, report, candidates, candidateVectors, episodes };
+  }
+
+  /** The two stages as the capture worker drives them; explained: a capture that keeps nothing says why. */
+  captureStages(): CaptureIngest {
+    return {
+      prepare: (session, backlog) => this.prepare(session, true, backlog),
+      commit: (prepared, captureId) => this.commit(prepared, captureId),
+    };
+  }
+
+  /** The stages that write, in the order the sessions came: dedup and store of the memories, then the turns. */
+  async commit(prepared: PreparedSession, captureId?: string): Promise<IngestReport> {
+    const { core } = this;
+    const { session, explain, report, candidates, candidateVectors } = prepared;
     const links = new Map<string, string[]>();
     if (candidates.length > 0) {
       const changed: string[] = [];
@@ -182,7 +229,7 @@ export class Ingest {
       }
       if (changed.length) core.notifyChanged([session.project_id], changed);
     }
-    if (preparing) await this.keepTurns(preparing, links, report);
+    if (prepared.episodes) await this.keepTurns(prepared.episodes, links, report);
     core.refreshStatus();
     return report;
   }
