@@ -41,7 +41,12 @@ export type DedupDecision =
   /** Near `of` but a changed fact (another number, version, negation, name): the candidate supersedes it. */
   | { kind: 'update'; of: Memory; distance: number; via: DedupVia; reason: string }
   /** Near `of` and maybe a changed fact: both go to review. */
-  | { kind: 'unsure'; of: Memory; distance: number; via: DedupVia; reason: string };
+  | { kind: 'unsure'; of: Memory; distance: number; via: DedupVia; reason: string }
+  /**
+   * The same text as `of`, an older value of a fact that a newer memory replaced: said again, it is the value
+   * in use again ("5000 ms", then "3000 ms", then "5000 ms" once more).
+   */
+  | { kind: 'restated'; of: Memory; distance: 0; via: 'same-id' };
 
 /**
  * Decides one candidate. The same id wins over a neighbour, a neighbour (under `limit`) over an earlier
@@ -50,6 +55,8 @@ export type DedupDecision =
 export function decideDedup(c: DedupCandidate, known: DedupKnown, limit: number): DedupDecision {
   const match = findMatch(c, known, limit);
   if (!match) return { kind: 'new' };
+  if (match.via === 'same-id' && match.memory.status === 'superseded')
+    return { kind: 'restated', of: match.memory, distance: 0, via: 'same-id' };
   if (match.memory.status === 'wrong') {
     // A memory marked wrong blocks what it says (its words or a paraphrase), not a changed value of the same
     // fact: "timeout 1500 ms" marked wrong, then "timeout 3000 ms" is the correction, learned as new.

@@ -69,7 +69,8 @@ export function planImport(
 ): ImportPlan {
   const plan: ImportPlan = { records: [], duplicates: 0, blocked: 0 };
   const skipped = (d: DedupDecision): boolean => {
-    if (d.kind !== 'blocked' && d.kind !== 'duplicate') return false;
+    // An older value said again is not imported as the value in use: the import only adds what is new.
+    if (d.kind !== 'blocked' && d.kind !== 'duplicate' && d.kind !== 'restated') return false;
     plan[d.kind === 'blocked' ? 'blocked' : 'duplicates']++;
     return true;
   };

@@ -42,7 +42,7 @@ export async function currentNeighbours(
 }
 
 /** The memory each superseded one leads to through its newer values (undefined when the chain breaks). */
-async function latestVersions(
+export async function latestVersions(
   old: Memory[],
   get: (ids: string[]) => Promise<Memory[]>,
 ): Promise<(Memory | undefined)[]> {

@@ -17,7 +17,7 @@ import type { AuditEntry } from '../protocol';
 import type { Candidate, SessionInput } from '../pipeline/types';
 import type { IngestDecision } from '../protocol';
 import { type Neighbour } from '../store/memoryStore';
-import { currentNeighbours, NEIGHBOURS_ASKED } from './neighbours';
+import { currentNeighbours, latestVersions, NEIGHBOURS_ASKED } from './neighbours';
 import { buildWhere } from '../store/where';
 import { failpoint } from '../util/failpoint';
 import {
@@ -87,6 +87,10 @@ async function lookUp(
   const { store } = core;
   const ids = candidateIds(project, cands);
   const byId = new Map((await store.get([...new Set(ids)])).map((m) => [m.id, m]));
+  // A candidate with the text of an older value: the value now in use, for the plan to replace it.
+  const older = [...byId.values()].filter((m) => m.status === 'superseded');
+  const latest = older.length ? await latestVersions(older, (x) => store.get(x)) : [];
+  const current = new Map(older.flatMap((m, i) => (latest[i] ? [[m.id, latest[i]!] as const] : [])));
   const nearest = new Map<number, Neighbour>();
   for (const scope of [project, GLOBAL_PROJECT]) {
     const groups = [...new Set(cands.map((c) => c.category))]
@@ -117,7 +121,7 @@ async function lookUp(
       }),
     );
   }
-  return { byId, nearest };
+  return { byId, nearest, current };
 }
 
 /**
@@ -127,16 +131,29 @@ async function lookUp(
 async function applyPlan(core: Core, plan: StorePlan, ctx: StoreContext): Promise<void> {
   const { store } = core;
   const { captureId, now, by } = ctx;
-  const { created, refreshed, superseded, contested, replayed } = plan;
+  const { created, refreshed, superseded, contested, revived, replayed } = plan;
   await store.upsert(created);
   // Only the fields this stage changes: a use count written meanwhile by a recall is not overwritten.
   await store.updateFields(
-    [...refreshed.values()].map((r) => r.after).filter((m) => !superseded.has(m.id)),
+    [...refreshed.values()].map((r) => r.after).filter((m) => !superseded.has(m.id) && !revived.has(m.id)),
     ['times_seen', 'last_seen_at', 'source_ref', 'updated_at', 'captures'],
   );
   await store.updateFields(
     [...superseded.values()].map((r) => r.after),
     ['status', 'superseded_by', 'updated_at', 'times_seen', 'last_seen_at', 'source_ref', 'captures'],
+  );
+  await store.updateFields(
+    [...revived.values()].map((r) => r.after),
+    [
+      'status',
+      'superseded_by',
+      'supersedes',
+      'updated_at',
+      'times_seen',
+      'last_seen_at',
+      'source_ref',
+      'captures',
+    ],
   );
   const repaired = replayed.size ? await repairReplay(core, [...replayed.values()], captureId!, now, by) : [];
   await store.updateFields(

@@ -30,6 +30,8 @@ export interface StoreLookup {
    * id), in its project and category, else among global memories of its category.
    */
   nearest: ReadonlyMap<number, Neighbour>;
+  /** For a stored memory with a candidate's id that a newer one superseded: the memory now in use, by its id. */
+  current?: ReadonlyMap<string, Memory>;
 }
 
 /** Everything else the plan depends on. */
@@ -60,6 +62,8 @@ export interface StorePlan {
   superseded: Map<string, Change>;
   /** Stored memories a pending candidate may change (dedup unsure): both go to review. */
   contested: Map<string, Change>;
+  /** Superseded memories said again: in use again, superseding the value that had replaced them. */
+  revived: Map<string, Change & { note: string }>;
   /** Stored memories an earlier attempt of this capture already wrote: nothing is counted again. */
   replayed: Map<string, Memory>;
 }
@@ -83,6 +87,7 @@ export function planStore(
     refreshed: new Map(),
     superseded: new Map(),
     contested: new Map(),
+    revived: new Map(),
     replayed: new Map(),
   };
   cands.forEach((c, i) => planOne(plan, c, ids[i]!, vectors[i]!, found, found.nearest.get(i), ctx));
@@ -108,7 +113,14 @@ function planOne(
     score: c.score,
   };
   // What this candidate repeats, each in its latest version: the same text stored, a near neighbour, or one created earlier in this batch.
-  const stored = plan.refreshed.get(id)?.after ?? found.byId.get(id);
+  const kept = found.byId.get(id);
+  const stored = kept && latestInPlan(plan, kept);
+  // A neighbour this batch already replaced is decided against the value that replaced it.
+  let near = n && { memory: latestInPlan(plan, n.memory), distance: n.distance };
+  if (near?.memory.status === 'superseded') {
+    const now = currentValue(plan, near.memory, found);
+    if (now) near = { memory: now, distance: near.distance };
+  }
   const writtenBefore = (m: Memory | undefined): m is Memory =>
     !!ctx.captureId && !!m && !plan.refreshed.has(m.id) && capturesOf(m).includes(ctx.captureId);
   const again = writtenBefore(stored) ? stored : writtenBefore(n?.memory) ? n.memory : undefined;
@@ -126,7 +138,7 @@ function planOne(
     { id, text: c.text, category: c.category, project_id: ctx.session.project_id, vector },
     {
       sameId: stored,
-      neighbour: n && { memory: plan.refreshed.get(n.memory.id)?.after ?? n.memory, distance: n.distance },
+      neighbour: near,
       earlier: plan.created,
     },
     ctx.limit,
@@ -139,6 +151,7 @@ function planOne(
       reason: `blocked: matches ${decision.of.id}, which was marked wrong`,
     });
   else if (decision.kind === 'duplicate') planDuplicate(plan, c, base, decision, ctx);
+  else if (decision.kind === 'restated') planRestated(plan, c, base, decision, found, ctx);
   else planNew(plan, c, base, id, vector, decision, ctx);
 }
 
@@ -180,6 +193,93 @@ function planDuplicate(
     outcome: 'refreshed',
     reason: `duplicate of ${existing.id}${distance > 0 ? ` (cosine distance ${distance.toFixed(3)} < ${limit})` : ' (same text)'}`,
   });
+}
+
+/**
+ * An older value said again after a newer one replaced it: the value in use again. The older memory is revived
+ * (seen again, and superseding the value that had replaced it); that value is superseded. An unconfirmed
+ * write never demotes what a person vouched for: then, and when the newer value cannot be found, it is only
+ * seen again, as before.
+ */
+function planRestated(
+  plan: StorePlan,
+  c: Candidate,
+  base: Base,
+  decision: Extract<DedupDecision, { kind: 'restated' }>,
+  found: StoreLookup,
+  ctx: StoreContext,
+): void {
+  const older = decision.of;
+  const current = currentValue(plan, older, found);
+  if (!current || (!ctx.confirmedBy && (c.pending || vouched(current)))) {
+    planDuplicate(plan, c, base, { kind: 'duplicate', of: older, distance: 0, via: 'same-id' }, ctx);
+    return;
+  }
+  const { now } = ctx;
+  const before =
+    plan.revived.get(older.id)?.before ??
+    plan.superseded.get(older.id)?.before ??
+    plan.refreshed.get(older.id)?.before ??
+    found.byId.get(older.id) ??
+    older;
+  plan.refreshed.delete(older.id);
+  // Superseded earlier in this batch: in the store it never was.
+  plan.superseded.delete(older.id);
+  const after: Memory = {
+    ...older,
+    // A person saying it (remember) vouches for it, as for a new memory.
+    status: (ctx.confirmedBy && !c.pending) || older.confirmed_by ? 'confirmed' : 'active',
+    ...(ctx.confirmedBy && !c.pending ? { confirmed_by: ctx.confirmedBy, tier: 'person' as const } : {}),
+    superseded_by: undefined,
+    supersedes: current.id,
+    last_seen_at: now,
+    times_seen: older.times_seen + 1,
+    source_ref: [...new Set([...older.source_ref, ...c.source_ref])].slice(-50),
+    updated_at: now,
+    captures: withCapture(older, ctx.captureId),
+  };
+  plan.revived.set(older.id, {
+    before,
+    after,
+    note: `said again after ${current.id} replaced it: in use again`,
+  });
+  const fresh = plan.created.find((r) => r.memory.id === current.id);
+  if (fresh) fresh.memory = { ...fresh.memory, status: 'superseded', superseded_by: older.id };
+  else
+    plan.superseded.set(current.id, {
+      before: plan.superseded.get(current.id)?.before ?? current,
+      after: { ...current, status: 'superseded', superseded_by: older.id, updated_at: now },
+    });
+  plan.decisions.push({
+    ...base,
+    id: older.id,
+    outcome: 'refreshed',
+    reason: `restates ${older.id}, the value before ${current.id}: in use again (supersedes ${current.id})`,
+  });
+}
+
+/** A stored memory as this batch has changed it so far (revived, superseded or seen again). */
+function latestInPlan(plan: StorePlan, m: Memory): Memory {
+  return (
+    plan.revived.get(m.id)?.after ?? plan.superseded.get(m.id)?.after ?? plan.refreshed.get(m.id)?.after ?? m
+  );
+}
+
+/** The memory now in use for a fact `older` was a value of: its newer values followed, this batch's first. */
+function currentValue(plan: StorePlan, older: Memory, found: StoreLookup): Memory | undefined {
+  const byId = (id: string): Memory | undefined =>
+    plan.revived.get(id)?.after ??
+    plan.superseded.get(id)?.after ??
+    plan.refreshed.get(id)?.after ??
+    plan.created.find((r) => r.memory.id === id)?.memory ??
+    found.byId.get(id) ??
+    [...(found.current?.values() ?? [])].find((m) => m.id === id);
+  let m: Memory | undefined = older;
+  for (let hop = 0; m && m.status === 'superseded' && hop < 16; hop++)
+    m = m.superseded_by ? byId(m.superseded_by) : undefined;
+  if (m && m.status === 'superseded') return undefined;
+  // The store's answer when the chain leaves what this batch knows.
+  return m ?? found.current?.get(older.id);
 }
 
 /**
@@ -226,8 +326,13 @@ function planNew(
       });
     }
   }
-  if (supersedes) {
-    const older = plan.refreshed.get(supersedes.id)?.after ?? supersedes;
+  const revived = supersedes && plan.revived.get(supersedes.id);
+  if (revived) {
+    // Said again earlier in this batch, and changed once more after that.
+    revived.after = { ...revived.after, status: 'superseded', superseded_by: memory.id, updated_at: now };
+    revived.note += `; then superseded by ${memory.id}`;
+  } else if (supersedes) {
+    const older = latestInPlan(plan, supersedes);
     plan.superseded.set(supersedes.id, {
       before: older,
       after: { ...older, status: 'superseded', superseded_by: memory.id, updated_at: now },
@@ -327,6 +432,20 @@ export function planAudit(plan: StorePlan, ctx: StoreContext): AuditEntry[] {
         superseded_by: [undefined, r.after.superseded_by] as [unknown, unknown],
       },
       note: `superseded by ${r.after.superseded_by}: a newer value of the same fact`,
+    })),
+    ...[...plan.revived.values()].map((r) => ({
+      at: now,
+      action: 'update' as const,
+      memory_id: r.after.id,
+      project_id: r.after.project_id,
+      by,
+      changes: {
+        status: [r.before.status, r.after.status] as [unknown, unknown],
+        superseded_by: [r.before.superseded_by, undefined] as [unknown, unknown],
+        supersedes: [r.before.supersedes, r.after.supersedes] as [unknown, unknown],
+        times_seen: [r.before.times_seen, r.after.times_seen] as [unknown, unknown],
+      },
+      note: r.note,
     })),
     ...[...plan.contested.values()].map((r) => ({
       at: now,

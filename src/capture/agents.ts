@@ -19,7 +19,7 @@ import { summaryLine } from '../../sidecar/shared/captureSummary';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { logFailure } from '../errors';
-import { answerOf, consentQuestion, toAsk, withAnswers } from '../shared/agentConsent';
+import { answerOf, consentQuestion, sessionList, toAsk, withAnswers } from '../shared/agentConsent';
 import type { CapturePause } from '../shared/pause';
 
 /** After "Not Now", the question waits this long. */
@@ -120,15 +120,40 @@ export class AgentSessions implements vscode.Disposable {
    * the person asked (Learn from Agent Sessions…), so a snooze does not apply and every found agent is offered.
    */
   async checkConsent(interactive: boolean): Promise<void> {
-    if (this.asking || this.folders().length === 0) return;
+    if (this.asking) {
+      if (interactive)
+        void vscode.window.showInformationMessage('Mnemo is already asking about agent sessions.');
+      return;
+    }
+    if (this.folders().length === 0) {
+      const schemes = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.scheme);
+      this.ctx.log.info(
+        `Agent sessions: no folder on disk in this window (${schemes.length} workspace folder${schemes.length === 1 ? '' : 's'}${schemes.length ? `: ${schemes.join(', ')}` : ''}).`,
+      );
+      if (interactive)
+        void vscode.window.showInformationMessage(
+          'Mnemo learns from agent sessions of folders on this machine; open one first.',
+        );
+      return;
+    }
     const state = this.ctx.extension.globalState;
     const snoozed = state.get<number>(SNOOZE_KEY);
-    if (!interactive && snoozed && Date.now() - snoozed < SNOOZE_MS) return;
+    if (!interactive && snoozed && Date.now() - snoozed < SNOOZE_MS) {
+      this.ctx.log.info(
+        `Agent sessions: not asking before ${new Date(snoozed + SNOOZE_MS).toISOString()} (Not Now); Learn from Agent Sessions… asks at once.`,
+      );
+      return;
+    }
     this.asking = true;
     try {
+      this.ctx.log.info(`Agent sessions: looking for sessions of ${this.folders().join(', ')}.`);
       const found = await this.list();
       const settings = config.capture.sources();
       const ask = interactive ? found.filter((s) => s.detected && s.sessions > 0) : toAsk(found, settings);
+      const withSessions = found.filter((s) => s.sessions > 0);
+      this.ctx.log.info(
+        `Agent sessions for this workspace: ${withSessions.length ? sessionList(withSessions) : 'none'}${ask.length ? `; asking about ${ask.map((s) => s.label).join(', ')}` : ''}.`,
+      );
       if (ask.length === 0) {
         if (interactive)
           void vscode.window.showInformationMessage('Mnemo found no agent sessions for this workspace.');

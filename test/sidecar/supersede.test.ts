@@ -53,6 +53,47 @@ describe('fact updates', () => {
     assert.ok(svc.auditList({ memory_id: old.id }).some((e) => /superseded by/.test(e.note ?? '')));
   });
 
+  test('a value changed and changed back is the value in use again, across sessions and within one; recall answers with it', async () => {
+    const say = (...ms: string[]) =>
+      svc.ingest({
+        project_id: 'gw',
+        source_type: 'chat',
+        messages: ms.flatMap((m) => [
+          { role: 'user' as const, content: `We set the search gateway timeout to ${m} ms.` },
+          { role: 'assistant' as const, content: 'Noted.' },
+        ]),
+      });
+    const inUse = async () =>
+      (await svc.list({ project_id: 'gw', limit: 50 })).items
+        .filter((m) => m.status === 'active')
+        .map((m) => /(\d+) ms/.exec(m.text)?.[1]);
+    await say('5000');
+    await say('3000');
+    assert.deepEqual(await inUse(), ['3000']);
+    const back = await say('5000');
+    assert.match(back.decisions.find((d) => d.outcome === 'refreshed')?.reason ?? '', /in use again/);
+    assert.deepEqual(await inUse(), ['5000'], 'said again, the older value is the one in use');
+    await say('7000', '5000');
+    assert.deepEqual(await inUse(), ['5000'], 'changed and changed back in one session');
+    await say('9000', '4000', '2000');
+    assert.deepEqual(await inUse(), ['2000'], 'changed three times in one session: the last');
+    const r = await svc.recall({
+      query: 'what is the search gateway timeout?',
+      project_ids: ['gw'],
+      top_k: 5,
+      mark_used: false,
+    });
+    const texts = r.items.filter((i) => i.kind === 'memory').map((i) => i.memory.text);
+    assert.ok(
+      texts.some((t) => t.includes('2000 ms')),
+      texts.join(' | '),
+    );
+    assert.ok(
+      !texts.some((t) => /(5000|7000|9000|4000|3000) ms/.test(t)),
+      `no older value recalled: ${texts.join(' | ')}`,
+    );
+  });
+
   test('a paraphrase of the same fact still refreshes the memory it repeats', async () => {
     const a = await svc.remember({
       text: 'I always use vim, never suggest nano.',

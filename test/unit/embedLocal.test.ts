@@ -184,11 +184,19 @@ void describe('local provider: semantics with real all-MiniLM-L6-v2', () => {
 
   void test('the JSON-RPC thread stays responsive while a big batch is embedded', async () => {
     const texts = Array.from({ length: 256 }, (_, i) => `${vim} (${i}) ${unrelated[i % unrelated.length]}`);
+    // What blocks this thread is the time it runs between two ticks, not the time between them: on a busy
+    // machine the process waits for a core while idle too (an earlier wall-clock bound failed at 547 ms
+    // beside two other test runs on 2 cores). The event loop's own active time per tick says which.
+    let prev = performance.eventLoopUtilization();
+    let maxActive = 0;
     let maxGap = 0;
     let last = performance.now();
     const timer = setInterval(() => {
       const now = performance.now();
+      const cur = performance.eventLoopUtilization();
+      maxActive = Math.max(maxActive, performance.eventLoopUtilization(cur, prev).active);
       maxGap = Math.max(maxGap, now - last);
+      prev = cur;
       last = now;
     }, 5);
     const t0 = performance.now();
@@ -196,8 +204,8 @@ void describe('local provider: semantics with real all-MiniLM-L6-v2', () => {
     const took = performance.now() - t0;
     clearInterval(timer);
     assert.ok(
-      maxGap < Math.max(150, took / 4),
-      `event loop stalled ${maxGap.toFixed(0)} ms during a ${took.toFixed(0)} ms embed`,
+      maxActive < 150,
+      `the thread ran ${maxActive.toFixed(0)} ms without a break during a ${took.toFixed(0)} ms embed (longest gap ${maxGap.toFixed(0)} ms)`,
     );
   });
 });

@@ -249,6 +249,93 @@ test('a later candidate of the batch changing an earlier one supersedes it', () 
   assert.equal(plan.superseded.get(first!.id)!.after.superseded_by, second!.id);
 });
 
+test('an older value said again is in use again: it supersedes the value that had replaced it', () => {
+  const current = memory('Set the retry limit to 3', { supersedes: '' });
+  const older = memory('Set the retry limit to 5', {
+    status: 'superseded',
+    superseded_by: current.id,
+    times_seen: 2,
+  });
+  const plan = planStore(
+    [candidate('Set the retry limit to 5')],
+    [[1, 0]],
+    {
+      ...found([older]),
+      current: new Map([[older.id, current]]),
+    },
+    ctx(),
+  );
+  assert.equal(plan.created.length, 0, 'nothing new is stored');
+  const r = plan.revived.get(older.id)!;
+  assert.deepEqual(
+    [r.after.status, r.after.superseded_by, r.after.supersedes, r.after.times_seen, r.after.last_seen_at],
+    ['active', undefined, current.id, 3, NOW],
+  );
+  const s = plan.superseded.get(current.id)!;
+  assert.deepEqual([s.after.status, s.after.superseded_by], ['superseded', older.id]);
+  assert.equal(plan.decisions[0]!.outcome, 'refreshed');
+  assert.match(plan.decisions[0]!.reason, /in use again/);
+  const audit = planAudit(plan, ctx());
+  assert.deepEqual(
+    audit.map((e) => [e.action, e.memory_id]),
+    [
+      ['update', current.id],
+      ['update', older.id],
+    ],
+  );
+});
+
+test('in one batch: a value changed and then changed back ends at the value said last', () => {
+  const stored = memory('Set the retry limit to 5');
+  const plan = planStore(
+    [candidate('Set the retry limit to 3'), candidate('Set the retry limit to 5')],
+    [
+      [1, 0],
+      [1, 0.01],
+    ],
+    found([stored], [[0, stored, 0.02]]),
+    ctx(),
+  );
+  const three = plan.created[0]!.memory;
+  assert.deepEqual([three.status, three.superseded_by], ['superseded', stored.id]);
+  assert.equal(plan.superseded.has(stored.id), false, 'the stored value is never written as superseded');
+  assert.deepEqual(
+    [plan.revived.get(stored.id)!.after.status, plan.revived.get(stored.id)!.after.supersedes],
+    ['active', three.id],
+  );
+});
+
+test('said again without a person, an older value never demotes a confirmed one; a broken chain only refreshes', () => {
+  const confirmed = memory('Set the retry limit to 3', { status: 'confirmed', confirmed_by: 'ana' });
+  const older = memory('Set the retry limit to 5', { status: 'superseded', superseded_by: confirmed.id });
+  for (const current of [new Map([[older.id, confirmed]]), new Map<string, Memory>()]) {
+    const plan = planStore(
+      [candidate('Set the retry limit to 5')],
+      [[1, 0]],
+      { ...found([older]), current },
+      ctx(),
+    );
+    assert.equal(plan.revived.size, 0);
+    assert.equal(plan.superseded.size, 0);
+    assert.equal(plan.refreshed.get(older.id)!.after.status, 'superseded', 'only seen again');
+  }
+  // A person saying it (remember) decides it.
+  const plan = planStore(
+    [candidate('Set the retry limit to 5')],
+    [[1, 0]],
+    {
+      ...found([older]),
+      current: new Map([[older.id, confirmed]]),
+    },
+    ctx({ confirmedBy: 'ana' }),
+  );
+  assert.deepEqual(
+    [plan.revived.get(older.id)!.after.status, plan.revived.get(older.id)!.after.confirmed_by],
+    ['confirmed', 'ana'],
+  );
+  assert.equal(plan.superseded.get(confirmed.id)!.after.superseded_by, older.id);
+});
+
 test('a global memory seen again in a project keeps its own source refs', () => {
   const global = memory('Set the retry limit to 5', { project_id: GLOBAL_PROJECT });
   const plan = planStore(
