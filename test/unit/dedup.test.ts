@@ -2,33 +2,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decideDedup, type DedupCandidate } from '../../sidecar/ingest/dedup';
 import type { Memory } from '../../sidecar/model';
+import { storedMemory } from '../support/memoryFixture';
 
 const LIMIT = 0.15;
 
 function memory(id: string, over: Partial<Memory> = {}): Memory {
-  return {
-    id,
-    // The same fact as the default candidate, worded a little differently.
-    text: 'The retry limit is set to 5',
-    category: 'instruction',
-    source_type: 'manual',
-    project_id: 'p1',
-    confidence_score: 0.9,
-    is_actionable: false,
-    source_ref: [],
-    status: 'active',
-    created_at: '2026-01-01T00:00:00.000Z',
-    updated_at: '2026-01-01T00:00:00.000Z',
-    last_seen_at: '2026-01-01T00:00:00.000Z',
-    times_seen: 1,
-    added_by: 'tester@ci',
-    reason: 'test',
-    score: 6,
-    embedding_model: 'test',
-    embedding_dim: 2,
-    use_count: 0,
-    ...over,
-  };
+  // The same fact as the default candidate, worded a little differently.
+  return storedMemory({ id, text: 'The retry limit is set to 5', source_type: 'manual', ...over });
 }
 
 function candidate(over: Partial<DedupCandidate> = {}): DedupCandidate {

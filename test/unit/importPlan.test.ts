@@ -8,6 +8,7 @@ import {
   type ImportLookup,
 } from '../../sidecar/ingest/importPlan';
 import { memoryId, type Memory } from '../../sidecar/model';
+import { storedMemory } from '../support/memoryFixture';
 import type { BulkImportMemory } from '../../sidecar/protocol';
 
 const LIMIT = 0.15;
@@ -24,28 +25,15 @@ function item(
 }
 
 function memory(text: string, over: Partial<Memory> = {}): Memory {
-  return {
+  return storedMemory({
     id: memoryId('p1', text),
     text,
-    category: 'instruction',
     source_type: 'import',
-    project_id: 'p1',
     confidence_score: 0.8,
-    is_actionable: false,
-    source_ref: [],
-    status: 'active',
-    created_at: '2026-01-01T00:00:00.000Z',
-    updated_at: '2026-01-01T00:00:00.000Z',
-    last_seen_at: '2026-01-01T00:00:00.000Z',
-    times_seen: 1,
-    added_by: 'tester@ci',
     reason: 'bulk import',
-    score: 6,
     embedding_model: 'mini',
-    embedding_dim: 2,
-    use_count: 0,
     ...over,
-  };
+  });
 }
 
 function found(stored: Memory[] = [], nearest: [string, Memory, number][] = []): ImportLookup {

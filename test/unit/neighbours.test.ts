@@ -2,32 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { currentNeighbours } from '../../sidecar/ingest/neighbours';
 import type { Memory } from '../../sidecar/model';
+import { storedMemory } from '../support/memoryFixture';
 
 const LIMIT = 0.15;
 
 function memory(id: string, over: Partial<Memory> = {}): Memory {
-  return {
-    id,
-    text: `The payment gateway timeout is ${id}`,
-    category: 'instruction',
-    source_type: 'chat',
-    project_id: 'p1',
-    confidence_score: 0.9,
-    is_actionable: false,
-    source_ref: [],
-    status: 'active',
-    created_at: '2026-01-01T00:00:00.000Z',
-    updated_at: '2026-01-01T00:00:00.000Z',
-    last_seen_at: '2026-01-01T00:00:00.000Z',
-    times_seen: 1,
-    added_by: 'tester@ci',
-    reason: 'test',
-    score: 6,
-    embedding_model: 'test',
-    embedding_dim: 2,
-    use_count: 0,
-    ...over,
-  };
+  return storedMemory({ id, text: `The payment gateway timeout is ${id}`, ...over });
 }
 
 /** A store of these memories: `get` as the real one answers (missing ids left out), counting its calls. */
