@@ -10,7 +10,6 @@ import type { Memory } from '../../sidecar/model';
 import { BuiltinCommand, ViewId } from '../commandIds';
 import type { CapturePause } from '../shared/pause';
 import type { Ctx, MemoriesChange } from '../ctx';
-import { errorDetail } from '../errors';
 import { ContextKey } from '../shared/contextValues';
 import { Dashboard } from './dashboard';
 import { DailyDigest } from './digest';
@@ -23,6 +22,7 @@ import { MemoryTreeProvider, SORT_LABEL, type TreeFilter, type TreeNode } from '
 import { checkNotices } from './notices';
 import { MemoryDecorations } from './present';
 import { RefreshGate } from './refreshGate';
+import { revealMemory } from './reveal';
 import { ReviewTreeProvider, type ReviewNode } from './reviewTree';
 import { SourcesTreeProvider, type AgentSessionList, type SourceNode } from './sourcesTree';
 import { StatusBar } from './statusBar';
@@ -101,7 +101,7 @@ export function createViews(ctx: Ctx, pause: CapturePause, agents: AgentSessionL
 
   const showOptions = (): void => showTreeOptions(memories, memoriesView);
 
-  const reveal = (memory: Memory): Promise<void> => revealIn(ctx, gate, memories, memoriesView, memory);
+  const reveal = (memory: Memory): Promise<void> => revealMemory(ctx, gate, memories, memoriesView, memory);
 
   const selectedMemories = (viewId?: string): Memory[] =>
     [
@@ -227,27 +227,6 @@ function showTreeOptions(memories: MemoryTreeProvider, memoriesView: vscode.Tree
   set(ContextKey.FilterActive, filter !== undefined);
   set(ContextKey.TreeMode, mode);
   set(ContextKey.ShowHidden, showHidden);
-}
-
-/** Shows a memory in the Memories tree: focus the view, pin the memory into its subtree, reveal. */
-async function revealIn(
-  ctx: Ctx,
-  gate: RefreshGate,
-  memories: MemoryTreeProvider,
-  memoriesView: vscode.TreeView<TreeNode>,
-  memory: Memory,
-): Promise<void> {
-  gate.flushNow(); // a reload due later would rebuild the tree under the reveal and drop its selection
-  await vscode.commands.executeCommand(BuiltinCommand.focusMemories);
-  const node = memories.nodeForMemory(memory);
-  try {
-    await memoriesView.reveal(node, { select: true, focus: true, expand: true });
-  } catch (err) {
-    // A reload raced the reveal: rebuild the tree once and try again.
-    ctx.log.warn(`Reveal retry: ${errorDetail(err)}`);
-    memories.refreshAll();
-    await memoriesView.reveal(memories.nodeForMemory(memory), { select: true, focus: true, expand: true });
-  }
 }
 
 /** The Review Queue's badge and the status bar show the same number: pending memories of the workspace's projects. */

@@ -500,10 +500,37 @@ describe('Mnemo extension', function () {
       found.items[0]?.memory.id,
     );
     assert.equal(revealed?.id, id, 'the revealed result is the seeded memory');
-    await waitFor('the tree selection to be the memory', () =>
-      api.views.memoriesView.selection.some((n) => n.kind === 'memory' && n.memory.id === id),
-    );
+    const selected = () =>
+      api.views.memoriesView.selection.some((n) => n.kind === 'memory' && n.memory.id === id);
+    await waitFor('the tree selection to be the memory', selected);
+    // The views reload whenever the store changes (a capture, another window, the ledger); a reload that
+    // lands just after the reveal must not take the person's selection away.
+    api.views.memories.refreshProjects([projectId]);
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.ok(selected(), 'still selected after the project reloads');
+    api.views.memories.refreshAll();
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.ok(selected(), 'still selected after the whole tree reloads');
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  });
+
+  it('a memory revealed while the tree reloads is selected when the command returns', async () => {
+    // Under load the workbench can still be fetching a reloaded tree when a reveal arrives; VS Code then
+    // resolves the reveal without selecting anything. The person asked to see the memory: it is outlined.
+    const projectId = mainProject();
+    const missed: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const id = await remember(
+        `Archive the ${uniqueTag('reload')} ledger every ${i + 2} days at noon.`,
+        projectId,
+      );
+      if (i % 2) api.views.memories.refreshProjects([projectId]);
+      else api.views.memories.refreshAll();
+      await vscode.commands.executeCommand('mnemo.revealMemory', id);
+      if (!api.views.memoriesView.selection.some((n) => n.kind === 'memory' && n.memory.id === id))
+        missed.push(i);
+    }
+    assert.deepEqual(missed, [], 'reveals that returned with the memory not selected');
   });
 
   it('the dashboard counts memories per project as the status bar does and a number filters the tree', async () => {
