@@ -31,7 +31,10 @@ export class AgentSessions implements vscode.Disposable {
   /** Fires when what the Sources view shows may have changed (a capture, a setting). */
   readonly onDidChange = this.emitter.event;
   private readonly disposables: vscode.Disposable[] = [];
-  private asking = false;
+  /** What a consent check is doing now (undefined: none runs). */
+  private busy: 'listing' | 'question' | 'pick' | 'capturing' | undefined;
+  /** Counts consent checks: a question superseded by the person's own request knows it was. */
+  private round = 0;
 
   constructor(
     private readonly ctx: Ctx,
@@ -118,38 +121,25 @@ export class AgentSessions implements vscode.Disposable {
   /**
    * Asks once about agents found with sessions for this workspace that nobody answered about; `interactive`:
    * the person asked (Learn from Agent Sessions…), so a snooze does not apply and every found agent is offered.
+   * A question still unanswered in a notification (it may sit unseen in the notification centre, or behind Do
+   * Not Disturb) does not block the person's own request: the list of agents is offered at once, and an
+   * answer given later to the old notification is still honoured once that list is done.
    */
   async checkConsent(interactive: boolean): Promise<void> {
-    if (this.asking) {
+    if (this.busy && !(interactive && this.busy === 'question')) {
       if (interactive)
         void vscode.window.showInformationMessage('Mnemo is already asking about agent sessions.');
       return;
     }
-    if (this.folders().length === 0) {
-      const schemes = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.scheme);
-      this.ctx.log.info(
-        `Agent sessions: no folder on disk in this window (${schemes.length} workspace folder${schemes.length === 1 ? '' : 's'}${schemes.length ? `: ${schemes.join(', ')}` : ''}).`,
-      );
-      if (interactive)
-        void vscode.window.showInformationMessage(
-          'Mnemo learns from agent sessions of folders on this machine; open one first.',
-        );
-      return;
-    }
-    const state = this.ctx.extension.globalState;
-    const snoozed = state.get<number>(SNOOZE_KEY);
-    if (!interactive && snoozed && Date.now() - snoozed < SNOOZE_MS) {
-      this.ctx.log.info(
-        `Agent sessions: not asking before ${new Date(snoozed + SNOOZE_MS).toISOString()} (Not Now); Learn from Agent Sessions… asks at once.`,
-      );
-      return;
-    }
-    this.asking = true;
+    if (!this.mayAsk(interactive)) return;
+    let round = ++this.round;
+    this.busy = 'listing';
     try {
       this.ctx.log.info(`Agent sessions: looking for sessions of ${this.folders().join(', ')}.`);
       const found = await this.list();
-      const settings = config.capture.sources();
-      const ask = interactive ? found.filter((s) => s.detected && s.sessions > 0) : toAsk(found, settings);
+      const ask = interactive
+        ? found.filter((s) => s.detected && s.sessions > 0)
+        : toAsk(found, config.capture.sources());
       const withSessions = found.filter((s) => s.sessions > 0);
       this.ctx.log.info(
         `Agent sessions for this workspace: ${withSessions.length ? sessionList(withSessions) : 'none'}${ask.length ? `; asking about ${ask.map((s) => s.label).join(', ')}` : ''}.`,
@@ -159,44 +149,83 @@ export class AgentSessions implements vscode.Disposable {
           void vscode.window.showInformationMessage('Mnemo found no agent sessions for this workspace.');
         return;
       }
-      const choice = interactive
-        ? 'Choose…'
-        : await vscode.window.showInformationMessage(
-            consentQuestion(ask),
-            'Learn from All',
-            'Choose…',
-            'Not Now',
-            'Never',
-          );
-      let chosen: SourceSummary[] = [];
-      if (choice === 'Learn from All') chosen = ask;
-      else if (choice === 'Choose…') {
-        const picked = await vscode.window.showQuickPick(
-          ask.map((s) => ({
-            label: s.label,
-            description: `${s.sessions} session${s.sessions === 1 ? '' : 's'} here`,
-            detail: s.note,
-            picked: answerOf(settings, s.id) !== false,
-            source: s,
-          })),
-          { canPickMany: true, title: 'Mnemo: learn from which agents’ sessions?', ignoreFocusOut: true },
-        );
-        if (!picked) return;
-        chosen = picked.map((p) => p.source);
-      } else if (choice === 'Never') {
-        await this.setAnswers(Object.fromEntries(ask.map((s) => [s.id, false])));
-        return;
-      } else {
-        await state.update(SNOOZE_KEY, Date.now());
-        return;
+      if (interactive) return await this.answer('Choose…', ask, round);
+      this.busy = 'question';
+      const choice = await vscode.window.showInformationMessage(
+        consentQuestion(ask),
+        'Learn from All',
+        'Choose…',
+        'Not Now',
+        'Never',
+      );
+      if (round !== this.round) {
+        // Learn from Agent Sessions… took over while this question waited.
+        if (this.busy || choice === undefined) return;
+        this.ctx.log.info(`Agent sessions: the earlier question was answered "${choice}".`);
+        round = ++this.round;
+        this.busy = 'capturing';
       }
-      await this.setAnswers(Object.fromEntries(ask.map((s) => [s.id, chosen.includes(s)])));
-      if (chosen.length) await this.capture(chosen.map((s) => s.id as CaptureSourceId));
+      await this.answer(choice, ask, round);
     } catch (err) {
       logFailure(this.ctx.log, 'Looking for agent sessions', err);
     } finally {
-      this.asking = false;
+      if (round === this.round) this.busy = undefined;
     }
+  }
+
+  /** Whether a check may run now (folders on disk; a "Not Now" applies to the window's own question only). */
+  private mayAsk(interactive: boolean): boolean {
+    if (this.folders().length === 0) {
+      const schemes = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.scheme);
+      this.ctx.log.info(
+        `Agent sessions: no folder on disk in this window (${schemes.length} workspace folder${schemes.length === 1 ? '' : 's'}${schemes.length ? `: ${schemes.join(', ')}` : ''}).`,
+      );
+      if (interactive)
+        void vscode.window.showInformationMessage(
+          'Mnemo learns from agent sessions of folders on this machine; open one first.',
+        );
+      return false;
+    }
+    const snoozed = this.ctx.extension.globalState.get<number>(SNOOZE_KEY);
+    if (!interactive && snoozed && Date.now() - snoozed < SNOOZE_MS) {
+      this.ctx.log.info(
+        `Agent sessions: not asking before ${new Date(snoozed + SNOOZE_MS).toISOString()} (Not Now); Learn from Agent Sessions… asks at once.`,
+      );
+      return false;
+    }
+    return true;
+  }
+
+  /** Acts on the person's answer about these agents: all, a checked list, not now (a day's snooze) or never. */
+  private async answer(choice: string | undefined, ask: SourceSummary[], round: number): Promise<void> {
+    const settings = config.capture.sources();
+    let chosen: SourceSummary[] = [];
+    if (choice === 'Learn from All') chosen = ask;
+    else if (choice === 'Choose…') {
+      if (round === this.round) this.busy = 'pick';
+      const picked = await vscode.window.showQuickPick(
+        ask.map((s) => ({
+          label: s.label,
+          description: `${s.sessions} session${s.sessions === 1 ? '' : 's'} here`,
+          detail: s.note,
+          picked: answerOf(settings, s.id) !== false,
+          source: s,
+        })),
+        { canPickMany: true, title: 'Mnemo: learn from which agents’ sessions?', ignoreFocusOut: true },
+      );
+      if (!picked) return;
+      chosen = picked.map((p) => p.source);
+    } else if (choice === 'Never') {
+      await this.setAnswers(Object.fromEntries(ask.map((s) => [s.id, false])));
+      return;
+    } else {
+      // Not Now, or the notification was closed without an answer.
+      await this.ctx.extension.globalState.update(SNOOZE_KEY, Date.now());
+      return;
+    }
+    if (round === this.round) this.busy = 'capturing';
+    await this.setAnswers(Object.fromEntries(ask.map((s) => [s.id, chosen.includes(s)])));
+    if (chosen.length) await this.capture(chosen.map((s) => s.id as CaptureSourceId));
   }
 
   /** Learns from these agents' sessions of this workspace now: progress, cancellable, one line per agent. */
