@@ -107,10 +107,34 @@ function writeQuiet(file, lines) {
   fs.utimesSync(file, t, t);
 }
 
-async function open(ctx, query) {
+/**
+ * Opens `query` in the page and waits for the workbench. With `expect`, waits until the window shows that
+ * workspace and its first folder in the Explorer: code-server 4.99 sometimes opens the workspace with no folder
+ * at all ("You have not yet added a folder to the workspace", the file on disk intact; seen in 2 of 9 runs of
+ * this test alone), and the extension then rightly finds no folder to ask about. That is the harness's
+ * navigation, not the product: the page is loaded again, at most three times, each miss logged.
+ */
+async function open(ctx, query, expect) {
   const origin = new URL(ctx.page.url()).origin;
-  await ctx.page.goto(`${origin}/?${query}`, { waitUntil: 'domcontentloaded' });
-  await ctx.wb.waitReady();
+  for (let attempt = 1; ; attempt++) {
+    await ctx.page.goto(`${origin}/?${query}`, { waitUntil: 'domcontentloaded' });
+    await ctx.wb.waitReady();
+    if (!expect) return;
+    const empty = ctx.page.getByText('You have not yet added a folder to the workspace');
+    const folder = ctx.page.locator('.explorer-folders-view .monaco-list-row', { hasText: expect.folder });
+    const state = await pollUntil(
+      async () => {
+        if (!(await ctx.page.title()).includes(expect.title)) return undefined;
+        if (await empty.isVisible()) return 'empty';
+        return (await folder.first().isVisible()) ? 'ok' : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 250, what: `the window to open ${expect.title}` },
+    ).catch(() => 'not shown');
+    if (state === 'ok') return;
+    const seen = `"${await ctx.page.title()}", ${state === 'empty' ? 'no folder in it' : `no ${expect.folder} in the Explorer`}`;
+    if (attempt === 3) throw new Error(`the window did not open ${expect.title} in 3 loads: ${seen}`);
+    ctx.log(`load ${attempt} of ${query} opened ${seen}; loading it again`);
+  }
 }
 
 /** Every row of the Memories tree's workspace projects, expanded: level, label, description, in order. */
@@ -234,7 +258,10 @@ export const tests = [
       writeQuiet(ccFile, claudeLines(ws.orders, '5b0c1d2e-3f4a-4b5c-8d6e-7f8091a2b3c4', ccTurns));
       writeQuiet(cxFile, codexLines(ws.shop, cxThread, cxTurns));
       try {
-        await open(ctx, `workspace=${encodeURIComponent(ws.file)}`);
+        await open(ctx, `workspace=${encodeURIComponent(ws.file)}`, {
+          title: 'shop (Workspace)',
+          folder: 'orders-api',
+        });
         await waitSidecarRunning(page, 90_000);
 
         // One question for the whole window, naming both agents; one click answers it.
@@ -280,7 +307,10 @@ export const tests = [
             intervalMs: 250,
             what: 'the list of agents from Learn from Agent Sessions… while the question waits',
           },
-        );
+        ).catch(async (e) => {
+          await screenshot('no-list');
+          throw e;
+        });
         const listed = await offeredText();
         log(`offered: ${listed}`);
         named('the list of agents', listed);
