@@ -299,146 +299,182 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
     switch (node.kind) {
-      case 'others': {
-        const others = this.scope.current?.others ?? [];
-        const n = others.reduce((sum, p) => sum + p.memories, 0);
-        const item = new vscode.TreeItem('Other projects', vscode.TreeItemCollapsibleState.Collapsed);
-        item.id = node.id;
-        item.description = others.length
-          ? `${n} ${n === 1 ? 'memory' : 'memories'} in ${others.length}`
-          : undefined;
-        item.tooltip =
-          "Projects in the store that are not open in this workspace. Their memories are not recalled here (unless promoted to Global) and are not in this workspace's counts.";
-        item.iconPath = new vscode.ThemeIcon('folder-library');
-        item.contextValue = ContextValue.Others;
-        item.accessibilityInformation = {
-          label: `Other projects, not open in this workspace: ${n} memories in ${others.length} projects`,
-        };
-        return item;
-      }
-      case 'project': {
-        const isGlobal = node.projectId === GLOBAL_PROJECT;
-        const other = this.scope.current?.others.find((p) => p.projectId === node.projectId);
-        const item = new vscode.TreeItem(
-          projectLabel(node.projectId),
-          node.parent ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded,
-        );
-        item.id = node.id;
-        item.description = isGlobal
-          ? 'shared by every project'
-          : other
-            ? `${other.memories}${other.pending ? ` · ${other.pending} pending` : ''}`
-            : node.projectId;
-        item.tooltip = isGlobal
-          ? 'Global memories are recalled in every project.'
-          : node.parent
-            ? `Project id: ${node.projectId} — not open in this workspace, so not recalled here.`
-            : `Project id: ${node.projectId}`;
-        item.iconPath = new vscode.ThemeIcon(isGlobal ? 'globe' : 'repo');
-        item.contextValue = ContextValue.Project;
-        item.accessibilityInformation = {
-          label: `${isGlobal ? 'Global memories' : `Project ${projectLabel(node.projectId)}`}, id ${node.projectId}`,
-        };
-        return item;
-      }
-      case 'category': {
-        const item = new vscode.TreeItem(
-          CATEGORY_LABEL[node.category],
-          vscode.TreeItemCollapsibleState.Collapsed,
-        );
-        item.id = node.id;
-        item.description = String(node.total);
-        item.iconPath = new vscode.ThemeIcon(CATEGORY_ICON[node.category]);
-        item.contextValue = ContextValue.Category;
-        item.accessibilityInformation = { label: `${CATEGORY_LABEL[node.category]} memories, ${node.total}` };
-        return item;
-      }
-      case 'source': {
-        const item = new vscode.TreeItem(
-          SOURCE_LABEL[node.sourceType],
-          vscode.TreeItemCollapsibleState.Collapsed,
-        );
-        item.id = node.id;
-        item.description = String(node.total);
-        item.iconPath = new vscode.ThemeIcon(SOURCE_ICON[node.sourceType]);
-        item.contextValue = ContextValue.Source;
-        item.accessibilityInformation = {
-          label: `From ${SOURCE_LABEL[node.sourceType]}, ${node.total} memories`,
-        };
-        return item;
-      }
-      case 'memory': {
-        const m = node.memory;
-        const item = new vscode.TreeItem(shortText(m.text), vscode.TreeItemCollapsibleState.None);
-        item.id = node.id;
-        // Flat list: the category goes to the description (its icon shows it too).
-        item.description =
-          node.parent.kind === 'project'
-            ? `${CATEGORY_LABEL[m.category] ?? m.category} · ${description(m)}`
-            : description(m);
-        // The tooltip is built on hover (resolveTreeItem): a reload renders every listed memory.
-        item.iconPath = icon(m);
-        item.resourceUri = decorationUri(m);
-        item.contextValue = STATUS_CONTEXT[m.status] ?? ContextValue.MemoryActive;
-        item.accessibilityInformation = { label: accessibilityLabel(m), role: 'treeitem' };
-        // Click or Enter: the memory's details (text, fields in words, the conversation it came from).
-        item.command = {
-          command: Command.showMemory,
-          title: 'Show Memory Details',
-          arguments: [node, undefined, { preserveFocus: true }],
-        };
-        return item;
-      }
-      case 'hidden': {
-        const n = node.byStatus.reduce((sum, [, c]) => sum + c, 0);
-        const parts = node.byStatus.map(([status, c]) => `${c} ${HIDDEN_WORD[status] ?? status}`).join(', ');
-        const item = new vscode.TreeItem(`${n} hidden`, vscode.TreeItemCollapsibleState.None);
-        item.id = node.id;
-        item.description = `${parts} — show`;
-        item.tooltip = `${parts}: kept for the record and never recalled. Click to list them ("Hide Wrong and Archived" in the view's menu hides them again).`;
-        item.iconPath = new vscode.ThemeIcon('eye-closed');
-        item.contextValue = ContextValue.Hidden;
-        item.command = { command: Command.showHiddenMemories, title: 'Show Wrong and Archived' };
-        item.accessibilityInformation = { label: `${n} hidden memories: ${parts}. Activate to show them.` };
-        return item;
-      }
-      case 'more': {
-        const page = this.pages.get(node.parent.id);
-        const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
-        item.id = node.id;
-        item.description = page ? `${page.items.length} of ${page.total}` : undefined;
-        item.iconPath = new vscode.ThemeIcon('ellipsis');
-        item.contextValue = ContextValue.LoadMore;
-        item.command = { command: Command.loadMore, title: 'Load More', arguments: [node] };
-        item.accessibilityInformation = {
-          label: `Load more memories${page ? `, ${page.items.length} of ${page.total} shown` : ''}`,
-        };
-        return item;
-      }
-      case 'filter': {
-        const label = this._filter?.label ?? '';
-        const item = new vscode.TreeItem(`Filtered: ${label}`, vscode.TreeItemCollapsibleState.None);
-        item.id = node.id;
-        item.iconPath = new vscode.ThemeIcon('filter');
-        item.tooltip = `Only memories matching "${label}" are listed. Enter changes the filter; ✕ (Clear Filter) lists everything again.`;
-        item.contextValue = ContextValue.Filter;
-        item.command = { command: Command.filterMemories, title: 'Filter Memories…' };
-        item.accessibilityInformation = {
-          label: `Filtered: ${label}. Activate to change the filter; Clear Filter lists everything.`,
-        };
-        return item;
-      }
-      case 'info': {
-        const item = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
-        item.id = node.id;
-        item.iconPath = new vscode.ThemeIcon('info');
-        item.contextValue = ContextValue.Info;
-        item.command = node.command;
-        item.tooltip = node.detail ? `${node.message}. ${node.detail}` : node.message;
-        item.accessibilityInformation = { label: item.tooltip };
-        return item;
-      }
+      case 'others':
+        return this.othersItem(node);
+      case 'project':
+        return this.projectItem(node);
+      case 'category':
+        return this.categoryItem(node);
+      case 'source':
+        return this.sourceItem(node);
+      case 'memory':
+        return this.memoryItem(node);
+      case 'hidden':
+        return this.hiddenItem(node);
+      case 'more':
+        return this.moreItem(node);
+      case 'filter':
+        return this.filterItem(node);
+      case 'info':
+        return this.infoItem(node);
     }
+  }
+
+  /** "Other projects": the store's projects not open in this workspace. */
+  private othersItem(node: OthersNode): vscode.TreeItem {
+    const others = this.scope.current?.others ?? [];
+    const n = others.reduce((sum, p) => sum + p.memories, 0);
+    const item = new vscode.TreeItem('Other projects', vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = node.id;
+    item.description = others.length
+      ? `${n} ${n === 1 ? 'memory' : 'memories'} in ${others.length}`
+      : undefined;
+    item.tooltip =
+      "Projects in the store that are not open in this workspace. Their memories are not recalled here (unless promoted to Global) and are not in this workspace's counts.";
+    item.iconPath = new vscode.ThemeIcon('folder-library');
+    item.contextValue = ContextValue.Others;
+    item.accessibilityInformation = {
+      label: `Other projects, not open in this workspace: ${n} memories in ${others.length} projects`,
+    };
+    return item;
+  }
+
+  /** A project: a workspace folder's, Global, or one under "Other projects". */
+  private projectItem(node: ProjectNode): vscode.TreeItem {
+    const isGlobal = node.projectId === GLOBAL_PROJECT;
+    const other = this.scope.current?.others.find((p) => p.projectId === node.projectId);
+    const item = new vscode.TreeItem(
+      projectLabel(node.projectId),
+      node.parent ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded,
+    );
+    item.id = node.id;
+    item.description = isGlobal
+      ? 'shared by every project'
+      : other
+        ? `${other.memories}${other.pending ? ` · ${other.pending} pending` : ''}`
+        : node.projectId;
+    item.tooltip = isGlobal
+      ? 'Global memories are recalled in every project.'
+      : node.parent
+        ? `Project id: ${node.projectId} — not open in this workspace, so not recalled here.`
+        : `Project id: ${node.projectId}`;
+    item.iconPath = new vscode.ThemeIcon(isGlobal ? 'globe' : 'repo');
+    item.contextValue = ContextValue.Project;
+    item.accessibilityInformation = {
+      label: `${isGlobal ? 'Global memories' : `Project ${projectLabel(node.projectId)}`}, id ${node.projectId}`,
+    };
+    return item;
+  }
+
+  /** A category of a project (persona, episodic, instruction) with its count. */
+  private categoryItem(node: CategoryNode): vscode.TreeItem {
+    const item = new vscode.TreeItem(
+      CATEGORY_LABEL[node.category],
+      vscode.TreeItemCollapsibleState.Collapsed,
+    );
+    item.id = node.id;
+    item.description = String(node.total);
+    item.iconPath = new vscode.ThemeIcon(CATEGORY_ICON[node.category]);
+    item.contextValue = ContextValue.Category;
+    item.accessibilityInformation = { label: `${CATEGORY_LABEL[node.category]} memories, ${node.total}` };
+    return item;
+  }
+
+  /** Where a category's memories came from (chat, terminal, manual…) with its count. */
+  private sourceItem(node: SourceNode): vscode.TreeItem {
+    const item = new vscode.TreeItem(
+      SOURCE_LABEL[node.sourceType],
+      vscode.TreeItemCollapsibleState.Collapsed,
+    );
+    item.id = node.id;
+    item.description = String(node.total);
+    item.iconPath = new vscode.ThemeIcon(SOURCE_ICON[node.sourceType]);
+    item.contextValue = ContextValue.Source;
+    item.accessibilityInformation = {
+      label: `From ${SOURCE_LABEL[node.sourceType]}, ${node.total} memories`,
+    };
+    return item;
+  }
+
+  /** A memory: its text, its state in words, its details on click (the tooltip is built on hover). */
+  private memoryItem(node: MemoryNode): vscode.TreeItem {
+    const m = node.memory;
+    const item = new vscode.TreeItem(shortText(m.text), vscode.TreeItemCollapsibleState.None);
+    item.id = node.id;
+    // Flat list: the category goes to the description (its icon shows it too).
+    item.description =
+      node.parent.kind === 'project'
+        ? `${CATEGORY_LABEL[m.category] ?? m.category} · ${description(m)}`
+        : description(m);
+    // The tooltip is built on hover (resolveTreeItem): a reload renders every listed memory.
+    item.iconPath = icon(m);
+    item.resourceUri = decorationUri(m);
+    item.contextValue = STATUS_CONTEXT[m.status] ?? ContextValue.MemoryActive;
+    item.accessibilityInformation = { label: accessibilityLabel(m), role: 'treeitem' };
+    // Click or Enter: the memory's details (text, fields in words, the conversation it came from).
+    item.command = {
+      command: Command.showMemory,
+      title: 'Show Memory Details',
+      arguments: [node, undefined, { preserveFocus: true }],
+    };
+    return item;
+  }
+
+  /** "N hidden": the wrong and archived memories of a project, listed on click. */
+  private hiddenItem(node: HiddenNode): vscode.TreeItem {
+    const n = node.byStatus.reduce((sum, [, c]) => sum + c, 0);
+    const parts = node.byStatus.map(([status, c]) => `${c} ${HIDDEN_WORD[status] ?? status}`).join(', ');
+    const item = new vscode.TreeItem(`${n} hidden`, vscode.TreeItemCollapsibleState.None);
+    item.id = node.id;
+    item.description = `${parts} — show`;
+    item.tooltip = `${parts}: kept for the record and never recalled. Click to list them ("Hide Wrong and Archived" in the view's menu hides them again).`;
+    item.iconPath = new vscode.ThemeIcon('eye-closed');
+    item.contextValue = ContextValue.Hidden;
+    item.command = { command: Command.showHiddenMemories, title: 'Show Wrong and Archived' };
+    item.accessibilityInformation = { label: `${n} hidden memories: ${parts}. Activate to show them.` };
+    return item;
+  }
+
+  /** "Load more…" under a list longer than its loaded pages. */
+  private moreItem(node: MoreNode): vscode.TreeItem {
+    const page = this.pages.get(node.parent.id);
+    const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+    item.id = node.id;
+    item.description = page ? `${page.items.length} of ${page.total}` : undefined;
+    item.iconPath = new vscode.ThemeIcon('ellipsis');
+    item.contextValue = ContextValue.LoadMore;
+    item.command = { command: Command.loadMore, title: 'Load More', arguments: [node] };
+    item.accessibilityInformation = {
+      label: `Load more memories${page ? `, ${page.items.length} of ${page.total} shown` : ''}`,
+    };
+    return item;
+  }
+
+  /** The active filter, first in the tree: Enter changes it, ✕ clears it. */
+  private filterItem(node: FilterNode): vscode.TreeItem {
+    const label = this._filter?.label ?? '';
+    const item = new vscode.TreeItem(`Filtered: ${label}`, vscode.TreeItemCollapsibleState.None);
+    item.id = node.id;
+    item.iconPath = new vscode.ThemeIcon('filter');
+    item.tooltip = `Only memories matching "${label}" are listed. Enter changes the filter; ✕ (Clear Filter) lists everything again.`;
+    item.contextValue = ContextValue.Filter;
+    item.command = { command: Command.filterMemories, title: 'Filter Memories…' };
+    item.accessibilityInformation = {
+      label: `Filtered: ${label}. Activate to change the filter; Clear Filter lists everything.`,
+    };
+    return item;
+  }
+
+  /** A line that says why the tree is empty, or what to do first. */
+  private infoItem(node: InfoNode): vscode.TreeItem {
+    const item = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
+    item.id = node.id;
+    item.iconPath = new vscode.ThemeIcon('info');
+    item.contextValue = ContextValue.Info;
+    item.command = node.command;
+    item.tooltip = node.detail ? `${node.message}. ${node.detail}` : node.message;
+    item.accessibilityInformation = { label: item.tooltip };
+    return item;
   }
 
   /** A memory's tooltip (its text and fields in words), built when the pointer rests on it. */
