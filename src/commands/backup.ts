@@ -17,7 +17,9 @@ import {
   BackupExportRequest,
   BackupImportRequest,
   BackupInspectRequest,
+  type BackupExportResult,
   type BackupImportMode,
+  type BackupImportResult,
   type BackupPreview,
 } from '../../sidecar/protocol';
 import {
@@ -28,6 +30,7 @@ import {
   overwriteDetail,
   previewDetail,
   restoreChoices,
+  type RestoreChoice,
 } from '../backupChoices';
 import { MIN_PASSWORD_LENGTH as MIN_PASSWORD } from '../../sidecar/shared/backupPassword';
 import { nextBackupDue, type BackupEvery } from '../../sidecar/shared/backupPeriod';
@@ -152,127 +155,164 @@ function announceSchedule(every: BackupEvery, last: Date | undefined): void {
 const RESTORE = 'Mnemo: Restore From Backup';
 
 export function register(ctx: Ctx, views: Views): void {
-  ctx.registerCommand(Command.exportBackup, async (arg?: { projectId?: string }) => {
-    const title = 'Mnemo: Back Up Memories';
-    const folder = await chooseBackupFolder(ctx, title);
-    if (!folder) return undefined;
-    const saved = await ctx.extension.secrets.get(SECRETS.backupPassword);
-    const password = saved ?? (await askPassword(title, true));
-    if (!password) return undefined;
-    const r = await ctx.requestWithProgress(
-      BackupExportRequest,
-      { out: folder + path.sep, password, project_id: arg?.projectId },
-      'Mnemo: backing up memories',
-    );
-    const written = new Date();
-    const SAVE = 'Save Password for Scheduled Backups';
-    const actions = [...(canReveal() ? ['Reveal'] : []), 'Copy Path', ...(saved ? [] : [SAVE])];
-    void vscode.window
-      .showInformationMessage(
-        `Mnemo: backed up ${r.counts.memories} memories to ${r.file} (AES-256).`,
-        ...actions,
-      )
-      .then(async (choice) => {
-        if (choice === 'Reveal')
-          await vscode.commands.executeCommand(BuiltinCommand.revealFileInOS, vscode.Uri.file(r.file));
-        else if (choice === 'Copy Path') await vscode.env.clipboard.writeText(r.file);
-        // A scheduled backup holds every project: this one counts as its last run only if it did too.
-        else if (choice === SAVE) await offerSchedule(ctx, password, arg?.projectId ? undefined : written);
-      });
-    return r;
-  });
+  ctx.registerCommand(Command.exportBackup, (arg?: { projectId?: string }) => backUp(ctx, arg?.projectId));
+  ctx.registerCommand(Command.importBackup, (fileArg?: vscode.Uri) => restore(ctx, views, fileArg));
+}
 
-  ctx.registerCommand(Command.importBackup, async (fileArg?: vscode.Uri) => {
-    const file =
-      fileArg ??
-      (
-        await vscode.window.showOpenDialog({
-          title: RESTORE,
-          canSelectMany: false,
-          filters: { 'Mnemo backup': ['zip'] },
-          defaultUri: vscode.Uri.file(backupFolder(ctx)),
-          openLabel: 'Restore',
-        })
-      )?.[0];
-    if (!file) return undefined;
-    const projectIds = workspaceProjects().map((p) => p.projectId);
-    const inspect = (password: string, mode: BackupImportMode): Promise<BackupPreview> =>
-      Promise.resolve(
-        vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: 'Mnemo: checking the backup…' },
-          () =>
-            ctx.request(BackupInspectRequest, { file: file.fsPath, password, mode, project_ids: projectIds }),
-        ),
-      );
-    // The password, asked again after a wrong one (one sentence in the prompt, nothing in the log).
-    let password: string | undefined;
-    let preview: BackupPreview | undefined;
-    let problem: string | undefined;
-    while (!preview) {
-      password = await askPassword(RESTORE, false, problem);
-      if (!password) return undefined;
-      try {
-        preview = await inspect(password, 'skip');
-      } catch (e) {
-        if (backupFailureReason(e) !== 'wrong-password') throw e;
-        problem = `The password is wrong for ${path.basename(file.fsPath)}.`;
-      }
-    }
-    const choices = restoreChoices(preview);
-    const picked = await vscode.window.showWarningMessage(
-      `Restore ${path.basename(file.fsPath)}?`,
-      { modal: true, detail: previewDetail(preview, projectLabel) },
-      ...choices.map((c) => c.label),
-    );
-    const choice = choices.find((c) => c.label === picked);
-    if (!choice) return undefined;
-    let newProjectId: string | undefined;
-    if (choice.mode === 'new-project') {
-      newProjectId = await vscode.window.showInputBox({
+/** Back Up Memories: a folder (asked once), the password (saved or asked twice), an AES-256 ZIP, its path. */
+async function backUp(ctx: Ctx, projectId: string | undefined): Promise<BackupExportResult | undefined> {
+  const title = 'Mnemo: Back Up Memories';
+  const folder = await chooseBackupFolder(ctx, title);
+  if (!folder) return undefined;
+  const saved = await ctx.extension.secrets.get(SECRETS.backupPassword);
+  const password = saved ?? (await askPassword(title, true));
+  if (!password) return undefined;
+  const r = await ctx.requestWithProgress(
+    BackupExportRequest,
+    { out: folder + path.sep, password, project_id: projectId },
+    'Mnemo: backing up memories',
+  );
+  const written = new Date();
+  const SAVE = 'Save Password for Scheduled Backups';
+  const actions = [...(canReveal() ? ['Reveal'] : []), 'Copy Path', ...(saved ? [] : [SAVE])];
+  void vscode.window
+    .showInformationMessage(
+      `Mnemo: backed up ${r.counts.memories} memories to ${r.file} (AES-256).`,
+      ...actions,
+    )
+    .then(async (choice) => {
+      if (choice === 'Reveal')
+        await vscode.commands.executeCommand(BuiltinCommand.revealFileInOS, vscode.Uri.file(r.file));
+      else if (choice === 'Copy Path') await vscode.env.clipboard.writeText(r.file);
+      // A scheduled backup holds every project: this one counts as its last run only if it did too.
+      else if (choice === SAVE) await offerSchedule(ctx, password, projectId ? undefined : written);
+    });
+  return r;
+}
+
+/** How the person chose to restore a backup. */
+interface RestorePlan {
+  choice: RestoreChoice;
+  newProjectId?: string;
+  keepConfirmations: boolean;
+}
+
+/**
+ * Restore From Backup: the file, the password (asked again after a wrong one), a modal preview of where the
+ * records go, the choices it needs (a new project's id, kept confirmations, an overwrite made sure), then the
+ * import with progress and one line in the status bar.
+ */
+async function restore(
+  ctx: Ctx,
+  views: Views,
+  fileArg?: vscode.Uri,
+): Promise<BackupImportResult | undefined> {
+  const file =
+    fileArg ??
+    (
+      await vscode.window.showOpenDialog({
         title: RESTORE,
-        prompt: 'Project id for the imported memories',
-        value: `${preview.projects[0] ?? 'restored'}-restored`,
-        validateInput: (v) => (v.trim() ? undefined : 'A project id is required.'),
-      });
-      if (!newProjectId) return undefined;
-    }
-    const ask = confirmationsQuestion(preview);
-    let keepConfirmations = false;
-    if (ask) {
-      const keep = await vscode.window.showWarningMessage(
-        ask.message,
-        { modal: true, detail: ask.detail },
-        ...ask.choices,
-      );
-      if (!keep) return undefined;
-      keepConfirmations = keep === KEEP_CONFIRMATIONS;
-    }
-    if (choice.confirm) {
-      const ow = await inspect(password!, 'overwrite');
-      const sure = await vscode.window.showWarningMessage(
-        'Overwrite stored memories with the backup?',
-        { modal: true, detail: overwriteDetail(ow, projectLabel) },
-        'Overwrite',
-      );
-      if (sure !== 'Overwrite') return undefined;
-    }
-    const r = await ctx.requestWithProgress(
-      BackupImportRequest,
-      {
-        file: file.fsPath,
-        password: password!,
-        mode: choice.mode,
-        new_project_id: newProjectId?.trim(),
-        project_ids: projectIds,
-        consent: choice.consent,
-        keep_confirmations: keepConfirmations,
-      },
-      'Mnemo: restoring memories',
+        canSelectMany: false,
+        filters: { 'Mnemo backup': ['zip'] },
+        defaultUri: vscode.Uri.file(backupFolder(ctx)),
+        openLabel: 'Restore',
+      })
+    )?.[0];
+  if (!file) return undefined;
+  const projectIds = workspaceProjects().map((p) => p.projectId);
+  const inspect = (password: string, mode: BackupImportMode): Promise<BackupPreview> =>
+    Promise.resolve(
+      vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Mnemo: checking the backup…' },
+        () =>
+          ctx.request(BackupInspectRequest, { file: file.fsPath, password, mode, project_ids: projectIds }),
+      ),
     );
-    const refused = r.refused.reduce((n, x) => n + x.memories + x.episodes, 0);
-    views.statusBar.flash(
-      `Restored ${r.inserted} new and ${r.overwritten} replaced memories (${r.skipped} kept as stored${r.reembedded ? `, ${r.reembedded} re-embedded` : ''}${r.episodes ? `, ${r.episodes} episodes` : ''}${refused ? `, ${refused} not imported` : ''})`,
+  const unlocked = await unlock(file, inspect);
+  if (!unlocked) return undefined;
+  const plan = await chooseRestore(file, unlocked.preview, () => inspect(unlocked.password, 'overwrite'));
+  if (!plan) return undefined;
+  const r = await ctx.requestWithProgress(
+    BackupImportRequest,
+    {
+      file: file.fsPath,
+      password: unlocked.password,
+      mode: plan.choice.mode,
+      new_project_id: plan.newProjectId?.trim(),
+      project_ids: projectIds,
+      consent: plan.choice.consent,
+      keep_confirmations: plan.keepConfirmations,
+    },
+    'Mnemo: restoring memories',
+  );
+  const refused = r.refused.reduce((n, x) => n + x.memories + x.episodes, 0);
+  views.statusBar.flash(
+    `Restored ${r.inserted} new and ${r.overwritten} replaced memories (${r.skipped} kept as stored${r.reembedded ? `, ${r.reembedded} re-embedded` : ''}${r.episodes ? `, ${r.episodes} episodes` : ''}${refused ? `, ${refused} not imported` : ''})`,
+  );
+  return r;
+}
+
+/** The backup's password and first preview; a wrong password asks again with one sentence, nothing logged. */
+async function unlock(
+  file: vscode.Uri,
+  inspect: (password: string, mode: BackupImportMode) => Promise<BackupPreview>,
+): Promise<{ password: string; preview: BackupPreview } | undefined> {
+  let problem: string | undefined;
+  for (;;) {
+    const password = await askPassword(RESTORE, false, problem);
+    if (!password) return undefined;
+    try {
+      return { password, preview: await inspect(password, 'skip') };
+    } catch (e) {
+      if (backupFailureReason(e) !== 'wrong-password') throw e;
+      problem = `The password is wrong for ${path.basename(file.fsPath)}.`;
+    }
+  }
+}
+
+/** The person's choices about a previewed backup; undefined when any question is dismissed. */
+async function chooseRestore(
+  file: vscode.Uri,
+  preview: BackupPreview,
+  previewOverwrite: () => Promise<BackupPreview>,
+): Promise<RestorePlan | undefined> {
+  const choices = restoreChoices(preview);
+  const picked = await vscode.window.showWarningMessage(
+    `Restore ${path.basename(file.fsPath)}?`,
+    { modal: true, detail: previewDetail(preview, projectLabel) },
+    ...choices.map((c) => c.label),
+  );
+  const choice = choices.find((c) => c.label === picked);
+  if (!choice) return undefined;
+  let newProjectId: string | undefined;
+  if (choice.mode === 'new-project') {
+    newProjectId = await vscode.window.showInputBox({
+      title: RESTORE,
+      prompt: 'Project id for the imported memories',
+      value: `${preview.projects[0] ?? 'restored'}-restored`,
+      validateInput: (v) => (v.trim() ? undefined : 'A project id is required.'),
+    });
+    if (!newProjectId) return undefined;
+  }
+  const ask = confirmationsQuestion(preview);
+  let keepConfirmations = false;
+  if (ask) {
+    const keep = await vscode.window.showWarningMessage(
+      ask.message,
+      { modal: true, detail: ask.detail },
+      ...ask.choices,
     );
-    return r;
-  });
+    if (!keep) return undefined;
+    keepConfirmations = keep === KEEP_CONFIRMATIONS;
+  }
+  if (choice.confirm) {
+    const ow = await previewOverwrite();
+    const sure = await vscode.window.showWarningMessage(
+      'Overwrite stored memories with the backup?',
+      { modal: true, detail: overwriteDetail(ow, projectLabel) },
+      'Overwrite',
+    );
+    if (sure !== 'Overwrite') return undefined;
+  }
+  return { choice, newProjectId, keepConfirmations };
 }
