@@ -152,46 +152,27 @@ export class EditForms implements vscode.Disposable {
     const m = form.memory;
     const v = form.draft ?? form.opened;
     const zone = config.display.timeZone();
-    const categories = CATEGORIES.map(
-      (
-        c,
-      ) => `<label class="choice"><input type="radio" name="category" value="${c}"${c === v.category ? ' checked' : ''}>
-<span><b>${esc(CATEGORY_LABEL[c])}</b>${c === m.category ? ' <i>(current)</i>' : ''}<br><small>${esc(CATEGORY_DETAIL[c])}</small></span></label>`,
-    ).join('\n');
     return `${pageHead(csp, 'Edit Memory')}
 <style nonce="${nonce}">
-body{font-family:var(--vscode-font-family);font-size:var(--vscode-font-size);color:var(--vscode-foreground);background:var(--vscode-editor-background);padding:0 20px 24px;max-width:760px}
-h1{font-size:1.3em;font-weight:600}
-.meta{color:var(--vscode-descriptionForeground);margin:-6px 0 16px}
-label.field{display:block;font-weight:600;margin:14px 0 4px}
-.hint{color:var(--vscode-descriptionForeground);font-weight:normal}
-textarea,input[type=number]{font:inherit;color:var(--vscode-input-foreground);background:var(--vscode-input-background);border:1px solid var(--vscode-input-border,transparent);border-radius:2px;padding:4px 6px;box-sizing:border-box}
-textarea{width:100%;resize:vertical}
-textarea:focus,input:focus{outline:1px solid var(--vscode-focusBorder);outline-offset:-1px}
-input[type=number]{width:6em}
-fieldset{border:none;padding:0;margin:0}
-legend{font-weight:600;margin:14px 0 4px;padding:0}
-.choice{display:flex;gap:8px;align-items:flex-start;margin:4px 0;cursor:pointer}
-.choice small{color:var(--vscode-descriptionForeground)}
-.row{display:flex;gap:8px;align-items:center;margin-top:14px}
-.buttons{display:flex;gap:8px;margin-top:20px}
-button{font:inherit;padding:4px 14px;border:1px solid var(--vscode-button-border,transparent);border-radius:2px;cursor:pointer}
-button.primary{color:var(--vscode-button-foreground);background:var(--vscode-button-background)}
-button.primary:hover{background:var(--vscode-button-hoverBackground)}
-button.secondary{color:var(--vscode-button-secondaryForeground);background:var(--vscode-button-secondaryBackground)}
-button:focus-visible{outline:1px solid var(--vscode-focusBorder);outline-offset:2px}
-.error{color:var(--vscode-errorForeground);min-height:1.4em;margin-top:10px}
-input[type=text]{font:inherit;color:var(--vscode-input-foreground);background:var(--vscode-input-background);border:1px solid var(--vscode-input-border,transparent);border-radius:2px;padding:4px 6px;flex:1}
-.sources{list-style:none;padding:0;margin:4px 0}
-.sources li{display:flex;gap:8px;align-items:center;margin:2px 0}
-.sources code{overflow-wrap:anywhere}
-button.remove{padding:0 8px}
-.confirm{display:flex;gap:8px;align-items:center;margin-top:12px;padding:8px;border:1px solid var(--vscode-inputValidation-warningBorder,var(--vscode-focusBorder))}
-.confirm[hidden]{display:none}
-</style>
+${FORM_CSS}</style>
 </head>
 <body>
-<h1>Edit Memory</h1>
+${formBody(m, v, zone)}<script nonce="${nonce}">
+${formScript(v, form.opened)}</script>
+</body>
+</html>`;
+  }
+}
+
+/** The form: the memory's text, category, actionable, confidence and sources, with Save and Cancel. */
+function formBody(m: Memory, v: EditValues, zone: string | undefined): string {
+  const categories = CATEGORIES.map(
+    (
+      c,
+    ) => `<label class="choice"><input type="radio" name="category" value="${c}"${c === v.category ? ' checked' : ''}>
+<span><b>${esc(CATEGORY_LABEL[c])}</b>${c === m.category ? ' <i>(current)</i>' : ''}<br><small>${esc(CATEGORY_DETAIL[c])}</small></span></label>`,
+  ).join('\n');
+  return `<h1>Edit Memory</h1>
 <p class="meta">${esc(projectLabel(m.project_id))} · ${esc(SOURCE_LABEL[m.source_type] ?? m.source_type)} · ${esc(STATUS_LABEL[m.status] ?? m.status)} · updated <span title="${esc(formatUtc(m.updated_at))}">${esc(formatLocal(m.updated_at, zone))}</span></p>
 <form id="form">
 <label class="field" for="text">Text</label>
@@ -218,8 +199,15 @@ ${categories}
 </div>
 <p class="hint">Only what you change is saved. Ctrl+Enter saves; Escape closes (it asks first when you changed something).</p>
 </form>
-<script nonce="${nonce}">
-const vscode = acquireVsCodeApi();
+`;
+}
+
+/**
+ * The form's behaviour: dirty tracking (reported to the extension with the values, for the tab's title and the
+ * unsaved-changes guard), the source list, Ctrl+Enter to save, Escape to close (asking first when changed).
+ */
+function formScript(v: EditValues, opened: EditValues): string {
+  return `const vscode = acquireVsCodeApi();
 const $ = (id) => document.getElementById(id);
 const SOURCE = ${SOURCE_REF.toString()};
 let sources = ${JSON.stringify(v.sources.split('\n').filter(Boolean)).replace(/</g, '\\u003c')};
@@ -230,7 +218,7 @@ const values = () => ({
   actionable: $('actionable').checked,
   sources: sources.join('\\n'),
 });
-const opened = ${JSON.stringify(JSON.stringify(form.opened)).replace(/</g, '\\u003c')};
+const opened = ${JSON.stringify(JSON.stringify(opened)).replace(/</g, '\\u003c')};
 let dirty = false;
 const check = () => {
   const now = JSON.stringify(values()) !== opened;
@@ -289,11 +277,39 @@ window.addEventListener('message', (e) => { if (e.data && e.data.type === 'error
 renderSources();
 check();
 $('text').focus();
-</script>
-</body>
-</html>`;
-  }
+`;
 }
+
+/** The form's look, in the editor's theme colours. */
+const FORM_CSS = `body{font-family:var(--vscode-font-family);font-size:var(--vscode-font-size);color:var(--vscode-foreground);background:var(--vscode-editor-background);padding:0 20px 24px;max-width:760px}
+h1{font-size:1.3em;font-weight:600}
+.meta{color:var(--vscode-descriptionForeground);margin:-6px 0 16px}
+label.field{display:block;font-weight:600;margin:14px 0 4px}
+.hint{color:var(--vscode-descriptionForeground);font-weight:normal}
+textarea,input[type=number]{font:inherit;color:var(--vscode-input-foreground);background:var(--vscode-input-background);border:1px solid var(--vscode-input-border,transparent);border-radius:2px;padding:4px 6px;box-sizing:border-box}
+textarea{width:100%;resize:vertical}
+textarea:focus,input:focus{outline:1px solid var(--vscode-focusBorder);outline-offset:-1px}
+input[type=number]{width:6em}
+fieldset{border:none;padding:0;margin:0}
+legend{font-weight:600;margin:14px 0 4px;padding:0}
+.choice{display:flex;gap:8px;align-items:flex-start;margin:4px 0;cursor:pointer}
+.choice small{color:var(--vscode-descriptionForeground)}
+.row{display:flex;gap:8px;align-items:center;margin-top:14px}
+.buttons{display:flex;gap:8px;margin-top:20px}
+button{font:inherit;padding:4px 14px;border:1px solid var(--vscode-button-border,transparent);border-radius:2px;cursor:pointer}
+button.primary{color:var(--vscode-button-foreground);background:var(--vscode-button-background)}
+button.primary:hover{background:var(--vscode-button-hoverBackground)}
+button.secondary{color:var(--vscode-button-secondaryForeground);background:var(--vscode-button-secondaryBackground)}
+button:focus-visible{outline:1px solid var(--vscode-focusBorder);outline-offset:2px}
+.error{color:var(--vscode-errorForeground);min-height:1.4em;margin-top:10px}
+input[type=text]{font:inherit;color:var(--vscode-input-foreground);background:var(--vscode-input-background);border:1px solid var(--vscode-input-border,transparent);border-radius:2px;padding:4px 6px;flex:1}
+.sources{list-style:none;padding:0;margin:4px 0}
+.sources li{display:flex;gap:8px;align-items:center;margin:2px 0}
+.sources code{overflow-wrap:anywhere}
+button.remove{padding:0 8px}
+.confirm{display:flex;gap:8px;align-items:center;margin-top:12px;padding:8px;border:1px solid var(--vscode-inputValidation-warningBorder,var(--vscode-focusBorder))}
+.confirm[hidden]{display:none}
+`;
 
 /** The tab's title: "● Edit: …" while the form holds changes not saved yet. */
 function formTitle(m: Memory, dirty: boolean): string {
