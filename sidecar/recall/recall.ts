@@ -175,25 +175,34 @@ interface Found {
   episode?: Episode;
 }
 
+/** What a recall asks, checked, with the settings' defaults filled in and the question redacted. */
+interface Question {
+  /** The question, cut and redacted. */
+  query: string;
+  topK: number;
+  minConfidence: number;
+  /** The rank of the lowest tier recalled (model.ts `tierRank`; 0: every tier). */
+  tierFloor: number;
+  minTier?: Tier;
+  /** The caller's similarity floor; without it, one relative to the best of each kind. */
+  minSimilarity?: number;
+  /** The similarity setting a vector candidate above it is kept by, whatever the best was. */
+  settingsMinSimilarity: number;
+  /** Under this best memory similarity the rule channel runs. */
+  weakSimilarity: number;
+  budget: number;
+  /** The workspace's projects (episodes never leave them). */
+  own: string[];
+  /** The workspace's projects and the global one (memories). */
+  projects: string[];
+  /** How many candidates each channel returns. */
+  wide: number;
+}
+
 export async function recall(core: Core, p: RecallParams): Promise<RecallResult> {
-  if (!p || typeof p.query !== 'string' || !p.query.trim())
-    throw new InvalidInputError('The recall query is empty.');
-  if (!Array.isArray(p.project_ids) || p.project_ids.some((x) => typeof x !== 'string')) {
-    throw new InvalidInputError(
-      'recall needs project_ids (the projects of the current workspace), a list of strings.',
-    );
-  }
-  const settings = core.config.recall;
-  const topK = clampInt(p.top_k ?? settings.topK, 1, 50);
-  const minConfidence = p.min_confidence ?? settings.minConfidence;
-  if (p.min_tier !== undefined && !isTier(p.min_tier))
-    throw new InvalidInputError(`Unknown tier "${String(p.min_tier)}"; one of ${TIERS.join(', ')}.`);
-  const tierFloor = p.min_tier ? tierRank(p.min_tier) : 0;
-  const budget = p.token_budget ?? settings.tokenBudget;
-  const own = [...new Set(p.project_ids)].filter((x) => x !== GLOBAL_PROJECT);
-  const projects = [...own, GLOBAL_PROJECT];
-  const { text: query } = await redactText(cutText(p.query, 2000)); // a query, not content: its start is enough
-  const wide = Math.max(20, topK * 4);
+  const q = await questionOf(core, p);
+  const { query, topK, minConfidence, tierFloor, budget, own, projects, wide } = q;
+  const settings = { minSimilarity: q.settingsMinSimilarity, weakSimilarity: q.weakSimilarity };
   // The lexical channel needs no vector: it runs (and reads its hits back) while the question is embedded.
   const lexical = lexicalCandidates(core, query, projects, wide);
   lexical.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
@@ -230,7 +239,7 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     }
   };
   const floor = (best: number) =>
-    p.min_similarity ??
+    q.minSimilarity ??
     Math.max(ABSOLUTE_SIMILARITY, Math.min(settings.minSimilarity, best - RELATIVE_SIMILARITY));
 
   // vector, memories and episodes ranked separately (each kind has its own best)
@@ -344,7 +353,7 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     const x = excerpts.get(c.id);
     if (x && neighboursOf(x).every((n) => own.includes(n.project_id))) c.context = c.excerpt = x;
   }
-  const withheldOpts = { minConfidence, query, ...(p.min_tier ? { minTier: p.min_tier } : {}) };
+  const withheldOpts = { minConfidence, query, ...(q.minTier ? { minTier: q.minTier } : {}) };
   await dropWithheld(core, byKey, [...memVec, ...lex.map((h) => h.found)], withheldOpts);
   const ranked = reweigh([...byKey.values()], query, core.clock()).sort(
     (a, b) => b.rrf - a.rrf || (b.similarity ?? 0) - (a.similarity ?? 0),
@@ -409,6 +418,41 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     kept: new Set(kept.map((i) => i.memory.id)),
   });
   return { items: kept, block, tokens, near_misses };
+}
+
+/** The recall's parameters checked (in this order) and completed from the settings; the question redacted. */
+async function questionOf(core: Core, p: RecallParams): Promise<Question> {
+  if (!p || typeof p.query !== 'string' || !p.query.trim())
+    throw new InvalidInputError('The recall query is empty.');
+  if (!Array.isArray(p.project_ids) || p.project_ids.some((x) => typeof x !== 'string')) {
+    throw new InvalidInputError(
+      'recall needs project_ids (the projects of the current workspace), a list of strings.',
+    );
+  }
+  const settings = core.config.recall;
+  const topK = clampInt(p.top_k ?? settings.topK, 1, 50);
+  const minConfidence = p.min_confidence ?? settings.minConfidence;
+  if (p.min_tier !== undefined && !isTier(p.min_tier))
+    throw new InvalidInputError(`Unknown tier "${String(p.min_tier)}"; one of ${TIERS.join(', ')}.`);
+  const tierFloor = p.min_tier ? tierRank(p.min_tier) : 0;
+  const budget = p.token_budget ?? settings.tokenBudget;
+  const own = [...new Set(p.project_ids)].filter((x) => x !== GLOBAL_PROJECT);
+  const projects = [...own, GLOBAL_PROJECT];
+  const { text: query } = await redactText(cutText(p.query, 2000)); // a query, not content: its start is enough
+  return {
+    query,
+    topK,
+    minConfidence,
+    tierFloor,
+    ...(p.min_tier ? { minTier: p.min_tier } : {}),
+    ...(p.min_similarity !== undefined ? { minSimilarity: p.min_similarity } : {}),
+    settingsMinSimilarity: settings.minSimilarity,
+    weakSimilarity: settings.weakSimilarity,
+    budget,
+    own,
+    projects,
+    wide: Math.max(20, topK * 4),
+  };
 }
 
 /** A thread's turns up to the first one already cited (the rest of the exchange is quoted elsewhere). */
