@@ -201,28 +201,19 @@ interface Question {
 
 export async function recall(core: Core, p: RecallParams): Promise<RecallResult> {
   const q = await questionOf(core, p);
-  const { query, topK, minConfidence, tierFloor, budget, own, projects, wide } = q;
-  const settings = { minSimilarity: q.settingsMinSimilarity, weakSimilarity: q.weakSimilarity };
-  // The lexical channel needs no vector: it runs (and reads its hits back) while the question is embedded.
-  const lexical = lexicalCandidates(core, query, projects, wide);
-  lexical.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
-  await core.requireModel();
-  const vector = await embedQuery(core.embedding, query);
+  const { query, topK, minConfidence, tierFloor, budget, own, projects } = q;
+  const settings = { minSimilarity: q.settingsMinSimilarity };
+  const g = await gather(core, q);
+  const { vector, memVec, epVec, lex } = g;
 
   const recallable = (project: string, f: MemoryFacts) =>
     projects.includes(project) &&
     RECALLABLE.includes(f.status) &&
     f.confidence > minConfidence &&
     tierRank(f.tier) >= tierFloor;
-  const [memVec, epVec, lex] = await Promise.all([
-    nearestRecallable(core, vector, projects, minConfidence, wide),
-    core.config.episodes.keep ? core.episodes.query(vector, own, wide) : Promise.resolve<EpisodeHit[]>([]),
-    lexical,
-  ]);
-
   const byKey = new Map<string, Candidate>();
   const vectorWeight =
-    CJK.test(query) && ENGLISH_ONLY_MODEL.test(core.embedding.modelId) ? UNSEEN_LANGUAGE_VECTOR_WEIGHT : 1;
+    CJK.test(query) && ENGLISH_ONLY_MODEL.test(g.modelId) ? UNSEEN_LANGUAGE_VECTOR_WEIGHT : 1;
   const add = (c: Omit<Candidate, 'rrf' | 'channels'>, channel: RecallChannel, rank: number) => {
     const rrf = (channel === 'vector' ? vectorWeight : 1) / (RRF_K + rank);
     const cur = byKey.get(c.id);
@@ -295,32 +286,26 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   });
 
   // rule: recent troubleshooting logs sharing an entity, when no memory is a strong vector match
-  if ((memSims[0]?.sim ?? 0) < settings.weakSimilarity) {
-    const entities = extractEntities(query);
-    if (entities.length > 0) {
-      const since = new Date(core.clock().getTime() - 7 * DAY_MS).toISOString();
-      const logs = await recentLogsNaming(core, entities, own, since);
-      logs
-        .filter((memory) => tierRank(tierOf(memory)) >= tierFloor)
-        .map((memory) => ({ memory, overlap: entityOverlap(entities, memory.text) }))
-        .filter((x) => x.overlap > 0)
-        .sort((a, b) => b.overlap * b.memory.confidence_score - a.overlap * a.memory.confidence_score)
-        .forEach((x, i) =>
-          add(
-            {
-              kind: 'memory',
-              id: x.memory.id,
-              project: x.memory.project_id,
-              facts: memoryFacts(x.memory),
-              memory: x.memory,
-              rule: round(x.overlap),
-            },
-            'rule',
-            i + 1,
-          ),
-        );
-    }
-  }
+  const { entities } = g;
+  g.logs
+    .filter((memory) => tierRank(tierOf(memory)) >= tierFloor)
+    .map((memory) => ({ memory, overlap: entityOverlap(entities, memory.text) }))
+    .filter((x) => x.overlap > 0)
+    .sort((a, b) => b.overlap * b.memory.confidence_score - a.overlap * a.memory.confidence_score)
+    .forEach((x, i) =>
+      add(
+        {
+          kind: 'memory',
+          id: x.memory.id,
+          project: x.memory.project_id,
+          facts: memoryFacts(x.memory),
+          memory: x.memory,
+          rule: round(x.overlap),
+        },
+        'rule',
+        i + 1,
+      ),
+    );
 
   // The best evidence candidates are quoted with the turn that answers them or that they answer: they are
   // read with the turns their links name (one read), then their exchanges. The best memory candidates are
@@ -418,6 +403,56 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
     kept: new Set(kept.map((i) => i.memory.id)),
   });
   return { items: kept, block, tokens, near_misses };
+}
+
+/** What the channels found, each over its ids and facts (the few hits read anyway come read). */
+interface Gathered {
+  /** The question's embedding. */
+  vector: number[];
+  /** Vector channel: the nearest recallable memories, best first. */
+  memVec: MemoryHit[];
+  /** Vector channel: the nearest turns of the workspace's projects, best first. */
+  epVec: EpisodeHit[];
+  /** Lexical channel: the hits within {@link RELATIVE_LEXICAL} of the best, best first. */
+  lex: { score: number; found: Found }[];
+  /** The embedding model's id once the channels answered (an English-only one blurs Chinese). */
+  modelId: string;
+  /** Rule channel: the entities of the question (empty when the channel did not run). */
+  entities: string[];
+  /** Rule channel: the recent troubleshooting logs naming one of them (empty when it did not run). */
+  logs: Memory[];
+}
+
+/**
+ * The channels, in the order they read: the lexical one starts while the question is embedded, the vector
+ * ones over memories and turns then run beside it; the rule channel runs after them, and only when no
+ * memory of the allowed tiers is a strong vector match.
+ */
+async function gather(core: Core, q: Question): Promise<Gathered> {
+  const { query, projects, own, wide, minConfidence } = q;
+  // The lexical channel needs no vector: it runs (and reads its hits back) while the question is embedded.
+  const lexical = lexicalCandidates(core, query, projects, wide);
+  lexical.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
+  await core.requireModel();
+  const vector = await embedQuery(core.embedding, query);
+  const [memVec, epVec, lex] = await Promise.all([
+    nearestRecallable(core, vector, projects, minConfidence, wide),
+    core.config.episodes.keep ? core.episodes.query(vector, own, wide) : Promise.resolve<EpisodeHit[]>([]),
+    lexical,
+  ]);
+  const modelId = core.embedding.modelId;
+  // rule: recent troubleshooting logs sharing an entity, when no memory is a strong vector match
+  const best = memVec.find((n) => tierRank(n.facts.tier) >= q.tierFloor);
+  let entities: string[] = [];
+  let logs: Memory[] = [];
+  if ((best ? 1 - best.distance : 0) < q.weakSimilarity) {
+    entities = extractEntities(query);
+    if (entities.length > 0) {
+      const since = new Date(core.clock().getTime() - 7 * DAY_MS).toISOString();
+      logs = await recentLogsNaming(core, entities, own, since);
+    }
+  }
+  return { vector, memVec, epVec, lex, modelId, entities, logs };
 }
 
 /** The recall's parameters checked (in this order) and completed from the settings; the question redacted. */
