@@ -201,111 +201,11 @@ interface Question {
 
 export async function recall(core: Core, p: RecallParams): Promise<RecallResult> {
   const q = await questionOf(core, p);
-  const { query, topK, minConfidence, tierFloor, budget, own, projects } = q;
-  const settings = { minSimilarity: q.settingsMinSimilarity };
+  const { query, topK, minConfidence, budget, own, projects } = q;
   const g = await gather(core, q);
-  const { vector, memVec, epVec, lex } = g;
+  const { vector, memVec, lex } = g;
 
-  const recallable = (project: string, f: MemoryFacts) =>
-    projects.includes(project) &&
-    RECALLABLE.includes(f.status) &&
-    f.confidence > minConfidence &&
-    tierRank(f.tier) >= tierFloor;
-  const byKey = new Map<string, Candidate>();
-  const vectorWeight =
-    CJK.test(query) && ENGLISH_ONLY_MODEL.test(g.modelId) ? UNSEEN_LANGUAGE_VECTOR_WEIGHT : 1;
-  const add = (c: Omit<Candidate, 'rrf' | 'channels'>, channel: RecallChannel, rank: number) => {
-    const rrf = (channel === 'vector' ? vectorWeight : 1) / (RRF_K + rank);
-    const cur = byKey.get(c.id);
-    if (cur) {
-      cur.similarity = c.similarity ?? cur.similarity;
-      cur.lexical = c.lexical ?? cur.lexical;
-      cur.rule = c.rule ?? cur.rule;
-      cur.memory ??= c.memory;
-      cur.episode ??= c.episode;
-      cur.rrf += rrf;
-      cur.channels.add(channel);
-    } else {
-      byKey.set(c.id, { ...c, rrf, channels: new Set([channel]) });
-    }
-  };
-  const floor = (best: number) =>
-    q.minSimilarity ??
-    Math.max(ABSOLUTE_SIMILARITY, Math.min(settings.minSimilarity, best - RELATIVE_SIMILARITY));
-
-  // vector, memories and episodes ranked separately (each kind has its own best)
-  const memSims = memVec
-    .filter((n) => tierRank(n.facts.tier) >= tierFloor)
-    .map((n) => ({ n, sim: 1 - n.distance }));
-  const memFloor = floor(memSims[0]?.sim ?? 0);
-  memSims
-    .filter((x) => x.sim >= memFloor)
-    .forEach(({ n, sim }, i) =>
-      add(
-        {
-          kind: 'memory',
-          id: n.id,
-          project: n.project,
-          facts: n.facts,
-          memory: n.memory,
-          similarity: round(sim),
-        },
-        'vector',
-        i + 1,
-      ),
-    );
-  const epSims = epVec.map((n) => ({ n, sim: 1 - n.distance }));
-  const epFloor = floor(epSims[0]?.sim ?? 0);
-  epSims
-    .filter((x) => x.sim >= epFloor)
-    .forEach(({ n, sim }, i) =>
-      add(
-        {
-          kind: 'evidence',
-          id: n.id,
-          project: n.project,
-          facts: n.facts,
-          episode: n.episode,
-          similarity: round(sim),
-        },
-        'vector',
-        i + 1,
-      ),
-    );
-
-  // lexical: keep only what may be recalled
-  const bestLex = lex[0]?.score ?? 0;
-  lex.forEach((h, i) => {
-    const rel = bestLex > 0 ? round(h.score / bestLex) : 0;
-    const { found } = h;
-    if (found.facts.kind === 'memory') {
-      if (recallable(found.project, found.facts))
-        add({ kind: 'memory', ...found, lexical: rel }, 'lexical', i + 1);
-    } else if (own.includes(found.project))
-      add({ kind: 'evidence', ...found, lexical: rel }, 'lexical', i + 1);
-  });
-
-  // rule: recent troubleshooting logs sharing an entity, when no memory is a strong vector match
-  const { entities } = g;
-  g.logs
-    .filter((memory) => tierRank(tierOf(memory)) >= tierFloor)
-    .map((memory) => ({ memory, overlap: entityOverlap(entities, memory.text) }))
-    .filter((x) => x.overlap > 0)
-    .sort((a, b) => b.overlap * b.memory.confidence_score - a.overlap * a.memory.confidence_score)
-    .forEach((x, i) =>
-      add(
-        {
-          kind: 'memory',
-          id: x.memory.id,
-          project: x.memory.project_id,
-          facts: memoryFacts(x.memory),
-          memory: x.memory,
-          rule: round(x.overlap),
-        },
-        'rule',
-        i + 1,
-      ),
-    );
+  const { byKey, memFloor } = fuse(q, g);
 
   // The best evidence candidates are quoted with the turn that answers them or that they answer: they are
   // read with the turns their links name (one read), then their exchanges. The best memory candidates are
@@ -453,6 +353,129 @@ async function gather(core: Core, q: Question): Promise<Gathered> {
     }
   }
   return { vector, memVec, epVec, lex, modelId, entities, logs };
+}
+
+/** The candidates the channels found, by id, and the similarity floor the memories were cut at. */
+interface Fused {
+  byKey: Map<string, Candidate>;
+  /** The vector channel's floor for memories (the near misses of `explain` are under it). */
+  memFloor: number;
+}
+
+/**
+ * The channels' ranked lists fused by reciprocal rank fusion, each cut first: a vector candidate relative to
+ * the best of its kind, a lexical one to what may be recalled; in the order vector (memories, then turns),
+ * lexical, rule, which is the order of the candidates and of their ties.
+ */
+function fuse(q: Question, g: Gathered): Fused {
+  const { query, minConfidence, tierFloor, own, projects } = q;
+  const { memVec, epVec, lex } = g;
+  const recallable = (project: string, f: MemoryFacts) =>
+    projects.includes(project) &&
+    RECALLABLE.includes(f.status) &&
+    f.confidence > minConfidence &&
+    tierRank(f.tier) >= tierFloor;
+  const byKey = new Map<string, Candidate>();
+  const vectorWeight =
+    CJK.test(query) && ENGLISH_ONLY_MODEL.test(g.modelId) ? UNSEEN_LANGUAGE_VECTOR_WEIGHT : 1;
+  const add = (c: Omit<Candidate, 'rrf' | 'channels'>, channel: RecallChannel, rank: number) => {
+    const rrf = (channel === 'vector' ? vectorWeight : 1) / (RRF_K + rank);
+    const cur = byKey.get(c.id);
+    if (cur) {
+      cur.similarity = c.similarity ?? cur.similarity;
+      cur.lexical = c.lexical ?? cur.lexical;
+      cur.rule = c.rule ?? cur.rule;
+      cur.memory ??= c.memory;
+      cur.episode ??= c.episode;
+      cur.rrf += rrf;
+      cur.channels.add(channel);
+    } else {
+      byKey.set(c.id, { ...c, rrf, channels: new Set([channel]) });
+    }
+  };
+  const floor = (best: number) =>
+    q.minSimilarity ??
+    Math.max(ABSOLUTE_SIMILARITY, Math.min(q.settingsMinSimilarity, best - RELATIVE_SIMILARITY));
+
+  // vector, memories and episodes ranked separately (each kind has its own best)
+  const memSims = memVec
+    .filter((n) => tierRank(n.facts.tier) >= tierFloor)
+    .map((n) => ({ n, sim: 1 - n.distance }));
+  const memFloor = floor(memSims[0]?.sim ?? 0);
+  memSims
+    .filter((x) => x.sim >= memFloor)
+    .forEach(({ n, sim }, i) =>
+      add(
+        {
+          kind: 'memory',
+          id: n.id,
+          project: n.project,
+          facts: n.facts,
+          memory: n.memory,
+          similarity: round(sim),
+        },
+        'vector',
+        i + 1,
+      ),
+    );
+  const epSims = epVec.map((n) => ({ n, sim: 1 - n.distance }));
+  const epFloor = floor(epSims[0]?.sim ?? 0);
+  epSims
+    .filter((x) => x.sim >= epFloor)
+    .forEach(({ n, sim }, i) =>
+      add(
+        {
+          kind: 'evidence',
+          id: n.id,
+          project: n.project,
+          facts: n.facts,
+          episode: n.episode,
+          similarity: round(sim),
+        },
+        'vector',
+        i + 1,
+      ),
+    );
+
+  // lexical: keep only what may be recalled
+  const bestLex = lex[0]?.score ?? 0;
+  lex.forEach((h, i) => {
+    const rel = bestLex > 0 ? round(h.score / bestLex) : 0;
+    const { found } = h;
+    if (found.facts.kind === 'memory') {
+      if (recallable(found.project, found.facts))
+        add({ kind: 'memory', ...found, lexical: rel }, 'lexical', i + 1);
+    } else if (own.includes(found.project))
+      add({ kind: 'evidence', ...found, lexical: rel }, 'lexical', i + 1);
+  });
+
+  // rule: recent troubleshooting logs sharing an entity, when no memory is a strong vector match
+  ruleRanked(g, tierFloor).forEach((x, i) =>
+    add(
+      {
+        kind: 'memory',
+        id: x.memory.id,
+        project: x.memory.project_id,
+        facts: memoryFacts(x.memory),
+        memory: x.memory,
+        rule: round(x.overlap),
+      },
+      'rule',
+      i + 1,
+    ),
+  );
+
+  return { byKey, memFloor };
+}
+
+/** The rule channel's logs of the allowed tiers that name an entity of the question, most overlap (times confidence) first. */
+function ruleRanked(g: Gathered, tierFloor: number): { memory: Memory; overlap: number }[] {
+  const { entities } = g;
+  return g.logs
+    .filter((memory) => tierRank(tierOf(memory)) >= tierFloor)
+    .map((memory) => ({ memory, overlap: entityOverlap(entities, memory.text) }))
+    .filter((x) => x.overlap > 0)
+    .sort((a, b) => b.overlap * b.memory.confidence_score - a.overlap * a.memory.confidence_score);
 }
 
 /** The recall's parameters checked (in this order) and completed from the settings; the question redacted. */
