@@ -197,49 +197,17 @@ interface Question {
   projects: string[];
   /** How many candidates each channel returns. */
   wide: number;
+  /** Which turns are never quoted (withheld.ts). */
+  withheld: WithheldOptions;
 }
 
 export async function recall(core: Core, p: RecallParams): Promise<RecallResult> {
   const q = await questionOf(core, p);
-  const { query, topK, minConfidence, budget, own, projects } = q;
+  const { query, topK, minConfidence, budget, projects } = q;
   const g = await gather(core, q);
-  const { vector, memVec, lex } = g;
-
+  const { vector } = g;
   const { byKey, memFloor } = fuse(q, g);
-
-  // The best evidence candidates are quoted with the turn that answers them or that they answer: they are
-  // read with the turns their links name (one read), then their exchanges. The best memory candidates are
-  // read meanwhile, so the choice of the k seldom waits for another read.
-  const byRrf = [...byKey.values()].sort((a, b) => b.rrf - a.rrf);
-  const contextFor = byRrf.filter((c) => c.kind === 'evidence').slice(0, topK * CONTEXT_CANDIDATES);
-  const links = contextFor.flatMap((c) => {
-    const f = c.facts as EpisodeFacts;
-    return [c.episode ? '' : c.id, f.next_id ?? '', f.previous_id ?? ''];
-  });
-  const memoriesAhead = byRrf
-    .filter((c) => c.kind === 'memory' && !c.memory)
-    .slice(0, topK * CONTEXT_CANDIDATES);
-  const [turnsRead, memoriesRead] = await Promise.all([
-    core.episodes.get([...new Set(links.filter(Boolean))]),
-    core.store.get(memoriesAhead.map((c) => c.id)),
-  ]);
-  const read = new Map(turnsRead.map((e) => [e.id, e]));
-  const readMemory = new Map(memoriesRead.map((m) => [m.id, m]));
-  for (const c of memoriesAhead) c.memory = readMemory.get(c.id); // one deleted meanwhile is read again, and dropped, by the choice
-  for (const c of contextFor) c.episode ??= read.get(c.id);
-  const quoted = contextFor.filter((c) => c.episode); // a turn deleted meanwhile is no candidate
-  for (const c of contextFor) if (!c.episode) byKey.delete(c.id);
-  const excerpts = await readContext(
-    core,
-    quoted.map((c) => c.episode!),
-    [...read.values()],
-  );
-  for (const c of quoted) {
-    const x = excerpts.get(c.id);
-    if (x && neighboursOf(x).every((n) => own.includes(n.project_id))) c.context = c.excerpt = x;
-  }
-  const withheldOpts = { minConfidence, query, ...(q.minTier ? { minTier: q.minTier } : {}) };
-  await dropWithheld(core, byKey, [...memVec, ...lex.map((h) => h.found)], withheldOpts);
+  const read = await readExcerpts(core, q, g, byKey);
   const ranked = reweigh([...byKey.values()], query, core.clock()).sort(
     (a, b) => b.rrf - a.rrf || (b.similarity ?? 0) - (a.similarity ?? 0),
   );
@@ -260,7 +228,7 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
       ranked,
       byKey,
       topK,
-      await threadsWithoutWithheld(core, threads, withheldOpts),
+      await threadsWithoutWithheld(core, threads, q.withheld),
       told,
     );
   }
@@ -478,6 +446,54 @@ function ruleRanked(g: Gathered, tierFloor: number): { memory: Memory; overlap: 
     .sort((a, b) => b.overlap * b.memory.confidence_score - a.overlap * a.memory.confidence_score);
 }
 
+/**
+ * Reads what the choice needs ahead of it and drops the withheld turns: the best evidence candidates
+ * with the turns their links name and then their exchanges (a turn deleted meanwhile is no candidate; an
+ * exchange reaching outside the workspace's projects is not quoted), the best memory candidates meanwhile.
+ * Changes the candidates of `byKey` in place; returns the turns read by id (the threads read on from them).
+ */
+async function readExcerpts(
+  core: Core,
+  q: Question,
+  g: Gathered,
+  byKey: Map<string, Candidate>,
+): Promise<Map<string, Episode>> {
+  const { topK, own } = q;
+  // The best evidence candidates are quoted with the turn that answers them or that they answer: they are
+  // read with the turns their links name (one read), then their exchanges. The best memory candidates are
+  // read meanwhile, so the choice of the k seldom waits for another read.
+  const byRrf = [...byKey.values()].sort((a, b) => b.rrf - a.rrf);
+  const contextFor = byRrf.filter((c) => c.kind === 'evidence').slice(0, topK * CONTEXT_CANDIDATES);
+  const links = contextFor.flatMap((c) => {
+    const f = c.facts as EpisodeFacts;
+    return [c.episode ? '' : c.id, f.next_id ?? '', f.previous_id ?? ''];
+  });
+  const memoriesAhead = byRrf
+    .filter((c) => c.kind === 'memory' && !c.memory)
+    .slice(0, topK * CONTEXT_CANDIDATES);
+  const [turnsRead, memoriesRead] = await Promise.all([
+    core.episodes.get([...new Set(links.filter(Boolean))]),
+    core.store.get(memoriesAhead.map((c) => c.id)),
+  ]);
+  const read = new Map(turnsRead.map((e) => [e.id, e]));
+  const readMemory = new Map(memoriesRead.map((m) => [m.id, m]));
+  for (const c of memoriesAhead) c.memory = readMemory.get(c.id); // one deleted meanwhile is read again, and dropped, by the choice
+  for (const c of contextFor) c.episode ??= read.get(c.id);
+  const quoted = contextFor.filter((c) => c.episode); // a turn deleted meanwhile is no candidate
+  for (const c of contextFor) if (!c.episode) byKey.delete(c.id);
+  const excerpts = await readContext(
+    core,
+    quoted.map((c) => c.episode!),
+    [...read.values()],
+  );
+  for (const c of quoted) {
+    const x = excerpts.get(c.id);
+    if (x && neighboursOf(x).every((n) => own.includes(n.project_id))) c.context = c.excerpt = x;
+  }
+  await dropWithheld(core, byKey, [...g.memVec, ...g.lex.map((h) => h.found)], q.withheld);
+  return read;
+}
+
 /** The recall's parameters checked (in this order) and completed from the settings; the question redacted. */
 async function questionOf(core: Core, p: RecallParams): Promise<Question> {
   if (!p || typeof p.query !== 'string' || !p.query.trim())
@@ -510,6 +526,7 @@ async function questionOf(core: Core, p: RecallParams): Promise<Question> {
     own,
     projects,
     wide: Math.max(20, topK * 4),
+    withheld: { minConfidence, query, ...(p.min_tier ? { minTier: p.min_tier } : {}) },
   };
 }
 
