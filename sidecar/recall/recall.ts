@@ -208,9 +208,7 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   const { vector } = g;
   const { byKey, memFloor } = fuse(q, g);
   const read = await readExcerpts(core, q, g, byKey);
-  const ranked = reweigh([...byKey.values()], query, core.clock()).sort(
-    (a, b) => b.rrf - a.rrf || (b.similarity ?? 0) - (a.similarity ?? 0),
-  );
+  const ranked = ranking(byKey, query, core.clock());
   // The best k of both kinds in fused order; a turn a chosen memory already cites is not quoted again.
   // Then the chosen are read; one deleted since the channels found it makes room for the next. The best
   // of them are then quoted with how their exchange went on (a second choice, with their threads).
@@ -721,6 +719,16 @@ async function dropWithheld(
       delete c.excerpt;
     }
   }
+}
+
+/**
+ * The candidates reweighed ({@link reweigh}, in place) and in the order the choice goes down: best fused score
+ * first, a tie to the more similar, then as fused (the sort is stable).
+ */
+function ranking(byKey: Map<string, Candidate>, query: string, asked: Date): Candidate[] {
+  return reweigh([...byKey.values()], query, asked).sort(
+    (a, b) => b.rrf - a.rrf || (b.similarity ?? 0) - (a.similarity ?? 0),
+  );
 }
 
 /** What {@link reweigh} reads and changes of a fused candidate. */
