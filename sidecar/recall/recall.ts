@@ -203,33 +203,13 @@ interface Question {
 
 export async function recall(core: Core, p: RecallParams): Promise<RecallResult> {
   const q = await questionOf(core, p);
-  const { query, topK, minConfidence, budget, projects } = q;
+  const { query, minConfidence, budget, projects } = q;
   const g = await gather(core, q);
   const { vector } = g;
   const { byKey, memFloor } = fuse(q, g);
   const read = await readExcerpts(core, q, g, byKey);
   const ranked = ranking(byKey, query, core.clock());
-  // The best k of both kinds in fused order; a turn a chosen memory already cites is not quoted again.
-  // Then the chosen are read; one deleted since the channels found it makes room for the next. The best
-  // of them are then quoted with how their exchange went on (a second choice, with their threads).
-  let picked = await pickAndRead(core, ranked, byKey, topK);
-  const threads = await readThreads(core, threadAnchors(picked, ranked), [...read.values()]);
-  if (threads.size > 0) {
-    // a thread stops before a turn a chosen memory says already
-    const told = new Set(
-      picked
-        .filter((c) => c.kind === 'memory')
-        .flatMap((c) => (c.facts as MemoryFacts).source_ref.map((r) => citeKey(c.project, r))),
-    );
-    picked = await pickAndRead(
-      core,
-      ranked,
-      byKey,
-      topK,
-      await threadsWithoutWithheld(core, threads, q.withheld),
-      told,
-    );
-  }
+  const picked = await choose(core, q, ranked, byKey, read);
   const chosen = picked.filter((c) => c.memory || c.episode);
 
   const items: RecallItem[] = chosen.map((c) => {
@@ -526,6 +506,41 @@ async function questionOf(core: Core, p: RecallParams): Promise<Question> {
     wide: Math.max(20, topK * 4),
     withheld: { minConfidence, query, ...(p.min_tier ? { minTier: p.min_tier } : {}) },
   };
+}
+
+/**
+ * The best k of both kinds in fused order; a turn a chosen memory already cites is not quoted again.
+ * Then the chosen are read; one deleted since the channels found it makes room for the next. The best
+ * of them are then quoted with how their exchange went on (a second choice, with their threads).
+ * Changes the candidates (and `byKey`) in place; returns the picked in the order they are answered with.
+ */
+async function choose(
+  core: Core,
+  q: Question,
+  ranked: Candidate[],
+  byKey: Map<string, Candidate>,
+  read: Map<string, Episode>,
+): Promise<Candidate[]> {
+  const { topK } = q;
+  let picked = await pickAndRead(core, ranked, byKey, topK);
+  const threads = await readThreads(core, threadAnchors(picked, ranked), [...read.values()]);
+  if (threads.size > 0) {
+    // a thread stops before a turn a chosen memory says already
+    const told = new Set(
+      picked
+        .filter((c) => c.kind === 'memory')
+        .flatMap((c) => (c.facts as MemoryFacts).source_ref.map((r) => citeKey(c.project, r))),
+    );
+    picked = await pickAndRead(
+      core,
+      ranked,
+      byKey,
+      topK,
+      await threadsWithoutWithheld(core, threads, q.withheld),
+      told,
+    );
+  }
+  return picked;
 }
 
 /** A thread's turns up to the first one already cited (the rest of the exchange is quoted elsewhere). */
