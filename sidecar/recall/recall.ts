@@ -201,6 +201,12 @@ interface Question {
   withheld: WithheldOptions;
 }
 
+/**
+ * The stages: the question checked ({@link questionOf}) → the channels ({@link gather}) → their fusion
+ * ({@link fuse}) → the excerpts read, withheld turns dropped ({@link readExcerpts}) → reweighed and ordered
+ * ({@link ranking}) → the k chosen and read ({@link choose}) → the items ({@link itemsOf}), cut to the token
+ * budget; the kept memories' use marks are written behind the answer.
+ */
 export async function recall(core: Core, p: RecallParams): Promise<RecallResult> {
   const q = await questionOf(core, p);
   const { query, minConfidence, budget, projects } = q;
@@ -210,23 +216,7 @@ export async function recall(core: Core, p: RecallParams): Promise<RecallResult>
   const read = await readExcerpts(core, q, g, byKey);
   const ranked = ranking(byKey, query, core.clock());
   const picked = await choose(core, q, ranked, byKey, read);
-  const chosen = picked.filter((c) => c.memory || c.episode);
-
-  const items: RecallItem[] = chosen.map((c) => {
-    const channels = (['vector', 'lexical', 'rule'] as const).filter((ch) => c.channels.has(ch));
-    const turns = c.context?.turns;
-    const memory = c.kind === 'evidence' ? episodeAsMemory(c.episode!, turns) : c.memory!;
-    return {
-      kind: c.kind,
-      memory,
-      ...(c.episode ? { episode: c.episode } : {}),
-      ...(turns ? { turns } : {}),
-      score: c.similarity ?? c.lexical ?? c.rule ?? 0,
-      channel: channels[0]!,
-      channels,
-      source_ref: memory.source_ref,
-    };
-  });
+  const items = itemsOf(picked);
   const { block, tokens, included } = formatBlock(items, budget, p.locale);
   const kept = items.slice(0, included);
   const usedMemories = kept.filter((i) => i.kind === 'memory');
@@ -470,6 +460,30 @@ async function readExcerpts(
   }
   await dropWithheld(core, byKey, [...g.memVec, ...g.lex.map((h) => h.found)], q.withheld);
   return read;
+}
+
+/**
+ * The picked that could be read as the answer's items: a turn as a memory it is worded like (with the
+ * turns it is quoted with), scored by its best channel's own score, its channels in a fixed order.
+ */
+function itemsOf(picked: Candidate[]): RecallItem[] {
+  return picked
+    .filter((c) => c.memory || c.episode)
+    .map((c): RecallItem => {
+      const channels = (['vector', 'lexical', 'rule'] as const).filter((ch) => c.channels.has(ch));
+      const turns = c.context?.turns;
+      const memory = c.kind === 'evidence' ? episodeAsMemory(c.episode!, turns) : c.memory!;
+      return {
+        kind: c.kind,
+        memory,
+        ...(c.episode ? { episode: c.episode } : {}),
+        ...(turns ? { turns } : {}),
+        score: c.similarity ?? c.lexical ?? c.rule ?? 0,
+        channel: channels[0]!,
+        channels,
+        source_ref: memory.source_ref,
+      };
+    });
 }
 
 /** The recall's parameters checked (in this order) and completed from the settings; the question redacted. */
