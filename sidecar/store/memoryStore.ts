@@ -10,65 +10,29 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DimensionMismatchError, StoreUnavailableError, errorMessage } from '../shared/errors';
 import type { Memory, MemoryStatus } from '../model';
-import { memoryFacts, type MemoryFacts } from './lexical/facts';
-import type { Indexed } from './lexical/lexical';
 import { inIdBatches } from './idBatches';
+import { memoryFacts } from './lexical/facts';
 import { FACT_FIELDS, fromMetadata, memoryLexicalDoc, toMetadata } from './memoryCodec';
 import { UseMarks } from './useMarks';
 import { ChromaConnection } from './chromaConnection';
 import { underWriteLock } from './writeLock';
 import { LexicalMirror } from './lexicalMirror';
-import { buildWhere } from './where';
 import type { ChromaSupervisor } from './chromaServer';
 import { recordErasure } from './erasure';
 import { collectionNameFor, StoreState, type ActiveCollection } from './storeState';
-import { MAX_LISTED, NearestPlanner, readBackInScope, type IdDistance, type Known } from './nearest';
+import type { IdDistance } from './nearest';
+import { NearestMemories, type MemoryHit, type Neighbour } from './nearestMemories';
 import { wellFormed } from '../shared/text';
 
-export interface Neighbour {
-  memory: Memory;
-  /** Cosine distance 0..2 (0 = same direction). */
-  distance: number;
-}
-
-/**
- * A memory as recall's vector channel finds it: its id, distance and what it is filtered and ranked by
- * (store/lexical/facts.ts); the memory itself only when it was read from Chroma anyway.
- */
-export interface MemoryHit {
-  id: string;
-  distance: number;
-  project: string;
-  facts: MemoryFacts;
-  memory?: Memory;
-}
-
-const hitOf = (memory: Memory, distance: number): MemoryHit => ({
-  id: memory.id,
-  distance,
-  project: memory.project_id,
-  facts: memoryFacts(memory),
-  memory,
-});
-
-/** Chroma 1.0's answer to a query restricted to ids when one of them is not in the collection. */
-const MISSING_ID = /Error finding id/i;
-
-/** The index's entries of memories, with only a memory's facts kept. */
-function memoryKnown(indexed: Map<string, Indexed>): Map<string, Known<MemoryFacts>> {
-  const out = new Map<string, Known<MemoryFacts>>();
-  for (const [id, x] of indexed)
-    out.set(id, x.facts?.kind === 'memory' ? { project: x.project, facts: x.facts } : { project: x.project });
-  return out;
-}
+export type { MemoryHit, Neighbour } from './nearestMemories';
 
 export class MemoryStore {
   /** The connection to Chroma: reconnects and restarts the embedded server (store/chromaConnection.ts). */
   private readonly chroma: ChromaConnection;
   private activeInfo: ActiveCollection | undefined;
   private readonly state: StoreState;
-  /** Chooses how nearest-neighbour queries filter by project (store/nearest.ts). */
-  private readonly planner = new NearestPlanner();
+  /** Recall's vector channel over memories: how its queries filter by project (store/nearestMemories.ts). */
+  private readonly nearestMemories: NearestMemories;
   /** The lexical index kept beside Chroma, memories and episodes (store/lexicalMirror.ts). */
   readonly lexical: LexicalMirror;
   /** The lock file of dedup + insert (see {@link exclusiveWrite}). */
@@ -96,6 +60,13 @@ export class MemoryStore {
     });
     this.writeLock = join(dataDir, 'write.lock');
     this.activeInfo = this.state.read();
+    this.nearestMemories = new NearestMemories({
+      lexical: this.lexical,
+      query: (vector, where, n) => this.query(vector, where, n),
+      nearestIds: (vector, n, among) => this.nearestIds(vector, n, among),
+      get: (ids) => this.get(ids),
+      unindexGone: (ids) => this.unindexGone(ids),
+    });
   }
 
   private row(id: string, text: string | null, meta: Metadata | null): Memory {
@@ -326,71 +297,16 @@ export class MemoryStore {
   }
 
   /**
-   * The k memories of these projects nearest to a vector with one of these statuses and a confidence
-   * above the minimum, through the {@link planner} (store/nearest.ts): the unfiltered neighbours come as
-   * ids, their projects, statuses and confidences from the lexical index (store/lexical/facts.ts), and only what
-   * the index has no facts for is read from Chroma; Chroma's fully filtered query runs only when nothing
-   * else finds k. Hits found by those queries carry their memory; the others only their facts.
+   * The k memories of these projects nearest to a vector with one of these statuses and a confidence above
+   * the minimum (store/nearestMemories.ts: through the lexical index's facts first, Chroma's filters last).
    */
-  async nearest(
+  nearest(
     vector: number[],
     projects: string[],
     k: number,
     only: { status: MemoryStatus[]; min_confidence: number },
   ): Promise<MemoryHit[]> {
-    const rows = async (w: Where | undefined, n: number) =>
-      (await this.query(vector, w, n)).map((x) => hitOf(x.memory, x.distance));
-    const passes = (f: MemoryFacts) => only.status.includes(f.status) && f.confidence > only.min_confidence;
-    // Asked for every question (it starts the background check), so the answer is known by the time the
-    // planner has learned the scope's share.
-    const trusted = this.lexical.trusted();
-    return this.planner.nearest<MemoryHit>({
-      scope: projects.join('\u0000'),
-      k,
-      unfiltered: async (n) =>
-        readBackInScope(
-          await this.nearestIds(vector, n),
-          projects,
-          async (ids) => memoryKnown(await this.lexical.indexed(ids, projects)),
-          (ids) => this.get(ids),
-          hitOf,
-          (id, project, facts, distance) => ({ id, distance, project, facts }),
-        ),
-      scoped: (n) => rows(buildWhere({ project_ids: projects }), n),
-      listed: async (n) => {
-        if (!trusted) return undefined;
-        const members = await this.lexical.members(projects, MAX_LISTED);
-        if (members === 'too-many') return 'unlistable';
-        if (!members) return undefined;
-        // Those the index knows not to pass are not sent (the planner checks the rest against what it reads).
-        const ids = [...members]
-          .filter(([, x]) => x.facts?.kind !== 'memory' || passes(x.facts))
-          .map(([id]) => id);
-        if (!ids.length) return { items: [], all: true };
-        let near: IdDistance[];
-        try {
-          near = await this.nearestIds(vector, Math.min(n, ids.length), ids);
-        } catch (e) {
-          // Chroma refuses the whole query when one id is gone: a memory deleted (by another process) and
-          // not yet out of the index. This answer takes the planner's other paths; the index is mended.
-          if (!MISSING_ID.test(errorMessage(e))) throw e;
-          await this.unindexGone(ids);
-          return undefined;
-        }
-        const wide = await readBackInScope(
-          near,
-          projects,
-          async () => memoryKnown(members),
-          (ids) => this.get(ids),
-          hitOf,
-          (id, project, facts, distance) => ({ id, distance, project, facts }),
-        );
-        return { items: await wide.read(0, wide.candidates), all: near.length < n };
-      },
-      exact: (n) => rows(buildWhere({ project_ids: projects, ...only }), n),
-      inScope: (x) => projects.includes(x.project),
-      passes: (x) => passes(x.facts),
-    });
+    return this.nearestMemories.find(vector, projects, k, only);
   }
 
   /** The ids and distances of the n nearest memories (of these ids only, when given), without their payload. */
