@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pollUntil } from '../lib/processes.mjs';
-import { waitSidecarRunning } from './support/mnemo.mjs';
+import { expandWorkspaceRows, waitSidecarRunning } from './support/mnemo.mjs';
 
 const CC_RULE = 'From now on the orders API returns money amounts as integer cents, never as floats.';
 const CC_LATER = 'We decided the orders API rejects requests without an Idempotency-Key header.';
@@ -138,36 +138,7 @@ async function open(ctx, query, expect) {
 
 /** Every row of the Memories tree's workspace projects, expanded: level, label, description, in order. */
 async function workspaceRows(pane) {
-  for (let i = 0; i < 40; i++) {
-    const index = await pane.locator('.monaco-list-row').evaluateAll((els) => {
-      const rows = els
-        .map((e) => ({
-          index: Number(e.getAttribute('data-index')),
-          label: (e.querySelector('.label-name')?.textContent ?? '').trim(),
-          collapsed: e.getAttribute('aria-expanded') === 'false',
-        }))
-        .sort((a, b) => a.index - b.index);
-      const end = rows.find((r) => r.label === 'Other projects')?.index ?? Infinity;
-      return rows.find((r) => r.collapsed && r.index < end)?.index;
-    });
-    if (index === undefined) break;
-    const row = pane.locator(`.monaco-list-row[data-index="${index}"]`);
-    await row.click();
-    await pollUntil(async () => (await row.getAttribute('aria-expanded')) !== 'false' || undefined, {
-      timeoutMs: 10_000,
-      what: 'a row to expand',
-    });
-  }
-  const rows = await pane.locator('.monaco-list-row').evaluateAll((els) =>
-    els
-      .map((e) => ({
-        index: Number(e.getAttribute('data-index')),
-        level: Number(e.getAttribute('aria-level')),
-        label: (e.querySelector('.label-name')?.textContent ?? '').trim(),
-        description: (e.querySelector('.label-description')?.textContent ?? '').trim(),
-      }))
-      .sort((a, b) => a.index - b.index),
-  );
+  const rows = await expandWorkspaceRows(pane);
   const end = rows.findIndex((r) => r.label === 'Other projects');
   return end === -1 ? rows : rows.slice(0, end);
 }

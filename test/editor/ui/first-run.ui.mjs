@@ -14,7 +14,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pollUntil } from '../lib/processes.mjs';
-import { inlineAction, statusText, waitSidecarRunning, webviewFrame } from './support/mnemo.mjs';
+import {
+  expandWorkspaceRows,
+  inlineAction,
+  statusText,
+  waitSidecarRunning,
+  webviewFrame,
+} from './support/mnemo.mjs';
 
 const AGENTS_RULES = [
   'Use pnpm, not npm, for every package in this repository.',
@@ -99,35 +105,8 @@ async function expandAll(pane) {
     timeoutMs: 60_000,
     what: 'rows in the Memories view',
   });
-  for (let i = 0; i < 30; i++) {
-    // The workspace's own project only: rows above "Other projects".
-    const index = await pane.locator('.monaco-list-row').evaluateAll((els) => {
-      const rows = els
-        .map((e) => ({
-          index: Number(e.getAttribute('data-index')),
-          label: (e.querySelector('.label-name')?.textContent ?? '').trim(),
-          collapsed: e.getAttribute('aria-expanded') === 'false',
-        }))
-        .sort((a, b) => a.index - b.index);
-      const end = rows.find((r) => r.label === 'Other projects')?.index ?? Infinity;
-      return rows.find((r) => r.collapsed && r.index < end)?.index;
-    });
-    if (index === undefined) break;
-    const collapsed = pane.locator(`.monaco-list-row[data-index="${index}"]`);
-    await collapsed.click();
-    await pollUntil(
-      async () =>
-        (await pane.locator(`.monaco-list-row[data-index="${index}"]`).getAttribute('aria-expanded')) !==
-          'false' || undefined,
-      { timeoutMs: 10_000, what: 'a row to expand' },
-    );
-  }
-  return pane.locator('.monaco-list-row').evaluateAll((els) =>
-    els.map((e) => ({
-      label: (e.querySelector('.label-name')?.textContent ?? '').trim(),
-      description: (e.querySelector('.label-description')?.textContent ?? '').trim(),
-    })),
-  );
+  // The workspace's own project only: rows above "Other projects".
+  return expandWorkspaceRows(pane, 30);
 }
 
 const quickRows = (page) =>

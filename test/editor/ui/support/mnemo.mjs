@@ -402,3 +402,40 @@ export async function clearHover(page) {
     .waitFor({ state: 'hidden', timeout: 5_000 })
     .catch(() => {});
 }
+
+/**
+ * Opens every collapsed row of the Memories tree above "Other projects" (the workspace's own projects; at most
+ * `limit` clicks) and returns every row in order: index, level, label, description.
+ */
+export async function expandWorkspaceRows(pane, limit = 40) {
+  for (let i = 0; i < limit; i++) {
+    const index = await pane.locator('.monaco-list-row').evaluateAll((els) => {
+      const rows = els
+        .map((e) => ({
+          index: Number(e.getAttribute('data-index')),
+          label: (e.querySelector('.label-name')?.textContent ?? '').trim(),
+          collapsed: e.getAttribute('aria-expanded') === 'false',
+        }))
+        .sort((a, b) => a.index - b.index);
+      const end = rows.find((r) => r.label === 'Other projects')?.index ?? Infinity;
+      return rows.find((r) => r.collapsed && r.index < end)?.index;
+    });
+    if (index === undefined) break;
+    const row = pane.locator(`.monaco-list-row[data-index="${index}"]`);
+    await row.click();
+    await pollUntil(async () => (await row.getAttribute('aria-expanded')) !== 'false' || undefined, {
+      timeoutMs: 10_000,
+      what: 'a row to expand',
+    });
+  }
+  return pane.locator('.monaco-list-row').evaluateAll((els) =>
+    els
+      .map((e) => ({
+        index: Number(e.getAttribute('data-index')),
+        level: Number(e.getAttribute('aria-level')),
+        label: (e.querySelector('.label-name')?.textContent ?? '').trim(),
+        description: (e.querySelector('.label-description')?.textContent ?? '').trim(),
+      }))
+      .sort((a, b) => a.index - b.index),
+  );
+}
