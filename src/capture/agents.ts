@@ -32,9 +32,13 @@ export class AgentSessions implements vscode.Disposable {
   readonly onDidChange = this.emitter.event;
   private readonly disposables: vscode.Disposable[] = [];
   /** What a consent check is doing now (undefined: none runs). */
-  private busy: 'listing' | 'question' | 'pick' | 'capturing' | undefined;
+  private busy: 'listing' | 'question' | 'answering' | 'pick' | 'capturing' | undefined;
   /** Counts consent checks: a question superseded by the person's own request knows it was. */
   private round = 0;
+  /** Counts the answers acted on (a late answer to a superseded question counts only if none came since). */
+  private answered = 0;
+  /** Resolved when no consent check runs any more. */
+  private idleWaiters: (() => void)[] = [];
 
   constructor(
     private readonly ctx: Ctx,
@@ -122,8 +126,9 @@ export class AgentSessions implements vscode.Disposable {
    * Asks once about agents found with sessions for this workspace that nobody answered about; `interactive`:
    * the person asked (Learn from Agent Sessions…), so a snooze does not apply and every found agent is offered.
    * A question still unanswered in a notification (it may sit unseen in the notification centre, or behind Do
-   * Not Disturb) does not block the person's own request: the list of agents is offered at once, and an
-   * answer given later to the old notification is still honoured once that list is done.
+   * Not Disturb) does not block the person's own request: the list of agents is offered at once. An answer
+   * given later to the old notification counts when the list was closed without one (it waits until the
+   * list and what it started are done); after an answer in the list, the old question is out of date.
    */
   async checkConsent(interactive: boolean): Promise<void> {
     if (this.busy && !(interactive && this.busy === 'question')) {
@@ -151,6 +156,7 @@ export class AgentSessions implements vscode.Disposable {
       }
       if (interactive) return await this.answer('Choose…', ask, round);
       this.busy = 'question';
+      const answeredBefore = this.answered;
       const choice = await vscode.window.showInformationMessage(
         consentQuestion(ask),
         'Learn from All',
@@ -160,16 +166,26 @@ export class AgentSessions implements vscode.Disposable {
       );
       if (round !== this.round) {
         // Learn from Agent Sessions… took over while this question waited.
-        if (this.busy || choice === undefined) return;
+        if (choice === undefined) return;
+        while (this.busy) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+        if (this.answered !== answeredBefore) {
+          this.ctx.log.info(
+            `Agent sessions: the earlier question was answered "${choice}" after the list was; the list's answer stands.`,
+          );
+          return;
+        }
         this.ctx.log.info(`Agent sessions: the earlier question was answered "${choice}".`);
         round = ++this.round;
-        this.busy = 'capturing';
+        this.busy = 'answering';
       }
       await this.answer(choice, ask, round);
     } catch (err) {
       logFailure(this.ctx.log, 'Looking for agent sessions', err);
     } finally {
-      if (round === this.round) this.busy = undefined;
+      if (round === this.round) {
+        this.busy = undefined;
+        for (const wake of this.idleWaiters.splice(0)) wake();
+      }
     }
   }
 
@@ -199,6 +215,7 @@ export class AgentSessions implements vscode.Disposable {
   /** Acts on the person's answer about these agents: all, a checked list, not now (a day's snooze) or never. */
   private async answer(choice: string | undefined, ask: SourceSummary[], round: number): Promise<void> {
     const settings = config.capture.sources();
+    if (round === this.round) this.busy = 'answering';
     let chosen: SourceSummary[] = [];
     if (choice === 'Learn from All') chosen = ask;
     else if (choice === 'Choose…') {
@@ -214,15 +231,19 @@ export class AgentSessions implements vscode.Disposable {
         { canPickMany: true, title: 'Mnemo: learn from which agents’ sessions?', ignoreFocusOut: true },
       );
       if (!picked) return;
+      if (round === this.round) this.busy = 'answering';
       chosen = picked.map((p) => p.source);
     } else if (choice === 'Never') {
+      this.answered++;
       await this.setAnswers(Object.fromEntries(ask.map((s) => [s.id, false])));
       return;
     } else {
       // Not Now, or the notification was closed without an answer.
+      if (choice !== undefined) this.answered++;
       await this.ctx.extension.globalState.update(SNOOZE_KEY, Date.now());
       return;
     }
+    this.answered++;
     if (round === this.round) this.busy = 'capturing';
     await this.setAnswers(Object.fromEntries(ask.map((s) => [s.id, chosen.includes(s)])));
     if (chosen.length) await this.capture(chosen.map((s) => s.id as CaptureSourceId));
