@@ -23,7 +23,15 @@ export interface CaptureBenchDeps {
   log(line: string): void;
   freshDataDir(name: string): string;
   startSidecar(dataDir: string, env: NodeJS.ProcessEnv): Promise<{ s: SidecarSession }>;
-  peakRss(s: SidecarSession): { stop(): { sidecar: number; worker: number; chroma: number; all: number } };
+  peakRss(s: SidecarSession): {
+    stop(): {
+      sidecar: number;
+      worker: number;
+      chroma: number;
+      all: number;
+      cpu: { sidecar: number; worker: number; chroma: number };
+    };
+  };
   target(metric: string, value: number | undefined, unit: string, op: '<=' | '>=' | '<', limit: number): void;
 }
 
@@ -61,6 +69,9 @@ export async function benchCapture(out: Record<string, unknown>, d: CaptureBench
     const perSec = Math.round((cc.messages / sec) * 10) / 10;
     d.log(
       `  backfill: ${cc.messages} messages in ${sec.toFixed(1)} s = ${perSec} msg/s; ${cc.stored} stored, ${cc.pending} pending, ${cc.dropped} dropped; peak RSS sidecar ${rss.sidecar} MB, worker ${rss.worker} MB, Chroma ${rss.chroma} MB`,
+    );
+    d.log(
+      `  CPU seconds: sidecar ${rss.cpu.sidecar}, embedding worker ${rss.cpu.worker}, Chroma ${rss.cpu.chroma} (2 cores give ${(2 * sec).toFixed(1)})`,
     );
     d.target('capture backfill', perSec, 'msg/s', '>=', 300);
     d.target('capture backfill: sidecar peak RSS', rss.sidecar, 'MB', '<=', 450);

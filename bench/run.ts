@@ -204,9 +204,22 @@ function rssOf(p: Pids): Rss {
   };
 }
 
-/** Samples RSS every 100 ms and keeps the peaks. */
-function rssSampler(p: Pids): { stop(): Rss } {
+/** CPU seconds each process spent between `rssSampler` and its `stop`. */
+interface CpuSeconds {
+  sidecar: number;
+  worker: number;
+  chroma: number;
+}
+
+/** Samples RSS every 100 ms and keeps the peaks; `cpu` is each process's CPU time over the same span. */
+function rssSampler(p: Pids): { stop(): Rss & { cpu: CpuSeconds } } {
   const peak: Rss = { sidecar: 0, worker: 0, sidecar_plus_worker: 0, chroma: 0, all: 0 };
+  const ticks = () => ({
+    sidecar: cpuTicks(p.sidecar),
+    worker: p.worker ? cpuTicks(p.worker) : 0,
+    chroma: cpuTicks(p.chroma),
+  });
+  const t0 = ticks();
   const sample = () => {
     const r = rssOf(p);
     for (const k of Object.keys(peak) as (keyof Rss)[]) peak[k] = Math.max(peak[k], r[k]);
@@ -217,7 +230,9 @@ function rssSampler(p: Pids): { stop(): Rss } {
     stop() {
       clearInterval(t);
       sample();
-      return peak;
+      const t1 = ticks();
+      const sec = (k: keyof CpuSeconds) => r1((t1[k] - t0[k]) / 100);
+      return { ...peak, cpu: { sidecar: sec('sidecar'), worker: sec('worker'), chroma: sec('chroma') } };
     },
   };
 }

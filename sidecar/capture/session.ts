@@ -35,6 +35,17 @@ export function cutTurn(text: string, max = MAX_TURN_CHARS): string {
   return `${head}\n… [${text.length - head.length - tail.length} characters cut] …\n${tail}`;
 }
 
+/**
+ * A path inside the session's working folder, relative to it (`src/app.ts`, as the person thinks of it and
+ * shorter to embed); a path elsewhere or any other target as it is.
+ */
+export function inFolder(target: string, cwd: string | undefined): string {
+  const root = cwd?.replace(/[\\/]+$/, '');
+  if (!root || !target.startsWith(root)) return target;
+  const rest = target.slice(root.length);
+  return /^[\\/][^\\/]/.test(rest) ? rest.slice(1) : target;
+}
+
 export interface SessionContext {
   source: CaptureSourceId;
   sessionId: string;
@@ -81,7 +92,7 @@ export function buildSessions(messages: CapturedMessage[], ctx: SessionContext):
         kept++;
         continue;
       }
-      tools.push(`${t.name}${t.target ? ` ${t.target}` : ''}${t.failed ? ' (failed)' : ''}`);
+      tools.push(`${t.name}${t.target ? ` ${inFolder(t.target, m.cwd)}` : ''}${t.failed ? ' (failed)' : ''}`);
       toolIds.push(m.id);
       toolTime ??= m.timestamp;
       continue;

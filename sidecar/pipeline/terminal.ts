@@ -6,7 +6,7 @@
  * troubleshooting candidate: what failed, how (exit code and the first error line), and what fixed it.
  */
 import type { SourceType } from '../model';
-import { parseCommandMessage, parseResultMessage } from '../shared/terminal';
+import { errorLine, parseCommandMessage, parseResultMessage } from '../shared/terminal';
 import type { Candidate, Dropped, NormalizedMessage } from './types';
 import { cutText } from '../shared/text';
 
@@ -113,20 +113,6 @@ function similarity(a: string, b: string): number {
   const tb = new Set(b.split(/\s+/));
   const inter = [...ta].filter((t) => tb.has(t)).length;
   return inter / Math.max(1, new Set([...ta, ...tb]).size);
-}
-
-/** The first line of output that looks like an error, else the last non-empty line. */
-export function errorLine(output: string): string {
-  const lines = output
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter(Boolean);
-  const err = lines.find((l) =>
-    /error|fail|refused|denied|not found|cannot|can't|unable|timeout|timed out|exception|错误|失败|拒绝|超时/i.test(
-      l,
-    ),
-  );
-  return cutText(err ?? lines[lines.length - 1] ?? '', 160);
 }
 
 function shorten(s: string, n: number): string {

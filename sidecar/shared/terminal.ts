@@ -5,6 +5,7 @@
  * here too ({@link boundOutput}), for the terminal and for the shell commands of captured agent sessions.
  */
 import type { RawMessage, TerminalCommandRecord } from '../protocol';
+import { cutText } from './text';
 
 const COMMAND = /^\$ (.+)$/s;
 const RESULT = /^exit (-?\d+|unknown) · ?(.*)$/s;
@@ -81,4 +82,18 @@ export function boundOutput(text: string, maxBytes: number): string {
     .toString('utf8')
     .replace(/^\uFFFD+/, '');
   return `${h}\n… [output truncated: ${bytes - head - tail} bytes cut] …\n${t}`;
+}
+
+/** The first line of output that looks like an error, else the last non-empty line. */
+export function errorLine(output: string): string {
+  const lines = output
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const err = lines.find((l) =>
+    /error|fail|refused|denied|not found|cannot|can't|unable|timeout|timed out|exception|错误|失败|拒绝|超时/i.test(
+      l,
+    ),
+  );
+  return cutText(err ?? lines[lines.length - 1] ?? '', 160);
 }

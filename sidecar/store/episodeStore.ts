@@ -6,6 +6,7 @@
  */
 import type { Collection, Metadata, Where } from 'chromadb';
 import { DimensionMismatchError } from '../shared/errors';
+import { errorLine, parseResultMessage } from '../shared/terminal';
 import { cutText } from '../shared/text';
 import { isSourceType, isTier, type Episode } from '../model';
 import { episodeFacts, type EpisodeFacts } from './lexical/facts';
@@ -53,18 +54,30 @@ export function episodeSearchText(e: Pick<Episode, 'speaker' | 'text'>): string 
 }
 
 /**
- * How much of a command's or tool's output (a `tool` turn: `exit 1 · …`) is embedded. Its vector says
- * what the output is about, from its start (the exit code and first lines); every word of it stays in the
- * lexical index, which is what finds an error message or a file name again. Embedding whole outputs (up to
- * 3 KB each, half an agent's turns) held a capture's backfill at 10-16 messages per second on 2 cores: the
- * cost of a text grows with the square of its length (docs/benchmarks.md, "Capture backfill").
+ * How much of a tool turn is embedded: a command's output (`exit 1 · …`) or an agent's list of tool calls
+ * (`Edit src/app.ts; Read README.md`). Its vector says what the turn is about; every word of it stays in the
+ * lexical index, which is what finds an error message or a file name again. The model's cost grows with
+ * the length of what it reads, and tool turns are half of an agent's: embedded from their first 200
+ * characters they still took most of a capture's backfill (docs/benchmarks.md, "Capture backfill").
  */
-export const TOOL_VECTOR_CHARS = 200;
+export const TOOL_VECTOR_CHARS = 100;
 
-/** What is embedded for an episode: {@link episodeSearchText}, of a `tool` turn only its start. */
+/**
+ * The text an episode's vector is made of: "speaker: text" for what somebody said; for a tool turn, its
+ * first {@link TOOL_VECTOR_CHARS} characters, and for a command that failed its exit code and first error
+ * line ({@link errorLine}) rather than the banner its output starts with (`> jest --ci`).
+ */
 export function episodeVectorText(e: Pick<Episode, 'speaker' | 'text' | 'role'>): string {
-  const text = episodeSearchText(e);
-  return e.role === 'tool' ? cutText(text, TOOL_VECTOR_CHARS) : text;
+  if (e.role !== 'tool') return episodeSearchText(e);
+  const result = parseResultMessage(e.text);
+  const text =
+    result?.exitCode && result.output
+      ? episodeSearchText({
+          speaker: e.speaker,
+          text: `exit ${result.exitCode} · ${errorLine(result.output)}`,
+        })
+      : episodeSearchText(e);
+  return cutText(text, TOOL_VECTOR_CHARS);
 }
 
 export function episodeLexicalDoc(e: Episode): LexicalDoc {

@@ -125,7 +125,7 @@ test("recall blocks as format.ts writes them, English and Chinese, are recognize
     assert.ok(!isMnemoTool(n), n);
 });
 
-test('a megabyte tool output keeps its head and tail; a long turn is cut with a note; other tools are one line each', () => {
+test('a megabyte tool output keeps its head and tail; a long turn is cut with a note; other tools are one line each, paths in the working folder relative to it', () => {
   const huge = `START ${'x'.repeat(1024 * 1024)} END`;
   const { sessions } = buildSessions(
     [
@@ -136,8 +136,27 @@ test('a megabyte tool output keeps its head and tail; a long turn is cut with a 
         text: '',
         tool: { name: 'Bash', command: 'cat big.log', exitCode: 0, output: huge },
       },
-      { id: 't2', role: 'tool', text: '', tool: { name: 'Read', target: 'src/a.ts' } },
-      { id: 't3', role: 'tool', text: '', tool: { name: 'Edit', target: 'src/a.ts', failed: true } },
+      {
+        id: 't2',
+        role: 'tool',
+        text: '',
+        cwd: '/home/ana/shop',
+        tool: { name: 'Read', target: '/home/ana/shop/src/a.ts' },
+      },
+      {
+        id: 't3',
+        role: 'tool',
+        text: '',
+        cwd: '/home/ana/shop/',
+        tool: { name: 'Edit', target: 'src/a.ts', failed: true },
+      },
+      {
+        id: 't4',
+        role: 'tool',
+        text: '',
+        cwd: '/home/ana/shop',
+        tool: { name: 'Read', target: '/home/ana/shopping/b.ts' },
+      },
       { id: 'a', role: 'assistant', speaker: 'Claude Code', text: 'y'.repeat(MAX_TURN_CHARS * 3) },
     ],
     { source: 'claude-code', sessionId: 's1', projectId: 'shop' },
@@ -149,11 +168,11 @@ test('a megabyte tool output keeps its head and tail; a long turn is cut with a 
   assert.match(out, /END$/);
   assert.match(out, /output truncated: \d+ bytes cut/);
   assert.deepEqual(
-    chat!.messages.map((m) => [m.role, m.content.slice(0, 40)]),
+    chat!.messages.map((m) => [m.role, m.content.slice(0, 80)]),
     [
       ['user', 'run it'],
-      ['tool', 'Read src/a.ts; Edit src/a.ts (failed)'],
-      ['assistant', 'y'.repeat(40)],
+      ['tool', 'Read src/a.ts; Edit src/a.ts (failed); Read /home/ana/shopping/b.ts'],
+      ['assistant', 'y'.repeat(80)],
     ],
   );
   assert.match(chat!.messages[2]!.content, /\[\d+ characters cut\]/);

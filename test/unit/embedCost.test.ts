@@ -35,12 +35,20 @@ void test('the tokenizer limit is lowered to the trained length, never raised', 
   assert.equal(capSequenceLength(undefined, 256), undefined);
 });
 
-void test("a command's output is embedded from its start; every other turn whole", () => {
-  const output = `exit 1 · ${'FAIL test/orders.spec.ts › retries the payment\n'.repeat(80)}`;
-  const tool = { role: 'tool' as const, speaker: 'tool', text: output };
-  assert.equal(episodeVectorText(tool).length, TOOL_VECTOR_CHARS);
-  assert.ok(episodeSearchText(tool).startsWith(episodeVectorText(tool)));
-  assert.equal(episodeSearchText(tool).length, output.length + 'tool: '.length, 'all of it is searched');
+void test('a tool turn is embedded from what it is about; every other turn whole', () => {
+  const failed = `exit 1 · > jest --ci\n\n${'PASS test/cart.spec.ts (120 ms)\n'.repeat(5)}FAIL test/orders.spec.ts › retries the payment\n${'  at Object.<anonymous> (test/orders.spec.ts:41:7)\n'.repeat(80)}`;
+  const tool = { role: 'tool' as const, speaker: 'tool', text: failed };
+  assert.equal(
+    episodeVectorText(tool),
+    'tool: exit 1 · FAIL test/orders.spec.ts › retries the payment',
+    'a failure: its exit code and first error line, not the banner it starts with',
+  );
+  assert.equal(episodeSearchText(tool).length, failed.length + 'tool: '.length, 'all of it is searched');
+  const passed = { ...tool, text: `exit 0 · ${'PASS test/cart.spec.ts (120 ms)\n'.repeat(40)}` };
+  assert.equal(episodeVectorText(passed).length, TOOL_VECTOR_CHARS);
+  assert.ok(episodeSearchText(passed).startsWith(episodeVectorText(passed)), 'a success: its start');
+  const calls = { ...tool, speaker: 'Claude Code', text: 'Edit src/app.ts; Read README.md' };
+  assert.equal(episodeVectorText(calls), 'Claude Code: Edit src/app.ts; Read README.md');
   const said = { role: 'user' as const, speaker: 'Ana', text: 'x'.repeat(3000) };
   assert.equal(episodeVectorText(said), episodeSearchText(said));
 });

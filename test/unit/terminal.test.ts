@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeSession } from '../../sidecar/pipeline/index';
-import { errorLine, isTerminalSession, parseExecutions } from '../../sidecar/pipeline/terminal';
+import { isTerminalSession, parseExecutions } from '../../sidecar/pipeline/terminal';
+import { errorLine } from '../../sidecar/shared/terminal';
 import type { RawMessage } from '../../sidecar/pipeline/types';
 import { parseCommandMessage, parseResultMessage, terminalMessages } from '../../sidecar/shared/terminal';
 
