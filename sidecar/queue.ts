@@ -145,6 +145,11 @@ export class DurableQueue<T> {
     return n;
   }
 
+  /** Whether an entry is still pending (not done, not discarded). */
+  has(id: string): boolean {
+    return this.pendingEntries.has(id);
+  }
+
   /** Entries not yet done, oldest first. */
   pending(): QueueEntry<T>[] {
     return [...this.pendingEntries.values()];

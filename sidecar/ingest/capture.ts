@@ -16,7 +16,28 @@ import { cutText } from '../shared/text';
 import { openCaptureQueue, type DurableQueue, type QueueEntry } from '../queue';
 import { failpoint } from '../util/failpoint';
 import { capSession, validateSession } from './input';
-import type { CaptureIngest, PreparedSession } from './ingest';
+import type { CaptureIngest, CommittedSession, PreparedSession } from './ingest';
+
+/** A capture whose memories are stored and whose turns wait to be kept with the next captures' (a backlog). */
+interface Held {
+  entry: QueueEntry<SessionInput>;
+  committed: CommittedSession;
+  /** When its memories were stored (epoch ms). */
+  since: number;
+}
+
+/**
+ * In a backlog, the turns of consecutive captures are kept in one write of at most about this many (a
+ * request to Chroma costs about the same for 15 records as for 500: docs/benchmarks.md, "Capture backfill")…
+ */
+const TURNS_PER_WRITE = 500;
+/**
+ * Captures prepared (pipeline, embedding: the embedding worker's) while the one before them is committed
+ * (Chroma's): with one, the commits waited 5.2 s of a 21 s backfill for the next to be ready.
+ */
+const PREPARED_AHEAD = 2;
+/** …and held at most this long (ms), so what a backlog learns reaches recall soon. */
+const HOLD_MS = 2000;
 
 export class CaptureWorker {
   private queueInstance: DurableQueue<SessionInput> | undefined;
@@ -112,35 +133,50 @@ export class CaptureWorker {
   /**
    * Processes queued sessions in order; stops (keeping them queued) while the model or store is
    * unavailable, and passes over a failing capture until its backoff is over. With a backlog, the next
-   * capture is prepared (pipeline, embedding) while this one is committed (store), in the queue's order.
+   * capture is prepared (pipeline, embedding) while this one is committed (store), in the queue's order, and
+   * the turns of consecutive captures are kept in one write ({@link keepHeld}); a capture is marked done only
+   * once its turns are stored, so a crash in between replays it (idempotently, by its queue id).
    */
   async drain(): Promise<void> {
     const { core } = this;
-    let ahead: { id: string; prepared: Promise<PreparedSession> } | undefined;
+    /** The captures after the one being committed, being prepared (in a backlog). */
+    const ahead = new Map<string, Promise<PreparedSession>>();
+    const held: Held[] = [];
+    /** Captures committed in this drain: done, held, or being kept (never taken up again). */
+    const committed = new Set<string>();
+    // The turns of the captures before are written while the next captures' memories are committed (that
+    // write takes no lock the commit needs, and commit reads no turns); one such write at a time.
+    let keeping: Promise<boolean> | undefined;
+    const keepAll = async () => (await (keeping ?? true)) && (await this.keepHeld(held));
     for (;;) {
-      if (core.disposed || !core.model.ready) return;
-      const [next, following] = this.due();
-      if (!next) return this.retryFailingLater();
+      if (core.disposed) return void (await keeping);
+      if (!core.model.ready) return void (await keepAll());
+      const [next, ...following] = this.due(committed, 1 + PREPARED_AHEAD);
+      if (!next) {
+        if (!(await keepAll())) return;
+        // Captures queued while the last turns were written: kick() did not start a drain (this one ran).
+        if (this.due(committed, 1).length) continue;
+        this.retryFailingLater();
+        return;
+      }
       const backlog = this.queue.size > 1;
-      const prepared = ahead?.id === next.id ? ahead.prepared : this.ingest.prepare(next.payload, backlog);
-      ahead = following && { id: following.id, prepared: this.ingest.prepare(following.payload, true) };
-      void ahead?.prepared.catch(() => undefined); // met again (and reported) when its turn comes
+      const prepared = ahead.get(next.id) ?? this.ingest.prepare(next.payload, backlog);
+      for (const id of ahead.keys()) if (!following.some((f) => f.id === id)) ahead.delete(id);
+      for (const f of following)
+        if (!ahead.has(f.id)) {
+          const p = this.ingest.prepare(f.payload, true);
+          void p.catch(() => undefined); // met again (and reported) when its turn comes
+          ahead.set(f.id, p);
+        }
       try {
-        const report = await this.ingest.commit(await prepared, next.id);
-        core.log.info(
-          `Processed capture ${next.id.slice(0, 8)} (${next.payload.source_type}, ${next.payload.project_id}): ${report.stored} stored, ${report.refreshed} refreshed, ${report.pending} pending, ${report.dropped} dropped${report.skipped ? ` (${report.skipped})` : ''}`,
-        );
-        failpoint('capture-processed');
-        this.queue.markDone(next.id);
-        this.failingUntil.delete(next.id);
-        this.unavailableStreak = 0;
-        this.processed(next.id, report, next.payload);
-        this.outcome?.(captureOutcome(next.id, report, next.payload));
+        const ready = await prepared;
+        committed.add(next.id);
+        held.push({ entry: next, committed: await this.ingest.commit(ready, next.id), since: Date.now() });
       } catch (e) {
         if (e instanceof EmbeddingError || e instanceof StoreUnavailableError) {
           core.log.warn(`Capture ${next.id.slice(0, 8)} stays queued: ${errorMessage(e)}`);
           this.retryLater(); // also retried as soon as the model (re)loads
-          return;
+          return void (await keeping);
         }
         this.queue.markFailed(next.id, errorMessage(e));
         const delay = failedCaptureDelay(next.attempts);
@@ -150,17 +186,55 @@ export class CaptureWorker {
         );
         core.refreshStatus();
         this.processed(next.id);
+        continue;
+      }
+      const turns = held.reduce((n, h) => n + h.entry.payload.messages.length, 0);
+      if (!following.length || turns >= TURNS_PER_WRITE || Date.now() - held[0]!.since >= HOLD_MS) {
+        if (keeping && !(await keeping)) return;
+        keeping = this.keepHeld(held);
       }
     }
   }
 
-  /** The first two queued captures that are due (a failing one waits out its backoff). */
-  private due(): QueueEntry<SessionInput>[] {
+  /**
+   * Keeps the turns of the captures whose memories are stored (one write), then marks them done and says
+   * what each taught. While the store or model is unavailable they stay queued (false), to be replayed.
+   * A capture of a project wiped meanwhile keeps no turns.
+   */
+  private async keepHeld(held: Held[]): Promise<boolean> {
+    const batch = held.splice(0).filter((h) => this.queue.has(h.entry.id));
+    if (batch.length === 0) return true;
+    try {
+      await this.ingest.keepTurns(batch.map((h) => h.committed));
+    } catch (e) {
+      this.core.log.warn(
+        `${batch.length === 1 ? `Capture ${batch[0]!.entry.id.slice(0, 8)} stays` : `${batch.length} captures stay`} queued: ${errorMessage(e)}`,
+      );
+      this.retryLater();
+      return false;
+    }
+    for (const { entry, committed } of batch) {
+      const report = committed.report;
+      this.core.log.info(
+        `Processed capture ${entry.id.slice(0, 8)} (${entry.payload.source_type}, ${entry.payload.project_id}): ${report.stored} stored, ${report.refreshed} refreshed, ${report.pending} pending, ${report.dropped} dropped${report.skipped ? ` (${report.skipped})` : ''}`,
+      );
+      failpoint('capture-processed');
+      this.queue.markDone(entry.id);
+      this.failingUntil.delete(entry.id);
+      this.unavailableStreak = 0;
+      this.processed(entry.id, report, entry.payload);
+      this.outcome?.(captureOutcome(entry.id, report, entry.payload));
+    }
+    return true;
+  }
+
+  /** The first `n` queued captures that are due (a failing one waits out its backoff), but not one `committed`. */
+  private due(committed: Set<string>, n: number): QueueEntry<SessionInput>[] {
     const now = Date.now();
     return this.queue
       .pending()
-      .filter((e) => (this.failingUntil.get(e.id) ?? 0) <= now)
-      .slice(0, 2);
+      .filter((e) => !committed.has(e.id) && (this.failingUntil.get(e.id) ?? 0) <= now)
+      .slice(0, n);
   }
 
   /** Drains again after a backoff (1 s, 2 s, 4 s … at most a minute) when processing in the background. */

@@ -106,30 +106,40 @@ export async function prepareEpisodes(
   return { episodes, vectors, undated };
 }
 
+/** One session's prepared turns and what its memories' commit linked them to (message id → memory ids). */
+export interface TurnsToKeep {
+  prepared: PreparedEpisodes | undefined;
+  links: Map<string, string[]>;
+}
+
 /**
- * Stores the prepared episodes; `links` maps a message id to the memories derived from it. Keeps what an
- * earlier ingest of the same turns linked (and when it was first kept). Returns how many were kept.
+ * Stores the prepared episodes of one or more sessions (a backlog's, in the queue's order) in one write;
+ * `links` maps a message id to the memories derived from it. Keeps what an earlier ingest of the same turns
+ * linked (and when it was first kept), whether it is stored or earlier in the same batch. Returns how many
+ * turns of each session were kept.
  */
-export async function keepEpisodes(
-  core: Core,
-  prepared: PreparedEpisodes | undefined,
-  links: Map<string, string[]>,
-): Promise<number> {
-  if (!prepared) return 0;
-  const { episodes, vectors, undated } = prepared;
+export async function keepEpisodes(core: Core, batch: TurnsToKeep[]): Promise<number[]> {
+  const all = batch.flatMap((b) => b.prepared?.episodes ?? []);
+  if (all.length === 0) return batch.map(() => 0);
   // What an earlier ingest of the same turns stored, read now (not when the turns were prepared: a session
   // committed meanwhile may have stored them).
-  const before = new Map((await core.episodes.get(episodes.map((e) => e.id))).map((e) => [e.id, e]));
-  for (const e of episodes) {
-    const old = before.get(e.id);
-    const linked = links.get(e.message_id) ?? [];
-    e.memory_ids = old ? [...new Set([...old.memory_ids, ...linked])] : linked;
-    if (old) e.created_at = old.created_at || e.created_at;
-    if (old && undated.has(e.id)) {
-      e.occurred_at = old.occurred_at;
-      e.times = old.times;
-    }
+  const stored = new Map((await core.episodes.get([...new Set(all.map((e) => e.id))])).map((e) => [e.id, e]));
+  const writes = new Map<string, { episode: Episode; vector: number[] }>();
+  for (const { prepared, links } of batch) {
+    if (!prepared) continue;
+    const { episodes, vectors, undated } = prepared;
+    episodes.forEach((e, i) => {
+      const old = writes.get(e.id)?.episode ?? stored.get(e.id);
+      const linked = links.get(e.message_id) ?? [];
+      e.memory_ids = old ? [...new Set([...old.memory_ids, ...linked])] : linked;
+      if (old) e.created_at = old.created_at || e.created_at;
+      if (old && undated.has(e.id)) {
+        e.occurred_at = old.occurred_at;
+        e.times = old.times;
+      }
+      writes.set(e.id, { episode: e, vector: vectors[i]! });
+    });
   }
-  await core.episodes.upsert(episodes.map((episode, i) => ({ episode, vector: vectors[i]! })));
-  return episodes.length;
+  await core.episodes.upsert([...writes.values()]);
+  return batch.map((b) => b.prepared?.episodes.length ?? 0);
 }

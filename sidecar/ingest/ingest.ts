@@ -59,14 +59,23 @@ export interface PreparedSession {
 }
 
 /**
- * How the worker ingests a queued session, in two stages (ingest.ts): `prepare` writes nothing (the pipeline
- * and the embedding), `commit` writes (dedup, store, turns) — so the next session is prepared while the one
- * before it is committed, and the commits keep the queue's order. `backlog`: more sessions wait behind it (an
- * Import Chat, a backfill), so its embedding is a bulk job; the queue id makes a replay after a crash idempotent.
+ * How the worker ingests a queued session, in stages (ingest.ts): `prepare` writes nothing (the pipeline and
+ * the embedding), `commit` stores the memories (dedup, store) and `keepTurns` the turns — so the next session
+ * is prepared while the one before it is committed, the commits keep the queue's order, and in a backlog the
+ * turns of several sessions go to the store in one write. `backlog`: more sessions wait behind it (an Import
+ * Chat, a backfill), so its embedding is a bulk job; the queue id makes a replay after a crash idempotent.
  */
 export interface CaptureIngest {
   prepare(session: SessionInput, backlog: boolean): Promise<PreparedSession>;
-  commit(prepared: PreparedSession, captureId: string): Promise<IngestReport>;
+  commit(prepared: PreparedSession, captureId: string): Promise<CommittedSession>;
+  keepTurns(batch: CommittedSession[]): Promise<void>;
+}
+
+/** A session whose memories are stored: its report, and its turns still to keep ({@link Ingest.keepTurns}). */
+export interface CommittedSession {
+  report: IngestReport;
+  turns?: Promise<PreparedEpisodes | undefined>;
+  links: Map<string, string[]>;
 }
 
 export class Ingest {
@@ -115,7 +124,9 @@ export class Ingest {
     captureId?: string,
     bulk = false,
   ): Promise<IngestReport> {
-    return this.commit(await this.prepare(session, explain, bulk), captureId);
+    const committed = await this.commit(await this.prepare(session, explain, bulk), captureId);
+    await this.keepTurns([committed]);
+    return committed.report;
   }
 
   /**
@@ -197,11 +208,15 @@ export class Ingest {
     return {
       prepare: (session, backlog) => this.prepare(session, true, backlog),
       commit: (prepared, captureId) => this.commit(prepared, captureId),
+      keepTurns: (batch) => this.keepTurns(batch),
     };
   }
 
-  /** The stages that write, in the order the sessions came: dedup and store of the memories, then the turns. */
-  async commit(prepared: PreparedSession, captureId?: string): Promise<IngestReport> {
+  /**
+   * The stage that stores the memories (dedup, store), in the order the sessions came; the session's turns
+   * are kept after it ({@link keepTurns}), linked to what was learnt from them.
+   */
+  async commit(prepared: PreparedSession, captureId?: string): Promise<CommittedSession> {
     const { core } = this;
     const { session, explain, report, candidates, candidateVectors } = prepared;
     const links = new Map<string, string[]>();
@@ -229,28 +244,38 @@ export class Ingest {
       }
       if (changed.length) core.notifyChanged([session.project_id], changed);
     }
-    if (prepared.episodes) await this.keepTurns(prepared.episodes, links, report);
-    core.refreshStatus();
-    return report;
+    return { report, links, ...(prepared.episodes ? { turns: prepared.episodes } : {}) };
   }
 
   /**
-   * Keeps the session's turns once its memories are stored. A store that is unavailable (or a model that
-   * is) fails the session, which stays queued and is retried; any other failure to keep the turns is a
-   * partial result (`episodes_error`): what was learned stays learned, and the capture is not lost for it.
+   * Keeps the turns of sessions whose memories are stored, in one write (a backlog's several sessions). A
+   * store that is unavailable (or a model that is) fails them all: they stay queued and are retried, and
+   * their memories, stored already, are only refreshed by the replay. Any other failure to keep the turns is
+   * a partial result (`episodes_error`): what was learned stays learned, and the capture is not lost for it.
    */
-  private async keepTurns(
-    preparing: Promise<PreparedEpisodes | undefined>,
-    links: Map<string, string[]>,
-    report: IngestReport,
-  ): Promise<void> {
+  async keepTurns(batch: CommittedSession[]): Promise<void> {
+    const kept = batch.filter((c) => c.turns !== undefined);
     try {
-      report.episodes = await keepEpisodes(this.core, await preparing, links);
+      if (kept.length) {
+        const turns = await Promise.all(kept.map((c) => c.turns));
+        const counts = await keepEpisodes(
+          this.core,
+          kept.map((c, i) => ({ prepared: turns[i], links: c.links })),
+        );
+        kept.forEach((c, i) => (c.report.episodes = counts[i]!));
+      }
     } catch (e) {
       if (e instanceof StoreUnavailableError || e instanceof EmbeddingError) throw e;
-      report.episodes = 0;
-      report.episodes_error = `The turns could not be kept as evidence: ${errorMessage(e).replace(/[.。]\s*$/, '')}.`;
-      this.core.log.warn(`${report.episodes_error} The memories of the session are stored.`);
+      const error = `The turns could not be kept as evidence: ${errorMessage(e).replace(/[.。]\s*$/, '')}.`;
+      for (const c of kept) {
+        c.report.episodes = 0;
+        c.report.episodes_error = error;
+      }
+      this.core.log.warn(
+        `${error} The memories of ${kept.length === 1 ? 'the session' : `${kept.length} sessions`} are stored.`,
+      );
+    } finally {
+      this.core.refreshStatus();
     }
   }
 

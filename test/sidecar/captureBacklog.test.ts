@@ -2,7 +2,8 @@
  * A backlog of captures (a backfill, an Import Chat) is learned in the order it was captured, even though
  * the next capture is prepared (pipeline, embedding) while the one before it is being stored: a value that
  * changed twice ends at its last value, each older one superseded by the next, and every capture of the
- * backlog is processed once, in queue order.
+ * backlog is processed once, in queue order. The turns of the backlog's captures are kept in one write: each
+ * turn once, linked to what was learned from it, also when a session comes twice in the backlog.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -16,14 +17,14 @@ const dataDir = tempDataDir('mnemo-capture-backlog-');
 after(() => cleanupDataDir(dataDir));
 
 const PROJECT = 'backlog';
-const chat = (id: string, said: string) => ({
+const chat = (id: string, said: string, session = `s-${id}`) => ({
   op: 'add',
   id,
   at: new Date().toISOString(),
   payload: {
     project_id: PROJECT,
     source_type: 'chat',
-    session_id: `s-${id}`,
+    session_id: session,
     messages: [
       { role: 'user', content: said },
       { role: 'assistant', content: 'Noted.' },
@@ -46,6 +47,8 @@ test(
       chat('c6', 'Always run the contract tests before publishing the client package.'),
       chat('c7', 'We set the payment gateway timeout to 4500 ms.'),
       chat('c8', 'We decided the audit log is kept for 400 days.'),
+      // c2's session again (a transcript read twice): its turns are the same turns.
+      chat('c9', 'We decided that the staging cluster is rebuilt every Monday at 06:00.', 's-c2'),
     ];
     mkdirSync(join(dataDir, 'queue'), { recursive: true });
     writeFileSync(
@@ -91,6 +94,20 @@ test(
           all.some((m) => m.text.includes(said) && m.status !== 'superseded'),
           `learned: ${said}`,
         );
+
+      // Each memory's evidence: its session's two turns, stored once, the person's linked to it.
+      for (const m of all.filter((x) => x.status !== 'superseded')) {
+        const ev = await s.request(P.EvidenceRequest, { id: m.id });
+        assert.equal(ev.sessions.length, 1, `one session for: ${m.text}`);
+        const [session] = ev.sessions;
+        assert.equal(
+          session!.total_turns,
+          2,
+          `${m.text}: ${JSON.stringify(session!.turns.map((t) => t.episode.text))}`,
+        );
+        const said = session!.turns.find((t) => t.episode.role === 'user')!;
+        assert.ok(said.matched && said.episode.memory_ids.includes(m.id), `the turn links to ${m.text}`);
+      }
     } finally {
       await s.stop();
     }
