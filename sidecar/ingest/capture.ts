@@ -15,6 +15,7 @@ import type { CaptureProcessedParams, CaptureResult, IngestReport } from '../pro
 import { cutText } from '../shared/text';
 import { openCaptureQueue, type DurableQueue, type QueueEntry } from '../queue';
 import { failpoint } from '../util/failpoint';
+import { MAX_CAPTURE_IDS } from '../model';
 import { capSession, validateSession } from './input';
 import type { CaptureIngest, CommittedSession, PreparedSession } from './ingest';
 
@@ -27,10 +28,16 @@ interface Held {
 }
 
 /**
- * In a backlog, the turns of consecutive captures are kept in one write of at most about this many (a
- * request to Chroma costs about the same for 15 records as for 500: docs/benchmarks.md, "Capture backfill")…
+ * In a backlog, the turns of consecutive captures are kept in one write (a request to Chroma costs about the
+ * same for 15 records as for 500: docs/benchmarks.md, "Capture backfill") of at most about this many turns…
  */
 const TURNS_PER_WRITE = 500;
+/**
+ * …and of at most this many captures: the captures not yet done (one write of them in flight, as many held,
+ * one being committed) are replayed after a crash, and a replay is told from a new sighting by the last
+ * {@link MAX_CAPTURE_IDS} capture ids a memory keeps.
+ */
+const CAPTURES_PER_WRITE = Math.floor((MAX_CAPTURE_IDS - 1) / 2);
 /**
  * Captures prepared (pipeline, embedding: the embedding worker's) while the one before them is committed
  * (Chroma's): with one, the commits waited 5.2 s of a 21 s backfill for the next to be ready.
@@ -38,6 +45,24 @@ const TURNS_PER_WRITE = 500;
 const PREPARED_AHEAD = 2;
 /** …and held at most this long (ms), so what a backlog learns reaches recall soon. */
 const HOLD_MS = 2000;
+
+/** Whether `p` settles (either way) within `ms`. */
+async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  if (ms <= 0) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([
+      p.then(
+        () => true,
+        () => true,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export class CaptureWorker {
   private queueInstance: DurableQueue<SessionInput> | undefined;
@@ -149,8 +174,12 @@ export class CaptureWorker {
     let keeping: Promise<boolean> | undefined;
     const keepAll = async () => (await (keeping ?? true)) && (await this.keepHeld(held));
     for (;;) {
-      if (core.disposed) return void (await keeping);
-      if (!core.model.ready) return void (await keepAll());
+      // Disposed, or the model gone: what is committed keeps its turns (the store is still open).
+      if (core.disposed) return void (await keepAll());
+      if (!core.model.ready) {
+        if ((await keepAll()) && core.model.ready) continue; // it came back meanwhile: its kick() found this drain
+        return;
+      }
       const [next, ...following] = this.due(committed, 1 + PREPARED_AHEAD);
       if (!next) {
         if (!(await keepAll())) return;
@@ -168,8 +197,17 @@ export class CaptureWorker {
           void p.catch(() => undefined); // met again (and reported) when its turn comes
           ahead.set(f.id, p);
         }
+      // The turns held keep their promise (written within HOLD_MS) while a slow capture is prepared.
+      if (held.length && !(await settlesWithin(prepared, held[0]!.since + HOLD_MS - Date.now()))) {
+        if (keeping && !(await keeping)) return;
+        keeping = this.keepHeld(held);
+      }
       try {
         const ready = await prepared;
+        if (!this.queue.has(next.id)) {
+          this.processed(next.id); // its project was wiped while it was prepared: nothing of it is stored
+          continue;
+        }
         committed.add(next.id);
         held.push({ entry: next, committed: await this.ingest.commit(ready, next.id), since: Date.now() });
       } catch (e) {
@@ -189,7 +227,12 @@ export class CaptureWorker {
         continue;
       }
       const turns = held.reduce((n, h) => n + h.entry.payload.messages.length, 0);
-      if (!following.length || turns >= TURNS_PER_WRITE || Date.now() - held[0]!.since >= HOLD_MS) {
+      if (
+        !following.length ||
+        turns >= TURNS_PER_WRITE ||
+        held.length >= CAPTURES_PER_WRITE ||
+        Date.now() - held[0]!.since >= HOLD_MS
+      ) {
         if (keeping && !(await keeping)) return;
         keeping = this.keepHeld(held);
       }
@@ -202,18 +245,21 @@ export class CaptureWorker {
    * A capture of a project wiped meanwhile keeps no turns.
    */
   private async keepHeld(held: Held[]): Promise<boolean> {
-    const batch = held.splice(0).filter((h) => this.queue.has(h.entry.id));
-    if (batch.length === 0) return true;
+    const batch = held.splice(0);
+    const wiped = batch.filter((h) => !this.queue.has(h.entry.id));
+    for (const h of wiped) this.processed(h.entry.id);
+    const kept = batch.filter((h) => !wiped.includes(h));
+    if (kept.length === 0) return true;
     try {
-      await this.ingest.keepTurns(batch.map((h) => h.committed));
+      await this.ingest.keepTurns(kept.map((h) => h.committed));
     } catch (e) {
       this.core.log.warn(
-        `${batch.length === 1 ? `Capture ${batch[0]!.entry.id.slice(0, 8)} stays` : `${batch.length} captures stay`} queued: ${errorMessage(e)}`,
+        `${kept.length === 1 ? `Capture ${kept[0]!.entry.id.slice(0, 8)} stays` : `${kept.length} captures stay`} queued: ${errorMessage(e)}`,
       );
       this.retryLater();
       return false;
     }
-    for (const { entry, committed } of batch) {
+    for (const { entry, committed } of kept) {
       const report = committed.report;
       this.core.log.info(
         `Processed capture ${entry.id.slice(0, 8)} (${entry.payload.source_type}, ${entry.payload.project_id}): ${report.stored} stored, ${report.refreshed} refreshed, ${report.pending} pending, ${report.dropped} dropped${report.skipped ? ` (${report.skipped})` : ''}`,
@@ -222,8 +268,15 @@ export class CaptureWorker {
       this.queue.markDone(entry.id);
       this.failingUntil.delete(entry.id);
       this.unavailableStreak = 0;
-      this.processed(entry.id, report, entry.payload);
-      this.outcome?.(captureOutcome(entry.id, report, entry.payload));
+      try {
+        this.processed(entry.id, report, entry.payload);
+        this.outcome?.(captureOutcome(entry.id, report, entry.payload));
+      } catch (e) {
+        // A listener that fails (a connection closing) must not stop the others being told, or the drain.
+        this.core.log.warn(
+          `Capture ${entry.id.slice(0, 8)}: telling what it taught failed: ${errorMessage(e)}`,
+        );
+      }
     }
     return true;
   }

@@ -71,6 +71,12 @@ export interface CaptureIngest {
   keepTurns(batch: CommittedSession[]): Promise<void>;
 }
 
+/** A session's turns, prepared, with the session whose memories are stored. */
+interface TurnsReady {
+  committed: CommittedSession;
+  prepared: PreparedEpisodes | undefined;
+}
+
 /** A session whose memories are stored: its report, and its turns still to keep ({@link Ingest.keepTurns}). */
 export interface CommittedSession {
   report: IngestReport;
@@ -250,33 +256,54 @@ export class Ingest {
   /**
    * Keeps the turns of sessions whose memories are stored, in one write (a backlog's several sessions). A
    * store that is unavailable (or a model that is) fails them all: they stay queued and are retried, and
-   * their memories, stored already, are only refreshed by the replay. Any other failure to keep the turns is
-   * a partial result (`episodes_error`): what was learned stays learned, and the capture is not lost for it.
+   * their memories, stored already, are only refreshed by the replay. Any other failure to keep a session's
+   * turns is a partial result of that session (`episodes_error`): what was learned stays learned, and the
+   * capture is not lost for it; when the store refuses the batch, each session is written alone, so one
+   * session's turns cost no other theirs.
    */
   async keepTurns(batch: CommittedSession[]): Promise<void> {
-    const kept = batch.filter((c) => c.turns !== undefined);
     try {
-      if (kept.length) {
-        const turns = await Promise.all(kept.map((c) => c.turns));
-        const counts = await keepEpisodes(
-          this.core,
-          kept.map((c, i) => ({ prepared: turns[i], links: c.links })),
-        );
-        kept.forEach((c, i) => (c.report.episodes = counts[i]!));
+      const kept = batch.filter((c) => c.turns !== undefined);
+      const settled = await Promise.allSettled(kept.map((c) => c.turns));
+      const ready: TurnsReady[] = [];
+      settled.forEach((r, i) => {
+        if (r.status === 'fulfilled') ready.push({ committed: kept[i]!, prepared: r.value });
+        else this.turnsLost(kept[i]!, r.reason);
+      });
+      const failed = await this.writeTurns(ready);
+      if (!failed) return;
+      if (ready.length === 1) return this.turnsLost(ready[0]!.committed, failed.error);
+      for (const one of ready) {
+        const alone = await this.writeTurns([one]);
+        if (alone) this.turnsLost(one.committed, alone.error);
       }
-    } catch (e) {
-      if (e instanceof StoreUnavailableError || e instanceof EmbeddingError) throw e;
-      const error = `The turns could not be kept as evidence: ${errorMessage(e).replace(/[.。]\s*$/, '')}.`;
-      for (const c of kept) {
-        c.report.episodes = 0;
-        c.report.episodes_error = error;
-      }
-      this.core.log.warn(
-        `${error} The memories of ${kept.length === 1 ? 'the session' : `${kept.length} sessions`} are stored.`,
-      );
     } finally {
       this.core.refreshStatus();
     }
+  }
+
+  /** Writes the turns of these sessions in one write; the error when the store refused them (not when it is unavailable: thrown). */
+  private async writeTurns(ready: TurnsReady[]): Promise<{ error: unknown } | undefined> {
+    try {
+      const counts = await keepEpisodes(
+        this.core,
+        ready.map((r) => ({ prepared: r.prepared, links: r.committed.links })),
+      );
+      ready.forEach((r, i) => (r.committed.report.episodes = counts[i]!));
+      return undefined;
+    } catch (e) {
+      if (e instanceof StoreUnavailableError || e instanceof EmbeddingError) throw e;
+      return { error: e };
+    }
+  }
+
+  /** A session whose turns could not be kept (its memories are stored); an unavailable store or model is thrown. */
+  private turnsLost(session: CommittedSession, e: unknown): void {
+    if (e instanceof StoreUnavailableError || e instanceof EmbeddingError) throw e;
+    const error = `The turns could not be kept as evidence: ${errorMessage(e).replace(/[.。]\s*$/, '')}.`;
+    session.report.episodes = 0;
+    session.report.episodes_error = error;
+    this.core.log.warn(`${error} The memories of the session are stored.`);
   }
 
   /**

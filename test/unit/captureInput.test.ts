@@ -148,7 +148,7 @@ test('a megabyte tool output keeps its head and tail; a long turn is cut with a 
         role: 'tool',
         text: '',
         cwd: '/home/ana/shop/',
-        tool: { name: 'Edit', target: 'src/a.ts', failed: true },
+        tool: { name: 'Edit', target: '/home/ana/shop/src/a.ts', failed: true },
       },
       {
         id: 't4',
