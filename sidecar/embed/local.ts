@@ -168,6 +168,20 @@ interface WorkerHandle {
 
 const isTs = (file: string): boolean => /\.[cm]?ts$/.test(file);
 
+/** A worker's end, told once (its first cause: an error and the exit that follows are one end). */
+function goneSignal(): { emit(why: string): void; on(cb: (why: string) => void): void } {
+  let told = false;
+  const cbs: ((why: string) => void)[] = [];
+  return {
+    emit(why) {
+      if (told) return;
+      told = true;
+      for (const cb of cbs) cb(why);
+    },
+    on: (cb) => void cbs.push(cb),
+  };
+}
+
 /** Starts the worker; a `.ts` worker (source and tests) is run through tsx's CommonJS hook. */
 function spawnWorker(
   file: string,
@@ -180,19 +194,13 @@ function spawnWorker(
     const w = isTs(file) ? new Worker(boot, { ...opts, eval: true }) : new Worker(file, opts);
     pipeLines(w.stdout, log);
     pipeLines(w.stderr, log);
-    let gone = false;
-    const goneCbs: ((why: string) => void)[] = [];
-    const emitGone = (why: string): void => {
-      if (gone) return;
-      gone = true;
-      for (const cb of goneCbs) cb(why);
-    };
-    w.on('error', (err) => emitGone(`crashed: ${err.message}`));
-    w.on('exit', (code) => emitGone(`exited with code ${code}`));
+    const gone = goneSignal();
+    w.on('error', (err) => gone.emit(`crashed: ${err.message}`));
+    w.on('exit', (code) => gone.emit(`exited with code ${code}`));
     return {
       send: (msg) => w.postMessage(msg),
       onMessage: (cb) => w.on('message', cb),
-      onGone: (cb) => goneCbs.push(cb),
+      onGone: gone.on,
       pid: process.pid,
       stop: async () => {
         await w.terminate();
@@ -209,23 +217,17 @@ function spawnWorker(
   });
   pipeLines(child.stdout, log);
   pipeLines(child.stderr, log);
-  let gone = false;
-  const goneCbs: ((why: string) => void)[] = [];
-  const emitGone = (why: string): void => {
-    if (gone) return;
-    gone = true;
-    for (const cb of goneCbs) cb(why);
-  };
-  child.on('error', (err) => emitGone(`could not start: ${err.message}`));
+  const gone = goneSignal();
+  child.on('error', (err) => gone.emit(`could not start: ${err.message}`));
   child.on('exit', (code, signal) =>
-    emitGone(signal ? `was killed by ${signal}` : `exited with code ${code}`),
+    gone.emit(signal ? `was killed by ${signal}` : `exited with code ${code}`),
   );
   return {
     send: (msg) => {
       if (child.connected) child.send(msg);
     },
     onMessage: (cb) => child.on('message', cb as (m: unknown) => void),
-    onGone: (cb) => goneCbs.push(cb),
+    onGone: gone.on,
     pid: child.pid ?? -1,
     stop: () =>
       new Promise<void>((resolve) => {
