@@ -18,44 +18,39 @@ import { explainReason } from './reasons';
 
 export const LOW_CONFIDENCE = 0.5;
 
-export const CATEGORY_LABEL: Record<Category, string> = {
-  persona: 'Persona',
-  episodic: 'Episodic',
-  instruction: 'Instruction',
+/** How each category reads: its label, one line for pickers and the edit form, its codicon. */
+const CATEGORIES: Record<Category, { label: string; detail: string; icon: string }> = {
+  persona: { label: 'Persona', detail: 'Preferences, habits, who you are', icon: 'person' },
+  episodic: { label: 'Episodic', detail: 'Events and what was done', icon: 'history' },
+  instruction: {
+    label: 'Instruction',
+    detail: 'Workflows, rules, corrections, technical decisions',
+    icon: 'checklist',
+  },
 };
 
+/** How each source reads: its label and codicon. */
+const SOURCES: Record<SourceType, { label: string; icon: string }> = {
+  chat: { label: 'Chat', icon: 'comment-discussion' },
+  terminal: { label: 'Terminal', icon: 'terminal' },
+  manual: { label: 'Manual', icon: 'edit' },
+  import: { label: 'Imported', icon: 'cloud-download' },
+  meeting_notes: { label: 'Meeting notes', icon: 'notebook' },
+  code_comment: { label: 'Code comments', icon: 'code' },
+  troubleshooting_log: { label: 'Troubleshooting', icon: 'debug' },
+};
+
+/** One field of every row of a table, by the same keys. */
+function column<K extends string, R, F extends keyof R>(table: Record<K, R>, field: F): Record<K, R[F]> {
+  return Object.fromEntries(Object.entries<R>(table).map(([k, row]) => [k, row[field]])) as Record<K, R[F]>;
+}
+
+export const CATEGORY_LABEL = column(CATEGORIES, 'label');
 /** One line per category, for pickers and the edit form. */
-export const CATEGORY_DETAIL: Record<Category, string> = {
-  persona: 'Preferences, habits, who you are',
-  episodic: 'Events and what was done',
-  instruction: 'Workflows, rules, corrections, technical decisions',
-};
-
-export const CATEGORY_ICON: Record<Category, string> = {
-  persona: 'person',
-  episodic: 'history',
-  instruction: 'checklist',
-};
-
-export const SOURCE_LABEL: Record<SourceType, string> = {
-  chat: 'Chat',
-  terminal: 'Terminal',
-  manual: 'Manual',
-  import: 'Imported',
-  meeting_notes: 'Meeting notes',
-  code_comment: 'Code comments',
-  troubleshooting_log: 'Troubleshooting',
-};
-
-export const SOURCE_ICON: Record<SourceType, string> = {
-  chat: 'comment-discussion',
-  terminal: 'terminal',
-  manual: 'edit',
-  import: 'cloud-download',
-  meeting_notes: 'notebook',
-  code_comment: 'code',
-  troubleshooting_log: 'debug',
-};
+export const CATEGORY_DETAIL = column(CATEGORIES, 'detail');
+export const CATEGORY_ICON = column(CATEGORIES, 'icon');
+export const SOURCE_LABEL = column(SOURCES, 'label');
+export const SOURCE_ICON = column(SOURCES, 'icon');
 
 /**
  * The codicon (and the theme colour that repeats it) of a memory whose state matters more than its
@@ -175,13 +170,18 @@ export interface TooltipContext {
   now?: number;
 }
 
+/** A time as the rows show it: how long ago, in the person's zone, with the UTC time beside it. */
+function atTimes(timeZone: string | undefined, now: number): (iso: string | undefined) => string {
+  return (iso) => {
+    const w = when(iso, timeZone, now);
+    return `${w.text} (${w.utc})`;
+  };
+}
+
 /** The rows of a memory's tooltip, label → value (present.ts renders them as Markdown). */
 export function tooltipRows(m: Memory, c: TooltipContext): [string, string][] {
   const now = c.now ?? Date.now();
-  const at = (iso: string | undefined): string => {
-    const w = when(iso, c.timeZone, now);
-    return `${w.text} (${w.utc})`;
-  };
+  const at = atTimes(c.timeZone, now);
   return [
     [
       'Category',
@@ -249,11 +249,7 @@ export type DetailContext = TooltipContext & { isFileRef: (ref: string) => boole
  * view (views/details.ts).
  */
 export function detailRows(m: Memory, c: DetailContext): [string, string][] {
-  const now = c.now ?? Date.now();
-  const at = (iso: string | undefined): string => {
-    const w = when(iso, c.timeZone, now);
-    return `${w.text} (${w.utc})`;
-  };
+  const at = atTimes(c.timeZone, c.now ?? Date.now());
   return [
     [
       'Category',
