@@ -1092,6 +1092,21 @@ export interface BackupRefusal {
   memories: number;
   episodes: number;
 }
+/** Who made a backup, when, of what, with which model: its manifest says it, and a preview repeats it. */
+export interface BackupOrigin {
+  /** UTC ISO-8601 with Z. */
+  created_at: string;
+  /** user@machine that made it. */
+  created_by: string;
+  /** The exported project, or null for a backup of every project. */
+  project_id: string | null;
+  /** Projects of the memories inside, sorted. */
+  projects: string[];
+  counts: BackupCounts;
+  /** The embedding model and dimension of the backup's vectors (the store's active collection when exported; null for an empty store). */
+  embedding: { model: string | null; dim: number | null };
+}
+
 /** A memory of the backup whose id already exists in the store. */
 export interface BackupConflict {
   /** The id in the backup, which already exists in the store. */
@@ -1106,18 +1121,9 @@ export interface BackupConflict {
   backup_text?: string;
 }
 /** Counts, projects, embedding model, whether import re-embeds, and the ids that already exist in the store. */
-export interface BackupPreview {
+export interface BackupPreview extends BackupOrigin {
   file: string;
   format_version: number;
-  /** UTC time the backup was made. */
-  created_at: string;
-  created_by: string;
-  /** The exported project, or null for every project. */
-  project_id: string | null;
-  projects: string[];
-  counts: BackupCounts;
-  /** The embedding model and dimension the backup's vectors were made with. */
-  embedding: { model: string | null; dim: number | null };
   vectors_included: boolean;
   /** The store's active collection (absent when no store was given or it is still empty). */
   store?: { model: string; dim: number };

@@ -23,7 +23,7 @@ import {
   type Memory,
   type MemoryStatus,
 } from '../model';
-import type { AuditEntry, BackupCounts } from '../protocol';
+import type { AuditEntry, BackupCounts, BackupOrigin } from '../protocol';
 import { ZipFile, ZipReadError, type ZipFailure, type ZipLimits } from './zipReader';
 
 export const BACKUP_FORMAT = 'mnemo-backup';
@@ -70,21 +70,10 @@ export interface CancellationFlag {
 /** What a backup holds (declared by the contract: it is part of the export, inspect and import results). */
 export type { BackupCounts };
 
-export interface BackupManifest {
+export interface BackupManifest extends BackupOrigin {
   format: typeof BACKUP_FORMAT;
   /** Readers refuse versions they do not know. */
   format_version: number;
-  /** UTC ISO-8601 with Z. */
-  created_at: string;
-  /** user@machine that made it. */
-  created_by: string;
-  /** The exported project, or null for a backup of every project. */
-  project_id: string | null;
-  /** Projects of the memories inside, sorted. */
-  projects: string[];
-  counts: BackupCounts;
-  /** The store's active collection when exported (null for an empty store). */
-  embedding: { model: string | null; dim: number | null };
   vectors: { included: boolean; encoding: typeof VECTOR_ENCODING };
   /** SHA-256 (hex) and size of every other file of the archive. */
   files: Record<string, { sha256: string; bytes: number }>;
