@@ -24,6 +24,10 @@ import type { IdDistance } from './nearest';
 import { NearestMemories, type MemoryHit, type Neighbour } from './nearestMemories';
 import { wellFormed } from '../shared/text';
 
+/** What a query of the memories' collection asks, and what it answers. */
+type QueryArgs = Parameters<Collection['query']>[0];
+type QueryResult = Awaited<ReturnType<Collection['query']>>;
+
 export type { MemoryHit, Neighbour } from './nearestMemories';
 
 export class MemoryStore {
@@ -315,20 +319,29 @@ export class MemoryStore {
   }
 
   /** {@link nearestIds} of several vectors, in one Chroma call. */
-  async nearestIdsMany(vectors: number[][], n: number, among?: string[]): Promise<IdDistance[][]> {
+  nearestIdsMany(vectors: number[][], n: number, among?: string[]): Promise<IdDistance[][]> {
+    return this.queryActive(
+      vectors,
+      { nResults: n, ...(among ? { ids: among } : {}), include: ['distances'] },
+      (id, i, r, q) => ({ id, distance: r.distances[q]?.[i] ?? 2 }),
+    );
+  }
+
+  /**
+   * One Chroma query of several vectors in the active collection (nothing when there is none), each
+   * answer's rows read by `row` (id, its rank, the result, the vector's index).
+   */
+  private async queryActive<T>(
+    vectors: number[][],
+    ask: Omit<QueryArgs, 'queryEmbeddings'>,
+    row: (id: string, i: number, r: QueryResult, q: number) => T,
+  ): Promise<T[][]> {
     const info = this.queryable(vectors);
     if (!info) return vectors.map(() => []);
     return this.chroma.run('search memories', async (c) => {
       const col = await this.chroma.collection(c, info);
-      const r = await col.query({
-        queryEmbeddings: vectors,
-        nResults: n,
-        ...(among ? { ids: among } : {}),
-        include: ['distances'],
-      });
-      return vectors.map((_, q) =>
-        (r.ids[q] ?? []).map((id, i) => ({ id, distance: r.distances[q]?.[i] ?? 2 })),
-      );
+      const r = await col.query({ queryEmbeddings: vectors, ...ask });
+      return vectors.map((_, q) => (r.ids[q] ?? []).map((id, i) => row(id, i, r, q)));
     });
   }
 
@@ -342,24 +355,15 @@ export class MemoryStore {
   }
 
   /** Nearest neighbours of several vectors within one where, in one Chroma call (bulk import's dedup). */
-  async queryMany(vectors: number[][], where: Where | undefined, k: number): Promise<Neighbour[][]> {
-    const info = this.queryable(vectors);
-    if (!info) return vectors.map(() => []);
-    return this.chroma.run('search memories', async (c) => {
-      const col = await this.chroma.collection(c, info);
-      const r = await col.query({
-        queryEmbeddings: vectors,
-        nResults: k,
-        where,
-        include: ['documents', 'metadatas', 'distances'],
-      });
-      return vectors.map((_, q) =>
-        (r.ids[q] ?? []).map((id, i) => ({
-          memory: this.row(id, r.documents[q]?.[i] ?? null, r.metadatas[q]?.[i] ?? null),
-          distance: r.distances[q]?.[i] ?? 2,
-        })),
-      );
-    });
+  queryMany(vectors: number[][], where: Where | undefined, k: number): Promise<Neighbour[][]> {
+    return this.queryActive(
+      vectors,
+      { nResults: k, where, include: ['documents', 'metadatas', 'distances'] },
+      (id, i, r, q) => ({
+        memory: this.row(id, r.documents[q]?.[i] ?? null, r.metadatas[q]?.[i] ?? null),
+        distance: r.distances[q]?.[i] ?? 2,
+      }),
+    );
   }
 
   /**
