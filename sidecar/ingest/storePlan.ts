@@ -400,6 +400,16 @@ function vouched(m: Memory): boolean {
  */
 export function planAudit(plan: StorePlan, ctx: StoreContext): AuditEntry[] {
   const { now, by } = ctx;
+  type Changes = Record<string, [unknown, unknown]>;
+  const entry = (action: 'refresh' | 'update', m: Memory, changes: Changes, note?: string): AuditEntry => ({
+    at: now,
+    action,
+    memory_id: m.id,
+    project_id: m.project_id,
+    by,
+    changes,
+    ...(note !== undefined ? { note } : {}),
+  });
   return [
     ...plan.created.map((r) => ({
       at: now,
@@ -409,52 +419,45 @@ export function planAudit(plan: StorePlan, ctx: StoreContext): AuditEntry[] {
       by,
       changes: snapshot(r.memory),
     })),
-    ...[...plan.refreshed.values()].map((r) => ({
-      at: now,
-      action: 'refresh' as const,
-      memory_id: r.after.id,
-      project_id: r.after.project_id,
-      by,
-      changes: {
-        times_seen: [r.before.times_seen, r.after.times_seen] as [unknown, unknown],
-        last_seen_at: [r.before.last_seen_at, now] as [unknown, unknown],
-      },
-      note: r.note,
-    })),
-    ...[...plan.superseded.values()].map((r) => ({
-      at: now,
-      action: 'update' as const,
-      memory_id: r.after.id,
-      project_id: r.after.project_id,
-      by,
-      changes: {
-        status: [r.before.status, 'superseded'] as [unknown, unknown],
-        superseded_by: [undefined, r.after.superseded_by] as [unknown, unknown],
-      },
-      note: `superseded by ${r.after.superseded_by}: a newer value of the same fact`,
-    })),
-    ...[...plan.revived.values()].map((r) => ({
-      at: now,
-      action: 'update' as const,
-      memory_id: r.after.id,
-      project_id: r.after.project_id,
-      by,
-      changes: {
-        status: [r.before.status, r.after.status] as [unknown, unknown],
-        superseded_by: [r.before.superseded_by, undefined] as [unknown, unknown],
-        supersedes: [r.before.supersedes, r.after.supersedes] as [unknown, unknown],
-        times_seen: [r.before.times_seen, r.after.times_seen] as [unknown, unknown],
-      },
-      note: r.note,
-    })),
-    ...[...plan.contested.values()].map((r) => ({
-      at: now,
-      action: 'update' as const,
-      memory_id: r.after.id,
-      project_id: r.after.project_id,
-      by,
-      changes: { contested_by: [undefined, r.after.contested_by] as [unknown, unknown] },
-      note: `in review: ${r.after.contested_by} may change it (both wait for a decision)`,
-    })),
+    ...[...plan.refreshed.values()].map((r) =>
+      entry(
+        'refresh',
+        r.after,
+        {
+          times_seen: [r.before.times_seen, r.after.times_seen],
+          last_seen_at: [r.before.last_seen_at, now],
+        },
+        r.note,
+      ),
+    ),
+    ...[...plan.superseded.values()].map((r) =>
+      entry(
+        'update',
+        r.after,
+        { status: [r.before.status, 'superseded'], superseded_by: [undefined, r.after.superseded_by] },
+        `superseded by ${r.after.superseded_by}: a newer value of the same fact`,
+      ),
+    ),
+    ...[...plan.revived.values()].map((r) =>
+      entry(
+        'update',
+        r.after,
+        {
+          status: [r.before.status, r.after.status],
+          superseded_by: [r.before.superseded_by, undefined],
+          supersedes: [r.before.supersedes, r.after.supersedes],
+          times_seen: [r.before.times_seen, r.after.times_seen],
+        },
+        r.note,
+      ),
+    ),
+    ...[...plan.contested.values()].map((r) =>
+      entry(
+        'update',
+        r.after,
+        { contested_by: [undefined, r.after.contested_by] },
+        `in review: ${r.after.contested_by} may change it (both wait for a decision)`,
+      ),
+    ),
   ];
 }
