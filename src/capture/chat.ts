@@ -68,6 +68,13 @@ function listItems(result: RecallResult): string {
     .join('\n');
 }
 
+/** What the person wrote after the command; when nothing, they are asked (`ask`) and it is empty. */
+function said(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, ask: string): string {
+  const text = request.prompt.trim();
+  if (!text) stream.markdown(ask);
+  return text;
+}
+
 export class ChatCapture implements vscode.Disposable {
   readonly participant: vscode.ChatParticipant | undefined;
   /** Exchanges captured (tests read it). */
@@ -138,13 +145,12 @@ export class ChatCapture implements vscode.Disposable {
     request: vscode.ChatRequest,
     stream: vscode.ChatResponseStream,
   ): Promise<MnemoChatResult> {
-    const text = request.prompt.trim();
-    if (!text) {
-      stream.markdown(
-        'Tell me what to remember, e.g. `/remember Run database migrations with --dry-run first`.',
-      );
-      return { metadata: { command: 'remember' } };
-    }
+    const text = said(
+      request,
+      stream,
+      'Tell me what to remember, e.g. `/remember Run database migrations with --dry-run first`.',
+    );
+    if (!text) return { metadata: { command: 'remember' } };
     const decision = await this.ctx.request(RememberRequest, {
       text,
       project_id: currentProject(),
@@ -184,11 +190,8 @@ export class ChatCapture implements vscode.Disposable {
     stream: vscode.ChatResponseStream,
     token: vscode.CancellationToken,
   ): Promise<MnemoChatResult> {
-    const query = request.prompt.trim();
-    if (!query) {
-      stream.markdown('What should I look for? e.g. `/recall how do we deploy`.');
-      return { metadata: { command: 'recall' } };
-    }
+    const query = said(request, stream, 'What should I look for? e.g. `/recall how do we deploy`.');
+    if (!query) return { metadata: { command: 'recall' } };
     stream.progress('Recalling memories…');
     const result = await this.ctx.request(RecallRequest, this.recallParams(query, '/recall'), token);
     if (result.items.length === 0) {
@@ -207,11 +210,12 @@ export class ChatCapture implements vscode.Disposable {
     stream: vscode.ChatResponseStream,
     token: vscode.CancellationToken,
   ): Promise<MnemoChatResult> {
-    const query = request.prompt.trim();
-    if (!query) {
-      stream.markdown('What should I forget? Describe it, e.g. `/forget staging uses port 8080`.');
-      return { metadata: { command: 'forget' } };
-    }
+    const query = said(
+      request,
+      stream,
+      'What should I forget? Describe it, e.g. `/forget staging uses port 8080`.',
+    );
+    if (!query) return { metadata: { command: 'forget' } };
     stream.progress('Looking for the memory…');
     const result = await this.ctx.request(
       RecallRequest,
