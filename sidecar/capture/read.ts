@@ -216,6 +216,11 @@ export async function listDir(dir: string): Promise<{ name: string; dir: boolean
   }
 }
 
+/** The folders directly inside `root` (name and full path); none when it cannot be read. */
+export async function subfolders(root: string): Promise<{ name: string; path: string }[]> {
+  return (await listDir(root)).filter((e) => e.dir).map((e) => ({ name: e.name, path: join(root, e.name) }));
+}
+
 /** The most files one walk returns: a home folder full of transcripts never stalls discovery. */
 export const MAX_WALK_FILES = 50_000;
 

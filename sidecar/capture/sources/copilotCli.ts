@@ -18,7 +18,7 @@ import type {
   SourceEnv,
   TranscriptFile,
 } from '../types';
-import { firstLines, listDir, parseJson, readWholeFile } from '../read';
+import { firstLines, listDir, parseJson, readWholeFile, subfolders } from '../read';
 import {
   arr,
   exitCodeIn,
@@ -56,15 +56,13 @@ async function yamlCwd(dir: string): Promise<string | undefined> {
 async function discover(env: SourceEnv): Promise<TranscriptFile[]> {
   const root = join(home(env), 'session-state');
   const out: TranscriptFile[] = [];
-  for (const e of await listDir(root)) {
-    if (!e.dir) continue;
-    const dir = join(root, e.name);
+  for (const { name, path: dir } of await subfolders(root)) {
     if (!(await listDir(dir)).some((x) => x.file && x.name === 'events.jsonl')) continue;
     const cwd = await yamlCwd(dir);
     out.push({
       source: 'copilot-cli',
       path: join(dir, 'events.jsonl'),
-      sessionId: e.name,
+      sessionId: name,
       appendOnly: true,
       ...(cwd ? { cwd } : {}),
     });

@@ -28,7 +28,7 @@ import type {
   SourceEnv,
   TranscriptFile,
 } from '../types';
-import { listDir, parseJson, readJsonFile } from '../read';
+import { parseJson, readJsonFile, subfolders } from '../read';
 import { arr, exitCodeIn, fileUriPath, obj, str, toolCall, utc, vscodeUserDir } from './common';
 
 const SPEAKER = 'Cursor';
@@ -137,9 +137,7 @@ function text(v: unknown): string | undefined {
 async function discover(env: SourceEnv): Promise<TranscriptFile[]> {
   const root = join(userDir(env), 'workspaceStorage');
   const out: TranscriptFile[] = [];
-  for (const e of await listDir(root)) {
-    if (!e.dir) continue;
-    const dir = join(root, e.name);
+  for (const { path: dir } of await subfolders(root)) {
     const folder = fileUriPath(obj(await readJsonFile(join(dir, 'workspace.json')))?.folder);
     if (!folder) continue;
     const ids =

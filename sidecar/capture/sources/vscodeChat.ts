@@ -21,7 +21,7 @@ import type {
   SourceEnv,
   TranscriptFile,
 } from '../types';
-import { listDir, parseJson, readJsonFile, readWholeFile } from '../read';
+import { listDir, parseJson, readJsonFile, readWholeFile, subfolders } from '../read';
 import { arr, fileUriPath, obj, skip, str, utc, vscodeUserDir } from './common';
 
 /** Mnemo's chat participant (package.json `chatParticipants`): its turns are captured by the extension itself. */
@@ -79,9 +79,7 @@ async function discover(env: SourceEnv): Promise<TranscriptFile[]> {
   const out: TranscriptFile[] = [];
   for (const product of PRODUCTS) {
     const root = join(vscodeUserDir(env, product), 'workspaceStorage');
-    for (const e of await listDir(root)) {
-      if (!e.dir) continue;
-      const storage = join(root, e.name);
+    for (const { path: storage } of await subfolders(root)) {
       const files = await sessionsIn(storage, await folderOf(storage));
       out.push(...files);
     }
