@@ -54,7 +54,7 @@ export function episodeSearchText(e: Pick<Episode, 'speaker' | 'text'>): string 
 }
 
 /**
- * How much of a tool turn is embedded: a command's output (`exit 1 · …`) or an agent's list of tool calls
+ * How much of a tool turn is embedded: a command's result (`exit 1 · …`) or an agent's list of tool calls
  * (`Edit src/app.ts; Read README.md`). Its vector says what the turn is about; every word of it stays in the
  * lexical index, which is what finds an error message or a file name again. The model's cost grows with
  * the length of what it reads, and tool turns are half of an agent's: embedded from their first 200
@@ -62,19 +62,31 @@ export function episodeSearchText(e: Pick<Episode, 'speaker' | 'text'>): string 
  */
 export const TOOL_VECTOR_CHARS = 100;
 
+/** The first line of a command's output that says anything. */
+function firstLine(output: string): string {
+  return (
+    output
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .find(Boolean) ?? ''
+  );
+}
+
 /**
- * The text an episode's vector is made of: "speaker: text" for what somebody said; for a tool turn, its
- * first {@link TOOL_VECTOR_CHARS} characters, and for a command that failed its exit code and first error
- * line ({@link errorLine}) rather than the banner its output starts with (`> jest --ci`).
+ * The text an episode's vector is made of: "speaker: text" for what somebody said; for a tool turn, at
+ * most {@link TOOL_VECTOR_CHARS} characters: a command's exit code and one line of its output — the first
+ * error line ({@link errorLine}) of a failure, the first line of a success (`exit 0 · > jest --ci`: what
+ * ran, not the test timings after it, which took over half of a backfill's embedding and never repeat) —
+ * and the start of any other tool turn.
  */
 export function episodeVectorText(e: Pick<Episode, 'speaker' | 'text' | 'role'>): string {
   if (e.role !== 'tool') return episodeSearchText(e);
   const result = parseResultMessage(e.text);
   const text =
-    result?.exitCode && result.output
+    result?.exitCode !== undefined && result.output
       ? episodeSearchText({
           speaker: e.speaker,
-          text: `exit ${result.exitCode} · ${errorLine(result.output)}`,
+          text: `exit ${result.exitCode} · ${(result.exitCode ? errorLine : firstLine)(result.output)}`,
         })
       : episodeSearchText(e);
   return cutText(text, TOOL_VECTOR_CHARS);

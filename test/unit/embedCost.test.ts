@@ -44,9 +44,20 @@ void test('a tool turn is embedded from what it is about; every other turn whole
     'a failure: its exit code and first error line, not the banner it starts with',
   );
   assert.equal(episodeSearchText(tool).length, failed.length + 'tool: '.length, 'all of it is searched');
-  const passed = { ...tool, text: `exit 0 · ${'PASS test/cart.spec.ts (120 ms)\n'.repeat(40)}` };
-  assert.equal(episodeVectorText(passed).length, TOOL_VECTOR_CHARS);
-  assert.ok(episodeSearchText(passed).startsWith(episodeVectorText(passed)), 'a success: its start');
+  const passed = {
+    ...tool,
+    text: `exit 0 · \n> jest --ci\n\n${'PASS test/cart.spec.ts (120 ms)\n'.repeat(40)}`,
+  };
+  assert.equal(
+    episodeVectorText(passed),
+    'tool: exit 0 · > jest --ci',
+    'a success: what ran, not its timings',
+  );
+  const wide = { ...tool, text: `exit 0 · ${'{"ok":true,"items":[1,2,3]}'.repeat(40)}` };
+  assert.equal(episodeVectorText(wide).length, TOOL_VECTOR_CHARS, 'a long first line is cut');
+  const read = { ...tool, text: `${'export const x = 1;\n'.repeat(40)}` };
+  assert.equal(episodeVectorText(read).length, TOOL_VECTOR_CHARS);
+  assert.ok(episodeSearchText(read).startsWith(episodeVectorText(read)), 'any other tool turn: its start');
   const calls = { ...tool, speaker: 'Claude Code', text: 'Edit src/app.ts; Read README.md' };
   assert.equal(episodeVectorText(calls), 'Claude Code: Edit src/app.ts; Read README.md');
   const said = { role: 'user' as const, speaker: 'Ana', text: 'x'.repeat(3000) };
