@@ -41,8 +41,12 @@ import { within } from './scope';
 import type { TranscriptFile } from './types';
 import { CaptureWatcher } from './watch';
 
-/** Captures waiting in the queue before a capture reads more files (bounds memory on a large backfill). */
-const MAX_AHEAD = 16;
+/**
+ * Captures waiting in the queue before a capture reads more files (bounds memory on a large backfill); it
+ * reads on once half of them are learned, so the capture worker always has the next group to prepare
+ * (waiting for an empty queue left its pipeline idle between every batch of files).
+ */
+const MAX_AHEAD = 32;
 
 /** How a capture request reports progress and is cancelled. */
 export interface CaptureRun {
@@ -154,7 +158,7 @@ export class AgentCapture {
           message: `${CAPTURE_SOURCE_LABEL[f.source]}: ${i + 1} of ${files.length} sessions read`,
           percent: Math.round(((i + 1) / files.length) * 90),
         });
-        if (this.worker.queued > MAX_AHEAD) await this.worker.flush(10 * 60_000);
+        if (this.worker.queued > MAX_AHEAD) await this.worker.flush(10 * 60_000, MAX_AHEAD / 2);
       }
       onProgress?.({ message: 'Learning from what was read…', percent: 95 });
       await this.settle(

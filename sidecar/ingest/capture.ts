@@ -345,13 +345,19 @@ export class CaptureWorker {
     this.failingTimer.unref?.();
   }
 
-  /** Waits until the queue is empty (or the timeout passes); returns how many remain. */
-  async flush(timeoutMs = 30_000): Promise<number> {
+  /**
+   * Waits until at most `leave` captures are queued (by default none), or the timeout passes; returns how
+   * many remain.
+   */
+  async flush(timeoutMs = 30_000, leave = 0): Promise<number> {
     const deadline = Date.now() + timeoutMs;
-    while (this.queue.size > 0 && Date.now() < deadline) {
+    while (this.queue.size > leave && Date.now() < deadline) {
       if (!this.core.model.ready) await this.core.requireModel();
       this.kick();
-      await Promise.race([this.draining, new Promise((r) => setTimeout(r, 100))]);
+      let stopListening = (): void => {};
+      const processed = new Promise<void>((resolve) => (stopListening = this.onProcessed(() => resolve())));
+      await Promise.race([this.draining, processed, new Promise((r) => setTimeout(r, 100))]);
+      stopListening();
     }
     return this.queue.size;
   }
