@@ -85,12 +85,8 @@ export const GLOBAL_PROJECT = 'global';
 /** The longest memory text (UTF-16 units): a longer text given to remember or import is cut, and the result says so. */
 export const MAX_MEMORY_CHARS = 2000;
 
-/**
- * How many capture ids a memory remembers (see {@link Memory.captures}): more than the captures a crash can
- * leave not done (the capture worker's two groups in flight, ingest/capture.ts), so that a replay is always
- * told from a new sighting.
- */
-export const MAX_CAPTURE_IDS = 16;
+/** How many capture ids a memory remembers (see {@link Memory.captures}). */
+export const MAX_CAPTURE_IDS = 8;
 
 /** The capture ids a memory was written by. */
 export function capturesOf(m: Pick<Memory, 'captures'>): string[] {

@@ -19,35 +19,49 @@ import { MAX_CAPTURE_IDS } from '../model';
 import { capSession, validateSession } from './input';
 import type { CaptureIngest, CommittedSession, PreparedSession } from './ingest';
 
-/** A capture whose memories are stored, its turns still to keep. */
+/** A capture whose memories are stored and whose turns wait to be kept with the next captures' (a backlog). */
 interface Held {
   entry: QueueEntry<SessionInput>;
   committed: CommittedSession;
-}
-
-/** A capture being prepared ahead (pipeline, embedding), and how that ended once it has. */
-interface Preparing {
-  promise: Promise<PreparedSession>;
-  result?: { ready: PreparedSession } | { error: unknown };
+  /** When its memories were stored (epoch ms). */
+  since: number;
 }
 
 /**
- * In a backlog, consecutive captures already prepared are committed as one group (one round of store reads
- * and writes: ingest/storeCandidates.ts `storeGroup`), and their turns kept in one write while the next group
- * is committed (a request to Chroma costs about the same for 15 records as for 500: docs/benchmarks.md,
- * "Capture backfill"). A group holds at most this many captures: the captures not yet done (one group's
- * turns being written, the next group being committed) are replayed after a crash, and a replay is told from
- * a new sighting by the last {@link MAX_CAPTURE_IDS} capture ids a memory keeps…
+ * In a backlog, the turns of consecutive captures are kept in one write (a request to Chroma costs about the
+ * same for 15 records as for 500: docs/benchmarks.md, "Capture backfill") of at most about this many turns…
  */
-const CAPTURES_PER_GROUP = Math.floor((MAX_CAPTURE_IDS - 1) / 2);
-/** …and about this many turns at most (a longer capture is a group of its own). */
 const TURNS_PER_WRITE = 500;
-/** Captures prepared (the embedding worker's work) while those before them are committed (Chroma's). */
-const PREPARED_AHEAD = 2 * CAPTURES_PER_GROUP;
+/**
+ * …and of at most this many captures: the captures not yet done (one write of them in flight, as many held,
+ * one being committed) are replayed after a crash, and a replay is told from a new sighting by the last
+ * {@link MAX_CAPTURE_IDS} capture ids a memory keeps.
+ */
+const CAPTURES_PER_WRITE = Math.floor((MAX_CAPTURE_IDS - 1) / 2);
+/**
+ * Captures prepared (pipeline, embedding: the embedding worker's) while the one before them is committed
+ * (Chroma's): with one, the commits waited 5.2 s of a 21 s backfill for the next to be ready.
+ */
+const PREPARED_AHEAD = 2;
+/** …and held at most this long (ms), so what a backlog learns reaches recall soon. */
+const HOLD_MS = 2000;
 
-/** The model or the store is unavailable: the capture waits for it (not a failure of its own). */
-function unavailable(e: unknown): boolean {
-  return e instanceof EmbeddingError || e instanceof StoreUnavailableError;
+/** Whether `p` settles (either way) within `ms`. */
+async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  if (ms <= 0) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([
+      p.then(
+        () => true,
+        () => true,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export class CaptureWorker {
@@ -143,131 +157,86 @@ export class CaptureWorker {
 
   /**
    * Processes queued sessions in order; stops (keeping them queued) while the model or store is
-   * unavailable, and passes over a failing capture until its backoff is over. With a backlog, the captures
-   * after the one being committed are prepared (pipeline, embedding) meanwhile, in the queue's order; those
-   * ready when their turn comes are committed with it as one group, and a group's turns are kept in one write
-   * while the next group is committed ({@link keepHeld}). A capture is marked done only once its turns are
-   * stored, so a crash in between replays it (idempotently, by its queue id).
+   * unavailable, and passes over a failing capture until its backoff is over. With a backlog, the next
+   * capture is prepared (pipeline, embedding) while this one is committed (store), in the queue's order, and
+   * the turns of consecutive captures are kept in one write ({@link keepHeld}); a capture is marked done only
+   * once its turns are stored, so a crash in between replays it (idempotently, by its queue id).
    */
   async drain(): Promise<void> {
     const { core } = this;
-    const ahead = new Map<string, Preparing>();
-    /** Captures committed in this drain: done, or their turns being kept (never taken up again). */
+    /** The captures after the one being committed, being prepared (in a backlog). */
+    const ahead = new Map<string, Promise<PreparedSession>>();
+    const held: Held[] = [];
+    /** Captures committed in this drain: done, held, or being kept (never taken up again). */
     const committed = new Set<string>();
-    /** The write of the last group's turns (it takes no lock a commit needs, and a commit reads no turns). */
+    // The turns of the captures before are written while the next captures' memories are committed (that
+    // write takes no lock the commit needs, and commit reads no turns); one such write at a time.
     let keeping: Promise<boolean> | undefined;
-    /** After a group failed for a reason of its own: how many captures are still committed one by one. */
-    let alone = 0;
+    const keepAll = async () => (await (keeping ?? true)) && (await this.keepHeld(held));
     for (;;) {
       // Disposed, or the model gone: what is committed keeps its turns (the store is still open).
-      if (core.disposed) return void (await keeping);
+      if (core.disposed) return void (await keepAll());
       if (!core.model.ready) {
-        if ((await (keeping ?? true)) && core.model.ready) continue; // it came back meanwhile: its kick() found this drain
+        if ((await keepAll()) && core.model.ready) continue; // it came back meanwhile: its kick() found this drain
         return;
       }
-      const due = this.due(committed, 1 + PREPARED_AHEAD);
-      if (!due.length) {
-        if (!(await (keeping ?? true))) return;
+      const [next, ...following] = this.due(committed, 1 + PREPARED_AHEAD);
+      if (!next) {
+        if (!(await keepAll())) return;
         // Captures queued while the last turns were written: kick() did not start a drain (this one ran).
         if (this.due(committed, 1).length) continue;
         this.retryFailingLater();
         return;
       }
-      this.prepareAhead(due, ahead);
-      const [next] = due as [QueueEntry<SessionInput>];
-      await ahead.get(next.id)!.promise.catch(() => undefined);
-      const first = ahead.get(next.id)!.result!;
-      if ('error' in first) {
-        ahead.delete(next.id);
-        if (!(await this.failed(next, first.error))) return void (await keeping);
-        continue;
+      const backlog = this.queue.size > 1;
+      const prepared = ahead.get(next.id) ?? this.ingest.prepare(next.payload, backlog);
+      for (const id of ahead.keys()) if (!following.some((f) => f.id === id)) ahead.delete(id);
+      for (const f of following)
+        if (!ahead.has(f.id)) {
+          const p = this.ingest.prepare(f.payload, true);
+          void p.catch(() => undefined); // met again (and reported) when its turn comes
+          ahead.set(f.id, p);
+        }
+      // The turns held keep their promise (written within HOLD_MS) while a slow capture is prepared.
+      if (held.length && !(await settlesWithin(prepared, held[0]!.since + HOLD_MS - Date.now()))) {
+        if (keeping && !(await keeping)) return;
+        keeping = this.keepHeld(held);
       }
-      if (!this.queue.has(next.id)) {
-        this.processed(next.id); // its project was wiped while it was prepared: nothing of it is stored
-        continue;
-      }
-      const group = this.readyAfter(first.ready, due, ahead, alone > 0 ? 1 : CAPTURES_PER_GROUP);
-      let done: CommittedSession[];
       try {
-        done = await this.ingest.commit(group.map((g) => ({ prepared: g.ready, captureId: g.entry.id })));
-      } catch (e) {
-        if (group.length > 1 && !unavailable(e)) {
-          alone = group.length; // which of them fails: each is committed alone, and replayed where written
+        const ready = await prepared;
+        if (!this.queue.has(next.id)) {
+          this.processed(next.id); // its project was wiped while it was prepared: nothing of it is stored
           continue;
         }
-        ahead.delete(next.id);
-        alone = Math.max(0, alone - 1);
-        if (!(await this.failed(next, e))) return void (await keeping);
+        committed.add(next.id);
+        held.push({ entry: next, committed: await this.ingest.commit(ready, next.id), since: Date.now() });
+      } catch (e) {
+        if (e instanceof EmbeddingError || e instanceof StoreUnavailableError) {
+          core.log.warn(`Capture ${next.id.slice(0, 8)} stays queued: ${errorMessage(e)}`);
+          this.retryLater(); // also retried as soon as the model (re)loads
+          return void (await keeping);
+        }
+        this.queue.markFailed(next.id, errorMessage(e));
+        const delay = failedCaptureDelay(next.attempts);
+        this.failingUntil.set(next.id, Date.now() + delay);
+        core.log.error(
+          `Capture ${next.id.slice(0, 8)} failed (attempt ${next.attempts}): ${errorMessage(e)} It stays queued and is tried again in ${Math.round(delay / 1000)} s.`,
+        );
+        core.refreshStatus();
+        this.processed(next.id);
         continue;
       }
-      alone = Math.max(0, alone - 1);
-      for (const g of group) {
-        committed.add(g.entry.id);
-        ahead.delete(g.entry.id);
+      const turns = held.reduce((n, h) => n + h.entry.payload.messages.length, 0);
+      if (
+        !following.length ||
+        turns >= TURNS_PER_WRITE ||
+        held.length >= CAPTURES_PER_WRITE ||
+        Date.now() - held[0]!.since >= HOLD_MS
+      ) {
+        if (keeping && !(await keeping)) return;
+        keeping = this.keepHeld(held);
       }
-      if (keeping && !(await keeping)) return;
-      keeping = this.keepHeld(group.map((g, i) => ({ entry: g.entry, committed: done[i]! })));
     }
-  }
-
-  /** Starts preparing the captures due that are not yet, and forgets those no longer due. */
-  private prepareAhead(due: QueueEntry<SessionInput>[], ahead: Map<string, Preparing>): void {
-    const backlog = this.queue.size > 1;
-    for (const id of ahead.keys()) if (!due.some((e) => e.id === id)) ahead.delete(id);
-    due.forEach((e, i) => {
-      if (ahead.has(e.id)) return;
-      const p: Preparing = { promise: this.ingest.prepare(e.payload, i > 0 || backlog) };
-      p.promise.then(
-        (ready) => (p.result = { ready }),
-        (error: unknown) => (p.result = { error }), // met again (and reported) when its turn comes
-      );
-      ahead.set(e.id, p);
-    });
-  }
-
-  /**
-   * The group committed with the first capture due: it, then the captures after it already prepared (in
-   * the queue's order, up to the first not ready or failed), at most `n` and about {@link TURNS_PER_WRITE}
-   * turns.
-   */
-  private readyAfter(
-    first: PreparedSession,
-    due: QueueEntry<SessionInput>[],
-    ahead: Map<string, Preparing>,
-    n: number,
-  ): { entry: QueueEntry<SessionInput>; ready: PreparedSession }[] {
-    const group = [{ entry: due[0]!, ready: first }];
-    let turns = due[0]!.payload.messages.length;
-    for (const entry of due.slice(1, n)) {
-      const result = ahead.get(entry.id)?.result;
-      turns += entry.payload.messages.length;
-      if (!result || 'error' in result || turns > TURNS_PER_WRITE || !this.queue.has(entry.id)) break;
-      group.push({ entry, ready: result.ready });
-    }
-    return group;
-  }
-
-  /**
-   * A capture that could not be prepared or committed. The model or store unavailable: it stays queued and
-   * the queue is retried later (false: stop draining). Any other reason: it stays queued, passed over until
-   * its backoff is over (true: go on with the others).
-   */
-  private async failed(entry: QueueEntry<SessionInput>, e: unknown): Promise<boolean> {
-    const { core } = this;
-    if (unavailable(e)) {
-      core.log.warn(`Capture ${entry.id.slice(0, 8)} stays queued: ${errorMessage(e)}`);
-      this.retryLater(); // also retried as soon as the model (re)loads
-      return false;
-    }
-    this.queue.markFailed(entry.id, errorMessage(e));
-    const delay = failedCaptureDelay(entry.attempts);
-    this.failingUntil.set(entry.id, Date.now() + delay);
-    core.log.error(
-      `Capture ${entry.id.slice(0, 8)} failed (attempt ${entry.attempts}): ${errorMessage(e)} It stays queued and is tried again in ${Math.round(delay / 1000)} s.`,
-    );
-    core.refreshStatus();
-    this.processed(entry.id);
-    return true;
   }
 
   /**
@@ -275,7 +244,8 @@ export class CaptureWorker {
    * what each taught. While the store or model is unavailable they stay queued (false), to be replayed.
    * A capture of a project wiped meanwhile keeps no turns.
    */
-  private async keepHeld(batch: Held[]): Promise<boolean> {
+  private async keepHeld(held: Held[]): Promise<boolean> {
+    const batch = held.splice(0);
     const wiped = batch.filter((h) => !this.queue.has(h.entry.id));
     for (const h of wiped) this.processed(h.entry.id);
     const kept = batch.filter((h) => !wiped.includes(h));

@@ -34,7 +34,7 @@ import type { IngestDecision, IngestParams, IngestReport, RememberParams } from 
 import { buildWhere } from '../store/where';
 import { capSession, guessCategory, looksActionable, validateSession } from './input';
 import { keepEpisodes, prepareEpisodes, type PreparedEpisodes } from './episodes';
-import { storeCandidates, storeGroup } from './storeCandidates';
+import { storeCandidates } from './storeCandidates';
 
 /** Embedding cosine distance under which an LLM fact and a rule candidate say the same (agreement). */
 const LLM_AGREEMENT_DISTANCE = 0.25;
@@ -67,7 +67,7 @@ export interface PreparedSession {
  */
 export interface CaptureIngest {
   prepare(session: SessionInput, backlog: boolean): Promise<PreparedSession>;
-  commit(group: { prepared: PreparedSession; captureId: string }[]): Promise<CommittedSession[]>;
+  commit(prepared: PreparedSession, captureId: string): Promise<CommittedSession>;
   keepTurns(batch: CommittedSession[]): Promise<void>;
 }
 
@@ -130,9 +130,7 @@ export class Ingest {
     captureId?: string,
     bulk = false,
   ): Promise<IngestReport> {
-    const committed = (
-      await this.commit([{ prepared: await this.prepare(session, explain, bulk), captureId }])
-    )[0]!;
+    const committed = await this.commit(await this.prepare(session, explain, bulk), captureId);
     await this.keepTurns([committed]);
     return committed.report;
   }
@@ -215,51 +213,43 @@ export class Ingest {
   captureStages(): CaptureIngest {
     return {
       prepare: (session, backlog) => this.prepare(session, true, backlog),
-      commit: (group) => this.commit(group),
+      commit: (prepared, captureId) => this.commit(prepared, captureId),
       keepTurns: (batch) => this.keepTurns(batch),
     };
   }
 
   /**
-   * The stage that stores the memories (dedup, store) of sessions in the order they came: one, or a group
-   * of a backlog's (decided as one after the other, in one round of store reads and writes:
-   * ingest/storeCandidates.ts `storeGroup`). Each session's turns are kept after it ({@link keepTurns}),
-   * linked to what was learnt from them.
+   * The stage that stores the memories (dedup, store), in the order the sessions came; the session's turns
+   * are kept after it ({@link keepTurns}), linked to what was learnt from them.
    */
-  async commit(group: { prepared: PreparedSession; captureId?: string }[]): Promise<CommittedSession[]> {
-    const learning = group.filter((g) => g.prepared.candidates.length > 0);
-    const decided = learning.length
-      ? await storeGroup(
-          this.core,
-          learning.map(({ prepared, captureId }) => ({
-            session: prepared.session,
-            cands: prepared.candidates,
-            vectors: prepared.candidateVectors,
-            captureId,
-          })),
-        )
-      : [];
-    return group.map((g) => this.committed(g.prepared, decided[learning.indexOf(g)] ?? []));
-  }
-
-  /** A session whose candidates were decided: its report counts them, and its turns link to them. */
-  private committed(prepared: PreparedSession, decisions: IngestDecision[]): CommittedSession {
-    const { session, explain, report, candidates } = prepared;
+  async commit(prepared: PreparedSession, captureId?: string): Promise<CommittedSession> {
+    const { core } = this;
+    const { session, explain, report, candidates, candidateVectors } = prepared;
     const links = new Map<string, string[]>();
-    const changed: string[] = [];
-    // A turn links to what was learnt from it, and to the memory marked wrong that blocked what it says
-    // (so it is not quoted either: recall/recall.ts).
-    decisions.forEach((d, i) => {
-      if (!d.id) return;
-      for (const m of candidates[i]?.message_ids ?? [])
-        links.set(m, [...new Set([...(links.get(m) ?? []), d.id])]);
-    });
-    for (const decision of decisions) {
-      report[decision.outcome === 'stored' ? 'stored' : decision.outcome]++;
-      if (decision.id && decision.outcome !== 'dropped') changed.push(decision.id);
-      if (explain || decision.outcome !== 'dropped') report.decisions.push(decision);
+    if (candidates.length > 0) {
+      const changed: string[] = [];
+      const decisions = await storeCandidates(
+        core,
+        session,
+        candidates,
+        candidateVectors,
+        undefined,
+        captureId,
+      );
+      // A turn links to what was learnt from it, and to the memory marked wrong that blocked what it says
+      // (so it is not quoted either: recall/recall.ts).
+      decisions.forEach((d, i) => {
+        if (!d.id) return;
+        for (const m of candidates[i]?.message_ids ?? [])
+          links.set(m, [...new Set([...(links.get(m) ?? []), d.id])]);
+      });
+      for (const decision of decisions) {
+        report[decision.outcome === 'stored' ? 'stored' : decision.outcome]++;
+        if (decision.id && decision.outcome !== 'dropped') changed.push(decision.id);
+        if (explain || decision.outcome !== 'dropped') report.decisions.push(decision);
+      }
+      if (changed.length) core.notifyChanged([session.project_id], changed);
     }
-    if (changed.length) this.core.notifyChanged([session.project_id], changed);
     return { report, links, ...(prepared.episodes ? { turns: prepared.episodes } : {}) };
   }
 

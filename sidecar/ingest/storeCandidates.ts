@@ -12,7 +12,7 @@
  */
 import type { Core } from '../core';
 import { snapshot } from '../lifecycle/auditChanges';
-import { GLOBAL_PROJECT, type Category, type Memory } from '../model';
+import { GLOBAL_PROJECT, type Memory } from '../model';
 import type { AuditEntry } from '../protocol';
 import type { Candidate, SessionInput } from '../pipeline/types';
 import type { IngestDecision } from '../protocol';
@@ -22,24 +22,12 @@ import { buildWhere } from '../store/where';
 import { failpoint } from '../util/failpoint';
 import {
   candidateIds,
-  CHANGED_FIELDS,
   planAudit,
   planStore,
-  type ChangeKind,
   type StoreContext,
   type StoreLookup,
   type StorePlan,
 } from './storePlan';
-import { GroupOverlay } from './groupOverlay';
-
-/** A session's candidates with their vectors, to decide and store (one capture of a group). */
-export interface SessionCandidates {
-  session: SessionInput;
-  cands: Candidate[];
-  vectors: number[][];
-  /** The queued capture they come from, when they do. */
-  captureId?: string;
-}
 
 /**
  * Decides and stores a session's candidates; alone on the data folder (`exclusiveWrite`), so two
@@ -53,143 +41,128 @@ export function storeCandidates(
   confirmedBy?: string,
   captureId?: string,
 ): Promise<IngestDecision[]> {
-  return core.store.exclusiveWrite(async () => {
-    const [decisions] = await decideAndStore(core, [{ session, cands, vectors, captureId }], confirmedBy);
-    return decisions!;
-  });
+  return core.store.exclusiveWrite(() =>
+    decideAndStore(core, session, cands, vectors, confirmedBy, captureId),
+  );
 }
 
-/**
- * Decides and stores the candidates of several sessions (a backlog's queued captures, in the queue's order)
- * as if one after the other, in one round of reads and one of writes under one write lock: each session's
- * candidates are decided against what the sessions before it decided (ingest/groupOverlay.ts). One list of
- * decisions per session.
- */
-export function storeGroup(core: Core, items: SessionCandidates[]): Promise<IngestDecision[][]> {
-  return core.store.exclusiveWrite(() => decideAndStore(core, items, undefined));
-}
-
-/** Looks up, plans (ingest/storePlan.ts, pure), then applies the plans: the three stages of the store. */
+/** Looks up, plans (ingest/storePlan.ts, pure), then applies the plan: the three stages of the store. */
 async function decideAndStore(
   core: Core,
-  items: SessionCandidates[],
+  session: SessionInput,
+  cands: Candidate[],
+  vectors: number[][],
   confirmedBy: string | undefined,
-): Promise<IngestDecision[][]> {
+  captureId: string | undefined,
+): Promise<IngestDecision[]> {
   const { config } = core;
   const limit = config.pipeline.dedupDistance;
-  const found = await lookUp(core, items, limit);
-  const now = core.now();
-  const overlay = new GroupOverlay();
-  const planned = items.map((it, k) => {
-    const ctx: StoreContext = {
-      session: it.session,
-      by: it.session.added_by ?? config.user,
-      now,
-      limit,
-      embeddingModel: core.embedding.modelId,
-      confirmedBy,
-      captureId: it.captureId,
-    };
-    const seen = overlay.lookup(found[k]!, it.session.project_id, it.cands, it.vectors, limit);
-    const plan = planStore(it.cands, it.vectors, seen, ctx);
-    overlay.absorb(plan);
-    return { plan, ctx };
-  });
-  await applyPlans(core, planned, overlay);
-  return planned.map((p) => p.plan.decisions);
+  const found = await lookUp(core, session.project_id, cands, vectors, limit);
+  const ctx: StoreContext = {
+    session,
+    by: session.added_by ?? config.user,
+    now: core.now(),
+    limit,
+    embeddingModel: core.embedding.modelId,
+    confirmedBy,
+    captureId,
+  };
+  const plan = planStore(cands, vectors, found, ctx);
+  await applyPlan(core, plan, ctx);
+  return plan.decisions;
 }
 
 /**
- * The store reads the plans need, for all the sessions at once: the stored memories with the candidates'
- * ids, and the nearest stored neighbour under `limit` of each other candidate in its project and category,
- * then among global memories: one query per category and scope, the candidates of all sessions at once.
+ * The store reads the plan needs: the stored memories with the candidates' ids, and the nearest stored
+ * neighbour under `limit` of each other candidate in its project and category, then among global memories:
+ * one query per category and scope, the categories of a scope at once.
  */
-async function lookUp(core: Core, items: SessionCandidates[], limit: number): Promise<StoreLookup[]> {
+async function lookUp(
+  core: Core,
+  project: string,
+  cands: Candidate[],
+  vectors: number[][],
+  limit: number,
+): Promise<StoreLookup> {
   const { store } = core;
-  const ids = items.map((it) => candidateIds(it.session.project_id, it.cands));
-  const byId = new Map((await store.get([...new Set(ids.flat())])).map((m) => [m.id, m]));
+  const ids = candidateIds(project, cands);
+  const byId = new Map((await store.get([...new Set(ids)])).map((m) => [m.id, m]));
   // A candidate with the text of an older value: the value now in use, for the plan to replace it.
   const older = [...byId.values()].filter((m) => m.status === 'superseded');
   const latest = older.length ? await latestVersions(older, (x) => store.get(x)) : [];
   const current = new Map(older.flatMap((m, i) => (latest[i] ? [[m.id, latest[i]!] as const] : [])));
-  const nearest = items.map(() => new Map<number, Neighbour>());
-  for (const global of [false, true]) {
-    const groups = new Map<string, { scope: string; category: Category; at: [number, number][] }>();
-    items.forEach((it, k) =>
-      it.cands.forEach((c, i) => {
-        if (byId.has(ids[k]![i]!) || nearest[k]!.has(i)) return;
-        const scope = global ? GLOBAL_PROJECT : it.session.project_id;
-        const key = `${scope}\u0000${c.category}`;
-        if (!groups.has(key)) groups.set(key, { scope, category: c.category, at: [] });
-        groups.get(key)!.at.push([k, i]);
-      }),
-    );
-    const list = [...groups.values()];
+  const nearest = new Map<number, Neighbour>();
+  for (const scope of [project, GLOBAL_PROJECT]) {
+    const groups = [...new Set(cands.map((c) => c.category))]
+      .map((category) => ({
+        category,
+        idx: cands
+          .map((_c, i) => i)
+          .filter((i) => cands[i].category === category && !byId.has(ids[i]) && !nearest.has(i)),
+      }))
+      .filter((g) => g.idx.length > 0);
     const hits = await Promise.all(
-      list.map(async (g) =>
+      groups.map(async (g) =>
         currentNeighbours(
           await store.queryMany(
-            g.at.map(([k, i]) => items[k]!.vectors[i]!),
-            buildWhere({ project_id: g.scope, category: g.category }),
+            g.idx.map((i) => vectors[i]),
+            buildWhere({ project_id: scope, category: g.category }),
             NEIGHBOURS_ASKED,
           ),
           limit,
-          (x) => store.get(x),
+          (ids) => store.get(ids),
         ),
       ),
     );
-    list.forEach((g, n) =>
-      g.at.forEach(([k, i], j) => {
-        const h = hits[n]![j];
-        if (h && h.distance < limit) nearest[k]!.set(i, h);
+    groups.forEach((g, k) =>
+      g.idx.forEach((i, j) => {
+        const h = hits[k]![j];
+        if (h && h.distance < limit) nearest.set(i, h);
       }),
     );
   }
-  return nearest.map((n) => ({ byId, nearest: n, current }));
+  return { byId, nearest, current };
 }
 
 /**
- * Writes the plans, in this order: the new memories (in their final version), then the stored memories each
- * kind of change touches (refreshed, superseded, revived; what an earlier attempt of a capture left undone;
- * contested), each kind in one write of the fields it changes; then the audit entries, each with its capture.
+ * Writes the plan, in this order: the new memories, the refreshed ones, the superseded ones, what an earlier
+ * attempt of the capture left undone, the contested ones; then the audit entries.
  */
-async function applyPlans(
-  core: Core,
-  planned: { plan: StorePlan; ctx: StoreContext }[],
-  overlay: GroupOverlay,
-): Promise<void> {
+async function applyPlan(core: Core, plan: StorePlan, ctx: StoreContext): Promise<void> {
   const { store } = core;
-  const created = new Map(
-    planned.flatMap(({ plan }) =>
-      plan.created.map(
-        (r) => [r.memory.id, { memory: overlay.version(r.memory), vector: r.vector }] as const,
-      ),
-    ),
+  const { captureId, now, by } = ctx;
+  const { created, refreshed, superseded, contested, revived, replayed } = plan;
+  await store.upsert(created);
+  // Only the fields this stage changes: a use count written meanwhile by a recall is not overwritten.
+  await store.updateFields(
+    [...refreshed.values()].map((r) => r.after).filter((m) => !superseded.has(m.id) && !revived.has(m.id)),
+    ['times_seen', 'last_seen_at', 'source_ref', 'updated_at', 'captures'],
   );
-  await store.upsert([...created.values()]);
-  const touched = (kinds: readonly ChangeKind[]): Set<string> =>
-    new Set(planned.flatMap(({ plan }) => kinds.flatMap((kind) => [...plan[kind].keys()])));
-  const write = (kind: ChangeKind, except: Set<string> = new Set()): Promise<void> =>
-    store.updateFields(
-      [...touched([kind])].filter((id) => !created.has(id) && !except.has(id)).map((id) => overlay.get(id)!),
-      CHANGED_FIELDS[kind],
-    );
-  // A superseded or revived memory's write holds a refreshed one's fields.
-  await write('refreshed', touched(['superseded', 'revived']));
-  await write('superseded');
-  await write('revived');
-  const audit: AuditEntry[] = [];
-  for (const { plan, ctx } of planned) {
-    const { captureId, now, by } = ctx;
-    const repaired = plan.replayed.size
-      ? await repairReplay(core, [...plan.replayed.values()], captureId!, now, by)
-      : [];
-    const stamp = (e: AuditEntry): AuditEntry => (captureId ? { ...e, capture_id: captureId } : e);
-    audit.push(...[...repaired, ...planAudit(plan, ctx)].map(stamp));
-  }
-  await write('contested');
+  await store.updateFields(
+    [...superseded.values()].map((r) => r.after),
+    ['status', 'superseded_by', 'updated_at', 'times_seen', 'last_seen_at', 'source_ref', 'captures'],
+  );
+  await store.updateFields(
+    [...revived.values()].map((r) => r.after),
+    [
+      'status',
+      'superseded_by',
+      'supersedes',
+      'updated_at',
+      'times_seen',
+      'last_seen_at',
+      'source_ref',
+      'captures',
+    ],
+  );
+  const repaired = replayed.size ? await repairReplay(core, [...replayed.values()], captureId!, now, by) : [];
+  await store.updateFields(
+    [...contested.values()].map((r) => r.after),
+    ['contested_by', 'updated_at'],
+  );
   failpoint('store-written');
-  core.audit.append(audit);
+  const stamp = (e: AuditEntry): AuditEntry => (captureId ? { ...e, capture_id: captureId } : e);
+  core.audit.append([...repaired, ...planAudit(plan, ctx)].map(stamp));
 }
 
 /**

@@ -68,38 +68,6 @@ export interface StorePlan {
   replayed: Map<string, Memory>;
 }
 
-/** The changes of stored memories a plan makes, in the order they are written. */
-export const CHANGE_KINDS = ['refreshed', 'superseded', 'revived', 'contested'] as const;
-export type ChangeKind = (typeof CHANGE_KINDS)[number];
-
-/**
- * The fields each kind of change writes (only those: a use count written meanwhile by a recall is not
- * overwritten). A superseded or revived memory's fields include a refreshed one's.
- */
-export const CHANGED_FIELDS: Record<ChangeKind, readonly (keyof Memory)[]> = {
-  refreshed: ['times_seen', 'last_seen_at', 'source_ref', 'updated_at', 'captures'],
-  superseded: [
-    'status',
-    'superseded_by',
-    'updated_at',
-    'times_seen',
-    'last_seen_at',
-    'source_ref',
-    'captures',
-  ],
-  revived: [
-    'status',
-    'superseded_by',
-    'supersedes',
-    'updated_at',
-    'times_seen',
-    'last_seen_at',
-    'source_ref',
-    'captures',
-  ],
-  contested: ['contested_by', 'updated_at'],
-};
-
 /** The id each candidate is stored under. */
 export function candidateIds(project: string, cands: readonly Candidate[]): string[] {
   return cands.map((c) => memoryId(project, c.text));
