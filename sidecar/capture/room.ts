@@ -43,7 +43,7 @@ import { CaptureWatcher } from './watch';
 
 /**
  * Captures waiting in the queue before a capture reads more files (bounds memory on a large backfill); it
- * reads on once half of them are learned, so the capture worker always has the next group to prepare
+ * reads on once half of them are learned, so the capture worker always has the next captures to prepare
  * (waiting for an empty queue left its pipeline idle between every batch of files).
  */
 const MAX_AHEAD = 32;
