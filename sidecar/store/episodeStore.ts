@@ -102,15 +102,28 @@ export function episodeLexicalDoc(e: Episode): LexicalDoc {
   };
 }
 
+/**
+ * How a turn is kept in Chroma. The keys a `where` names (project, session, message id, time: recall's
+ * context, evidence, retention, erasure) are keys of their own; everything else of the turn is one JSON
+ * key, `turn`; its text is the key `text`, not a Chroma document. Chroma indexes every document for
+ * full-text search (a trigram index that Mnemo never asks: its own lexical index finds turns) and keeps
+ * one row per metadata key: on a store of 20,000 turns that was half of Chroma's CPU time for each write of
+ * turns (docs/benchmarks.md, "What a turn costs Chroma"). Stores written before keep their shape until a
+ * turn is written again; {@link fromMetadata} reads either.
+ */
 export function episodeMetadata(e: Episode): Metadata {
-  return {
-    project_id: e.project_id,
-    session_id: e.session_id,
-    message_id: e.message_id,
+  return { ...episodeLinks(e), text: e.text };
+}
+
+/**
+ * Everything of a turn's metadata but its text: what rewriting its links writes (Chroma's update merges
+ * keys, so the text stays as it is).
+ */
+function episodeLinks(e: Episode): Metadata {
+  const turn: Record<string, string | number> = {
     role: e.role,
     speaker: e.speaker,
     occurred_at: e.occurred_at,
-    occurred_ts: Date.parse(e.occurred_at),
     source_type: e.source_type,
     source_ref: JSON.stringify(e.source_ref),
     times: JSON.stringify(e.times),
@@ -118,11 +131,17 @@ export function episodeMetadata(e: Episode): Metadata {
     created_at: e.created_at,
     ...(e.previous_id !== undefined ? { previous_id: e.previous_id } : {}),
     ...(e.next_id !== undefined ? { next_id: e.next_id } : {}),
-    // Always written ('' = absent): Chroma's update merges metadata keys.
-    tier: e.tier ?? '',
-    held: e.held ?? '',
-    chatter: e.chatter ?? '',
+    ...(e.tier ? { tier: e.tier } : {}),
+    ...(e.held ? { held: e.held } : {}),
+    ...(e.chatter ? { chatter: e.chatter } : {}),
     ...(e.occurrence ? { occurrence: e.occurrence } : {}),
+  };
+  return {
+    project_id: e.project_id,
+    session_id: e.session_id,
+    message_id: e.message_id,
+    occurred_ts: Date.parse(e.occurred_at),
+    turn: JSON.stringify(turn),
   };
 }
 
@@ -136,12 +155,29 @@ function strings(json: unknown): string[] {
   }
 }
 
-function fromMetadata(id: string, text: string | null, meta: Metadata | null): Episode {
-  const md = (meta ?? {}) as Record<string, unknown>;
+/** The fields packed in `turn` (an object of the keys a turn had before), or undefined: the older shape. */
+function packed(json: unknown): Record<string, unknown> | undefined {
+  if (typeof json !== 'string') return undefined;
+  try {
+    const v: unknown = JSON.parse(json);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A turn from its Chroma row, of either shape: {@link episodeMetadata}'s or the one before (a key per field, the text as the document). */
+function fromMetadata(id: string, document: string | null, meta: Metadata | null): Episode {
+  const row = (meta ?? {}) as Record<string, unknown>;
+  const fields = packed(row.turn);
+  // Once a turn has `turn`, keys of the older shape left on its row by an update are stale: not read.
+  const md = fields
+    ? { project_id: row.project_id, session_id: row.session_id, message_id: row.message_id, ...fields }
+    : row;
   const str = (k: string): string => (typeof md[k] === 'string' ? (md[k] as string) : '');
   return {
     id,
-    text: text ?? '',
+    text: typeof row.text === 'string' ? row.text : (document ?? ''),
     project_id: str('project_id'),
     session_id: str('session_id'),
     message_id: str('message_id'),
@@ -196,7 +232,6 @@ export class EpisodeStore {
           await col.upsert({
             ids: batch.map((r) => r.episode.id),
             embeddings: batch.map((r) => r.vector),
-            documents: batch.map((r) => r.episode.text),
             metadatas: batch.map((r) => episodeMetadata(r.episode)),
           });
         }
@@ -217,7 +252,7 @@ export class EpisodeStore {
       async (col) => {
         for (let i = 0; i < episodes.length; i += 500) {
           const batch = episodes.slice(i, i + 500);
-          await col.update({ ids: batch.map((e) => e.id), metadatas: batch.map(episodeMetadata) });
+          await col.update({ ids: batch.map((e) => e.id), metadatas: batch.map(episodeLinks) });
         }
       },
       undefined,
