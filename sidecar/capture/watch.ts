@@ -4,12 +4,16 @@
  * and for new ones, and captures a file that changed (capture.ts: from its cursor, holding back what is still
  * being written; a held file is looked at again until it settles). A new turn reaches the ingest queue a
  * couple of seconds after its file is written. A source being captured by a request (the backfill) is left
- * to it meanwhile.
+ * to it meanwhile. A file is read only when a read can give something new: it changed, or it holds messages
+ * back and has just been quiet long enough for them to be learned ({@link SETTLE_MS}, {@link FINAL_QUIET_MS});
+ * a file the cursors say was read whole at this size and time is not read again when watching starts (after
+ * a backfill of 2,000 sessions, the first look read every one of them and a new turn waited 11 s for it).
  */
 import { lstat } from 'node:fs/promises';
 import type { CaptureSourceId } from '../shared/agentSources';
-import type { TranscriptCapture } from './capture';
+import { FINAL_QUIET_MS, SETTLE_MS, type TranscriptCapture } from './capture';
 import type { CaptureScope } from './scope';
+import type { FileStamp } from './read';
 import type { SourceEnv, TranscriptFile } from './types';
 
 /** How often active transcripts are looked at. */
@@ -32,7 +36,9 @@ export class CaptureWatcher {
   private lastDiscovery = 0;
   /** `size:mtime` of each file as last captured. */
   private readonly seen = new Map<string, string>();
-  private ticking = false;
+  /** When an unchanged file that holds messages back is worth reading again (epoch ms). */
+  private readonly due = new Map<string, number>();
+  private ticking: Promise<void> | undefined;
 
   constructor(
     private readonly capture: TranscriptCapture,
@@ -67,45 +73,65 @@ export class CaptureWatcher {
     this.files = [];
   }
 
-  /** One look: rediscovery when due, then every file that may have changed. */
-  async tick(): Promise<void> {
-    const cfg = this.config;
-    if (!cfg || this.ticking) return;
-    this.ticking = true;
-    try {
-      const now = this.opts.clock().getTime();
-      const full = now - this.lastDiscovery >= REDISCOVER_MS;
-      if (full) {
-        this.files = (await this.capture.discover(cfg.env, cfg.sources, cfg.scope)).files;
-        this.lastDiscovery = now;
+  /** One look: rediscovery when due, then every file that may have changed (the look under way, if any). */
+  tick(): Promise<void> {
+    if (!this.config) return Promise.resolve();
+    this.ticking ??= this.look(this.config).finally(() => (this.ticking = undefined));
+    return this.ticking;
+  }
+
+  private async look(cfg: WatchConfig): Promise<void> {
+    const now = this.opts.clock().getTime();
+    const full = now - this.lastDiscovery >= REDISCOVER_MS;
+    if (full) {
+      this.files = (await this.capture.discover(cfg.env, cfg.sources, cfg.scope)).files;
+      this.lastDiscovery = now;
+    }
+    for (const f of this.files) {
+      if (this.config !== cfg) return; // reconfigured meanwhile
+      if (this.opts.busy(f.source)) continue;
+      let key: string;
+      let mtimeMs: number;
+      let ino: number;
+      try {
+        const st = await lstat(f.path.replace(/#[^/#]*$/, '')); // a chat in a database: the database file
+        if (f.path.includes('#') && st.isFile() && this.seen.has(f.path) && now - st.mtimeMs > ACTIVE_MS)
+          continue;
+        if (!full && now - st.mtimeMs > ACTIVE_MS && this.seen.has(f.path)) continue;
+        key = `${st.size}:${st.mtimeMs}`;
+        mtimeMs = st.mtimeMs;
+        ino = st.ino;
+      } catch {
+        continue; // gone (retention): what was learned from it stays
       }
-      for (const f of this.files) {
-        if (this.config !== cfg) return; // reconfigured meanwhile
-        if (this.opts.busy(f.source)) continue;
-        let key: string;
-        try {
-          const st = await lstat(f.path.replace(/#[^/#]*$/, '')); // a chat in a database: the database file
-          if (f.path.includes('#') && st.isFile() && this.seen.has(f.path) && now - st.mtimeMs > ACTIVE_MS)
-            continue;
-          if (!full && now - st.mtimeMs > ACTIVE_MS && this.seen.has(f.path)) continue;
-          key = `${st.size}:${st.mtimeMs}`;
-        } catch {
-          continue; // gone (retention): what was learned from it stays
-        }
-        const held = (this.capture.cursors.get(f.source, f.path)?.held ?? 0) > 0;
-        if (this.seen.get(f.path) === key && !held) continue;
-        try {
-          const o = await this.capture.captureFile(f, cfg.scope);
-          if (o.messages > 0)
-            this.opts.log.info(`Captured ${o.messages} new message(s) from ${f.source} ${f.sessionId}.`);
-          if (o.problem && !o.outOfScope) this.opts.log.warn(`Skipped ${f.path}: ${o.problem}.`);
-          this.seen.set(f.path, key);
-        } catch (e) {
-          this.opts.log.warn(`Capturing ${f.path} failed: ${(e as Error)?.message ?? String(e)}`);
-        }
+      const cursor = this.capture.cursors.get(f.source, f.path);
+      const held = (cursor?.held ?? 0) > 0;
+      if (!this.seen.has(f.path) && !held && cursor && readWhole(cursor.stamp, key, ino)) {
+        this.seen.set(f.path, key); // read whole before watching began (the backfill, another process)
+        continue;
       }
-    } finally {
-      this.ticking = false;
+      if (this.seen.get(f.path) === key && (!held || now < (this.due.get(f.path) ?? 0))) continue;
+      try {
+        const o = await this.capture.captureFile(f, cfg.scope);
+        if (o.messages > 0)
+          this.opts.log.info(`Captured ${o.messages} new message(s) from ${f.source} ${f.sessionId}.`);
+        if (o.problem && !o.outOfScope) this.opts.log.warn(`Skipped ${f.path}: ${o.problem}.`);
+        this.seen.set(f.path, key);
+        // Held back and unchanged: a read gives more once the file has settled, then once it is final.
+        if (o.held > 0)
+          this.due.set(f.path, mtimeMs + (now - mtimeMs < SETTLE_MS ? SETTLE_MS : FINAL_QUIET_MS));
+        else this.due.delete(f.path);
+      } catch (e) {
+        this.opts.log.warn(`Capturing ${f.path} failed: ${(e as Error)?.message ?? String(e)}`);
+      }
     }
   }
+}
+
+/**
+ * Whether a file is as the cursor saw it when it was last read (size, time, inode): what the runner checks
+ * before it reads (with the first bytes too), without opening the file.
+ */
+function readWhole(stamp: FileStamp, key: string, ino: number): boolean {
+  return `${stamp.size}:${stamp.mtimeMs}` === key && stamp.ino === ino;
 }
