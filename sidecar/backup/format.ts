@@ -184,31 +184,6 @@ export function differingFields(a: Memory, b: Memory): string[] {
   return keys.filter((k) => canonical(ra[k] ?? null) !== canonical(rb[k] ?? null));
 }
 
-/** Fields parseRecord checks and copies itself; any other field of a record is kept when it is a string, number or boolean. */
-const CHECKED_FIELDS = new Set([
-  'id',
-  'text',
-  'category',
-  'source_type',
-  'project_id',
-  'confidence_score',
-  'is_actionable',
-  'source_ref',
-  'status',
-  'created_at',
-  'updated_at',
-  'last_seen_at',
-  'times_seen',
-  'added_by',
-  'reason',
-  'score',
-  'embedding_model',
-  'embedding_dim',
-  'use_count',
-  'times',
-  'vector',
-]);
-
 /** A list of {@link TimeSpan}-shaped objects (the times a message mentions), as memories and episodes carry. */
 function isTimeSpans(v: unknown): v is { text: string; start: string; end: string }[] {
   return (
@@ -274,12 +249,6 @@ export function parseRecord(line: string, dim: number | null): BackupRecord | st
   // Optional: the times the text mentions ("every Sunday", "last night").
   if (o.times !== undefined && o.times !== null && !isTimeSpans(o.times))
     return 'times is not a list of time spans';
-  for (const [k, v] of Object.entries(o)) {
-    if (CHECKED_FIELDS.has(k) || v === undefined || v === null) continue;
-    if (typeof v !== 'string' && typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v)))
-      return `${k} is not a string, number or boolean`;
-    if (k.endsWith('_at') && !time(k)) return `${k} is not a time`;
-  }
   const memory: Memory = {
     id: o.id as string,
     text: o.text as string,
@@ -301,12 +270,17 @@ export function parseRecord(line: string, dim: number | null): BackupRecord | st
     embedding_dim: o.embedding_dim as number,
     use_count: o.use_count as number,
   };
+  const checked = new Set([...Object.keys(memory), 'times', 'vector']);
   if (isTimeSpans(o.times) && o.times.length)
     memory.times = o.times.map((t) => ({ text: t.text, start: t.start, end: t.end }));
-  // Optional fields (confirmed_by, last_used_at, promoted_from, ... and any added to the schema later).
+  // Any other field (confirmed_by, last_used_at, promoted_from, ... and any added to the schema later) is
+  // kept when it is a string, number or boolean.
   const extra = memory as unknown as Record<string, unknown>;
   for (const [k, v] of Object.entries(o)) {
-    if (CHECKED_FIELDS.has(k) || v === undefined || v === null) continue;
+    if (checked.has(k) || v === undefined || v === null) continue;
+    if (typeof v !== 'string' && typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v)))
+      return `${k} is not a string, number or boolean`;
+    if (k.endsWith('_at') && !time(k)) return `${k} is not a time`;
     extra[k] = k.endsWith('_at') ? toUtc(v as string) : v;
   }
   if (o.vector === undefined) return { memory };
