@@ -212,6 +212,17 @@ const AUDIT_ACTIONS = [
   'report',
 ];
 
+/** A record's optional `vector` (none, or float32 values of the manifest's dimension), or why it is invalid. */
+function parseVector(v: unknown, dim: number | null): { vector?: number[] } | string {
+  if (v === undefined) return {};
+  if (typeof v !== 'string') return 'vector is not a base64 string';
+  const vector = decodeVector(v);
+  if (!vector) return 'vector is not valid float32 data';
+  if (dim !== null && vector.length !== dim)
+    return `vector has ${vector.length} dimensions, the manifest says ${dim}`;
+  return { vector };
+}
+
 /** One JSONL line as an object, or why it is not one. */
 function parseObject(line: string): Record<string, unknown> | string {
   let v: unknown;
@@ -283,13 +294,8 @@ export function parseRecord(line: string, dim: number | null): BackupRecord | st
     if (k.endsWith('_at') && !time(k)) return `${k} is not a time`;
     extra[k] = k.endsWith('_at') ? toUtc(v as string) : v;
   }
-  if (o.vector === undefined) return { memory };
-  if (!str('vector')) return 'vector is not a base64 string';
-  const vector = decodeVector(o.vector as string);
-  if (!vector) return 'vector is not valid float32 data';
-  if (dim !== null && vector.length !== dim)
-    return `vector has ${vector.length} dimensions, the manifest says ${dim}`;
-  return { memory, vector };
+  const vector = parseVector(o.vector, dim);
+  return typeof vector === 'string' ? vector : { memory, ...vector };
 }
 
 function parseAuditEntry(line: string): ImportedAuditEntry | string {
@@ -374,13 +380,8 @@ export function parseEpisode(line: string, dim: number | null): EpisodeRecord | 
       return 'occurrence is not a count';
     if (o.occurrence) episode.occurrence = o.occurrence as number;
   }
-  if (o.vector === undefined) return { episode };
-  if (typeof o.vector !== 'string') return 'vector is not a base64 string';
-  const vector = decodeVector(o.vector);
-  if (!vector) return 'vector is not valid float32 data';
-  if (dim !== null && vector.length !== dim)
-    return `vector has ${vector.length} dimensions, the manifest says ${dim}`;
-  return { episode, vector };
+  const vector = parseVector(o.vector, dim);
+  return typeof vector === 'string' ? vector : { episode, ...vector };
 }
 
 function fail(reason: BackupFailure, message: string, cause?: unknown): never {
