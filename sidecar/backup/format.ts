@@ -281,14 +281,14 @@ export function parseRecord(line: string, dim: number | null): BackupRecord | st
     embedding_dim: o.embedding_dim as number,
     use_count: o.use_count as number,
   };
-  const checked = new Set([...Object.keys(memory), 'times', 'vector']);
   if (isTimeSpans(o.times) && o.times.length)
     memory.times = o.times.map((t) => ({ text: t.text, start: t.start, end: t.end }));
   // Any other field (confirmed_by, last_used_at, promoted_from, ... and any added to the schema later) is
   // kept when it is a string, number or boolean.
   const extra = memory as unknown as Record<string, unknown>;
   for (const [k, v] of Object.entries(o)) {
-    if (checked.has(k) || v === undefined || v === null) continue;
+    if (Object.hasOwn(memory, k) || k === 'times' || k === 'vector' || v === undefined || v === null)
+      continue;
     if (typeof v !== 'string' && typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v)))
       return `${k} is not a string, number or boolean`;
     if (k.endsWith('_at') && !time(k)) return `${k} is not a time`;
