@@ -354,23 +354,30 @@ export class Memories {
     for (const m of found) for (const e of await turnsSaying(core, m, thorough)) turns.add(e.id);
     await core.store.delete(found.map((m) => m.id));
     await core.episodes.delete([...turns]);
-    const now = core.now();
-    core.audit.append(
-      found.map((m) => ({
-        at: now,
-        action: 'delete' as const,
-        memory_id: m.id,
-        project_id: m.project_id,
-        by: by ?? core.config.user,
-        changes: snapshot(m, true),
-      })),
-    );
+    this.auditDeleted(found, by);
     await this.eraseFromLedger(() => core.ledger.erase(found.map((m) => m.id)));
     core.notifyChanged(
       [...new Set(found.map((m) => m.project_id))],
       found.map((m) => m.id),
     );
     return found.length;
+  }
+
+  /** One audit `delete` per memory removed, with its content going to null. */
+  private auditDeleted(removed: Memory[], by: string | undefined, note?: string): void {
+    const { core } = this;
+    const now = core.now();
+    core.audit.append(
+      removed.map((m) => ({
+        at: now,
+        action: 'delete' as const,
+        memory_id: m.id,
+        project_id: m.project_id,
+        by: by ?? core.config.user,
+        changes: snapshot(m, true),
+        ...(note ? { note } : {}),
+      })),
+    );
   }
 
   /** The ledger forgets what was deleted; a failure is logged (the memory is gone: only its id is left there). */
@@ -402,18 +409,7 @@ export class Memories {
     for (let i = 0; i < ids.length; i += 1000) {
       const batch = ids.slice(i, i + 1000);
       await core.store.delete(batch.map((m) => m.id));
-      const now = core.now();
-      core.audit.append(
-        batch.map((m) => ({
-          at: now,
-          action: 'delete' as const,
-          memory_id: m.id,
-          project_id: project,
-          by: p.by ?? core.config.user,
-          changes: snapshot(m, true),
-          note: 'project wiped',
-        })),
-      );
+      this.auditDeleted(batch, p.by, 'project wiped');
     }
     const episodes = await core.episodes.deleteProject(project);
     await core.store.lexical.removeProject(project);

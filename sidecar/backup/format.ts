@@ -184,31 +184,6 @@ export function differingFields(a: Memory, b: Memory): string[] {
   return keys.filter((k) => canonical(ra[k] ?? null) !== canonical(rb[k] ?? null));
 }
 
-/** Fields parseRecord checks and copies itself; any other field of a record is kept when it is a string, number or boolean. */
-const CHECKED_FIELDS = new Set([
-  'id',
-  'text',
-  'category',
-  'source_type',
-  'project_id',
-  'confidence_score',
-  'is_actionable',
-  'source_ref',
-  'status',
-  'created_at',
-  'updated_at',
-  'last_seen_at',
-  'times_seen',
-  'added_by',
-  'reason',
-  'score',
-  'embedding_model',
-  'embedding_dim',
-  'use_count',
-  'times',
-  'vector',
-]);
-
 /** A list of {@link TimeSpan}-shaped objects (the times a message mentions), as memories and episodes carry. */
 function isTimeSpans(v: unknown): v is { text: string; start: string; end: string }[] {
   return (
@@ -236,6 +211,17 @@ const AUDIT_ACTIONS = [
   'export',
   'report',
 ];
+
+/** A record's optional `vector` (none, or float32 values of the manifest's dimension), or why it is invalid. */
+function parseVector(v: unknown, dim: number | null): { vector?: number[] } | string {
+  if (v === undefined) return {};
+  if (typeof v !== 'string') return 'vector is not a base64 string';
+  const vector = decodeVector(v);
+  if (!vector) return 'vector is not valid float32 data';
+  if (dim !== null && vector.length !== dim)
+    return `vector has ${vector.length} dimensions, the manifest says ${dim}`;
+  return { vector };
+}
 
 /** One JSONL line as an object, or why it is not one. */
 function parseObject(line: string): Record<string, unknown> | string {
@@ -274,12 +260,6 @@ export function parseRecord(line: string, dim: number | null): BackupRecord | st
   // Optional: the times the text mentions ("every Sunday", "last night").
   if (o.times !== undefined && o.times !== null && !isTimeSpans(o.times))
     return 'times is not a list of time spans';
-  for (const [k, v] of Object.entries(o)) {
-    if (CHECKED_FIELDS.has(k) || v === undefined || v === null) continue;
-    if (typeof v !== 'string' && typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v)))
-      return `${k} is not a string, number or boolean`;
-    if (k.endsWith('_at') && !time(k)) return `${k} is not a time`;
-  }
   const memory: Memory = {
     id: o.id as string,
     text: o.text as string,
@@ -303,19 +283,19 @@ export function parseRecord(line: string, dim: number | null): BackupRecord | st
   };
   if (isTimeSpans(o.times) && o.times.length)
     memory.times = o.times.map((t) => ({ text: t.text, start: t.start, end: t.end }));
-  // Optional fields (confirmed_by, last_used_at, promoted_from, ... and any added to the schema later).
+  // Any other field (confirmed_by, last_used_at, promoted_from, ... and any added to the schema later) is
+  // kept when it is a string, number or boolean.
   const extra = memory as unknown as Record<string, unknown>;
   for (const [k, v] of Object.entries(o)) {
-    if (CHECKED_FIELDS.has(k) || v === undefined || v === null) continue;
+    if (Object.hasOwn(memory, k) || k === 'times' || k === 'vector' || v === undefined || v === null)
+      continue;
+    if (typeof v !== 'string' && typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v)))
+      return `${k} is not a string, number or boolean`;
+    if (k.endsWith('_at') && !time(k)) return `${k} is not a time`;
     extra[k] = k.endsWith('_at') ? toUtc(v as string) : v;
   }
-  if (o.vector === undefined) return { memory };
-  if (!str('vector')) return 'vector is not a base64 string';
-  const vector = decodeVector(o.vector as string);
-  if (!vector) return 'vector is not valid float32 data';
-  if (dim !== null && vector.length !== dim)
-    return `vector has ${vector.length} dimensions, the manifest says ${dim}`;
-  return { memory, vector };
+  const vector = parseVector(o.vector, dim);
+  return typeof vector === 'string' ? vector : { memory, ...vector };
 }
 
 function parseAuditEntry(line: string): ImportedAuditEntry | string {
@@ -400,13 +380,8 @@ export function parseEpisode(line: string, dim: number | null): EpisodeRecord | 
       return 'occurrence is not a count';
     if (o.occurrence) episode.occurrence = o.occurrence as number;
   }
-  if (o.vector === undefined) return { episode };
-  if (typeof o.vector !== 'string') return 'vector is not a base64 string';
-  const vector = decodeVector(o.vector);
-  if (!vector) return 'vector is not valid float32 data';
-  if (dim !== null && vector.length !== dim)
-    return `vector has ${vector.length} dimensions, the manifest says ${dim}`;
-  return { episode, vector };
+  const vector = parseVector(o.vector, dim);
+  return typeof vector === 'string' ? vector : { episode, ...vector };
 }
 
 function fail(reason: BackupFailure, message: string, cause?: unknown): never {

@@ -146,15 +146,31 @@ function errorDetail(text: string): string {
   return detail.length > 200 ? `${cutText(detail, 197)}...` : detail;
 }
 
+/** The settings every HTTP provider takes; each one not given is the provider's default. */
+export interface HttpProviderSettings {
+  model: string;
+  timeoutMs: number;
+  batchSize: number;
+}
+
 /**
- * What the HTTP providers share: the dimension is learned from one probe request (retried after a failure,
- * e.g. once the server was started), texts go out in batches, and there is nothing to release.
+ * What the HTTP providers share: the model, timeout and batch size with their defaults, the dimension
+ * learned from one probe request (retried after a failure, e.g. once the server was started) and kept
+ * (an answer of another dimension is refused), texts sent in batches, and nothing to release.
  */
 export abstract class HttpEmbeddingProvider {
   abstract readonly modelId: string;
-  protected abstract readonly batchSize: number;
+  protected readonly model: string;
+  protected readonly timeoutMs: number;
+  protected readonly batchSize: number;
   protected dim = 0;
   private readying: Promise<void> | undefined;
+
+  constructor(opts: Partial<HttpProviderSettings>, defaults: HttpProviderSettings) {
+    this.model = opts.model ?? defaults.model;
+    this.timeoutMs = opts.timeoutMs ?? defaults.timeoutMs;
+    this.batchSize = opts.batchSize ?? defaults.batchSize;
+  }
 
   /** One request: the vectors of `input`, L2-normalized, in order. */
   protected abstract request(input: string[]): Promise<number[][]>;
@@ -175,6 +191,16 @@ export abstract class HttpEmbeddingProvider {
       },
     );
     return this.readying;
+  }
+
+  /** The vectors of an answer, refused when the model's dimension changed since the probe (`model`: its name in the sentence). */
+  protected sameDimension(vectors: number[][], model: string): number[][] {
+    if (this.dim && vectors[0]!.length !== this.dim) {
+      throw new EmbeddingUnavailableError(
+        `${model} changed dimension from ${this.dim} to ${vectors[0]!.length}; restart the sidecar.`,
+      );
+    }
+    return vectors;
   }
 
   async embed(texts: string[]): Promise<number[][]> {

@@ -22,18 +22,12 @@ export const OLLAMA_DEFAULTS = {
 
 export class OllamaEmbeddingProvider extends HttpEmbeddingProvider implements EmbeddingProvider {
   readonly modelId: string;
-  private readonly model: string;
   private readonly url: string;
-  private readonly timeoutMs: number;
-  protected readonly batchSize: number;
 
   constructor(opts: OllamaEmbeddingOptions = {}) {
-    super();
-    this.model = opts.model ?? OLLAMA_DEFAULTS.model;
+    super(opts, OLLAMA_DEFAULTS);
     const base = opts.baseUrl ?? ollamaHostFromEnv() ?? OLLAMA_DEFAULTS.baseUrl;
     this.url = `${base.replace(/\/+$/, '')}/api/embed`;
-    this.timeoutMs = opts.timeoutMs ?? OLLAMA_DEFAULTS.timeoutMs;
-    this.batchSize = opts.batchSize ?? OLLAMA_DEFAULTS.batchSize;
     this.modelId = `ollama:${this.model}`;
   }
 
@@ -63,12 +57,7 @@ export class OllamaEmbeddingProvider extends HttpEmbeddingProvider implements Em
       input.length,
       'Ollama',
     );
-    if (this.dim && vectors[0]!.length !== this.dim) {
-      throw new EmbeddingUnavailableError(
-        `Ollama model "${this.model}" changed dimension from ${this.dim} to ${vectors[0]!.length}; restart the sidecar.`,
-      );
-    }
-    return vectors;
+    return this.sameDimension(vectors, `Ollama model "${this.model}"`);
   }
 }
 

@@ -29,24 +29,18 @@ export const OPENAI_DEFAULTS = {
 
 export class OpenAIEmbeddingProvider extends HttpEmbeddingProvider implements EmbeddingProvider {
   readonly modelId: string;
-  private readonly model: string;
   private readonly url: string;
   private readonly apiKey: string | undefined;
   private readonly dimensions: number | undefined;
-  private readonly timeoutMs: number;
-  protected readonly batchSize: number;
   private readonly requiresKey: boolean;
 
   constructor(opts: OpenAIEmbeddingOptions = {}) {
-    super();
-    this.model = opts.model ?? OPENAI_DEFAULTS.model;
+    super(opts, OPENAI_DEFAULTS);
     const base = (opts.baseUrl ?? OPENAI_DEFAULTS.baseUrl).replace(/\/+$/, '');
     this.url = `${base}/embeddings`;
     this.apiKey =
       opts.apiKey || process.env['MNEMO_EMBEDDING_API_KEY'] || process.env['OPENAI_API_KEY'] || undefined;
     this.dimensions = opts.dimensions;
-    this.timeoutMs = opts.timeoutMs ?? OPENAI_DEFAULTS.timeoutMs;
-    this.batchSize = opts.batchSize ?? OPENAI_DEFAULTS.batchSize;
     this.requiresKey = /(^|\.)openai\.com$/i.test(safeHost(base));
     this.modelId = `openai:${this.model}${this.dimensions ? `:${this.dimensions}` : ''}`;
   }
@@ -95,12 +89,7 @@ export class OpenAIEmbeddingProvider extends HttpEmbeddingProvider implements Em
       .sort((a, b) => (typeof a.index === 'number' && typeof b.index === 'number' ? a.index - b.index : 0))
       .map((d) => d.embedding);
     const vectors = toNormalizedVectors(ordered, input.length, 'The embeddings server');
-    if (this.dim && vectors[0]!.length !== this.dim) {
-      throw new EmbeddingUnavailableError(
-        `Model "${this.model}" changed dimension from ${this.dim} to ${vectors[0]!.length}; restart the sidecar.`,
-      );
-    }
-    return vectors;
+    return this.sameDimension(vectors, `Model "${this.model}"`);
   }
 }
 

@@ -3,7 +3,7 @@
  * this file (openai.ts: any OpenAI-compatible endpoint; vscodeLm.ts: VS Code's models through the
  * extension); index.ts picks one from the `mnemo.llm.*` settings.
  */
-import { MnemoError } from '../shared/errors';
+import { typedError } from '../shared/errors';
 import { ErrorCodes } from '../protocol';
 
 /** One chat message sent to the model. */
@@ -67,9 +67,7 @@ export type LlmFailure =
   | 'aborted';
 
 /** The LLM is unavailable (JSON-RPC code LlmUnavailable); the message is one sentence saying why. */
-export class LlmUnavailableError extends MnemoError {
-  override name = 'LlmUnavailableError';
-  override readonly code = ErrorCodes.LlmUnavailable;
+export class LlmUnavailableError extends typedError('LlmUnavailableError', ErrorCodes.LlmUnavailable) {
   constructor(
     readonly reason: LlmFailure,
     message: string,

@@ -12,24 +12,27 @@ export class MnemoError extends Error {
   }
 }
 
-export class InvalidInputError extends MnemoError {
-  override name = 'InvalidInputError';
-  override readonly code = ErrorCodes.InvalidInput;
+/**
+ * The base of a typed error: a {@link MnemoError} with its JSON-RPC code and its name (spelled out: class
+ * names do not survive the minified build).
+ */
+export function typedError(name: string, code: number) {
+  return class extends MnemoError {
+    override name = name;
+    override readonly code = code;
+  };
 }
 
-export class NotFoundError extends MnemoError {
-  override name = 'NotFoundError';
-  override readonly code = ErrorCodes.NotFound;
-}
+export class InvalidInputError extends typedError('InvalidInputError', ErrorCodes.InvalidInput) {}
 
-export class StoreUnavailableError extends MnemoError {
-  override name = 'StoreUnavailableError';
-  override readonly code = ErrorCodes.StoreUnavailable;
-}
+export class NotFoundError extends typedError('NotFoundError', ErrorCodes.NotFound) {}
 
-export class DimensionMismatchError extends MnemoError {
-  override name = 'DimensionMismatchError';
-  override readonly code = ErrorCodes.DimensionMismatch;
+export class StoreUnavailableError extends typedError('StoreUnavailableError', ErrorCodes.StoreUnavailable) {}
+
+export class DimensionMismatchError extends typedError(
+  'DimensionMismatchError',
+  ErrorCodes.DimensionMismatch,
+) {
   constructor(
     readonly expected: number,
     readonly actual: number,
@@ -45,14 +48,9 @@ export class DimensionMismatchError extends MnemoError {
  * The embedding model is unavailable or failed (the base of the embedding family; providers throw its
  * subclass EmbeddingUnavailableError, sidecar/embed/types.ts). A capture that meets one stays queued.
  */
-export class EmbeddingError extends MnemoError {
-  override name = 'EmbeddingError';
-  override readonly code = ErrorCodes.EmbeddingUnavailable;
-}
+export class EmbeddingError extends typedError('EmbeddingError', ErrorCodes.EmbeddingUnavailable) {}
 
-export class CancelledError extends MnemoError {
-  override name = 'CancelledError';
-  override readonly code = ErrorCodes.Cancelled;
+export class CancelledError extends typedError('CancelledError', ErrorCodes.Cancelled) {
   constructor(message = 'The operation was cancelled; nothing was changed.') {
     super(message);
   }

@@ -20,11 +20,18 @@ import type { Ctx } from '../ctx';
 import type { CapturePause } from '../shared/pause';
 import { describeError, errorDetail } from '../errors';
 import { projectIdForUri, projectLabel } from '../projects';
-import { CATEGORY_LABEL, percent, shortText } from '../shared/memoryText';
+import { CATEGORY_LABEL, percent, shortText, type RememberedWords } from '../shared/memoryText';
 import { Command } from '../commandIds';
 import { recallParams } from '../recallParams';
 
 export const PARTICIPANT_ID = 'mnemo.chat';
+
+/** What `/remember` says it did. */
+const REMEMBERED: RememberedWords = {
+  stored: 'Remembered',
+  refreshed: 'I already knew that; refreshed it',
+  pending: 'Remembered; it waits in the review queue',
+};
 
 interface MnemoChatResult extends vscode.ChatResult {
   metadata: { command: string; memoryIds?: string[] };
@@ -161,14 +168,8 @@ export class ChatCapture implements vscode.Disposable {
     if (decision.outcome === 'dropped') {
       stream.markdown(`I did not keep it: ${decision.reason}.`);
     } else {
-      const what =
-        decision.outcome === 'refreshed'
-          ? 'I already knew that; refreshed it'
-          : decision.outcome === 'pending'
-            ? 'Remembered; it waits in the review queue'
-            : 'Remembered';
       stream.markdown(
-        `${what}${decision.category ? ` (${CATEGORY_LABEL[decision.category]})` : ''} for **${projectLabel(currentProject())}**.`,
+        `${REMEMBERED[decision.outcome]}${decision.category ? ` (${CATEGORY_LABEL[decision.category]})` : ''} for **${projectLabel(currentProject())}**.`,
       );
       if (decision.id)
         stream.button({ command: Command.editMemory, arguments: [decision.id], title: 'Edit' });

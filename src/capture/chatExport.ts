@@ -69,6 +69,15 @@ function parseVscodeSession(obj: Json): ParsedSession {
     if (!isObject(req)) return;
     const id = typeof req.requestId === 'string' ? req.requestId : `r${i}`;
     const timestamp = timestampOf(req.timestamp);
+    /** The person's question (id `…:q`) or the answer (`…:a`) of this request, by whoever the export names. */
+    const push = (role: 'user' | 'assistant', content: string, name: unknown) =>
+      messages.push({
+        role,
+        content,
+        id: `${id}:${role === 'user' ? 'q' : 'a'}`,
+        timestamp,
+        name: typeof name === 'string' ? name : undefined,
+      });
     const message = req.message;
     const prompt =
       isObject(message) && typeof message.text === 'string'
@@ -76,30 +85,14 @@ function parseVscodeSession(obj: Json): ParsedSession {
         : typeof message === 'string'
           ? message
           : '';
-    if (prompt.trim()) {
-      messages.push({
-        role: 'user',
-        content: prompt,
-        id: `${id}:q`,
-        timestamp,
-        name: typeof obj.requesterUsername === 'string' ? obj.requesterUsername : undefined,
-      });
-    }
+    if (prompt.trim()) push('user', prompt, obj.requesterUsername);
     const parts = Array.isArray(req.response)
       ? req.response
       : isObject(req.response) && Array.isArray(req.response.value)
         ? req.response.value
         : [];
     const answer = parts.map(responsePartText).join('').trim();
-    if (answer) {
-      messages.push({
-        role: 'assistant',
-        content: answer,
-        id: `${id}:a`,
-        timestamp,
-        name: typeof obj.responderUsername === 'string' ? obj.responderUsername : undefined,
-      });
-    }
+    if (answer) push('assistant', answer, obj.responderUsername);
   });
   const session_id = typeof obj.sessionId === 'string' ? obj.sessionId : undefined;
   return { messages, session_id, format: 'vscode-chat' };

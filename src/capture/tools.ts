@@ -10,11 +10,18 @@ import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { describeError, errorDetail } from '../errors';
 import { projectIdForUri } from '../projects';
-import { CATEGORY_LABEL, shortText } from '../shared/memoryText';
+import { CATEGORY_LABEL, shortText, type RememberedWords } from '../shared/memoryText';
 import { recallParams } from '../recallParams';
 
 export const RECALL_TOOL = 'mnemo_recall';
 export const REMEMBER_TOOL = 'mnemo_remember';
+
+/** What `mnemo_remember` tells the agent it did. */
+const REMEMBERED: RememberedWords = {
+  stored: 'Remembered',
+  refreshed: 'Already known; refreshed',
+  pending: 'Remembered for the user to review',
+};
 
 export interface RecallToolInput {
   query: string;
@@ -114,14 +121,8 @@ export class LanguageModelTools implements vscode.Disposable {
       });
       if (decision.outcome === 'dropped') return text(`Not remembered: ${decision.reason}.`);
       const cat = decision.category ? ` as ${CATEGORY_LABEL[decision.category]}` : '';
-      const how =
-        decision.outcome === 'refreshed'
-          ? 'Already known; refreshed'
-          : decision.outcome === 'pending'
-            ? 'Remembered for the user to review'
-            : 'Remembered';
       return text(
-        `${how}${cat} (id ${decision.id ?? 'n/a'}${decision.score !== undefined ? `, score ${decision.score.toFixed(1)}` : ''}).`,
+        `${REMEMBERED[decision.outcome]}${cat} (id ${decision.id ?? 'n/a'}${decision.score !== undefined ? `, score ${decision.score.toFixed(1)}` : ''}).`,
       );
     } catch (err) {
       this.ctx.log.error(`${REMEMBER_TOOL} failed: ${errorDetail(err)}`);

@@ -7,7 +7,15 @@ import type { Ctx } from '../ctx';
 import { UserError } from '../errors';
 import { projectIdForUri } from '../projects';
 import { CATEGORY_LABEL } from '../views/present';
+import type { RememberedWords } from '../shared/memoryText';
 import { Command } from '../commandIds';
+
+/** What the message after Remember Selection says it did. */
+const REMEMBERED: RememberedWords = {
+  stored: 'Remembered',
+  refreshed: 'Already known; refreshed',
+  pending: 'Remembered for review',
+};
 
 /** `src/app.ts:12` relative to the workspace folder, or the absolute path outside the workspace. */
 export function sourceRefFor(uri: vscode.Uri, line: number): string {
@@ -44,12 +52,7 @@ export function register(ctx: Ctx): void {
       void vscode.window.showWarningMessage(`Mnemo did not keep it: ${decision.reason}.`);
       return decision;
     }
-    const what =
-      decision.outcome === 'refreshed'
-        ? 'Already known; refreshed'
-        : decision.outcome === 'pending'
-          ? 'Remembered for review'
-          : 'Remembered';
+    const what = REMEMBERED[decision.outcome];
     const category = decision.category ? ` as ${CATEGORY_LABEL[decision.category]}` : '';
     void vscode.window
       .showInformationMessage(`${what}${category} (${source_ref[0]}).`, 'Edit', 'Show')

@@ -11,12 +11,15 @@ import {
   type SourceType,
   type Tier,
 } from '../../sidecar/model';
-import type { EvidenceResult, NearMiss, SearchResult } from '../../sidecar/protocol';
+import type { EvidenceResult, IngestDecision, NearMiss, SearchResult } from '../../sidecar/protocol';
 import { agentOfRefs, CAPTURE_SOURCE_LABEL } from '../../sidecar/shared/agentSources';
 import { formatLocal, formatUtc, relativeAge } from '../time';
 import { explainReason } from './reasons';
 
 export const LOW_CONFIDENCE = 0.5;
+
+/** A reader's words for what remembering a text did, by the decision's outcome (all but `dropped`). */
+export type RememberedWords = Record<Exclude<IngestDecision['outcome'], 'dropped'>, string>;
 
 /** How each category reads: its label, one line for pickers and the edit form, its codicon. */
 const CATEGORIES: Record<Category, { label: string; detail: string; icon: string }> = {

@@ -8,28 +8,10 @@
  * Line schema: Anthropic calls it internal; see docs/capture.md for what was verified.
  */
 import { join } from 'node:path';
-import type {
-  AdapterState,
-  ReadOptions,
-  ReadResult,
-  SourceAdapter,
-  SourceEnv,
-  TranscriptFile,
-} from '../types';
+import type { SourceAdapter, SourceEnv, TranscriptFile } from '../types';
 import { firstLines, listDir, parseJson } from '../read';
-import {
-  arr,
-  exitCodeIn,
-  MessageList,
-  obj,
-  skip,
-  str,
-  textOf,
-  toolCall,
-  utc,
-  finishRead,
-  readRecords,
-} from './common';
+import { arr, exitCodeIn, obj, readJsonl, skip, str, textOf, toolCall, utc } from './common';
+import type { TranscriptRead } from './common';
 
 const SPEAKER = 'Claude Code';
 
@@ -105,85 +87,75 @@ function toolResultText(content: unknown): string {
   return typeof content === 'string' ? content : textOf(content);
 }
 
-async function read(
-  f: TranscriptFile,
-  offset: number,
-  state: AdapterState | undefined,
-  opts: ReadOptions,
-): Promise<ReadResult> {
-  const r = await readRecords(f.path, offset, opts.maxBytes);
-  const skipped = r.skipped;
-  const list = new MessageList();
-  let cwd = str(state?.cwd);
-  for (const { rec, start } of r.records) {
-    const type = str(rec.type);
-    if (type !== 'user' && type !== 'assistant') {
-      if (!type || !QUIET_TYPES.has(type)) skip(skipped, `unknown record type "${String(type)}"`);
-      continue;
+/** One line: a reply (streamed as several lines sharing its id), its tool calls, their results, the person's words. */
+function record(rec: Record<string, unknown>, start: number, r: TranscriptRead): void {
+  const { list, skipped } = r;
+  const type = str(rec.type);
+  if (type !== 'user' && type !== 'assistant') {
+    if (!type || !QUIET_TYPES.has(type)) skip(skipped, `unknown record type "${String(type)}"`);
+    return;
+  }
+  if (rec.isMeta === true) return;
+  r.cwd = str(rec.cwd) ?? r.cwd;
+  const cwd = r.cwd;
+  const message = obj(rec.message);
+  const timestamp = utc(rec.timestamp);
+  const base = { timestamp, startOffset: start, ...(cwd ? { cwd } : {}) };
+  const sidechain = rec.isSidechain === true;
+  const content = message?.content;
+  if (type === 'assistant') {
+    const id = str(message?.id) ?? str(rec.uuid);
+    if (!id) {
+      skip(skipped, 'a reply without an id');
+      return;
     }
-    if (rec.isMeta === true) continue;
-    cwd = str(rec.cwd) ?? cwd;
-    const message = obj(rec.message);
-    const timestamp = utc(rec.timestamp);
-    const base = { timestamp, startOffset: start, ...(cwd ? { cwd } : {}) };
-    const sidechain = rec.isSidechain === true;
-    const content = message?.content;
-    if (type === 'assistant') {
-      const id = str(message?.id) ?? str(rec.uuid);
-      if (!id) {
-        skip(skipped, 'a reply without an id');
-        continue;
-      }
-      const text = textOf(arr(content).filter((b) => obj(b)?.type === 'text')).trim();
-      if (text)
-        list.add(
-          { id, role: 'assistant', speaker: sidechain ? `${SPEAKER} (sub-agent)` : SPEAKER, text, ...base },
-          str(rec.uuid) ?? id,
-        );
-      for (const b of arr(content)) {
-        const block = obj(b);
-        if (block?.type !== 'tool_use' || typeof block.id !== 'string') continue;
-        list.add({
-          id: block.id,
-          role: 'tool',
-          speaker: SPEAKER,
-          text: '',
-          tool: toolCall(str(block.name) ?? 'tool', block.input),
-          ...base,
-          open: true,
-        });
-      }
-      continue;
-    }
-    // A user line: the person's words, or tool results.
+    const text = textOf(arr(content).filter((b) => obj(b)?.type === 'text')).trim();
+    if (text)
+      list.add(
+        { id, role: 'assistant', speaker: sidechain ? `${SPEAKER} (sub-agent)` : SPEAKER, text, ...base },
+        str(rec.uuid) ?? id,
+      );
     for (const b of arr(content)) {
       const block = obj(b);
-      if (block?.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
-      const call = list.get(block.tool_use_id);
-      const output = toolResultText(block.content);
-      const failed = block.is_error === true;
-      const tool = {
-        ...(call?.tool ?? { name: 'tool' }),
-        output,
-        failed,
-        exitCode: failed ? (exitCodeIn(output) ?? 1) : 0,
-      };
-      if (call) {
-        call.tool = tool;
-        call.open = false;
-      } else list.add({ id: block.tool_use_id, role: 'tool', speaker: SPEAKER, text: '', tool, ...base });
+      if (block?.type !== 'tool_use' || typeof block.id !== 'string') continue;
+      list.add({
+        id: block.id,
+        role: 'tool',
+        speaker: SPEAKER,
+        text: '',
+        tool: toolCall(str(block.name) ?? 'tool', block.input),
+        ...base,
+        open: true,
+      });
     }
-    const text = userText(
-      typeof content === 'string' ? content : arr(content).filter((b) => obj(b)?.type === 'text'),
-    );
-    const uuid = str(rec.uuid);
-    if (!text || !uuid || /^\[Request interrupted by user/.test(text)) continue;
-    // In a sub-agent's transcript the "user" is the agent that spawned it, not the person.
-    if (sidechain) list.add({ id: uuid, role: 'assistant', speaker: `${SPEAKER} (task)`, text, ...base });
-    else list.add({ id: uuid, role: 'user', text, ...base });
+    return;
   }
-  // A reply streamed as several lines may go on while the file is being written.
-  return finishRead(list, opts, { end: r.end, cwd, skipped });
+  // A user line: the person's words, or tool results.
+  for (const b of arr(content)) {
+    const block = obj(b);
+    if (block?.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
+    const call = list.get(block.tool_use_id);
+    const output = toolResultText(block.content);
+    const failed = block.is_error === true;
+    const tool = {
+      ...(call?.tool ?? { name: 'tool' }),
+      output,
+      failed,
+      exitCode: failed ? (exitCodeIn(output) ?? 1) : 0,
+    };
+    if (call) {
+      call.tool = tool;
+      call.open = false;
+    } else list.add({ id: block.tool_use_id, role: 'tool', speaker: SPEAKER, text: '', tool, ...base });
+  }
+  const text = userText(
+    typeof content === 'string' ? content : arr(content).filter((b) => obj(b)?.type === 'text'),
+  );
+  const uuid = str(rec.uuid);
+  if (!text || !uuid || /^\[Request interrupted by user/.test(text)) return;
+  // In a sub-agent's transcript the "user" is the agent that spawned it, not the person.
+  if (sidechain) list.add({ id: uuid, role: 'assistant', speaker: `${SPEAKER} (task)`, text, ...base });
+  else list.add({ id: uuid, role: 'user', text, ...base });
 }
 
 export const claudeCode: SourceAdapter = {
@@ -192,5 +164,5 @@ export const claudeCode: SourceAdapter = {
   roots: (env) => [root(env)],
   discover,
   cwdOf,
-  read,
+  read: (f, offset, state, opts) => readJsonl(f.path, offset, state, opts, record),
 };

@@ -12,28 +12,10 @@
  */
 import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
-import type {
-  AdapterState,
-  ReadOptions,
-  ReadResult,
-  SourceAdapter,
-  SourceEnv,
-  TranscriptFile,
-} from '../types';
+import type { SourceAdapter, SourceEnv, TranscriptFile } from '../types';
 import { firstLines, parseJson, walkFiles } from '../read';
-import {
-  exitCodeIn,
-  MessageList,
-  obj,
-  shellJoin,
-  skip,
-  str,
-  textOf,
-  toolCall,
-  utc,
-  finishRead,
-  readRecords,
-} from './common';
+import { exitCodeIn, obj, readJsonl, shellJoin, skip, str, textOf, toolCall, utc } from './common';
+import type { TranscriptRead } from './common';
 
 const SPEAKER = 'Codex';
 
@@ -122,100 +104,87 @@ function outputOf(raw: unknown): { text: string; exitCode?: number } {
   return code === undefined ? { text } : { text, exitCode: code };
 }
 
-async function read(
-  f: TranscriptFile,
-  offset: number,
-  state: AdapterState | undefined,
-  opts: ReadOptions,
-): Promise<ReadResult> {
-  if (f.path.endsWith('.zst'))
-    return { messages: [], skipped: { 'a zstd-compressed archived rollout (not read)': 1 } };
-  const r = await readRecords(f.path, offset, opts.maxBytes);
-  const skipped = r.skipped;
-  const list = new MessageList();
-  let cwd = str(state?.cwd);
-  let sub = state?.sub === true;
-  let sessionId = str(state?.sessionId);
-  for (const { rec, start } of r.records) {
-    const type = str(rec.type);
-    const payload = obj(rec.payload);
-    const timestamp = utc(rec.timestamp);
-    if (type === 'session_meta' || type === 'turn_context') {
-      cwd = str(payload?.cwd) ?? cwd;
-      if (type === 'session_meta') {
-        sessionId = str(payload?.id) ?? sessionId;
-        const source = payload?.source;
-        sub ||= !!str(payload?.parent_thread_id) || (!!obj(source) && 'subagent' in obj(source)!);
-      }
-      continue;
+/** One line of a rollout: the session's head and turns (folder, id, sub-agent), a message, a tool call or its output. */
+function record(rec: Record<string, unknown>, start: number, r: TranscriptRead): void {
+  const { list, skipped } = r;
+  const type = str(rec.type);
+  const payload = obj(rec.payload);
+  const timestamp = utc(rec.timestamp);
+  if (type === 'session_meta' || type === 'turn_context') {
+    r.cwd = str(payload?.cwd) ?? r.cwd;
+    if (type === 'session_meta') {
+      r.sessionId = str(payload?.id) ?? r.sessionId;
+      const source = payload?.source;
+      r.sub ||= !!str(payload?.parent_thread_id) || (!!obj(source) && 'subagent' in obj(source)!);
     }
-    if (type !== 'response_item') {
-      if (!type || !QUIET_TYPES.has(type)) skip(skipped, `unknown record type "${String(type)}"`);
-      continue;
-    }
-    if (!payload) {
-      skip(skipped, 'a response item without payload');
-      continue;
-    }
-    const base = { timestamp, startOffset: start, ...(cwd ? { cwd } : {}) };
-    const item = str(payload.type);
-    if (item === 'message') {
-      const role = str(payload.role);
-      const text = textOf(payload.content).trim();
-      if (!text || (role !== 'user' && role !== 'assistant')) continue;
-      if (role === 'user' && INJECTED_USER.test(text)) continue;
-      const id = str(payload.id) ?? idOf(role, str(rec.timestamp), text);
-      if (role === 'assistant')
-        list.add({ id, role: 'assistant', speaker: sub ? `${SPEAKER} (sub-agent)` : SPEAKER, text, ...base });
-      else if (sub) list.add({ id, role: 'assistant', speaker: `${SPEAKER} (task)`, text, ...base });
-      else list.add({ id, role: 'user', text, ...base });
-      continue;
-    }
-    if (
-      item === 'function_call' ||
-      item === 'custom_tool_call' ||
-      item === 'local_shell_call' ||
-      item === 'web_search_call'
-    ) {
-      const id = str(payload.call_id) ?? str(payload.id);
-      if (!id) continue;
-      const name = str(payload.name) ?? item.replace(/_call$/, '');
-      let input: unknown =
-        item === 'custom_tool_call'
-          ? { description: str(payload.input)?.split('\n')[0] }
-          : parseJson(str(payload.arguments) ?? '');
-      if (item === 'local_shell_call') input = { command: obj(payload.action)?.command };
-      if (item === 'web_search_call') input = { query: str(obj(payload.action)?.query) };
-      const tool =
-        SHELL_TOOLS.has(name) || item === 'local_shell_call'
-          ? toolCall(name, input)
-          : toolCall(name, input, []);
-      if (Array.isArray(obj(input)?.command) && !tool.command)
-        tool.command = shellJoin(obj(input)!.command as string[]);
-      const done =
-        item === 'web_search_call' || (item === 'local_shell_call' && str(payload.status) === 'completed');
-      list.add({ id, role: 'tool', speaker: SPEAKER, text: '', tool, ...base, open: !done });
-      continue;
-    }
-    if (item === 'function_call_output' || item === 'custom_tool_call_output') {
-      const id = str(payload.call_id);
-      const call = id ? list.get(id) : undefined;
-      const { text, exitCode } = outputOf(payload.output);
-      if (!id) continue;
-      const tool = {
-        ...(call?.tool ?? { name: 'tool' }),
-        output: text,
-        ...(exitCode !== undefined ? { exitCode, failed: exitCode !== 0 } : {}),
-      };
-      if (call) {
-        call.tool = tool;
-        call.open = false;
-      } else list.add({ id, role: 'tool', speaker: SPEAKER, text: '', tool, ...base });
-      continue;
-    }
-    if (!item || !QUIET_ITEMS.has(item)) skip(skipped, `unknown response item "${String(item)}"`);
+    return;
   }
-  return finishRead(list, opts, { end: r.end, cwd, sub, sessionId, skipped });
+  if (type !== 'response_item') {
+    if (!type || !QUIET_TYPES.has(type)) skip(skipped, `unknown record type "${String(type)}"`);
+    return;
+  }
+  if (!payload) {
+    skip(skipped, 'a response item without payload');
+    return;
+  }
+  const { cwd, sub } = r;
+  const base = { timestamp, startOffset: start, ...(cwd ? { cwd } : {}) };
+  const item = str(payload.type);
+  if (item === 'message') {
+    const role = str(payload.role);
+    const text = textOf(payload.content).trim();
+    if (!text || (role !== 'user' && role !== 'assistant')) return;
+    if (role === 'user' && INJECTED_USER.test(text)) return;
+    const id = str(payload.id) ?? idOf(role, str(rec.timestamp), text);
+    if (role === 'assistant')
+      list.add({ id, role: 'assistant', speaker: sub ? `${SPEAKER} (sub-agent)` : SPEAKER, text, ...base });
+    else if (sub) list.add({ id, role: 'assistant', speaker: `${SPEAKER} (task)`, text, ...base });
+    else list.add({ id, role: 'user', text, ...base });
+    return;
+  }
+  if (
+    item === 'function_call' ||
+    item === 'custom_tool_call' ||
+    item === 'local_shell_call' ||
+    item === 'web_search_call'
+  ) {
+    const id = str(payload.call_id) ?? str(payload.id);
+    if (!id) return;
+    const name = str(payload.name) ?? item.replace(/_call$/, '');
+    let input: unknown =
+      item === 'custom_tool_call'
+        ? { description: str(payload.input)?.split('\n')[0] }
+        : parseJson(str(payload.arguments) ?? '');
+    if (item === 'local_shell_call') input = { command: obj(payload.action)?.command };
+    if (item === 'web_search_call') input = { query: str(obj(payload.action)?.query) };
+    const tool =
+      SHELL_TOOLS.has(name) || item === 'local_shell_call'
+        ? toolCall(name, input)
+        : toolCall(name, input, []);
+    if (Array.isArray(obj(input)?.command) && !tool.command)
+      tool.command = shellJoin(obj(input)!.command as string[]);
+    const done =
+      item === 'web_search_call' || (item === 'local_shell_call' && str(payload.status) === 'completed');
+    list.add({ id, role: 'tool', speaker: SPEAKER, text: '', tool, ...base, open: !done });
+    return;
+  }
+  if (item === 'function_call_output' || item === 'custom_tool_call_output') {
+    const id = str(payload.call_id);
+    const call = id ? list.get(id) : undefined;
+    const { text, exitCode } = outputOf(payload.output);
+    if (!id) return;
+    const tool = {
+      ...(call?.tool ?? { name: 'tool' }),
+      output: text,
+      ...(exitCode !== undefined ? { exitCode, failed: exitCode !== 0 } : {}),
+    };
+    if (call) {
+      call.tool = tool;
+      call.open = false;
+    } else list.add({ id, role: 'tool', speaker: SPEAKER, text: '', tool, ...base });
+    return;
+  }
+  if (!item || !QUIET_ITEMS.has(item)) skip(skipped, `unknown response item "${String(item)}"`);
 }
 
 export const codex: SourceAdapter = {
@@ -224,7 +193,10 @@ export const codex: SourceAdapter = {
   roots: (env) => [join(home(env), 'sessions'), join(home(env), 'archived_sessions')],
   discover,
   cwdOf,
-  read,
+  read: async (f, offset, state, opts) =>
+    f.path.endsWith('.zst')
+      ? { messages: [], skipped: { 'a zstd-compressed archived rollout (not read)': 1 } }
+      : readJsonl(f.path, offset, state, opts, record),
 };
 
 /** The rollout of a thread (Codex's `notify` names the thread, not the file). */

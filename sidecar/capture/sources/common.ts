@@ -1,7 +1,8 @@
 /**
  * What several adapters need: the ordered list of messages a read builds (fragments of one message merged
  * by its id, tool calls paired with their results), text out of content blocks, times as UTC, counting
- * skipped records, the JSON records of an append-only transcript, and the VS Code-family user folder.
+ * skipped records, the read of an append-only JSONL transcript from its cursor (each adapter says only what
+ * one record means), and the VS Code-family user folder.
  */
 import { join } from 'node:path';
 import { toUtcIso } from '../../pipeline/normalize';
@@ -44,7 +45,7 @@ export function skip(skipped: SkippedRecords, why: string): void {
 }
 
 /** The records of an append-only JSONL transcript: its whole lines from `offset` that are JSON objects. */
-export interface RecordsRead {
+interface RecordsRead {
   /** Each record and the byte offset where its line starts. */
   records: { rec: Record<string, unknown>; start: number }[];
   /** Byte offset after the last whole line read. */
@@ -54,7 +55,7 @@ export interface RecordsRead {
 }
 
 /** Reads the JSON records of an append-only transcript from `offset` (`readLines`: whole lines, bounded). */
-export async function readRecords(path: string, offset: number, maxBytes?: number): Promise<RecordsRead> {
+async function readRecords(path: string, offset: number, maxBytes?: number): Promise<RecordsRead> {
   const r = await readLines(path, offset, maxBytes);
   const skipped: SkippedRecords = { ...r.skipped };
   if (r.error) skip(skipped, r.error);
@@ -232,26 +233,65 @@ export function fileUriPath(uri: unknown): string | undefined {
 }
 
 /**
- * The end of a read of an append-only transcript: a reply at its end may still be streaming while the file
- * is written (open until it settles); once the session ended nothing stays open; the result with the state
- * to resume from (what the head of the file said: its folder, whether it is a sub-agent's, its session id).
+ * One read of a transcript as it is built: its messages, what was skipped, and what the file's head said
+ * (its folder, whether it is a sub-agent's, its session id), which the cursor carries to the next read.
  */
-export function finishRead(
-  list: MessageList,
+export interface TranscriptRead {
+  list: MessageList;
+  skipped: SkippedRecords;
+  cwd?: string;
+  sub: boolean;
+  sessionId?: string;
+}
+
+/** A read resumed from the file's cursor `state`; `cwd`: the folder discovery knew, when the cursor has none. */
+export function resumeRead(state: AdapterState | undefined, cwd?: string): TranscriptRead {
+  return {
+    list: new MessageList(),
+    skipped: {},
+    cwd: str(state?.cwd) ?? cwd,
+    sub: state?.sub === true,
+    sessionId: str(state?.sessionId),
+  };
+}
+
+/**
+ * Reads an append-only JSONL transcript from its cursor (`offset`, `state`): each record, with the byte
+ * offset its line starts at, to the adapter's `record`, which adds what it says to the read; then
+ * `finishRead`. `cwd` as in `resumeRead`.
+ */
+export async function readJsonl(
+  path: string,
+  offset: number,
+  state: AdapterState | undefined,
   opts: ReadOptions,
-  r: { end?: number; cwd?: string; sub?: boolean; sessionId?: string; skipped: SkippedRecords },
-): ReadResult {
+  record: (rec: Record<string, unknown>, start: number, r: TranscriptRead) => void,
+  cwd?: string,
+): Promise<ReadResult> {
+  const records = await readRecords(path, offset, opts.maxBytes);
+  const r = { ...resumeRead(state, cwd), skipped: records.skipped };
+  for (const { rec, start } of records.records) record(rec, start, r);
+  return finishRead(r, opts, records.end);
+}
+
+/**
+ * The end of a read: a reply at its end may still be streaming while the file is written (open until it
+ * settles); once the session ended nothing stays open; the result with the state to resume from (`end`: the
+ * byte offset read to, for an append-only file).
+ */
+export function finishRead(r: TranscriptRead, opts: ReadOptions, end?: number): ReadResult {
   const state: AdapterState = {
     ...(r.cwd ? { cwd: r.cwd } : {}),
     ...(r.sub ? { sub: true } : {}),
     ...(r.sessionId ? { sessionId: r.sessionId } : {}),
   };
-  const last = list.messages.at(-1);
+  const messages = r.list.messages;
+  const last = messages.at(-1);
   if (!opts.settled && last?.role === 'assistant') last.open = true;
-  if (opts.final) for (const m of list.messages) m.open = false;
+  if (opts.final) for (const m of messages) m.open = false;
   return {
-    messages: list.messages,
-    ...(r.end !== undefined ? { endOffset: r.end } : {}),
+    messages,
+    ...(end !== undefined ? { endOffset: end } : {}),
     state,
     ...(r.cwd ? { cwd: r.cwd } : {}),
     ...(r.sessionId ? { sessionId: r.sessionId } : {}),

@@ -10,28 +10,10 @@
  */
 import { join } from 'node:path';
 import { load as loadYaml, JSON_SCHEMA } from 'js-yaml';
-import type {
-  AdapterState,
-  ReadOptions,
-  ReadResult,
-  SourceAdapter,
-  SourceEnv,
-  TranscriptFile,
-} from '../types';
+import type { SourceAdapter, SourceEnv, TranscriptFile } from '../types';
 import { firstLines, listDir, parseJson, readWholeFile, subfolders } from '../read';
-import {
-  arr,
-  exitCodeIn,
-  MessageList,
-  obj,
-  skip,
-  str,
-  textOf,
-  toolCall,
-  utc,
-  finishRead,
-  readRecords,
-} from './common';
+import { arr, exitCodeIn, obj, readJsonl, skip, str, textOf, toolCall, utc } from './common';
+import type { TranscriptRead } from './common';
 
 const SPEAKER = 'Copilot CLI';
 const SHELL_TOOLS = new Set(['bash', 'shell', 'powershell', 'run_in_terminal']);
@@ -79,85 +61,76 @@ async function cwdOf(f: TranscriptFile): Promise<string | undefined> {
   return undefined;
 }
 
-async function read(
-  f: TranscriptFile,
-  offset: number,
-  state: AdapterState | undefined,
-  opts: ReadOptions,
-): Promise<ReadResult> {
-  const r = await readRecords(f.path, offset, opts.maxBytes);
-  const skipped = r.skipped;
-  const list = new MessageList();
-  let cwd = str(state?.cwd) ?? f.cwd;
-  for (const { rec: ev, start } of r.records) {
-    const type = str(ev.type) ?? '';
-    const data = obj(ev.data) ?? {};
-    const base = { timestamp: utc(ev.timestamp), startOffset: start, ...(cwd ? { cwd } : {}) };
-    const id = str(ev.id);
-    if (type === 'session.start') {
-      cwd = str(obj(data.context)?.cwd) ?? str(data.cwd) ?? cwd;
-      continue;
-    }
-    if (type === 'user.message') {
-      const text = textOf(data.content).trim();
-      if (text && id) list.add({ id, role: 'user', text, ...base });
-      continue;
-    }
-    if (type === 'assistant.message') {
-      const text = textOf(data.content).trim();
-      const mid = str(data.messageId) ?? id;
-      if (text && mid) list.add({ id: mid, role: 'assistant', speaker: SPEAKER, text, ...base }, id ?? mid);
-      for (const t of arr(data.toolRequests)) {
-        const req = obj(t);
-        const callId = str(req?.toolCallId);
-        if (!req || !callId) continue;
-        const name = str(req.name) ?? 'tool';
-        const args = typeof req.arguments === 'string' ? parseJson(req.arguments) : req.arguments;
-        list.add({
-          id: callId,
-          role: 'tool',
-          speaker: SPEAKER,
-          text: '',
-          tool: toolCall(name, args, SHELL_TOOLS.has(name) ? undefined : []),
-          ...base,
-          open: true,
-        });
-      }
-      continue;
-    }
-    if (type === 'tool.execution_start' || type === 'tool.execution_complete') {
-      const callId = str(data.toolCallId);
-      if (!callId) continue;
-      const name = str(data.toolName) ?? list.get(callId)?.tool?.name ?? 'tool';
-      const call =
-        list.get(callId) ??
-        list.add({
-          id: callId,
-          role: 'tool',
-          speaker: SPEAKER,
-          text: '',
-          tool: toolCall(name, data.arguments, SHELL_TOOLS.has(name) ? undefined : []),
-          ...base,
-          open: true,
-        });
-      if (type === 'tool.execution_complete') {
-        const result = obj(data.result);
-        const output = str(result?.content) ?? textOf(result?.content) ?? str(data.error);
-        const failed = data.success === false;
-        const code = exitCodeIn(output);
-        call.tool = {
-          ...call.tool!,
-          output,
-          failed,
-          ...(call.tool?.command ? { exitCode: code ?? (failed ? 1 : 0) } : {}),
-        };
-        call.open = false;
-      }
-      continue;
-    }
-    if (!QUIET.test(type)) skip(skipped, `unknown event "${type}"`);
+/** One event: the session's start (its folder), the person's words, a reply and its tool requests, a tool's run. */
+function event(ev: Record<string, unknown>, start: number, r: TranscriptRead): void {
+  const { list, skipped } = r;
+  const type = str(ev.type) ?? '';
+  const data = obj(ev.data) ?? {};
+  const cwd = r.cwd;
+  const base = { timestamp: utc(ev.timestamp), startOffset: start, ...(cwd ? { cwd } : {}) };
+  const id = str(ev.id);
+  if (type === 'session.start') {
+    r.cwd = str(obj(data.context)?.cwd) ?? str(data.cwd) ?? cwd;
+    return;
   }
-  return finishRead(list, opts, { end: r.end, cwd, skipped });
+  if (type === 'user.message') {
+    const text = textOf(data.content).trim();
+    if (text && id) list.add({ id, role: 'user', text, ...base });
+    return;
+  }
+  if (type === 'assistant.message') {
+    const text = textOf(data.content).trim();
+    const mid = str(data.messageId) ?? id;
+    if (text && mid) list.add({ id: mid, role: 'assistant', speaker: SPEAKER, text, ...base }, id ?? mid);
+    for (const t of arr(data.toolRequests)) {
+      const req = obj(t);
+      const callId = str(req?.toolCallId);
+      if (!req || !callId) continue;
+      const name = str(req.name) ?? 'tool';
+      const args = typeof req.arguments === 'string' ? parseJson(req.arguments) : req.arguments;
+      list.add({
+        id: callId,
+        role: 'tool',
+        speaker: SPEAKER,
+        text: '',
+        tool: toolCall(name, args, SHELL_TOOLS.has(name) ? undefined : []),
+        ...base,
+        open: true,
+      });
+    }
+    return;
+  }
+  if (type === 'tool.execution_start' || type === 'tool.execution_complete') {
+    const callId = str(data.toolCallId);
+    if (!callId) return;
+    const name = str(data.toolName) ?? list.get(callId)?.tool?.name ?? 'tool';
+    const call =
+      list.get(callId) ??
+      list.add({
+        id: callId,
+        role: 'tool',
+        speaker: SPEAKER,
+        text: '',
+        tool: toolCall(name, data.arguments, SHELL_TOOLS.has(name) ? undefined : []),
+        ...base,
+        open: true,
+      });
+    if (type === 'tool.execution_complete') {
+      const result = obj(data.result);
+      const output = str(result?.content) ?? textOf(result?.content) ?? str(data.error);
+      const failed = data.success === false;
+      const code = exitCodeIn(output);
+      call.tool = {
+        ...call.tool!,
+        output,
+        failed,
+        ...(call.tool?.command ? { exitCode: code ?? (failed ? 1 : 0) } : {}),
+      };
+      call.open = false;
+    }
+    return;
+  }
+  if (!QUIET.test(type)) skip(skipped, `unknown event "${type}"`);
 }
 
 export const copilotCli: SourceAdapter = {
@@ -166,5 +139,5 @@ export const copilotCli: SourceAdapter = {
   roots: (env) => [join(home(env), 'session-state')],
   discover,
   cwdOf,
-  read,
+  read: (f, offset, state, opts) => readJsonl(f.path, offset, state, opts, event, f.cwd),
 };

@@ -19,15 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
 import type { Stamped } from '../read';
-import type {
-  AdapterState,
-  CapturedMessage,
-  ReadOptions,
-  ReadResult,
-  SourceAdapter,
-  SourceEnv,
-  TranscriptFile,
-} from '../types';
+import type { CapturedMessage, SourceAdapter, SourceEnv, TranscriptFile } from '../types';
 import { parseJson, readJsonFile, subfolders } from '../read';
 import { arr, exitCodeIn, fileUriPath, obj, str, toolCall, utc, vscodeUserDir } from './common';
 
@@ -228,12 +220,7 @@ function bubbleMessage(
     : { id, role: 'assistant', speaker: SPEAKER, text: t, ...base };
 }
 
-async function read(
-  f: TranscriptFile,
-  _offset: number,
-  _state: AdapterState | undefined,
-  opts: ReadOptions,
-): Promise<ReadResult> {
+const read: SourceAdapter['read'] = async (f, _offset, _state, opts) => {
   const skipped: Record<string, number> = {};
   const rows = withCopy(dbOf(f), (d) => {
     const meta = text(
@@ -267,7 +254,7 @@ async function read(
     if (m) messages.push(opts.final ? { ...m, open: false } : m);
   }
   return { messages, ...(f.cwd ? { cwd: f.cwd } : {}), skipped };
-}
+};
 
 export const cursor: SourceAdapter = {
   id: 'cursor',

@@ -10,27 +10,10 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type {
-  AdapterState,
-  ReadOptions,
-  ReadResult,
-  SourceAdapter,
-  SourceEnv,
-  TranscriptFile,
-} from '../types';
+import type { SourceAdapter, SourceEnv, TranscriptFile } from '../types';
 import { listDir, parseJson, readJsonFile, readWholeFile, firstLines } from '../read';
-import {
-  arr,
-  exitCodeIn,
-  MessageList,
-  obj,
-  skip,
-  str,
-  toolCall,
-  utc,
-  finishRead,
-  readRecords,
-} from './common';
+import { arr, exitCodeIn, finishRead, obj, readJsonl, resumeRead, skip, str, toolCall, utc } from './common';
+import type { MessageList, TranscriptRead } from './common';
 
 const SPEAKER = 'Gemini CLI';
 /** What the CLI itself ignores in user records: slash commands, help, injected context. */
@@ -178,65 +161,45 @@ function addRecord(
   }
 }
 
-async function read(
-  f: TranscriptFile,
-  offset: number,
-  state: AdapterState | undefined,
-  opts: ReadOptions,
-): Promise<ReadResult> {
-  const skipped: Record<string, number> = {};
-  const list = new MessageList();
-  let sub = state?.sub === true;
-  let sessionId = str(state?.sessionId);
-  let cwd = str(state?.cwd) ?? f.cwd;
-  const meta = (rec: Record<string, unknown>) => {
-    sessionId = str(rec.sessionId) ?? sessionId;
-    sub ||= rec.kind === 'subagent';
-    cwd ??= str(arr(rec.directories)[0]);
-  };
-  const use = (rec: Record<string, unknown> | undefined, start?: number) => {
-    if (!rec) return skip(skipped, 'not JSON');
-    if (typeof rec.$rewindTo === 'string') {
-      list.truncateFrom(rec.$rewindTo); // what was learned before the rewind stays learned
-      return;
-    }
-    const set = obj(rec.$set);
-    if (set) {
-      meta(set);
-      if (Array.isArray(set.messages)) {
-        list.clear();
-        for (const m of set.messages)
-          if (obj(m) && typeof obj(m)!.id === 'string') addRecord(list, obj(m)!, sub, start, cwd);
-      }
-      return;
-    }
-    if (typeof rec.sessionId === 'string' && typeof rec.projectHash === 'string') {
-      meta(rec);
-      for (const m of arr(rec.messages))
-        if (obj(m) && typeof obj(m)!.id === 'string') addRecord(list, obj(m)!, sub, start, cwd);
-      return;
-    }
-    if (typeof rec.id === 'string') {
-      const type = str(rec.type);
-      if (type && !['user', 'gemini', 'info', 'error', 'warning'].includes(type))
-        skip(skipped, `unknown message type "${type}"`);
-      else addRecord(list, rec, sub, start, cwd);
-      return;
-    }
-    skip(skipped, 'unknown record');
-  };
-  let end: number | undefined;
-  if (f.appendOnly) {
-    const r = await readRecords(f.path, offset, opts.maxBytes);
-    Object.assign(skipped, r.skipped);
-    for (const { rec, start } of r.records) use(rec, start);
-    end = r.end;
-  } else {
-    const whole = await readWholeFile(f.path);
-    if (!whole.ok) skip(skipped, whole.reason);
-    else use(obj(parseJson(whole.text)));
+/** What the session's head says: its id, whether it is a sub-agent's, its folder. */
+function meta(rec: Record<string, unknown>, r: TranscriptRead): void {
+  r.sessionId = str(rec.sessionId) ?? r.sessionId;
+  r.sub ||= rec.kind === 'subagent';
+  r.cwd ??= str(arr(rec.directories)[0]);
+}
+
+/** One record (a line, or a legacy session file whole): a rewind, a metadata update, the metadata, a message. */
+function use(rec: Record<string, unknown> | undefined, start: number | undefined, r: TranscriptRead): void {
+  const { list, skipped } = r;
+  if (!rec) return skip(skipped, 'not JSON');
+  if (typeof rec.$rewindTo === 'string') {
+    list.truncateFrom(rec.$rewindTo); // what was learned before the rewind stays learned
+    return;
   }
-  return finishRead(list, opts, { end, cwd, sub, sessionId, skipped });
+  const set = obj(rec.$set);
+  if (set) {
+    meta(set, r);
+    if (Array.isArray(set.messages)) {
+      list.clear();
+      for (const m of set.messages)
+        if (obj(m) && typeof obj(m)!.id === 'string') addRecord(list, obj(m)!, r.sub, start, r.cwd);
+    }
+    return;
+  }
+  if (typeof rec.sessionId === 'string' && typeof rec.projectHash === 'string') {
+    meta(rec, r);
+    for (const m of arr(rec.messages))
+      if (obj(m) && typeof obj(m)!.id === 'string') addRecord(list, obj(m)!, r.sub, start, r.cwd);
+    return;
+  }
+  if (typeof rec.id === 'string') {
+    const type = str(rec.type);
+    if (type && !['user', 'gemini', 'info', 'error', 'warning'].includes(type))
+      skip(skipped, `unknown message type "${type}"`);
+    else addRecord(list, rec, r.sub, start, r.cwd);
+    return;
+  }
+  skip(skipped, 'unknown record');
 }
 
 export const geminiCli: SourceAdapter = {
@@ -245,5 +208,13 @@ export const geminiCli: SourceAdapter = {
   roots: (env) => [join(geminiDir(env), 'tmp')],
   discover,
   cwdOf,
-  read,
+  read: async (f, offset, state, opts) => {
+    if (f.appendOnly) return readJsonl(f.path, offset, state, opts, use, f.cwd);
+    // A legacy `.json` session, read whole.
+    const r = resumeRead(state, f.cwd);
+    const whole = await readWholeFile(f.path);
+    if (!whole.ok) skip(r.skipped, whole.reason);
+    else use(obj(parseJson(whole.text)), undefined, r);
+    return finishRead(r, opts);
+  },
 };

@@ -12,15 +12,7 @@
  * exactly; the CLI finds it by `workspace.json` (`{"folder": "file:///…"}`) in each storage folder.
  */
 import { join } from 'node:path';
-import type {
-  AdapterState,
-  CapturedMessage,
-  ReadOptions,
-  ReadResult,
-  SourceAdapter,
-  SourceEnv,
-  TranscriptFile,
-} from '../types';
+import type { CapturedMessage, SourceAdapter, SourceEnv, TranscriptFile } from '../types';
 import { listDir, parseJson, readJsonFile, readWholeFile, subfolders } from '../read';
 import { arr, fileUriPath, obj, skip, str, utc, vscodeUserDir } from './common';
 
@@ -233,12 +225,7 @@ function messagesOf(
   return out;
 }
 
-async function read(
-  f: TranscriptFile,
-  _offset: number,
-  _state: AdapterState | undefined,
-  opts: ReadOptions,
-): Promise<ReadResult> {
+const read: SourceAdapter['read'] = async (f, _offset, _state, opts) => {
   const skipped: Record<string, number> = {};
   const whole = await readWholeFile(f.path);
   if (!whole.ok) {
@@ -260,7 +247,7 @@ async function read(
     ...(str(chat.customTitle) ? { title: str(chat.customTitle) } : {}),
     skipped,
   };
-}
+};
 
 export const vscodeChat: SourceAdapter = {
   id: 'vscode-chat',
