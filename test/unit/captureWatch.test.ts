@@ -3,7 +3,7 @@
  * on a clock the test sets: a new answer is learned at the next look, the person's last words wait for the
  * answer or for the session to go quiet, and a file is read only when a read can give something new — not
  * every second while it holds a message back, and not once more for every file a backfill already read when
- * watching starts (after 2,000 sessions that first look made a new turn wait 11 s).
+ * watching starts.
  */
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
