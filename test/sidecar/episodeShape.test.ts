@@ -6,12 +6,11 @@
  * memory or a mark-wrong does) neither loses its text nor brings back a field the update cleared.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Metadata } from 'chromadb';
 import { episodeId, type Episode } from '../../sidecar/model';
-import { MnemoService } from '../../sidecar/service';
 import { episodeCollectionFor } from '../../sidecar/store/episodeStore';
-import { cleanupDataDir, inProcessService, tempDataDir } from '../support/sidecarSession';
+import { serviceForSuite } from '../support/sidecarSession';
 
 /** A turn as the store kept it before: one metadata key per field, the text as the document. */
 function olderShape(e: Episode): Metadata {
@@ -37,24 +36,14 @@ function olderShape(e: Episode): Metadata {
 }
 
 describe('how turns are kept in Chroma', () => {
-  const dataDir = tempDataDir();
-  let svc: MnemoService;
+  const suite = serviceForSuite();
   const raw = (ids?: string[]) =>
-    svc.store.onCollection(episodeCollectionFor(svc.store.active!), 'read turns', (col) =>
+    suite.svc.store.onCollection(episodeCollectionFor(suite.svc.store.active!), 'read turns', (col) =>
       col.get({ ...(ids ? { ids } : {}), include: ['documents', 'metadatas'] }),
     );
 
-  before(async () => {
-    svc = inProcessService(dataDir);
-    await svc.start();
-  });
-  after(async () => {
-    await svc.dispose();
-    cleanupDataDir(dataDir);
-  });
-
   test('a turn is written once, as metadata: no Chroma document, the filtered keys and one key for the rest', async () => {
-    await svc.ingest({
+    await suite.svc.ingest({
       project_id: 'shop',
       source_type: 'chat',
       session_id: 'S1',
@@ -87,14 +76,14 @@ describe('how turns are kept in Chroma', () => {
         'text',
         'turn',
       ]);
-    const turns = await svc.episodes.find({ project_id: 'shop' });
+    const turns = await suite.svc.episodes.find({ project_id: 'shop' });
     const first = turns.find((e) => e.message_id === 'S1:1');
     assert.ok(first, JSON.stringify(turns));
     assert.match(first.text, /orders-worker queue with a 30 second backoff/);
     assert.equal(first.speaker, 'Lena');
     assert.equal(first.occurred_at, '2026-11-02T09:00:00.000Z');
     assert.equal(first.next_id, turns.find((e) => e.message_id === 'S1:2')?.id, 'the turns stay linked');
-    const r = await svc.recall({
+    const r = await suite.svc.recall({
       query: 'Where do payment retries run?',
       project_ids: ['shop'],
       mark_used: false,
@@ -135,23 +124,26 @@ describe('how turns are kept in Chroma', () => {
     const plain = turn('L1:2', 'Ben', 'The nightly export to the warehouse runs at 02:30 UTC.', {
       tier: 'person',
     });
-    const vectors = await svc.embedding.embed([held, plain].map((e) => `${e.speaker}: ${e.text}`));
-    await svc.store.onCollection(episodeCollectionFor(svc.store.active!), 'write older turns', (col) =>
-      col.upsert({
-        ids: [held.id, plain.id],
-        embeddings: vectors,
-        documents: [held.text, plain.text],
-        metadatas: [olderShape(held), olderShape(plain)],
-      }),
+    const vectors = await suite.svc.embedding.embed([held, plain].map((e) => `${e.speaker}: ${e.text}`));
+    await suite.svc.store.onCollection(
+      episodeCollectionFor(suite.svc.store.active!),
+      'write older turns',
+      (col) =>
+        col.upsert({
+          ids: [held.id, plain.id],
+          embeddings: vectors,
+          documents: [held.text, plain.text],
+          metadatas: [olderShape(held), olderShape(plain)],
+        }),
     );
 
-    const read = await svc.episodes.get([held.id, plain.id]);
+    const read = await suite.svc.episodes.get([held.id, plain.id]);
     assert.deepEqual(
       read.sort((a, b) => a.message_id.localeCompare(b.message_id)),
       [held, plain],
       'every field of an older turn is read back',
     );
-    const r = await svc.recall({
+    const r = await suite.svc.recall({
       query: 'When does the nightly warehouse export run?',
       project_ids: ['legacy'],
       mark_used: false,
@@ -162,8 +154,10 @@ describe('how turns are kept in Chroma', () => {
     );
 
     // Relinking rewrites the fields, never the text: the held reason cleared by the update stays cleared.
-    await svc.episodes.updateMetadata([{ ...held, held: undefined, memory_ids: ['mem_0123456789abcdef'] }]);
-    const [after] = await svc.episodes.get([held.id]);
+    await suite.svc.episodes.updateMetadata([
+      { ...held, held: undefined, memory_ids: ['mem_0123456789abcdef'] },
+    ]);
+    const [after] = await suite.svc.episodes.get([held.id]);
     assert.equal(after?.text, held.text, 'the text is kept');
     assert.equal(after?.held, undefined, 'the cleared field does not come back from the older keys');
     assert.deepEqual(after?.memory_ids, ['mem_0123456789abcdef']);

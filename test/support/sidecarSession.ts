@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 import {
   createMessageConnection,
   NotificationType0,
@@ -73,6 +74,33 @@ export function inProcessService(
     log: () => undefined,
   });
   return new MnemoService({ config, embedder, clock: opts.clock, backgroundQueue: opts.background ?? false });
+}
+
+/**
+ * One in-process service for the tests of a suite: started before them, disposed and its data folder
+ * removed after them (node:test's `before` / `after` of the suite it is called in).
+ */
+export function serviceForSuite(
+  extra: SidecarConfigInput = {},
+  opts: { clock?: () => Date; background?: boolean } = {},
+): { readonly svc: MnemoService; readonly dataDir: string } {
+  const dataDir = tempDataDir();
+  let svc: MnemoService | undefined;
+  before(async () => {
+    svc = inProcessService(dataDir, extra, opts);
+    await svc.start();
+  });
+  after(async () => {
+    await svc?.dispose();
+    cleanupDataDir(dataDir);
+  });
+  return {
+    dataDir,
+    get svc(): MnemoService {
+      if (!svc) throw new Error('the suite has not started its service yet');
+      return svc;
+    },
+  };
 }
 
 const Initialize = new RequestType<unknown, { serverInfo?: { name: string } }, void>('initialize');
