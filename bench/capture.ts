@@ -96,6 +96,7 @@ export async function benchCapture(out: Record<string, unknown>, d: CaptureBench
       const word = `zephyr${i}quartz${Date.now().toString(36)}`;
       const base = { cwd, sessionId: target.id, isSidechain: false, timestamp: new Date().toISOString() };
       const t1 = performance.now();
+      const logged = s.logs.length;
       appendFileSync(
         file,
         JSON.stringify({
@@ -117,19 +118,29 @@ export async function benchCapture(out: Record<string, unknown>, d: CaptureBench
           }) +
           '\n',
       );
+      const asked: number[] = [];
       await s.waitFor(
         'the new turn in recall',
-        async () =>
-          (
-            await s.request(RecallRequest, {
-              query: `${word} cache`,
-              project_ids: cc.projects,
-              mark_used: false,
-            })
-          ).items.some((it) => it.memory.text.includes(word)),
+        async () => {
+          const q0 = performance.now();
+          const r = await s.request(RecallRequest, {
+            query: `${word} cache`,
+            project_ids: cc.projects,
+            mark_used: false,
+          });
+          asked.push(performance.now() - q0);
+          return r.items.some((it) => it.memory.text.includes(word));
+        },
         60_000,
       );
       latencies.push((performance.now() - t1) / 1000);
+      // A slow one: how long the recalls asked meanwhile took, and what the sidecar logged meanwhile.
+      if (performance.now() - t1 > 5000) {
+        d.log(
+          `    ${asked.length} recalls while waiting, the slowest ${Math.round(Math.max(...asked))} ms; the sidecar logged:`,
+        );
+        for (const l of s.logs.slice(logged, logged + 30)) d.log(`    sidecar ${l.level}: ${l.message}`);
+      }
     }
     const sorted = [...latencies].sort((a, b) => a - b);
     const p50 = Math.round(sorted[2]! * 100) / 100;
