@@ -211,7 +211,8 @@ function planRestated(
 ): void {
   const older = decision.of;
   const current = currentValue(plan, older, found);
-  if (!current || (!ctx.confirmedBy && (c.pending || vouched(current)))) {
+  // Said before the value now in use was (an older conversation learned late): not said again after it.
+  if (!current || saidBefore(c, current) || (!ctx.confirmedBy && (c.pending || vouched(current)))) {
     planDuplicate(plan, c, base, { kind: 'duplicate', of: older, distance: 0, via: 'same-id' }, ctx);
     return;
   }
@@ -258,6 +259,16 @@ function planRestated(
   });
 }
 
+/**
+ * Whether a candidate was said before a stored memory was (both times known): an older conversation learned
+ * after a newer one, which must not undo what the newer one said.
+ */
+function saidBefore(c: Candidate, m: Memory): boolean {
+  const said = c.occurred_at ? Date.parse(c.occurred_at) : NaN;
+  const stored = m.occurred_at ? Date.parse(m.occurred_at) : NaN;
+  return said < stored;
+}
+
 /** A stored memory as this batch has changed it so far (revived, superseded or seen again). */
 function latestInPlan(plan: StorePlan, m: Memory): Memory {
   return (
@@ -298,21 +309,28 @@ function planNew(
 ): void {
   const { now, confirmedBy } = ctx;
   const change = decision.kind === 'update' || decision.kind === 'unsure' ? decision : undefined;
+  // A value said before the one stored (an older conversation learned late: a backfill, a live turn learned
+  // first) is the value before it, not its change: kept, superseded by the stored one, which stays in use.
+  const before = change?.kind === 'update' && saidBefore(c, change.of) ? change.of : undefined;
   const waits =
-    change?.kind === 'unsure' || (change !== undefined && !confirmedBy && (c.pending || vouched(change.of)));
-  const supersedes = change && !waits ? change.of : undefined;
+    !before &&
+    (change?.kind === 'unsure' ||
+      (change !== undefined && !confirmedBy && (c.pending || vouched(change.of))));
+  const supersedes = change && !waits && !before ? change.of : undefined;
   const unsure = change && waits ? change : undefined;
   const pending = c.pending || !!unsure;
   const reason = [
     c.reason,
     unsure && `pending: may change ${unsure.of.id} (${unsure.reason})`,
     supersedes && `supersedes ${supersedes.id} (${change!.reason})`,
+    before && `the value before ${before.id}, said earlier (${change!.reason}): superseded by it`,
     c.pending && c.pending_reason && !unsure && `pending: ${c.pending_reason}`,
     c.held && unsure && c.held,
   ]
     .filter(Boolean)
     .join('; ');
-  const memory = newMemory(c, id, vector, ctx, { pending, reason, supersedes, unsure: unsure?.of });
+  const made = newMemory(c, id, vector, ctx, { pending, reason, supersedes, unsure: unsure?.of });
+  const memory: Memory = before ? { ...made, status: 'superseded', superseded_by: before.id } : made;
   plan.created.push({ memory, vector });
   if (unsure) {
     // When unsure, both go to review; the older stays recalled until someone decides.

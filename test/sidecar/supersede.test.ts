@@ -161,4 +161,42 @@ describe('fact updates', () => {
     assert.equal(kept.status, 'confirmed');
     assert.equal(kept.contested_by, undefined);
   });
+
+  test('an older conversation learned after a newer one does not undo it: its value is kept as the one before', async () => {
+    // A backfill reads sessions in no particular order, and a live turn is learned before older ones.
+    const say = (value: string, at: string) =>
+      svc.ingest({
+        project_id: 'late',
+        source_type: 'chat',
+        messages: [
+          {
+            role: 'user' as const,
+            content: `We set the billing gateway timeout to ${value} ms.`,
+            timestamp: at,
+          },
+          { role: 'assistant' as const, content: 'Noted.', timestamp: at },
+        ],
+      });
+    const inUse = async () =>
+      (await svc.list({ project_id: 'late', limit: 50 })).items
+        .filter((m) => m.status === 'active')
+        .map((m) => /(\d+) ms/.exec(m.text)?.[1]);
+    await say('3000', '2026-11-20T10:00:00.000Z');
+    const late = await say('1500', '2026-10-02T10:00:00.000Z');
+    const kept = late.decisions.find((d) => d.outcome === 'stored');
+    assert.match(kept?.reason ?? '', /the value before/, JSON.stringify(late.decisions));
+    assert.deepEqual(await inUse(), ['3000'], 'the newer value stays in use');
+    const older = await svc.get(kept!.id!);
+    assert.equal(older.status, 'superseded');
+    const current = (await svc.list({ project_id: 'late', limit: 50 })).items.find(
+      (m) => m.status === 'active',
+    )!;
+    assert.equal(older.superseded_by, current.id, 'linked to the value that replaced it');
+    // The old value seen again in another old conversation: seen, not in use again.
+    await say('1500', '2026-10-09T10:00:00.000Z');
+    assert.deepEqual(await inUse(), ['3000'], 'an older sighting does not bring the old value back');
+    // Said again after the newer one: in use again, as before.
+    await say('1500', '2026-12-01T10:00:00.000Z');
+    assert.deepEqual(await inUse(), ['1500'], 'said again later, the older value is the one in use');
+  });
 });
