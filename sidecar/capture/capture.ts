@@ -29,6 +29,11 @@ import type { CapturedMessage, SourceAdapter, SourceEnv, TranscriptFile } from '
 export const SETTLE_MS = 1_500;
 /** A file unchanged this long is a finished session: nothing of it is held back any more. */
 export const FINAL_QUIET_MS = 10 * 60_000;
+/**
+ * A file written this recently holds a conversation going on: the watcher reads it first, and what it gives
+ * is learned before older captures already queued (a backfill, last words released by FINAL_QUIET_MS).
+ */
+export const LIVE_MS = 60_000;
 /** How long a capture waits for another process reading the same agent's transcripts. */
 const LOCK_WAIT_MS = 120_000;
 /** At most this many problem lines are kept per source (the counts are complete). */
@@ -37,7 +42,7 @@ const MAX_PROBLEMS = 20;
 export interface CaptureDeps {
   dataDir: string;
   /** Redacts and queues a session durably (ingest/capture.ts); resolves once it is on disk. */
-  enqueue(session: SessionInput): Promise<CaptureResult>;
+  enqueue(session: SessionInput, opts?: { live?: boolean }): Promise<CaptureResult>;
   clock: () => Date;
   log: { info(l: string): void; warn(l: string): void };
   adapters?: SourceAdapter[];
@@ -189,7 +194,8 @@ export class TranscriptCapture {
   async captureFile(
     file: TranscriptFile,
     scope: CaptureScope,
-    opts: { final?: boolean } = {},
+    /** `final`: nothing is held back; `live`: a conversation going on ({@link LIVE_MS}), learned first. */
+    opts: { final?: boolean; live?: boolean } = {},
   ): Promise<FileOutcome> {
     const lockDir = join(this.deps.dataDir, 'capture', 'locks');
     mkdirSync(lockDir, { recursive: true, mode: 0o700 });
@@ -201,7 +207,7 @@ export class TranscriptCapture {
   private async captureLocked(
     file: TranscriptFile,
     scope: CaptureScope,
-    opts: { final?: boolean },
+    opts: { final?: boolean; live?: boolean },
   ): Promise<FileOutcome> {
     const adapter = this.adapter(file.source);
     const out: FileOutcome = {
@@ -249,7 +255,8 @@ export class TranscriptCapture {
       projectId: placed.projectId,
     });
     out.injected = built.injected;
-    for (const s of built.sessions) out.queueIds.push((await this.deps.enqueue(s)).queue_id);
+    const live = opts.live === true && quiet < LIVE_MS;
+    for (const s of built.sessions) out.queueIds.push((await this.deps.enqueue(s, { live })).queue_id);
     this.cursors.markSeen(file.source, fresh.keys);
     out.messages = fresh.messages.length;
     // Resume where the first held message starts (append-only), else after everything read.

@@ -74,7 +74,7 @@ export class AgentCapture {
   ) {
     this.runner = new TranscriptCapture({
       dataDir: core.config.dataDir,
-      enqueue: (s) => worker.capture(s),
+      enqueue: (s, o) => worker.capture(s, o),
       clock: core.clock,
       log: core.log,
     });

@@ -6,13 +6,15 @@
  * couple of seconds after its file is written. A source being captured by a request (the backfill) is left
  * to it meanwhile. A file is read only when a read can give something new: it changed, or it holds messages
  * back and has just been quiet long enough for them to be learned ({@link SETTLE_MS}, {@link FINAL_QUIET_MS});
- * a file the cursors say was read whole at this size and time is not read again when watching starts. After
+ * a file the cursors say was read whole at this size and time is not read again when watching starts. A file
+ * written in the last minute is a conversation going on: read first, and its capture learned before any
+ * older ones queued ({@link LIVE_MS}). After
  * a backfill of 300 sessions the first look read all 300 again and every look after it the 35 held ones:
  * 270-420 ms a second, where it now takes 25-40 ms (docs/benchmarks.md).
  */
 import { lstat } from 'node:fs/promises';
 import type { CaptureSourceId } from '../shared/agentSources';
-import { FINAL_QUIET_MS, SETTLE_MS, type TranscriptCapture } from './capture';
+import { FINAL_QUIET_MS, LIVE_MS, SETTLE_MS, type TranscriptCapture } from './capture';
 import type { CaptureScope } from './scope';
 import type { FileStamp } from './read';
 import type { SourceEnv, TranscriptFile } from './types';
@@ -21,6 +23,8 @@ import type { SourceEnv, TranscriptFile } from './types';
 export const POLL_MS = 1_000;
 /** How often every transcript is looked at and new ones are found. */
 export const REDISCOVER_MS = 10_000;
+/** A look reads older files for at most about this long (ms); the rest wait for the next look. */
+const LOOK_BUDGET_MS = 1_000;
 /** A transcript written within this long is active: looked at every {@link POLL_MS}. */
 const ACTIVE_MS = 60 * 60_000;
 
@@ -88,6 +92,8 @@ export class CaptureWatcher {
       this.files = (await this.capture.discover(cfg.env, cfg.sources, cfg.scope)).files;
       this.lastDiscovery = now;
     }
+    /** The files a read may give something new, with their `size:mtime`, time and inode. */
+    const toRead: { f: TranscriptFile; key: string; mtimeMs: number }[] = [];
     for (const f of this.files) {
       if (this.config !== cfg) return; // reconfigured meanwhile
       if (this.opts.busy(f.source)) continue;
@@ -112,8 +118,19 @@ export class CaptureWatcher {
         continue;
       }
       if (this.seen.get(f.path) === key && (!held || now < (this.due.get(f.path) ?? 0))) continue;
+      toRead.push({ f, key, mtimeMs });
+    }
+    // A conversation going on first (its file was just written), then the rest as found.
+    const live = (r: { mtimeMs: number }) => now - r.mtimeMs < LIVE_MS;
+    toRead.sort((a, b) => Number(live(b)) - Number(live(a)));
+    const started = performance.now();
+    for (const { f, key, mtimeMs } of toRead) {
+      if (this.config !== cfg) return;
+      // A burst of older files is read over several looks, so the next look finds a new turn soon.
+      if (!live({ mtimeMs }) && performance.now() - started > LOOK_BUDGET_MS) return;
+      if (this.opts.busy(f.source)) continue;
       try {
-        const o = await this.capture.captureFile(f, cfg.scope);
+        const o = await this.capture.captureFile(f, cfg.scope, { live: live({ mtimeMs }) });
         if (o.messages > 0)
           this.opts.log.info(`Captured ${o.messages} new message(s) from ${f.source} ${f.sessionId}.`);
         if (o.problem && !o.outOfScope) this.opts.log.warn(`Skipped ${f.path}: ${o.problem}.`);

@@ -73,6 +73,8 @@ export class CaptureWorker {
   private unavailableStreak = 0;
   /** Captures that failed for another reason, by queue id: when each is due again (epoch ms). */
   private readonly failingUntil = new Map<string, number>();
+  /** Captures of a conversation going on (a turn just written), by queue id: processed first ({@link due}). */
+  private readonly live = new Set<string>();
   /** Told when a queued capture was processed (its report) or failed (no report: it stays queued and is tried again later, when a report may follow). */
   private readonly processedListeners = new Set<
     (captureId: string, report?: IngestReport, session?: SessionInput) => void
@@ -103,8 +105,12 @@ export class CaptureWorker {
     return this.failingUntil.size;
   }
 
-  /** Redacts and appends a session to the durable queue; returns once it is on disk. */
-  async capture(session: SessionInput): Promise<CaptureResult> {
+  /**
+   * Redacts and appends a session to the durable queue; returns once it is on disk. A `live` capture (a turn
+   * just written in a conversation going on) is processed before the captures queued ahead of it, except
+   * those of its own session ({@link due}).
+   */
+  async capture(session: SessionInput, opts: { live?: boolean } = {}): Promise<CaptureResult> {
     validateSession(session);
     const { session: capped, cut } = capSession(session);
     // Every free-text field (contents, ids, speakers, refs, added_by, session id) is redacted before it reaches disk.
@@ -113,6 +119,7 @@ export class CaptureWorker {
       added_by: capped.added_by ?? this.core.config.user,
     });
     const entry = this.queue.enqueue(clean, this.core.now());
+    if (opts.live) this.live.add(entry.id);
     this.core.refreshStatus();
     this.kickInBackground();
     return { queue_id: entry.id, redactions, ...(cut ? { messages_cut: cut } : {}) };
@@ -231,7 +238,8 @@ export class CaptureWorker {
         !following.length ||
         turns >= TURNS_PER_WRITE ||
         held.length >= CAPTURES_PER_WRITE ||
-        Date.now() - held[0]!.since >= HOLD_MS
+        Date.now() - held[0]!.since >= HOLD_MS ||
+        this.live.has(next.id)
       ) {
         if (keeping && !(await keeping)) return;
         keeping = this.keepHeld(held);
@@ -281,13 +289,33 @@ export class CaptureWorker {
     return true;
   }
 
-  /** The first `n` queued captures that are due (a failing one waits out its backoff), but not one `committed`. */
+  /**
+   * The first `n` queued captures that are due (a failing one waits out its backoff), but not one
+   * `committed`: in queue order, except that live captures come first, each after the captures of its own
+   * session queued before it (a session is learned in the order it was said). A burst of older captures (a
+   * backfill, last words released after ten quiet minutes) thus never keeps a new turn out of recall.
+   */
   private due(committed: Set<string>, n: number): QueueEntry<SessionInput>[] {
     const now = Date.now();
-    return this.queue
+    const ready = this.queue
       .pending()
-      .filter((e) => !committed.has(e.id) && (this.failingUntil.get(e.id) ?? 0) <= now)
-      .slice(0, n);
+      .filter((e) => !committed.has(e.id) && (this.failingUntil.get(e.id) ?? 0) <= now);
+    for (const id of this.live) if (!this.queue.has(id)) this.live.delete(id);
+    const live = ready.filter((e) => this.live.has(e.id));
+    if (live.length === 0) return ready.slice(0, n);
+    const order: QueueEntry<SessionInput>[] = [];
+    const taken = new Set<string>();
+    const take = (e: QueueEntry<SessionInput>) => void (taken.add(e.id), order.push(e));
+    for (const l of live) {
+      for (const e of ready) {
+        if (e === l) break;
+        if (!taken.has(e.id) && sameSession(e.payload, l.payload)) take(e);
+      }
+      if (!taken.has(l.id)) take(l);
+      if (order.length >= n) return order.slice(0, n);
+    }
+    for (const e of ready) if (!taken.has(e.id)) take(e);
+    return order.slice(0, n);
   }
 
   /** Drains again after a backoff (1 s, 2 s, 4 s … at most a minute) when processing in the background. */
@@ -339,6 +367,11 @@ export class CaptureWorker {
     await this.draining?.catch(() => undefined);
     this.queueInstance?.close();
   }
+}
+
+/** Whether two captures are of the same conversation (project, source and session). */
+function sameSession(a: SessionInput, b: SessionInput): boolean {
+  return a.project_id === b.project_id && a.source_type === b.source_type && a.session_id === b.session_id;
 }
 
 /** How long a capture that failed `attempts` times waits before it is tried again: 2 s doubling, at most an hour. */

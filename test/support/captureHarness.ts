@@ -16,6 +16,8 @@ export interface Harness {
   home: string;
   dataDir: string;
   sent: SessionInput[];
+  /** Whether each sent session was queued as a conversation going on (learned before older captures). */
+  live: boolean[];
   capture: TranscriptCapture;
   env: SourceEnv;
   scope: CaptureScope;
@@ -30,12 +32,14 @@ export function captureHarness(folders: string[], extraEnv: NodeJS.ProcessEnv = 
   const home = mkdtempSync(join(tmpdir(), 'mnemo-home-'));
   const dataDir = mkdtempSync(join(tmpdir(), 'mnemo-data-'));
   const sent: SessionInput[] = [];
+  const live: boolean[] = [];
   const now = { ms: Date.UTC(2030, 0, 1) }; // far after the fixtures' files were written: they are finished sessions
   let n = 0;
   const capture = new TranscriptCapture({
     dataDir,
-    enqueue: async (s) => {
+    enqueue: async (s, o) => {
       sent.push(s);
+      live.push(o?.live === true);
       return { queue_id: `q${++n}`, redactions: 0 };
     },
     clock: () => new Date(now.ms),
@@ -47,6 +51,7 @@ export function captureHarness(folders: string[], extraEnv: NodeJS.ProcessEnv = 
     home,
     dataDir,
     sent,
+    live,
     capture,
     env,
     scope,

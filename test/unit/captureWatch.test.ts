@@ -6,7 +6,7 @@
  * watching starts.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { FINAL_QUIET_MS, SETTLE_MS } from '../../sidecar/capture/capture';
@@ -143,4 +143,31 @@ test('watching starts without reading again the files a capture already read who
     'user: Also: the retry cap is 5 attempts.',
     'Claude Code: Noted, 5 attempts at most.',
   ]);
+});
+
+test('a file just written is read first and learned before older ones; those released by quiet time are not', async () => {
+  const older = ['q1', 'q2', 'q3', 'q4'];
+  for (const q of older) writeFileSync(file(q), line(q, `${q}-u`, 'user', `Is ${q} still the retry queue?`));
+  h.now.ms = Math.max(...older.map(mtime)) + SETTLE_MS + 10;
+  const { w, reads } = watcher(h);
+  w.update({ env: h.env, scope: h.scope, sources: ['claude-code'] });
+  await w.tick();
+  reads();
+  // Ten quiet minutes later the four unanswered questions are released, as a new session starts.
+  h.now.ms = Math.max(...older.map(mtime)) + FINAL_QUIET_MS + 10;
+  writeFileSync(
+    file('now'),
+    line('now', 'n1', 'user', 'We use the orders-fast queue from today.') +
+      line('now', 'n2', 'assistant', 'Switched the retries to orders-fast.'),
+  );
+  utimesSync(file('now'), new Date(h.now.ms - SETTLE_MS - 10), new Date(h.now.ms - SETTLE_MS - 10));
+  const before = h.sent.length;
+  await w.tick();
+  assert.equal(reads(), 5, 'all five read in one look');
+  assert.deepEqual(
+    chatLines(h.sent.slice(before, before + 1)),
+    ['user: We use the orders-fast queue from today.', 'Claude Code: Switched the retries to orders-fast.'],
+    'the session going on first',
+  );
+  assert.deepEqual(h.live.slice(before), [true, false, false, false, false], 'queued as live: only it');
 });
