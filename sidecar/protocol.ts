@@ -309,7 +309,15 @@ export interface CaptureResult {
   messages_cut?: number;
 }
 /** Extension -> sidecar: a captured chat or terminal session; redacted, appended to the durable queue, processed in the background. */
-export const CaptureSessionRequest = new RequestType<SessionInput, CaptureResult, void>(
+/**
+ * A session to capture. `live`: a conversation going on (the editor's chat, the person's terminal), learned
+ * before the captures queued ahead of it (an import, a backfill), after those of its own session.
+ */
+export interface CaptureSessionParams extends SessionInput {
+  live?: boolean;
+}
+
+export const CaptureSessionRequest = new RequestType<CaptureSessionParams, CaptureResult, void>(
   'mnemo/capture/session',
 );
 

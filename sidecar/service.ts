@@ -213,8 +213,9 @@ export class MnemoService implements Core {
   get queue(): DurableQueue<SessionInput> {
     return this.capturer.queue;
   }
-  capture(session: SessionInput): Promise<P.CaptureResult> {
-    return this.capturer.capture(session);
+  capture(p: P.CaptureSessionParams): Promise<P.CaptureResult> {
+    const { live, ...session } = p ?? ({} as P.CaptureSessionParams);
+    return this.capturer.capture(session, { live: live === true });
   }
   flush(timeoutMs?: number): Promise<number> {
     return this.capturer.flush(timeoutMs);

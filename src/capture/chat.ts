@@ -316,6 +316,7 @@ export class ChatCapture implements vscode.Disposable {
         source_ref: ['chat:@mnemo'],
         added_by: currentUser(),
         session_id,
+        live: true,
       });
       this.captured++;
     } catch (err) {

@@ -231,7 +231,7 @@ export class TerminalCapture implements vscode.Disposable {
         added_by: currentUser(),
         session_id: session.id,
       };
-      const result = await this.ctx.request(CaptureSessionRequest, input);
+      const result = await this.ctx.request(CaptureSessionRequest, { ...input, live: true });
       this.sent++;
       this.lastSent = input;
       const n = session.executions.length;

@@ -1,7 +1,7 @@
 /**
  * A conversation going on is learned before a backlog (issue 32): with older sessions queued (a backfill,
- * or last words released after ten quiet minutes), a turn just written in a watched transcript is learned
- * first — after what its own session said before, never before it — and the backlog after, in its order.
+ * or last words released after ten quiet minutes), a turn just written in a watched transcript (or sent
+ * live by the editor: `@mnemo`, the terminal) is learned first — after what its own session said before, never before it — and the backlog after, in its order.
  * Through the real service, capture runner, watcher, pipeline, Chroma and model.
  */
 import assert from 'node:assert/strict';
@@ -82,13 +82,7 @@ describe('a conversation going on comes before a backlog', () => {
         turn('old3', 'old3-a', 'assistant', 'Noted.', earlier),
     );
 
-    // Watching: old3's session goes on, and a new session starts.
-    svc.sourcesConfigure({
-      folders: [shop],
-      enabled: { claudeCode: true },
-      paused: false,
-      exclude_globs: [],
-    });
+    // old3's session goes on, and a new session starts.
     const now = new Date();
     appendFileSync(
       file('old3'),
@@ -100,10 +94,31 @@ describe('a conversation going on comes before a backlog', () => {
       turn('live', 'live-u', 'user', 'We decided the checkout cache keeps entries for 90 seconds.', now) +
         turn('live', 'live-a', 'assistant', 'Set the checkout cache TTL to 90 seconds.', now),
     );
+    // Watching starts: both files were just written.
+    svc.sourcesConfigure({
+      folders: [shop],
+      enabled: { claudeCode: true },
+      paused: false,
+      exclude_globs: [],
+    });
     const deadline = Date.now() + 20_000;
     while (svc.queue.size < 7 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     svc.sourcesConfigure({ folders: [shop], enabled: { claudeCode: true }, paused: true, exclude_globs: [] });
     assert.equal(svc.queue.size, 7, 'the watcher queued the two new turns');
+    // The editor's own captures: an imported chat waits its turn; an @mnemo exchange is a conversation going on.
+    const chat = (session_id: string, said: string, live?: boolean) =>
+      svc.capture({
+        project_id: project,
+        source_type: 'chat',
+        session_id,
+        messages: [
+          { role: 'user', content: said },
+          { role: 'assistant', content: 'Noted.' },
+        ],
+        ...(live ? { live } : {}),
+      });
+    await chat('imported', 'We decided the nightly export runs at 02:00 UTC.');
+    await chat('mnemo-chat', 'We decided the feature flags are kept in config/flags.yaml.', true);
 
     assert.equal(await svc.flush(120_000), 0, 'everything is learned');
     const items = (await svc.list({ project_id: project, limit: 100 })).items;
@@ -120,22 +135,24 @@ describe('a conversation going on comes before a backlog', () => {
       ['old5', 'rollback script'],
       ['old3 goes on', '4 cores'],
       ['live', '90 seconds'],
+      ['imported', 'nightly export'],
+      ['@mnemo', 'flags.yaml'],
     ]
       .map(([name, words]) => ({ name: name!, at: when(words!) }))
       .sort((a, b) => a.at.localeCompare(b.at))
       .map((x) => x.name);
     assert.deepEqual(
-      order.slice(0, 3).sort(),
-      ['live', 'old3', 'old3 goes on'],
-      `the two new turns first, with what their session said before: ${order.join(', ')}`,
+      order.slice(0, 4).sort(),
+      ['@mnemo', 'live', 'old3', 'old3 goes on'],
+      `the three new turns first, with what their session said before: ${order.join(', ')}`,
     );
     assert.ok(
       order.indexOf('old3') < order.indexOf('old3 goes on'),
       `a session in its order: ${order.join(', ')}`,
     );
     assert.deepEqual(
-      order.slice(3),
-      queued.filter((n) => n !== 'old3'),
+      order.slice(4),
+      [...queued.filter((n) => n !== 'old3'), 'imported'],
       `the backlog after them, in its order: ${order.join(', ')}`,
     );
   });
