@@ -53,6 +53,8 @@ export class CaptureWatcher {
       busy(source: CaptureSourceId): boolean;
       clock: () => Date;
       pollMs?: number;
+      /** How long a look reads older files (ms; default {@link LOOK_BUDGET_MS}). */
+      lookBudgetMs?: number;
     },
   ) {}
 
@@ -123,11 +125,15 @@ export class CaptureWatcher {
     // A conversation going on first (its file was just written), then the rest as found.
     const live = (r: { mtimeMs: number }) => now - r.mtimeMs < LIVE_MS;
     toRead.sort((a, b) => Number(live(b)) - Number(live(a)));
-    const started = performance.now();
+    let started: number | undefined;
     for (const { f, key, mtimeMs } of toRead) {
       if (this.config !== cfg) return;
-      // A burst of older files is read over several looks, so the next look finds a new turn soon.
-      if (!live({ mtimeMs }) && performance.now() - started > LOOK_BUDGET_MS) return;
+      // A burst of older files is read over several looks, so the next look finds a new turn soon; at
+      // least one older file is read in every look.
+      if (!live({ mtimeMs })) {
+        started ??= performance.now();
+        if (performance.now() - started > (this.opts.lookBudgetMs ?? LOOK_BUDGET_MS)) return;
+      }
       if (this.opts.busy(f.source)) continue;
       try {
         const o = await this.capture.captureFile(f, cfg.scope, { live: live({ mtimeMs }) });

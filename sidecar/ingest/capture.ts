@@ -45,6 +45,8 @@ const CAPTURES_PER_WRITE = Math.floor((MAX_CAPTURE_IDS - 1) / 2);
 const PREPARED_AHEAD = 2;
 /** …and held at most this long (ms), so what a backlog learns reaches recall soon. */
 const HOLD_MS = 2000;
+/** Live captures processed in a row before one queued ahead of them goes first ({@link CaptureWorker.due}). */
+const LIVE_STREAK = 4;
 
 /** Whether `p` settles (either way) within `ms`. */
 async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
@@ -75,6 +77,8 @@ export class CaptureWorker {
   private readonly failingUntil = new Map<string, number>();
   /** Captures of a conversation going on (a turn just written), by queue id: processed first ({@link due}). */
   private readonly live = new Set<string>();
+  /** Live captures processed in a row: after {@link LIVE_STREAK} of them an older one goes first. */
+  private liveStreak = 0;
   /** Told when a queued capture was processed (its report) or failed (no report: it stays queued and is tried again later, when a report may follow). */
   private readonly processedListeners = new Set<
     (captureId: string, report?: IngestReport, session?: SessionInput) => void
@@ -195,12 +199,13 @@ export class CaptureWorker {
         this.retryFailingLater();
         return;
       }
-      const backlog = this.queue.size > 1;
+      // A live capture's embedding is not a bulk job queued behind the backlog's.
+      const backlog = this.queue.size > 1 && !this.live.has(next.id);
       const prepared = ahead.get(next.id) ?? this.ingest.prepare(next.payload, backlog);
       for (const id of ahead.keys()) if (!following.some((f) => f.id === id)) ahead.delete(id);
       for (const f of following)
         if (!ahead.has(f.id)) {
-          const p = this.ingest.prepare(f.payload, true);
+          const p = this.ingest.prepare(f.payload, !this.live.has(f.id));
           void p.catch(() => undefined); // met again (and reported) when its turn comes
           ahead.set(f.id, p);
         }
@@ -216,6 +221,7 @@ export class CaptureWorker {
           continue;
         }
         committed.add(next.id);
+        this.liveStreak = this.live.has(next.id) ? this.liveStreak + 1 : 0;
         held.push({ entry: next, committed: await this.ingest.commit(ready, next.id), since: Date.now() });
       } catch (e) {
         if (e instanceof EmbeddingError || e instanceof StoreUnavailableError) {
@@ -302,7 +308,10 @@ export class CaptureWorker {
       .filter((e) => !committed.has(e.id) && (this.failingUntil.get(e.id) ?? 0) <= now);
     for (const id of this.live) if (!this.queue.has(id)) this.live.delete(id);
     const live = ready.filter((e) => this.live.has(e.id));
-    if (live.length === 0) return ready.slice(0, n);
+    // A conversation that goes on for an hour must not hold the backlog back for an hour: after a streak of
+    // live captures, the oldest other one goes first.
+    const older = ready.find((e) => !this.live.has(e.id));
+    if (live.length === 0 || (older && this.liveStreak >= LIVE_STREAK)) return ready.slice(0, n);
     const order: QueueEntry<SessionInput>[] = [];
     const taken = new Set<string>();
     const take = (e: QueueEntry<SessionInput>) => void (taken.add(e.id), order.push(e));

@@ -212,7 +212,7 @@ function planRestated(
   const older = decision.of;
   const current = currentValue(plan, older, found);
   // Said before the value now in use was (an older conversation learned late): not said again after it.
-  if (!current || saidBefore(c, current) || (!ctx.confirmedBy && (c.pending || vouched(current)))) {
+  if (!current || saidBefore(c, current, ctx.now) || (!ctx.confirmedBy && (c.pending || vouched(current)))) {
     planDuplicate(plan, c, base, { kind: 'duplicate', of: older, distance: 0, via: 'same-id' }, ctx);
     return;
   }
@@ -259,13 +259,19 @@ function planRestated(
   });
 }
 
+/** A time this far past the moment it is compared at is a clock that is wrong, not a time (ms). */
+const CLOCK_SLACK_MS = 5 * 60_000;
+
 /**
- * Whether a candidate was said before a stored memory was (both times known): an older conversation learned
- * after a newer one, which must not undo what the newer one said.
+ * Whether a candidate was said before a stored memory was, both times known: an older conversation learned
+ * after a newer one, which must not undo what the newer one said. A time is known when its message carried
+ * one (an undated message has none: attribute.ts) and it is not in the future of when it was learned.
  */
-function saidBefore(c: Candidate, m: Memory): boolean {
+function saidBefore(c: Candidate, m: Memory, now: string): boolean {
   const said = c.occurred_at ? Date.parse(c.occurred_at) : NaN;
   const stored = m.occurred_at ? Date.parse(m.occurred_at) : NaN;
+  if (said > Date.parse(now) + CLOCK_SLACK_MS || stored > Date.parse(m.created_at) + CLOCK_SLACK_MS)
+    return false;
   return said < stored;
 }
 
@@ -311,7 +317,14 @@ function planNew(
   const change = decision.kind === 'update' || decision.kind === 'unsure' ? decision : undefined;
   // A value said before the one stored (an older conversation learned late: a backfill, a live turn learned
   // first) is the value before it, not its change: kept, superseded by the stored one, which stays in use.
-  const before = change?.kind === 'update' && saidBefore(c, change.of) ? change.of : undefined;
+  // Only beside a value in use, and for a candidate that needs no review (one held for review waits as before).
+  const before =
+    change?.kind === 'update' &&
+    !c.pending &&
+    (change.of.status === 'active' || change.of.status === 'confirmed') &&
+    saidBefore(c, change.of, now)
+      ? change.of
+      : undefined;
   const waits =
     !before &&
     (change?.kind === 'unsure' ||

@@ -19,7 +19,8 @@ export function attributeCandidates(candidates: Candidate[], messages: Normalize
   return candidates.map((c) => {
     const msg = c.message_ids.map((id) => byId.get(id)).find(Boolean);
     if (!msg) return c;
-    const out: Candidate = { ...c, occurred_at: msg.timestamp };
+    // A message without a time of its own was stamped when it was read: not when it was said.
+    const out: Candidate = { ...c, ...(msg.undated ? {} : { occurred_at: msg.timestamp }) };
     if (msg.speaker) out.speaker = msg.speaker;
     if (named && msg.speaker && FIRST_PERSON.test(c.text) && !c.text.startsWith(`${msg.speaker}:`))
       out.text = `${msg.speaker}: ${c.text}`;

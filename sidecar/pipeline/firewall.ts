@@ -244,7 +244,7 @@ export function guardCandidates(
           pending: true,
           tier: guard.tiers.get(m.id) ?? cap,
           ...(m.speaker ? { speaker: m.speaker } : {}),
-          occurred_at: m.timestamp,
+          ...(m.undated ? {} : { occurred_at: m.timestamp }),
         },
         reason,
       ),

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { projectIdFor } from '../../sidecar/shared/project';
@@ -94,7 +94,10 @@ describe('a conversation going on comes before a backlog', () => {
       turn('live', 'live-u', 'user', 'We decided the checkout cache keeps entries for 90 seconds.', now) +
         turn('live', 'live-a', 'assistant', 'Set the checkout cache TTL to 90 seconds.', now),
     );
-    // Watching starts: both files were just written.
+    // Written two seconds ago: settled (read whole, nothing held back as still being written), and live.
+    const settled = new Date(Date.now() - 2000);
+    for (const f of ['old3', 'live']) utimesSync(file(f), settled, settled);
+    // Watching starts.
     svc.sourcesConfigure({
       folders: [shop],
       enabled: { claudeCode: true },
@@ -102,7 +105,9 @@ describe('a conversation going on comes before a backlog', () => {
       exclude_globs: [],
     });
     const deadline = Date.now() + 20_000;
-    while (svc.queue.size < 7 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    const queuedTurns = () => svc.queue.pending().flatMap((e) => e.payload.messages.map((m) => m.id));
+    const queuedAll = () => ['old3-a2', 'live-a'].every((id) => queuedTurns().some((q) => q?.includes(id)));
+    while (!queuedAll() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     svc.sourcesConfigure({ folders: [shop], enabled: { claudeCode: true }, paused: true, exclude_globs: [] });
     assert.equal(svc.queue.size, 7, 'the watcher queued the two new turns');
     // The editor's own captures: an imported chat waits its turn; an @mnemo exchange is a conversation going on.
@@ -155,5 +160,43 @@ describe('a conversation going on comes before a backlog', () => {
       [...queued.filter((n) => n !== 'old3'), 'imported'],
       `the backlog after them, in its order: ${order.join(', ')}`,
     );
+  });
+
+  test('a conversation that goes on does not hold the backlog back: after four live captures an older one goes', async () => {
+    const { svc } = suite;
+    const project = 'streak';
+    const chat = (session_id: string, said: string, live: boolean) =>
+      svc.capture({
+        project_id: project,
+        source_type: 'chat',
+        session_id,
+        messages: [
+          { role: 'user', content: said },
+          { role: 'assistant', content: 'Noted.' },
+        ],
+        ...(live ? { live } : {}),
+      });
+    const said: Record<string, string> = {
+      B1: 'We decided the invoice PDFs are archived after 90 days.',
+      B2: 'We decided the search index is rebuilt every Sunday night.',
+      L1: 'We decided the login page uses the new design system.',
+      L2: 'We decided the mobile app drops support for Android 9.',
+      L3: 'We decided the webhook retries stop after 12 attempts.',
+      L4: 'We decided the staging database is reset every Friday.',
+      L5: 'We decided the image uploads are capped at 8 MB.',
+      L6: 'We decided the analytics events go through Kafka topic events-v2.',
+    };
+    for (const [name, text] of Object.entries(said)) await chat(`s-${name}`, text, name.startsWith('L'));
+    assert.equal(await svc.flush(120_000), 0, 'everything is learned');
+    const items = (await svc.list({ project_id: project, limit: 100 })).items;
+    const order = Object.entries(said)
+      .map(([name, text]) => {
+        const m = items.find((x) => x.text === text);
+        assert.ok(m, `"${text}" learned: ${items.map((x) => x.text).join(' | ')}`);
+        return { name, at: m.created_at };
+      })
+      .sort((a, b) => a.at.localeCompare(b.at))
+      .map((x) => x.name);
+    assert.deepEqual(order, ['L1', 'L2', 'L3', 'L4', 'B1', 'L5', 'L6', 'B2']);
   });
 });

@@ -198,5 +198,20 @@ describe('fact updates', () => {
     // Said again after the newer one: in use again, as before.
     await say('1500', '2026-12-01T10:00:00.000Z');
     assert.deepEqual(await inUse(), ['1500'], 'said again later, the older value is the one in use');
+
+    // A message without a time of its own has no time to compare: the order learned decides, as before.
+    const undated = (value: string) =>
+      svc.ingest({
+        project_id: 'late',
+        source_type: 'chat',
+        messages: [
+          { role: 'user' as const, content: `We set the billing gateway timeout to ${value} ms.` },
+          { role: 'assistant' as const, content: 'Noted.' },
+        ],
+      });
+    await undated('6000');
+    assert.deepEqual(await inUse(), ['6000'], 'an undated value learned last is in use');
+    await say('7000', '2026-10-15T10:00:00.000Z');
+    assert.deepEqual(await inUse(), ['7000'], 'a dated value learned after an undated one replaces it');
   });
 });

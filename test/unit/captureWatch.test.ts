@@ -50,6 +50,7 @@ function watcher(harness: Harness): { w: CaptureWatcher; reads: () => number } {
     busy: () => false,
     clock: () => new Date(harness.now.ms),
     pollMs: 3_600_000, // the test looks itself
+    lookBudgetMs: 60_000, // every file in one look, however slow the machine
   });
   return {
     w,
