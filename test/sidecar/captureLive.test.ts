@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import type { MnemoService } from '../../sidecar/service';
 import { projectIdFor } from '../../sidecar/shared/project';
 import { claudeSlug } from '../fixtures/capture/claudeCode';
 import { cleanupDataDir, serviceForSuite, tempDataDir } from '../support/sidecarSession';
@@ -44,6 +45,19 @@ const FACTS: Record<string, string> = {
   old5: 'We decided every migration needs a rollback script in db/rollback.',
 };
 const file = (session: string) => join(dir, `${session}.jsonl`);
+
+/** A chat exchange the editor sends (`mnemo/capture/session`): an import, or `@mnemo` going on (`live`). */
+const chat = (svc: MnemoService, project: string, session_id: string, said: string, live = false) =>
+  svc.capture({
+    project_id: project,
+    source_type: 'chat',
+    session_id,
+    messages: [
+      { role: 'user', content: said },
+      { role: 'assistant', content: 'Noted.' },
+    ],
+    ...(live ? { live } : {}),
+  });
 
 describe('a conversation going on comes before a backlog', () => {
   const suite = serviceForSuite(); // the queue is processed when the test flushes it, not in the background
@@ -111,19 +125,14 @@ describe('a conversation going on comes before a backlog', () => {
     svc.sourcesConfigure({ folders: [shop], enabled: { claudeCode: true }, paused: true, exclude_globs: [] });
     assert.equal(svc.queue.size, 7, 'the watcher queued the two new turns');
     // The editor's own captures: an imported chat waits its turn; an @mnemo exchange is a conversation going on.
-    const chat = (session_id: string, said: string, live?: boolean) =>
-      svc.capture({
-        project_id: project,
-        source_type: 'chat',
-        session_id,
-        messages: [
-          { role: 'user', content: said },
-          { role: 'assistant', content: 'Noted.' },
-        ],
-        ...(live ? { live } : {}),
-      });
-    await chat('imported', 'We decided the nightly export runs at 02:00 UTC.');
-    await chat('mnemo-chat', 'We decided the feature flags are kept in config/flags.yaml.', true);
+    await chat(svc, project, 'imported', 'We decided the nightly export runs at 02:00 UTC.');
+    await chat(
+      svc,
+      project,
+      'mnemo-chat',
+      'We decided the feature flags are kept in config/flags.yaml.',
+      true,
+    );
 
     assert.equal(await svc.flush(120_000), 0, 'everything is learned');
     const items = (await svc.list({ project_id: project, limit: 100 })).items;
@@ -165,17 +174,6 @@ describe('a conversation going on comes before a backlog', () => {
   test('a conversation that goes on does not hold the backlog back: after four live captures an older one goes', async () => {
     const { svc } = suite;
     const project = 'streak';
-    const chat = (session_id: string, said: string, live: boolean) =>
-      svc.capture({
-        project_id: project,
-        source_type: 'chat',
-        session_id,
-        messages: [
-          { role: 'user', content: said },
-          { role: 'assistant', content: 'Noted.' },
-        ],
-        ...(live ? { live } : {}),
-      });
     const said: Record<string, string> = {
       B1: 'We decided the invoice PDFs are archived after 90 days.',
       B2: 'We decided the search index is rebuilt every Sunday night.',
@@ -186,7 +184,8 @@ describe('a conversation going on comes before a backlog', () => {
       L5: 'We decided the image uploads are capped at 8 MB.',
       L6: 'We decided the analytics events go through Kafka topic events-v2.',
     };
-    for (const [name, text] of Object.entries(said)) await chat(`s-${name}`, text, name.startsWith('L'));
+    for (const [name, text] of Object.entries(said))
+      await chat(svc, project, `s-${name}`, text, name.startsWith('L'));
     assert.equal(await svc.flush(120_000), 0, 'everything is learned');
     const items = (await svc.list({ project_id: project, limit: 100 })).items;
     const order = Object.entries(said)
