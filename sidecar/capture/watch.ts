@@ -94,7 +94,7 @@ export class CaptureWatcher {
       this.files = (await this.capture.discover(cfg.env, cfg.sources, cfg.scope)).files;
       this.lastDiscovery = now;
     }
-    /** The files a read may give something new, with their `size:mtime`, time and inode. */
+    /** The files a read may give something new, with their `size:mtime` and modification time. */
     const toRead: { f: TranscriptFile; key: string; mtimeMs: number }[] = [];
     for (const f of this.files) {
       if (this.config !== cfg) return; // reconfigured meanwhile
